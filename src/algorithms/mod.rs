@@ -1,0 +1,2 @@
+//! One file per algorithm. Each is a state machine with `step()`, so a run can
+//! be observed round by round and stopped between rounds.

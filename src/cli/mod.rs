@@ -1,0 +1,41 @@
+//! The native CLI: `dp-explorer sweep` reproduces a figure as CSV + SVG,
+//! `dp-explorer account` prints what each accountant says about a mechanism.
+
+pub mod account;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dp-explorer",
+    version,
+    about = "Differential privacy in personalized federated learning: reproducible sweeps and privacy accounting"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print ε (or σ) for a Gaussian mechanism under every accountant.
+    Account(account::AccountArgs),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Account(args) => account::run(&args),
+    };
+    match outcome {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

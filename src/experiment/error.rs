@@ -1,0 +1,53 @@
+//! Typed configuration errors whose messages a user can act on. Every error
+//! names the field it belongs to, so the page can show it next to that field.
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ConfigError {
+    #[error("{field} must be a number (got \"{value}\")")]
+    NotANumber { field: String, value: String },
+    #[error("{field} must be a whole number (got \"{value}\")")]
+    NotAnInteger { field: String, value: String },
+    #[error("{field} must be {requirement} (got {value})")]
+    OutOfRange {
+        field: String,
+        requirement: String,
+        value: String,
+    },
+    #[error("{field}: {message}")]
+    Invalid { field: String, message: String },
+    #[error("unknown setting \"{field}\"; known settings: {known}")]
+    UnknownField { field: String, known: String },
+    #[error("unknown preset \"{name}\"; known presets: {known}")]
+    UnknownPreset { name: String, known: String },
+}
+
+impl ConfigError {
+    /// The config field the error belongs to ("preset" for an unknown preset).
+    pub fn field(&self) -> &str {
+        match self {
+            ConfigError::NotANumber { field, .. }
+            | ConfigError::NotAnInteger { field, .. }
+            | ConfigError::OutOfRange { field, .. }
+            | ConfigError::Invalid { field, .. }
+            | ConfigError::UnknownField { field, .. } => field,
+            ConfigError::UnknownPreset { .. } => "preset",
+        }
+    }
+
+    pub fn out_of_range(field: &str, requirement: &str, value: impl ToString) -> Self {
+        ConfigError::OutOfRange {
+            field: field.to_string(),
+            requirement: requirement.to_string(),
+            value: value.to_string(),
+        }
+    }
+
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        ConfigError::Invalid {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Metrics: principal-angle distance, population risk.

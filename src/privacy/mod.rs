@@ -1,0 +1,5 @@
+//! Privacy: the accountant (exact Gaussian/GDP, RDP, zCDP, the papers' own
+//! formulas), neighbouring relations and sensitivities, clipping, and the
+//! Gaussian mechanism. Every algorithm in the crate takes its σ from here.
+
+pub mod clipping;

@@ -1,0 +1,1 @@
+//! The #[wasm_bindgen] boundary (wasm32 only).
