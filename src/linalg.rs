@@ -1,1 +1,192 @@
-//! Small helpers over nalgebra.
+//! Small helpers over nalgebra. k (the representation size) is small, so the hot
+//! loops use direct k×k solves on caller-owned scratch instead of general
+//! decompositions; d×k and d×d work goes through nalgebra.
+
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use rand::{Rng, RngExt};
+use rand_distr::StandardNormal;
+
+/// A d×k matrix with i.i.d. N(0,1) entries.
+pub fn gaussian_matrix(rows: usize, cols: usize, rng: &mut impl Rng) -> DMatrix<f64> {
+    DMatrix::from_fn(rows, cols, |_, _| rng.sample::<f64, _>(StandardNormal))
+}
+
+/// Q of the thin QR decomposition: orthonormal columns spanning those of `m`.
+/// (Private FedRep, Alg. 1 line 10: (U_{t+1}, P_{t+1}) ← QR(Û_{t+1}).)
+pub fn orthonormalize(m: DMatrix<f64>) -> DMatrix<f64> {
+    m.qr().q()
+}
+
+/// Row-major copy of a d×k matrix, for per-user loops that read one row at a time.
+pub fn to_row_major(m: &DMatrix<f64>, out: &mut Vec<f64>) {
+    out.clear();
+    out.reserve(m.nrows() * m.ncols());
+    for r in 0..m.nrows() {
+        for c in 0..m.ncols() {
+            out.push(m[(r, c)]);
+        }
+    }
+}
+
+/// Solves the k×k symmetric positive definite system A x = b in place by
+/// Cholesky (A row-major, overwritten by its factor; b overwritten by x).
+/// Returns false when A is not numerically positive definite.
+pub fn solve_spd_in_place(a: &mut [f64], b: &mut [f64], k: usize) -> bool {
+    // Factor A = L Lᵀ, L stored in the lower triangle.
+    let scale = (0..k).map(|i| a[i * k + i].abs()).fold(0.0_f64, f64::max);
+    let tiny = 1e-12 * scale.max(f64::MIN_POSITIVE);
+    for j in 0..k {
+        let mut diag = a[j * k + j];
+        for p in 0..j {
+            diag -= a[j * k + p] * a[j * k + p];
+        }
+        if !(diag > tiny) {
+            return false;
+        }
+        let l = diag.sqrt();
+        a[j * k + j] = l;
+        for i in (j + 1)..k {
+            let mut s = a[i * k + j];
+            for p in 0..j {
+                s -= a[i * k + p] * a[j * k + p];
+            }
+            a[i * k + j] = s / l;
+        }
+    }
+    // Forward then backward substitution.
+    for i in 0..k {
+        let mut s = b[i];
+        for p in 0..i {
+            s -= a[i * k + p] * b[p];
+        }
+        b[i] = s / a[i * k + i];
+    }
+    for i in (0..k).rev() {
+        let mut s = b[i];
+        for p in (i + 1)..k {
+            s -= a[p * k + i] * b[p];
+        }
+        b[i] = s / a[i * k + i];
+    }
+    true
+}
+
+/// Minimum-norm least-squares solution of A v ≈ y (A is rows×k, row-major) via
+/// the SVD pseudo-inverse: the fallback when AᵀA is singular (fewer points than
+/// k, or collinear points), as the authors' code does with `pinverse`.
+pub fn pseudo_inverse_solve(a: &[f64], y: &[f64], rows: usize, k: usize, out: &mut [f64]) {
+    let am = DMatrix::from_row_slice(rows, k, a);
+    let svd = am.svd(true, true);
+    let eps = 1e-12 * svd.singular_values.max().max(f64::MIN_POSITIVE) * (rows.max(k) as f64);
+    let x = svd
+        .solve(&DVector::from_column_slice(y), eps)
+        .unwrap_or_else(|_| DVector::zeros(k));
+    out.copy_from_slice(x.as_slice());
+}
+
+/// Scratch for [`least_squares_head`], allocated once per run, reused per user.
+#[derive(Clone, Debug)]
+pub struct HeadScratch {
+    gram: Vec<f64>,
+    rhs: Vec<f64>,
+}
+
+impl HeadScratch {
+    pub fn new(k: usize) -> Self {
+        HeadScratch {
+            gram: vec![0.0; k * k],
+            rhs: vec![0.0; k],
+        }
+    }
+}
+
+/// v = argmin_v Σ_j (y_j − a_jᵀ v)² for the rows a_j of A (rows×k, row-major):
+/// the exact per-user head of FedRep (Alg. 1 line 6). Normal equations with a
+/// Cholesky solve; the SVD pseudo-inverse when they are singular.
+pub fn least_squares_head(
+    a: &[f64],
+    y: &[f64],
+    k: usize,
+    scratch: &mut HeadScratch,
+    v: &mut [f64],
+) {
+    let rows = y.len();
+    let (gram, rhs) = (&mut scratch.gram, &mut scratch.rhs);
+    gram.iter_mut().for_each(|g| *g = 0.0);
+    rhs.iter_mut().for_each(|r| *r = 0.0);
+    for (row, &yj) in a.chunks_exact(k).zip(y) {
+        for p in 0..k {
+            rhs[p] += row[p] * yj;
+            for q in 0..=p {
+                gram[p * k + q] += row[p] * row[q];
+            }
+        }
+    }
+    for p in 0..k {
+        for q in 0..p {
+            gram[q * k + p] = gram[p * k + q];
+        }
+    }
+    if rows >= k && solve_spd_in_place(gram, rhs, k) {
+        v.copy_from_slice(rhs);
+    } else {
+        pseudo_inverse_solve(a, y, rows, k, v);
+    }
+}
+
+/// The eigenvectors of the k largest (algebraic) eigenvalues of a symmetric
+/// matrix, as the columns of a d×k matrix.
+pub fn top_k_eigenvectors(sym: DMatrix<f64>, k: usize) -> DMatrix<f64> {
+    let d = sym.nrows();
+    let eig = SymmetricEigen::new(sym);
+    let mut order: Vec<usize> = (0..d).collect();
+    order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
+    DMatrix::from_fn(d, k, |r, c| eig.eigenvectors[(r, order[c])])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cholesky_solves_a_hand_computed_system() {
+        // [[4,2],[2,3]] x = [2,1]  →  x = [0.5, 0]
+        let mut a = [4.0, 2.0, 2.0, 3.0];
+        let mut b = [2.0, 1.0];
+        assert!(solve_spd_in_place(&mut a, &mut b, 2));
+        assert!((b[0] - 0.5).abs() < 1e-14 && b[1].abs() < 1e-14);
+    }
+
+    #[test]
+    fn cholesky_refuses_a_singular_system() {
+        let mut a = [1.0, 1.0, 1.0, 1.0];
+        let mut b = [1.0, 1.0];
+        assert!(!solve_spd_in_place(&mut a, &mut b, 2));
+    }
+
+    #[test]
+    fn least_squares_head_recovers_an_exact_fit() {
+        // y = 2·a1 − a2 on three rows.
+        let a = [1.0, 0.0, 0.0, 1.0, 1.0, 1.0];
+        let y = [2.0, -1.0, 1.0];
+        let mut v = [0.0; 2];
+        least_squares_head(&a, &y, 2, &mut HeadScratch::new(2), &mut v);
+        assert!((v[0] - 2.0).abs() < 1e-12 && (v[1] + 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn underdetermined_head_is_the_minimum_norm_solution() {
+        // One point (1,1) with y = 2: the minimum-norm v is (1,1).
+        let mut v = [0.0; 2];
+        least_squares_head(&[1.0, 1.0], &[2.0], 2, &mut HeadScratch::new(2), &mut v);
+        assert!((v[0] - 1.0).abs() < 1e-12 && (v[1] - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn top_eigenvectors_of_a_diagonal_matrix_are_its_largest_axes() {
+        let m = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 5.0, -7.0, 3.0]));
+        let u = top_k_eigenvectors(m, 2);
+        assert!((u[(1, 0)].abs() - 1.0).abs() < 1e-12);
+        assert!((u[(3, 1)].abs() - 1.0).abs() < 1e-12);
+    }
+}

@@ -71,7 +71,9 @@ mod tests {
 
     #[test]
     fn same_seed_purpose_and_index_give_the_same_numbers() {
-        let a: Vec<u64> = (0..4).map(|_| stream(7, Purpose::UserData, 3).next_u64()).collect();
+        let a: Vec<u64> = (0..4)
+            .map(|_| stream(7, Purpose::UserData, 3).next_u64())
+            .collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
     }
 

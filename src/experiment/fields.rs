@@ -34,7 +34,9 @@ pub fn parse_usize(field: &str, value: &str) -> Result<usize, ConfigError> {
     }
     match v.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 1e15 => Ok(x as usize),
-        Ok(x) if x.is_finite() && x < 0.0 && x.fract() == 0.0 => Err(ConfigError::out_of_range(field, "≥ 0", v)),
+        Ok(x) if x.is_finite() && x < 0.0 && x.fract() == 0.0 => {
+            Err(ConfigError::out_of_range(field, "≥ 0", v))
+        }
         _ => Err(ConfigError::NotAnInteger {
             field: field.to_string(),
             value: shorten(v),
@@ -58,7 +60,10 @@ pub fn parse_f64_list(field: &str, value: &str) -> Result<Vec<f64>, ConfigError>
     if v.contains(':') {
         let parts: Vec<&str> = v.split(':').map(str::trim).collect();
         if parts.len() != 3 {
-            return Err(ConfigError::invalid(field, "a range is written start:stop:step, e.g. 1:8:1"));
+            return Err(ConfigError::invalid(
+                field,
+                "a range is written start:stop:step, e.g. 1:8:1",
+            ));
         }
         let (a, b, s) = (
             parse_f64(field, parts[0])?,
@@ -66,11 +71,17 @@ pub fn parse_f64_list(field: &str, value: &str) -> Result<Vec<f64>, ConfigError>
             parse_f64(field, parts[2])?,
         );
         if s <= 0.0 || b < a {
-            return Err(ConfigError::invalid(field, "a range start:stop:step needs step > 0 and stop ≥ start"));
+            return Err(ConfigError::invalid(
+                field,
+                "a range start:stop:step needs step > 0 and stop ≥ start",
+            ));
         }
         let count = ((b - a) / s + 1e-9).floor() as usize + 1;
         if count > 64 {
-            return Err(ConfigError::invalid(field, format!("at most 64 values (this range has {count})")));
+            return Err(ConfigError::invalid(
+                field,
+                format!("at most 64 values (this range has {count})"),
+            ));
         }
         return Ok((0..count).map(|i| a + i as f64 * s).collect());
     }
@@ -79,10 +90,16 @@ pub fn parse_f64_list(field: &str, value: &str) -> Result<Vec<f64>, ConfigError>
         .filter(|t| !t.is_empty())
         .collect();
     if items.is_empty() {
-        return Err(ConfigError::invalid(field, "give at least one value, e.g. 1,2,4,6,8"));
+        return Err(ConfigError::invalid(
+            field,
+            "give at least one value, e.g. 1,2,4,6,8",
+        ));
     }
     if items.len() > 64 {
-        return Err(ConfigError::invalid(field, format!("at most 64 values (got {})", items.len())));
+        return Err(ConfigError::invalid(
+            field,
+            format!("at most 64 values (got {})", items.len()),
+        ));
     }
     items.into_iter().map(|t| parse_f64(field, t)).collect()
 }
@@ -98,7 +115,10 @@ pub fn parse_usize_list(field: &str, value: &str) -> Result<Vec<usize>, ConfigEr
         return Err(ConfigError::invalid(field, "give at least one value"));
     }
     if items.len() > 64 {
-        return Err(ConfigError::invalid(field, format!("at most 64 values (got {})", items.len())));
+        return Err(ConfigError::invalid(
+            field,
+            format!("at most 64 values (got {})", items.len()),
+        ));
     }
     items.into_iter().map(|t| parse_usize(field, t)).collect()
 }
@@ -108,18 +128,34 @@ pub fn parse_bool(field: &str, value: &str) -> Result<bool, ConfigError> {
     match trimmed(field, value)?.to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
-        other => Err(ConfigError::invalid(field, format!("must be true or false (got \"{}\")", shorten(other)))),
+        other => Err(ConfigError::invalid(
+            field,
+            format!("must be true or false (got \"{}\")", shorten(other)),
+        )),
     }
 }
 
 /// One of a fixed set of names.
-pub fn parse_choice<'a>(field: &str, value: &str, choices: &[&'a str]) -> Result<&'a str, ConfigError> {
+pub fn parse_choice<'a>(
+    field: &str,
+    value: &str,
+    choices: &[&'a str],
+) -> Result<&'a str, ConfigError> {
     let v = trimmed(field, value)?;
     choices
         .iter()
         .find(|c| c.eq_ignore_ascii_case(v))
         .copied()
-        .ok_or_else(|| ConfigError::invalid(field, format!("must be one of {} (got \"{}\")", choices.join(", "), shorten(v))))
+        .ok_or_else(|| {
+            ConfigError::invalid(
+                field,
+                format!(
+                    "must be one of {} (got \"{}\")",
+                    choices.join(", "),
+                    shorten(v)
+                ),
+            )
+        })
 }
 
 /// Keeps echoed user input short (and harmless) in messages.
@@ -140,8 +176,14 @@ mod tests {
     fn numbers_lists_and_ranges_parse() {
         assert_eq!(parse_f64("delta", "1e-6").unwrap(), 1e-6);
         assert_eq!(parse_usize("n", "2e4").unwrap(), 20000);
-        assert_eq!(parse_f64_list("epsilons", "1, 2,4 6").unwrap(), vec![1.0, 2.0, 4.0, 6.0]);
-        assert_eq!(parse_f64_list("epsilons", "1:3:0.5").unwrap(), vec![1.0, 1.5, 2.0, 2.5, 3.0]);
+        assert_eq!(
+            parse_f64_list("epsilons", "1, 2,4 6").unwrap(),
+            vec![1.0, 2.0, 4.0, 6.0]
+        );
+        assert_eq!(
+            parse_f64_list("epsilons", "1:3:0.5").unwrap(),
+            vec![1.0, 1.5, 2.0, 2.5, 3.0]
+        );
     }
 
     #[test]
@@ -160,7 +202,11 @@ mod tests {
     fn hostile_values_are_refused_without_echoing_them_whole() {
         let long = "<script>".repeat(400);
         assert!(parse_f64("delta", &long).is_err());
-        let e = parse_f64("delta", "<img src=x onerror=alert(1)>aaaaaaaaaaaaaaaaaaaaaaaaaa").unwrap_err();
+        let e = parse_f64(
+            "delta",
+            "<img src=x onerror=alert(1)>aaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )
+        .unwrap_err();
         assert!(e.to_string().len() < 120);
     }
 }
