@@ -1,0 +1,458 @@
+//! Private FedRep (Snedeker et al., Algorithm 1) and, with σ = 0, non-private
+//! FedRep as the paper runs it (Collins et al. 2021 with disjoint v/U batches).
+//!
+//! Each round: every user fits its head v_i exactly on batch B, computes the
+//! gradient of its batch-B' loss w.r.t. U, clips it in Frobenius norm to ψ; the
+//! server averages, adds N(0, σ̂²) to every entry, takes a step and
+//! re-orthonormalizes by QR. At the end each user refits its head on S¹.
+
+use crate::data::shared_representation::{FederatedDataset, Points};
+use crate::linalg::{least_squares_head, orthonormalize, to_row_major, HeadScratch};
+use crate::metrics::{excess_risk_linear, principal_angle_distance};
+use crate::privacy::clipping::clip_factor;
+use crate::rng::{stream, Purpose};
+use nalgebra::DMatrix;
+use rand::RngExt;
+use rand_distr::StandardNormal;
+use serde::{Deserialize, Serialize};
+
+/// Which of a user's S⁰ points feed the head fit (B) and the gradient (B') in a
+/// round; the paper's b ≤ ⌊m/2T⌋ is infeasible at its own m and T (spec §2, §11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum BatchMode {
+    /// All of S⁰ every round, split in halves: B = first ⌈|S⁰|/2⌉, B' = the rest
+    /// (B and B' disjoint within a round, as Alg. 1 line 5 asks).
+    #[default]
+    Split,
+    /// All of S⁰ for both the head and the gradient (the authors' code).
+    Full,
+    /// Fresh disjoint batches of b = ⌊|S⁰|/(2T)⌋ points each round: the analysed
+    /// algorithm (Lemma 9); needs 2bT ≤ |S⁰|.
+    Fresh,
+}
+
+impl BatchMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            BatchMode::Split => "split",
+            BatchMode::Full => "full",
+            BatchMode::Fresh => "fresh",
+        }
+    }
+
+    /// (B, B') index ranges into S⁰ for round t.
+    pub fn batches(
+        self,
+        m_train: usize,
+        rounds: usize,
+        t: usize,
+    ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        match self {
+            BatchMode::Full => (0..m_train, 0..m_train),
+            BatchMode::Split => {
+                let h = m_train.div_ceil(2);
+                (0..h, h..m_train)
+            }
+            BatchMode::Fresh => {
+                let b = m_train / (2 * rounds.max(1));
+                let s = 2 * b * t;
+                (s..s + b, s + b..s + 2 * b)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FedRepParams {
+    pub rounds: usize,
+    /// Server step size η.
+    pub step: f64,
+    /// Frobenius clip ψ of each user's gradient (None: no clipping).
+    pub clip: Option<f64>,
+    /// Standard deviation σ̂ of the noise added to every entry of the averaged gradient.
+    pub sigma: f64,
+    pub batch: BatchMode,
+}
+
+/// Per-run scratch, allocated once and reused for every user.
+#[derive(Clone, Debug)]
+struct Scratch {
+    a: Vec<f64>,
+    v: Vec<f64>,
+    g: Vec<f64>,
+    head: HeadScratch,
+}
+
+/// A FedRep run as a state machine: `step()` is one communication round.
+#[derive(Clone, Debug)]
+pub struct FedRep {
+    params: FedRepParams,
+    u: DMatrix<f64>,
+    u_rows: Vec<f64>,
+    round: usize,
+    angles: Vec<f64>,
+    noise_seed: u64,
+    clipped_fraction: f64,
+    scratch: Scratch,
+}
+
+/// What a finished run reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FinalRisk {
+    /// (1/n) Σ ‖U v_i − U* v_i*‖², heads refit on S¹ (closed form, spec §6).
+    pub excess_risk: f64,
+    /// Population MSE = excess risk + R².
+    pub mse: f64,
+}
+
+impl FedRep {
+    pub fn new(
+        data: &FederatedDataset,
+        u_init: DMatrix<f64>,
+        params: FedRepParams,
+        noise_seed: u64,
+    ) -> Self {
+        let (d, k) = (data.d(), data.k());
+        let mt = data.model.m_train;
+        let u = orthonormalize(u_init);
+        let mut u_rows = Vec::new();
+        to_row_major(&u, &mut u_rows);
+        let angles = vec![principal_angle_distance(&u, &data.u_star)];
+        FedRep {
+            params,
+            u,
+            u_rows,
+            round: 0,
+            angles,
+            noise_seed,
+            clipped_fraction: 0.0,
+            scratch: Scratch {
+                a: vec![0.0; mt * k],
+                v: vec![0.0; k],
+                g: vec![0.0; d],
+                head: HeadScratch::new(k),
+            },
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.round >= self.params.rounds
+    }
+
+    pub fn round(&self) -> usize {
+        self.round
+    }
+
+    pub fn u(&self) -> &DMatrix<f64> {
+        &self.u
+    }
+
+    /// dist(U_t, U*) for t = 0..=round.
+    pub fn angles(&self) -> &[f64] {
+        &self.angles
+    }
+
+    /// Fraction of users whose gradient was clipped in the last round.
+    pub fn clipped_fraction(&self) -> f64 {
+        self.clipped_fraction
+    }
+
+    /// One round of Algorithm 1 (lines 3–10).
+    pub fn step(&mut self, data: &FederatedDataset) {
+        if self.is_done() {
+            return;
+        }
+        let (n, d, k) = (data.n(), data.d(), data.k());
+        let (b, b_prime) =
+            self.params
+                .batch
+                .batches(data.model.m_train, self.params.rounds, self.round);
+        let mut sum = vec![0.0; d * k];
+        let mut clipped = 0usize;
+        for i in 0..n {
+            let pts = data.train(i);
+            let factor = self.user_gradient(pts, d, k, b.clone(), b_prime.clone());
+            if factor < 1.0 {
+                clipped += 1;
+            }
+            // Accumulate factor · g vᵀ (each user's gradient is rank one).
+            let s = &self.scratch;
+            for p in 0..d {
+                let gp = factor * s.g[p];
+                for q in 0..k {
+                    sum[p * k + q] += gp * s.v[q];
+                }
+            }
+        }
+        // Server: Û = U − η((1/n) Σ clip(∇_i) + ξ), ξ ~ N(0, σ̂²) entrywise; U = QR(Û).
+        let mut rng = stream(self.noise_seed, Purpose::MechanismNoise, self.round as u64);
+        let eta = self.params.step;
+        let sigma = self.params.sigma;
+        let u_hat = DMatrix::from_fn(d, k, |p, q| {
+            let noise = if sigma > 0.0 {
+                sigma * rng.sample::<f64, _>(StandardNormal)
+            } else {
+                0.0
+            };
+            self.u[(p, q)] - eta * (sum[p * k + q] / n as f64 + noise)
+        });
+        self.u = orthonormalize(u_hat);
+        to_row_major(&self.u, &mut self.u_rows);
+        self.angles
+            .push(principal_angle_distance(&self.u, &data.u_star));
+        self.clipped_fraction = clipped as f64 / n as f64;
+        self.round += 1;
+    }
+
+    /// Fits v on B, leaves g = (2/|B'|) Σ_{B'} (a_jᵀv − y_j) x_j in scratch (so the
+    /// gradient is g vᵀ) and returns the clip factor min{1, ψ/‖g vᵀ‖_F}.
+    fn user_gradient(
+        &mut self,
+        pts: Points<'_>,
+        d: usize,
+        k: usize,
+        b: std::ops::Range<usize>,
+        b_prime: std::ops::Range<usize>,
+    ) -> f64 {
+        let s = &mut self.scratch;
+        let u = &self.u_rows;
+        // a_j = U ᵀ x_j for every point of S⁰ that is used.
+        let used = b.start.min(b_prime.start)..b.end.max(b_prime.end);
+        for j in used.clone() {
+            let x = &pts.x[j * d..(j + 1) * d];
+            let a = &mut s.a[j * k..(j + 1) * k];
+            a.iter_mut().for_each(|v| *v = 0.0);
+            for (p, &xp) in x.iter().enumerate() {
+                let row = &u[p * k..(p + 1) * k];
+                for q in 0..k {
+                    a[q] += xp * row[q];
+                }
+            }
+        }
+        least_squares_head(
+            &s.a[b.start * k..b.end * k],
+            &pts.y[b.clone()],
+            k,
+            &mut s.head,
+            &mut s.v,
+        );
+        s.g.iter_mut().for_each(|v| *v = 0.0);
+        let scale = 2.0 / b_prime.len() as f64;
+        for j in b_prime {
+            let a = &s.a[j * k..(j + 1) * k];
+            let pred: f64 = a.iter().zip(&s.v).map(|(x, y)| x * y).sum();
+            let r = scale * (pred - pts.y[j]);
+            for (gp, &xp) in s.g.iter_mut().zip(&pts.x[j * d..(j + 1) * d]) {
+                *gp += r * xp;
+            }
+        }
+        match self.params.clip {
+            Some(psi) => {
+                let g_norm = s.g.iter().map(|v| v * v).sum::<f64>().sqrt();
+                let v_norm = s.v.iter().map(|v| v * v).sum::<f64>().sqrt();
+                let f = clip_factor(g_norm * v_norm, psi);
+                if f == 0.0 {
+                    s.g.iter_mut().for_each(|v| *v = 0.0);
+                }
+                f
+            }
+            None => 1.0,
+        }
+    }
+
+    /// Final heads on S¹ with U_T (Alg. 1 line 12) and the population risk.
+    pub fn finish(&mut self, data: &FederatedDataset) -> FinalRisk {
+        final_risk(data, &self.u)
+    }
+}
+
+/// Each user refits v_i by least squares on S¹ with the shared U; returns the
+/// average closed-form excess risk and MSE.
+pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
+    let (n, d, k) = (data.n(), data.d(), data.k());
+    let mut u_rows = Vec::new();
+    to_row_major(u, &mut u_rows);
+    let mh = data.model.m - data.model.m_train;
+    let mut a = vec![0.0; mh * k];
+    let mut v = vec![0.0; k];
+    let mut w = vec![0.0; d];
+    let mut head = HeadScratch::new(k);
+    let mut total = 0.0;
+    for i in 0..n {
+        let pts = data.holdout(i);
+        for j in 0..mh {
+            for q in 0..k {
+                a[j * k + q] = (0..d).map(|p| pts.x[j * d + p] * u_rows[p * k + q]).sum();
+            }
+        }
+        least_squares_head(&a, pts.y, k, &mut head, &mut v);
+        for p in 0..d {
+            w[p] = (0..k).map(|q| u_rows[p * k + q] * v[q]).sum();
+        }
+        total += excess_risk_linear(&w, data.w_star(i));
+    }
+    let excess_risk = total / n as f64;
+    FinalRisk {
+        excess_risk,
+        mse: excess_risk + data.model.noise * data.model.noise,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::shared_representation::SharedRepresentationModel;
+
+    fn data(n: usize) -> FederatedDataset {
+        SharedRepresentationModel {
+            n,
+            d: 10,
+            k: 2,
+            m: 10,
+            m_train: 5,
+            noise: 0.01,
+            unit_heads: false,
+            seed: 5,
+        }
+        .generate()
+    }
+
+    fn perturbed_truth(data: &FederatedDataset, amount: f64) -> DMatrix<f64> {
+        let mut rng = stream(99, Purpose::Initialization, 0);
+        let noise = crate::linalg::gaussian_matrix(data.d(), data.k(), &mut rng);
+        &data.u_star + noise * amount
+    }
+
+    #[test]
+    fn batches_are_disjoint_within_a_round_and_fresh_across_rounds() {
+        assert_eq!(BatchMode::Split.batches(5, 5, 3), (0..3, 3..5));
+        assert_eq!(BatchMode::Full.batches(5, 5, 0), (0..5, 0..5));
+        assert_eq!(BatchMode::Fresh.batches(20, 2, 1), (10..15, 15..20));
+    }
+
+    #[test]
+    fn the_user_gradient_matches_the_formula_on_a_hand_computed_case() {
+        // d = 2, k = 1, U = e1, split mode with |S⁰| = 2: B = {point 0}, B' = {point 1}.
+        let model = SharedRepresentationModel {
+            n: 1,
+            d: 2,
+            k: 1,
+            m: 3,
+            m_train: 2,
+            noise: 0.0,
+            unit_heads: false,
+            seed: 0,
+        };
+        let mut data = model.generate();
+        data.x[..4].copy_from_slice(&[1.0, 2.0, 2.0, 1.0]);
+        data.y[..2].copy_from_slice(&[3.0, 1.0]);
+        let u = DMatrix::from_column_slice(2, 1, &[1.0, 0.0]);
+        let params = FedRepParams {
+            rounds: 1,
+            step: 1.0,
+            clip: Some(10.0),
+            sigma: 0.0,
+            batch: BatchMode::Split,
+        };
+        let mut run = FedRep::new(&data, u, params, 0);
+        let (b, b_prime) = BatchMode::Split.batches(2, 1, 0);
+        let f = run.user_gradient(data.train(0), 2, 1, b, b_prime);
+        // Point 0: a = xᵀU = 1, so v = y/a = 3. Point 1: a = 2, residual 2·3 − 1 = 5,
+        // g = (2/1)·5·(2, 1) = (20, 10); ∇ = g vᵀ = (60, 30), ‖∇‖_F = √4500.
+        assert!((run.scratch.v[0] - 3.0).abs() < 1e-12);
+        assert!((run.scratch.g[0] - 20.0).abs() < 1e-12 && (run.scratch.g[1] - 10.0).abs() < 1e-12);
+        assert!((f - 10.0 / 4500f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn clipping_bounds_every_users_gradient_whatever_its_data() {
+        let mut data = data(50);
+        // Make one user's data adversarial: huge features and labels.
+        for v in data.x[..10 * 10].iter_mut() {
+            *v *= 1e6;
+        }
+        for v in data.y[..10].iter_mut() {
+            *v = -1e9;
+        }
+        let params = FedRepParams {
+            rounds: 1,
+            step: 1.0,
+            clip: Some(0.7),
+            sigma: 0.0,
+            batch: BatchMode::Split,
+        };
+        let mut run = FedRep::new(&data, data.u_star.clone(), params, 0);
+        for i in 0..50 {
+            let f = run.user_gradient(data.train(i), 10, 2, 0..3, 3..5);
+            let g: f64 = run.scratch.g.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let v: f64 = run.scratch.v.iter().map(|v| v * v).sum::<f64>().sqrt();
+            assert!(f * g * v <= 0.7 * (1.0 + 1e-12), "user {i}: {}", f * g * v);
+        }
+    }
+
+    #[test]
+    fn non_private_fedrep_drives_the_principal_angle_to_the_noise_floor() {
+        let data = data(3000);
+        let params = FedRepParams {
+            rounds: 30,
+            step: 0.5,
+            // As in the paper's non-private baseline, gradients are still clipped:
+            // a head fitted on 3 points has heavy tails (its inverse Gram matrix
+            // has no finite mean), and one wild user would dominate the average.
+            clip: Some(10.0),
+            sigma: 0.0,
+            batch: BatchMode::Split,
+        };
+        let mut run = FedRep::new(&data, perturbed_truth(&data, 0.4), params, 1);
+        while !run.is_done() {
+            run.step(&data);
+        }
+        let a = run.angles();
+        assert!(a[0] > 0.3, "start {}", a[0]);
+        assert!(*a.last().unwrap() < 0.02, "end {}", a.last().unwrap());
+        let risk = run.finish(&data);
+        assert!(risk.excess_risk < 0.01, "risk {}", risk.excess_risk);
+        assert!((risk.mse - risk.excess_risk - 1e-4).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_run() {
+        let data = data(200);
+        let params = FedRepParams {
+            rounds: 3,
+            step: 1.0,
+            clip: Some(10.0),
+            sigma: 0.01,
+            batch: BatchMode::Full,
+        };
+        let mut a = FedRep::new(&data, perturbed_truth(&data, 0.3), params.clone(), 4);
+        let mut b = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 4);
+        for _ in 0..3 {
+            a.step(&data);
+            b.step(&data);
+        }
+        assert_eq!(a.angles(), b.angles());
+    }
+
+    #[test]
+    fn more_noise_leaves_a_larger_angle() {
+        let data = data(2000);
+        let run = |sigma| {
+            let params = FedRepParams {
+                rounds: 10,
+                step: 0.5,
+                clip: Some(10.0),
+                sigma,
+                batch: BatchMode::Split,
+            };
+            let mut r = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 8);
+            while !r.is_done() {
+                r.step(&data);
+            }
+            *r.angles().last().unwrap()
+        };
+        let (quiet, loud) = (run(0.001), run(0.1));
+        assert!(quiet < loud, "{quiet} vs {loud}");
+    }
+}
