@@ -114,38 +114,47 @@ impl SharedRepresentationModel {
         }
     }
 
-    /// Draws the whole dataset.
-    pub fn generate(&self) -> FederatedDataset {
+    /// A dataset with U* drawn and room for every user; users are filled by
+    /// [`FederatedDataset::fill_users`], in any order or in chunks.
+    pub fn allocate(&self) -> FederatedDataset {
         let (n, d, k, m) = (self.n, self.d, self.k, self.m);
-        let u_star = self.ground_truth();
-        let mut u_rows = Vec::new();
-        crate::linalg::to_row_major(&u_star, &mut u_rows);
-        let mut v_star = vec![0.0; n * k];
-        let mut w_star = vec![0.0; n * d];
-        let mut x = vec![0.0; n * m * d];
-        let mut y = vec![0.0; n * m];
-        for i in 0..n {
-            self.fill_user(
-                i,
-                &u_rows,
-                &mut v_star[i * k..(i + 1) * k],
-                &mut w_star[i * d..(i + 1) * d],
-                &mut x[i * m * d..(i + 1) * m * d],
-                &mut y[i * m..(i + 1) * m],
-            );
-        }
         FederatedDataset {
             model: self.clone(),
-            u_star,
-            v_star,
-            w_star,
-            x,
-            y,
+            u_star: self.ground_truth(),
+            v_star: vec![0.0; n * k],
+            w_star: vec![0.0; n * d],
+            x: vec![0.0; n * m * d],
+            y: vec![0.0; n * m],
         }
+    }
+
+    /// Draws the whole dataset.
+    pub fn generate(&self) -> FederatedDataset {
+        let mut data = self.allocate();
+        data.fill_users(0..self.n);
+        data
     }
 }
 
 impl FederatedDataset {
+    /// Draws users `range` (each from its own stream).
+    pub fn fill_users(&mut self, range: std::ops::Range<usize>) {
+        let model = self.model.clone();
+        let (d, k, m) = (model.d, model.k, model.m);
+        let mut u_rows = Vec::new();
+        crate::linalg::to_row_major(&self.u_star, &mut u_rows);
+        for i in range {
+            model.fill_user(
+                i,
+                &u_rows,
+                &mut self.v_star[i * k..(i + 1) * k],
+                &mut self.w_star[i * d..(i + 1) * d],
+                &mut self.x[i * m * d..(i + 1) * m * d],
+                &mut self.y[i * m..(i + 1) * m],
+            );
+        }
+    }
+
     pub fn n(&self) -> usize {
         self.model.n
     }

@@ -5,3 +5,9 @@ pub mod error;
 pub mod fields;
 
 pub use error::ConfigError;
+pub mod fedrep_config;
+pub mod fedrep_sweep;
+pub mod results;
+
+pub use fedrep_config::FedRepConfig;
+pub use fedrep_sweep::FedRepSweep;

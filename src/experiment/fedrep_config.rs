@@ -1,0 +1,501 @@
+//! The configuration of a Private FedRep sweep (Snedeker et al., Fig. 1/2):
+//! one struct, parsed from text field by field (page, URL, CLI `--set`),
+//! validated once with messages a user can act on.
+
+use super::error::ConfigError;
+use super::fields::{parse_choice, parse_f64, parse_f64_list, parse_u64, parse_usize};
+use crate::algorithms::fedrep::BatchMode;
+use crate::algorithms::private_init::PairNormalization;
+use crate::data::shared_representation::SharedRepresentationModel;
+use crate::privacy::{Calibration, Relation};
+use serde::{Deserialize, Serialize};
+
+/// How U_0 is obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum InitMode {
+    /// Algorithm 2 with its own share of the budget.
+    #[default]
+    Private,
+    /// The spectral estimator without clipping or noise (the authors' code);
+    /// the run is then labelled "initialization not private".
+    NonPrivate,
+}
+
+impl InitMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            InitMode::Private => "private",
+            InitMode::NonPrivate => "non-private",
+        }
+    }
+}
+
+/// Distribution of the true heads v_i*.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Heads {
+    /// v_i* ~ N(0, I_k), as the paper states.
+    Gaussian,
+    /// v_i* ~ N(0, I_k) normalized to unit length, as the authors' code does.
+    #[default]
+    Unit,
+}
+
+impl Heads {
+    pub fn name(self) -> &'static str {
+        match self {
+            Heads::Gaussian => "gaussian",
+            Heads::Unit => "unit",
+        }
+    }
+}
+
+/// Every setting of a Private FedRep sweep. Field names are the names used in
+/// the page's inputs, the URL query and `--set key=value`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FedRepConfig {
+    /// Users.
+    pub n: usize,
+    /// Feature dimension.
+    pub d: usize,
+    /// Representation size.
+    pub k: usize,
+    /// Points per user (S⁰ = the first ⌊m/2⌋, S¹ = the rest).
+    pub m: usize,
+    /// Target privacy levels ε.
+    pub epsilons: Vec<f64>,
+    pub delta: f64,
+    /// Communication rounds T.
+    pub rounds: usize,
+    /// Server step size η.
+    pub step: f64,
+    /// Frobenius clip ψ of each user's gradient.
+    pub clip: f64,
+    /// Label noise standard deviation R.
+    pub noise: f64,
+    pub seed: u64,
+    pub calibration: Calibration,
+    pub relation: Relation,
+    pub init: InitMode,
+    /// Share of the total budget (of μ² under exact composition) spent on the
+    /// private initialization.
+    pub init_share: f64,
+    /// Frobenius clip ψ_init of each user's Z_i in Algorithm 2.
+    pub init_clip: f64,
+    pub init_normalization: PairNormalization,
+    pub batch: BatchMode,
+    pub heads: Heads,
+    /// Local GD baseline: steps and step size.
+    pub local_steps: usize,
+    pub local_step: f64,
+}
+
+impl Default for FedRepConfig {
+    /// The paper's Figure 1 setting (App. B.4): n = 20000, d = 50, k = 2, m = 10,
+    /// R = 0.01, T = 5, η = 2.5, ψ = 10, δ = 1e-6, ε ∈ {1, 2, 4, 6, 8}.
+    fn default() -> Self {
+        FedRepConfig {
+            n: 20_000,
+            d: 50,
+            k: 2,
+            m: 10,
+            epsilons: vec![1.0, 2.0, 4.0, 6.0, 8.0],
+            delta: 1e-6,
+            rounds: 5,
+            step: 2.5,
+            clip: 10.0,
+            noise: 0.01,
+            seed: 1,
+            calibration: Calibration::Exact,
+            relation: Relation::ReplaceOne,
+            init: InitMode::Private,
+            init_share: 0.1,
+            init_clip: 1.0,
+            init_normalization: PairNormalization::Unbiased,
+            batch: BatchMode::Full,
+            heads: Heads::Unit,
+            local_steps: 5,
+            local_step: 0.065,
+        }
+    }
+}
+
+/// Wasm memory is at most 4 GiB and a browser tab dies well before that; a run
+/// that would need more than this is refused with a suggestion.
+pub const MEMORY_BUDGET_BYTES: usize = 1 << 30;
+
+pub const FEDREP_PRESETS: &[&str] = &["fedrep-paper", "fedrep-authors-code"];
+
+impl FedRepConfig {
+    /// The names of all settings, in the order the page shows them.
+    pub const FIELDS: &'static [&'static str] = &[
+        "n",
+        "d",
+        "k",
+        "m",
+        "epsilons",
+        "delta",
+        "rounds",
+        "step",
+        "clip",
+        "noise",
+        "seed",
+        "calibration",
+        "relation",
+        "init",
+        "init_share",
+        "init_clip",
+        "init_normalization",
+        "batch",
+        "heads",
+        "local_steps",
+        "local_step",
+    ];
+
+    /// A named starting point.
+    /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
+    ///   and the private initialization (the defaults).
+    /// - `fedrep-authors-code`: as the public code behind the paper (peers.md):
+    ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
+    ///   non-private spectral init, all points every round.
+    pub fn preset(name: &str) -> Result<Self, ConfigError> {
+        match name {
+            "fedrep-paper" => Ok(FedRepConfig::default()),
+            "fedrep-authors-code" => Ok(FedRepConfig {
+                calibration: Calibration::AuthorsCode,
+                init: InitMode::NonPrivate,
+                batch: BatchMode::Full,
+                heads: Heads::Unit,
+                ..FedRepConfig::default()
+            }),
+            other => Err(ConfigError::UnknownPreset {
+                name: other.chars().take(40).collect(),
+                known: FEDREP_PRESETS.join(", "),
+            }),
+        }
+    }
+
+    /// Sets one field from text.
+    pub fn apply_field(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        match key {
+            "n" => self.n = parse_usize(key, value)?,
+            "d" => self.d = parse_usize(key, value)?,
+            "k" => self.k = parse_usize(key, value)?,
+            "m" => self.m = parse_usize(key, value)?,
+            "epsilons" => self.epsilons = parse_f64_list(key, value)?,
+            "delta" => self.delta = parse_f64(key, value)?,
+            "rounds" => self.rounds = parse_usize(key, value)?,
+            "step" => self.step = parse_f64(key, value)?,
+            "clip" => self.clip = parse_f64(key, value)?,
+            "noise" => self.noise = parse_f64(key, value)?,
+            "seed" => self.seed = parse_u64(key, value)?,
+            "calibration" => {
+                self.calibration = Calibration::parse(parse_choice(key, value, &["exact", "paper", "authors-code"])?)
+                    .expect("listed choice")
+            }
+            "relation" => {
+                self.relation = Relation::parse(parse_choice(key, value, &["replace-one", "add-remove-one"])?)
+                    .expect("listed choice")
+            }
+            "init" => {
+                self.init = match parse_choice(key, value, &["private", "non-private"])? {
+                    "private" => InitMode::Private,
+                    _ => InitMode::NonPrivate,
+                }
+            }
+            "init_share" => self.init_share = parse_f64(key, value)?,
+            "init_clip" => self.init_clip = parse_f64(key, value)?,
+            "init_normalization" => {
+                self.init_normalization = match parse_choice(key, value, &["unbiased", "printed"])? {
+                    "unbiased" => PairNormalization::Unbiased,
+                    _ => PairNormalization::Printed,
+                }
+            }
+            "batch" => {
+                self.batch = match parse_choice(key, value, &["split", "full", "fresh"])? {
+                    "split" => BatchMode::Split,
+                    "full" => BatchMode::Full,
+                    _ => BatchMode::Fresh,
+                }
+            }
+            "heads" => {
+                self.heads = match parse_choice(key, value, &["gaussian", "unit"])? {
+                    "gaussian" => Heads::Gaussian,
+                    _ => Heads::Unit,
+                }
+            }
+            "local_steps" => self.local_steps = parse_usize(key, value)?,
+            "local_step" => self.local_step = parse_f64(key, value)?,
+            other => {
+                return Err(ConfigError::UnknownField {
+                    field: other.chars().filter(|c| !c.is_control()).take(40).collect(),
+                    known: Self::FIELDS.join(", "),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Each field as the text `apply_field` reads back (for URLs and forms).
+    pub fn to_fields(&self) -> Vec<(&'static str, String)> {
+        let list = |v: &[f64]| v.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",");
+        vec![
+            ("n", self.n.to_string()),
+            ("d", self.d.to_string()),
+            ("k", self.k.to_string()),
+            ("m", self.m.to_string()),
+            ("epsilons", list(&self.epsilons)),
+            ("delta", format!("{}", self.delta)),
+            ("rounds", self.rounds.to_string()),
+            ("step", format!("{}", self.step)),
+            ("clip", format!("{}", self.clip)),
+            ("noise", format!("{}", self.noise)),
+            ("seed", self.seed.to_string()),
+            ("calibration", self.calibration.name().to_string()),
+            ("relation", self.relation.name().to_string()),
+            ("init", self.init.name().to_string()),
+            ("init_share", format!("{}", self.init_share)),
+            ("init_clip", format!("{}", self.init_clip)),
+            (
+                "init_normalization",
+                match self.init_normalization {
+                    PairNormalization::Unbiased => "unbiased",
+                    PairNormalization::Printed => "printed",
+                }
+                .to_string(),
+            ),
+            ("batch", self.batch.name().to_string()),
+            ("heads", self.heads.name().to_string()),
+            ("local_steps", self.local_steps.to_string()),
+            ("local_step", format!("{}", self.local_step)),
+        ]
+    }
+
+    /// |S⁰|, the training points of each user.
+    pub fn m_train(&self) -> usize {
+        self.m / 2
+    }
+
+    pub fn model(&self) -> SharedRepresentationModel {
+        SharedRepresentationModel {
+            n: self.n,
+            d: self.d,
+            k: self.k,
+            m: self.m,
+            m_train: self.m_train(),
+            noise: self.noise,
+            unit_heads: self.heads == Heads::Unit,
+            seed: self.seed,
+        }
+    }
+
+    /// Every check, first failure first; all failures via [`validate_all`](Self::validate_all).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        match self.validate_all().into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// All problems at once, so the page can mark every bad field.
+    pub fn validate_all(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        let mut check = |ok: bool, e: ConfigError| {
+            if !ok {
+                errors.push(e)
+            }
+        };
+        check(self.n >= 2, ConfigError::out_of_range("n", "at least 2 users", self.n));
+        check(self.n <= 10_000_000, ConfigError::out_of_range("n", "at most 10,000,000", self.n));
+        check(self.d >= 1, ConfigError::out_of_range("d", "at least 1", self.d));
+        check(self.d <= 1000, ConfigError::out_of_range("d", "at most 1000", self.d));
+        check(self.k >= 1, ConfigError::out_of_range("k", "at least 1", self.k));
+        check(
+            self.k <= self.d,
+            ConfigError::invalid("k", format!("k must be ≤ d (got k = {}, d = {})", self.k, self.d)),
+        );
+        check(self.k <= 32, ConfigError::out_of_range("k", "at most 32", self.k));
+        check(
+            self.m >= 4,
+            ConfigError::invalid(
+                "m",
+                format!("m must be at least 4: half the points train (Alg. 2 needs pairs), half refit the heads (got m = {})", self.m),
+            ),
+        );
+        check(self.m <= 10_000, ConfigError::out_of_range("m", "at most 10,000", self.m));
+        for &e in &self.epsilons {
+            if !(e > 0.0 && e <= 100.0) {
+                errors.push(ConfigError::invalid(
+                    "epsilons",
+                    format!("every ε must be in (0, 100] (got {e})"),
+                ));
+                break;
+            }
+        }
+        let mut check = |ok: bool, e: ConfigError| {
+            if !ok {
+                errors.push(e)
+            }
+        };
+        check(!self.epsilons.is_empty(), ConfigError::invalid("epsilons", "give at least one ε"));
+        check(
+            self.delta > 0.0 && self.delta < 1.0,
+            ConfigError::out_of_range("delta", "in (0, 1)", self.delta),
+        );
+        check(
+            self.delta >= 1e-300,
+            ConfigError::out_of_range("delta", "at least 1e-300", self.delta),
+        );
+        check(
+            (1..=1000).contains(&self.rounds),
+            ConfigError::out_of_range("rounds", "between 1 and 1000", self.rounds),
+        );
+        check(
+            self.step > 0.0 && self.step <= 1e3,
+            ConfigError::out_of_range("step", "in (0, 1000]", self.step),
+        );
+        check(self.clip > 0.0, ConfigError::out_of_range("clip", "> 0", self.clip));
+        check(
+            self.noise >= 0.0 && self.noise <= 1e3,
+            ConfigError::out_of_range("noise", "in [0, 1000]", self.noise),
+        );
+        check(
+            self.init_share > 0.0 && self.init_share < 1.0,
+            ConfigError::out_of_range("init_share", "in (0, 1)", self.init_share),
+        );
+        check(self.init_clip > 0.0, ConfigError::out_of_range("init_clip", "> 0", self.init_clip));
+        check(
+            self.local_steps <= 100_000,
+            ConfigError::out_of_range("local_steps", "at most 100,000", self.local_steps),
+        );
+        check(
+            self.local_step > 0.0,
+            ConfigError::out_of_range("local_step", "> 0", self.local_step),
+        );
+        if self.batch == BatchMode::Fresh && self.m >= 4 && self.rounds >= 1 {
+            let b = self.m_train() / (2 * self.rounds);
+            check(
+                b >= 1,
+                ConfigError::invalid(
+                    "batch",
+                    format!(
+                        "fresh batches need 2·b·T ≤ |S⁰|: with m = {} (|S⁰| = {}) and T = {} there is not one point per batch; choose batch = split or full, or raise m to at least {}",
+                        self.m,
+                        self.m_train(),
+                        self.rounds,
+                        4 * self.rounds
+                    ),
+                ),
+            );
+        }
+        if errors.iter().all(|e| !matches!(e.field(), "n" | "d" | "m" | "k")) {
+            let bytes = self.model().memory_bytes();
+            if bytes > MEMORY_BUDGET_BYTES {
+                errors.push(ConfigError::invalid(
+                    "n",
+                    format!(
+                        "this setting needs about {} MB for the data (n·m·(d+1) numbers), over the {} MB budget; lower n, m or d (e.g. n = {})",
+                        bytes >> 20,
+                        MEMORY_BUDGET_BYTES >> 20,
+                        (self.n as f64 * MEMORY_BUDGET_BYTES as f64 / bytes as f64 * 0.9) as usize
+                    ),
+                ));
+            }
+        }
+        errors
+    }
+
+    /// Builds a config from a preset (or the defaults) and `key=value` pairs, then validates.
+    pub fn from_pairs<'a>(preset: Option<&str>, pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, Vec<ConfigError>> {
+        let mut config = match preset {
+            Some(p) => FedRepConfig::preset(p).map_err(|e| vec![e])?,
+            None => FedRepConfig::default(),
+        };
+        let mut errors: Vec<ConfigError> = pairs
+            .into_iter()
+            .filter_map(|(k, v)| config.apply_field(k, v).err())
+            .collect();
+        if errors.is_empty() {
+            errors = config.validate_all();
+        }
+        if errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_the_papers_figure_one_setting_and_valid() {
+        let c = FedRepConfig::default();
+        assert_eq!((c.n, c.d, c.k, c.m, c.rounds), (20_000, 50, 2, 10, 5));
+        assert_eq!((c.step, c.clip, c.noise, c.delta), (2.5, 10.0, 0.01, 1e-6));
+        assert_eq!(c.epsilons, vec![1.0, 2.0, 4.0, 6.0, 8.0]);
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn k_larger_than_d_is_refused_with_a_message_at_k() {
+        let e = FedRepConfig::from_pairs(None, [("k", "60")]).unwrap_err();
+        assert_eq!(e[0].field(), "k");
+        assert_eq!(e[0].to_string(), "k: k must be ≤ d (got k = 60, d = 50)");
+    }
+
+    #[test]
+    fn bad_inputs_each_name_their_field() {
+        for (key, value) in [
+            ("epsilons", "0"),
+            ("epsilons", "-1,2"),
+            ("delta", "1"),
+            ("delta", "0"),
+            ("n", "0"),
+            ("n", "abc"),
+            ("m", "3"),
+            ("rounds", "0"),
+            ("step", "-1"),
+        ] {
+            let e = FedRepConfig::from_pairs(None, [(key, value)]).unwrap_err();
+            assert_eq!(e[0].field(), key, "{key}={value}: {}", e[0]);
+        }
+    }
+
+    #[test]
+    fn infeasible_fresh_batches_are_explained() {
+        let e = FedRepConfig::from_pairs(None, [("batch", "fresh")]).unwrap_err();
+        assert_eq!(e[0].field(), "batch");
+        assert!(e[0].to_string().contains("2·b·T ≤ |S⁰|"));
+        assert!(FedRepConfig::from_pairs(None, [("batch", "fresh"), ("m", "20"), ("rounds", "5")]).is_ok());
+    }
+
+    #[test]
+    fn fields_round_trip_through_text() {
+        let mut c = FedRepConfig::preset("fedrep-authors-code").unwrap();
+        c.epsilons = vec![0.5, 3.0];
+        c.delta = 1e-7;
+        let pairs = c.to_fields();
+        let back = FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn a_memory_hungry_setting_is_refused_with_a_suggestion() {
+        let e = FedRepConfig::from_pairs(None, [("n", "10000000"), ("m", "100")]).unwrap_err();
+        assert!(e[0].to_string().contains("MB"), "{}", e[0]);
+    }
+
+    #[test]
+    fn unknown_fields_and_presets_are_named() {
+        assert!(matches!(
+            FedRepConfig::from_pairs(None, [("bogus", "1")]).unwrap_err()[0],
+            ConfigError::UnknownField { .. }
+        ));
+        assert!(FedRepConfig::preset("nope").is_err());
+    }
+}

@@ -1,0 +1,520 @@
+//! A Private FedRep sweep as a step-wise runner: one shared dataset per seed,
+//! then non-private FedRep and local GD as references and Private FedRep at
+//! every ε. Each `step()` does one bounded unit of work (a chunk of users, or
+//! one round of one run), so a Web Worker can report progress and honour a
+//! cancel between steps.
+
+use super::fedrep_config::{FedRepConfig, InitMode};
+use super::results::{AngleCurve, ResultRow};
+use crate::algorithms::fedrep::{FedRep, FedRepParams};
+use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
+use crate::algorithms::private_init::{spectral_init, spectral_statistic, SpectralStatistic};
+use crate::data::shared_representation::FederatedDataset;
+use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::privacy::formulas::classic_gaussian_sigma;
+use crate::privacy::{calibrate_exact, calibration::fedrep_sigma, AccountingError, Calibration, GaussianStage, PrivacyReport};
+use crate::rng::{combine, stream, Purpose};
+use serde::Serialize;
+
+/// Users drawn per step while generating data.
+const USERS_PER_DATA_STEP: usize = 4000;
+/// Users trained per step of the local GD baseline.
+const USERS_PER_LOCAL_STEP: usize = 10_000;
+
+/// Stable colours per method (indices into the chart palette).
+pub const COLOR_PRIVATE_FEDREP: usize = 0;
+pub const COLOR_FEDREP: usize = 1;
+pub const COLOR_LOCAL_GD: usize = 2;
+pub const COLOR_PRIV_ALTMIN: usize = 3;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Job {
+    FedRepReference,
+    LocalGd,
+    PrivateFedRep { epsilon_index: usize },
+}
+
+#[derive(Debug)]
+enum Phase {
+    Data { next_user: usize },
+    Statistics,
+    Jobs { index: usize, running: Option<Running> },
+    Done,
+}
+
+#[derive(Debug)]
+enum Running {
+    FedRep {
+        run: Box<FedRep>,
+        privacy: Option<PrivacyReport>,
+        sigma: f64,
+    },
+    LocalGd {
+        next_user: usize,
+        sum: f64,
+    },
+}
+
+/// What the page and the CLI read while and after a sweep runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepSnapshot {
+    pub done: usize,
+    pub total: usize,
+    pub phase: String,
+    pub finished: bool,
+    pub rows: Vec<ResultRow>,
+    pub curves: Vec<AngleCurve>,
+}
+
+pub struct FedRepSweep {
+    config: FedRepConfig,
+    data: FederatedDataset,
+    stat_private: Option<SpectralStatistic>,
+    stat_reference: Option<SpectralStatistic>,
+    jobs: Vec<Job>,
+    phase: Phase,
+    rows: Vec<ResultRow>,
+    curves: Vec<AngleCurve>,
+    units_done: usize,
+    units_total: usize,
+}
+
+impl FedRepSweep {
+    /// Validates the config and allocates the dataset; no data is drawn yet.
+    pub fn new(config: FedRepConfig) -> Result<Self, super::ConfigError> {
+        config.validate()?;
+        let mut jobs = vec![Job::FedRepReference, Job::LocalGd];
+        jobs.extend((0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }));
+        let n = config.n;
+        let per_run = config.rounds + 1;
+        let units_total = n.div_ceil(USERS_PER_DATA_STEP)
+            + 1
+            + per_run
+            + n.div_ceil(USERS_PER_LOCAL_STEP)
+            + config.epsilons.len() * per_run;
+        let data = config.model().allocate();
+        Ok(FedRepSweep {
+            config,
+            data,
+            stat_private: None,
+            stat_reference: None,
+            jobs,
+            phase: Phase::Data { next_user: 0 },
+            rows: Vec::new(),
+            curves: Vec::new(),
+            units_done: 0,
+            units_total,
+        })
+    }
+
+    pub fn config(&self) -> &FedRepConfig {
+        &self.config
+    }
+
+    pub fn is_done(&self) -> bool {
+        matches!(self.phase, Phase::Done)
+    }
+
+    pub fn progress(&self) -> (usize, usize) {
+        (self.units_done, self.units_total)
+    }
+
+    pub fn rows(&self) -> &[ResultRow] {
+        &self.rows
+    }
+
+    /// Finished curves plus the one being computed.
+    pub fn curves(&self) -> Vec<AngleCurve> {
+        let mut curves = self.curves.clone();
+        if let Phase::Jobs {
+            index,
+            running: Some(Running::FedRep { run, .. }),
+        } = &self.phase
+        {
+            curves.push(self.curve_of(&self.jobs[*index], run.angles()));
+        }
+        curves
+    }
+
+    pub fn phase_label(&self) -> String {
+        match &self.phase {
+            Phase::Data { next_user } => format!("drawing data: {next_user} of {} users", self.config.n),
+            Phase::Statistics => "initialization statistic (Algorithm 2)".into(),
+            Phase::Jobs { index, running } => {
+                let job = &self.jobs[*index];
+                let round = match running {
+                    Some(Running::FedRep { run, .. }) => format!(": round {} of {}", run.round(), self.config.rounds),
+                    _ => String::new(),
+                };
+                format!("{}{round}", self.job_label(job))
+            }
+            Phase::Done => "done".into(),
+        }
+    }
+
+    pub fn snapshot(&self) -> SweepSnapshot {
+        SweepSnapshot {
+            done: self.units_done,
+            total: self.units_total,
+            phase: self.phase_label(),
+            finished: self.is_done(),
+            rows: self.rows.clone(),
+            curves: self.curves(),
+        }
+    }
+
+    /// Runs to the end (CLI, tests).
+    pub fn run_to_end(&mut self) -> Result<(), AccountingError> {
+        while !self.step()? {}
+        Ok(())
+    }
+
+    /// One bounded unit of work; Ok(true) once everything is done.
+    pub fn step(&mut self) -> Result<bool, AccountingError> {
+        let phase = std::mem::replace(&mut self.phase, Phase::Done);
+        self.phase = match phase {
+            Phase::Data { next_user } => {
+                let end = (next_user + USERS_PER_DATA_STEP).min(self.config.n);
+                self.data.fill_users(next_user..end);
+                self.units_done += 1;
+                if end == self.config.n {
+                    Phase::Statistics
+                } else {
+                    Phase::Data { next_user: end }
+                }
+            }
+            Phase::Statistics => {
+                // The reference (non-private) init is always needed; the clipped
+                // statistic only for a private initialization.
+                let norm = self.config.init_normalization;
+                self.stat_reference = Some(spectral_statistic(&self.data, None, norm));
+                if self.config.init == InitMode::Private {
+                    self.stat_private = Some(spectral_statistic(&self.data, Some(self.config.init_clip), norm));
+                }
+                self.units_done += 1;
+                Phase::Jobs { index: 0, running: None }
+            }
+            Phase::Jobs { index, running } => self.step_job(index, running)?,
+            Phase::Done => Phase::Done,
+        };
+        Ok(self.is_done())
+    }
+
+    fn step_job(&mut self, index: usize, running: Option<Running>) -> Result<Phase, AccountingError> {
+        let job = self.jobs[index].clone();
+        let running = match running {
+            Some(r) => r,
+            None => self.start_job(&job)?,
+        };
+        let next = match running {
+            Running::FedRep { mut run, privacy, sigma } => {
+                if !run.is_done() {
+                    run.step(&self.data);
+                    self.units_done += 1;
+                    return Ok(Phase::Jobs {
+                        index,
+                        running: Some(Running::FedRep { run, privacy, sigma }),
+                    });
+                }
+                let risk = run.finish(&self.data);
+                self.units_done += 1;
+                let (method, epsilon) = self.job_identity(&job);
+                let epsilon_spent = privacy.as_ref().map_or(f64::INFINITY, |p| p.epsilon_exact);
+                self.rows.push(ResultRow {
+                    method,
+                    epsilon,
+                    delta: self.config.delta,
+                    seed: self.config.seed,
+                    excess_risk: risk.excess_risk,
+                    mse: risk.mse,
+                    principal_angle: *run.angles().last().expect("angle of U_0"),
+                    sigma,
+                    epsilon_spent,
+                    clipped_fraction: run.clipped_fraction(),
+                    variant: self.variant(&job),
+                    privacy,
+                });
+                self.curves.push(self.curve_of(&job, run.angles()));
+                None
+            }
+            Running::LocalGd { next_user, sum } => {
+                let params = LocalGdParams {
+                    steps: self.config.local_steps,
+                    step: self.config.local_step,
+                    clip: Some(self.config.clip),
+                };
+                let end = (next_user + USERS_PER_LOCAL_STEP).min(self.config.n);
+                let sum = sum + local_gd_risk_sum(&self.data, &params, next_user..end);
+                self.units_done += 1;
+                if end < self.config.n {
+                    Some(Running::LocalGd { next_user: end, sum })
+                } else {
+                    let excess = sum / self.config.n as f64;
+                    self.rows.push(ResultRow {
+                        method: "local-gd".into(),
+                        epsilon: None,
+                        delta: self.config.delta,
+                        seed: self.config.seed,
+                        excess_risk: excess,
+                        mse: excess + self.config.noise * self.config.noise,
+                        principal_angle: f64::NAN,
+                        sigma: 0.0,
+                        epsilon_spent: f64::INFINITY,
+                        clipped_fraction: f64::NAN,
+                        variant: self.variant(&job),
+                        privacy: None,
+                    });
+                    None
+                }
+            }
+        };
+        Ok(match next {
+            Some(r) => Phase::Jobs { index, running: Some(r) },
+            None if index + 1 < self.jobs.len() => Phase::Jobs {
+                index: index + 1,
+                running: None,
+            },
+            None => Phase::Done,
+        })
+    }
+
+    /// Noise seed of a job: independent of every other job and of the data.
+    fn job_seed(&self, job: &Job) -> u64 {
+        let tag = match job {
+            Job::FedRepReference => 1,
+            Job::LocalGd => 2,
+            Job::PrivateFedRep { epsilon_index } => 100 + *epsilon_index as u64,
+        };
+        combine(self.config.seed, tag)
+    }
+
+    fn start_job(&self, job: &Job) -> Result<Running, AccountingError> {
+        let c = &self.config;
+        match job {
+            Job::LocalGd => Ok(Running::LocalGd { next_user: 0, sum: 0.0 }),
+            Job::FedRepReference => {
+                let stat = self.stat_reference.as_ref().expect("statistics computed");
+                let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
+                let u0 = spectral_init(stat, 0.0, c.k, &mut rng);
+                let params = FedRepParams {
+                    rounds: c.rounds,
+                    step: c.step,
+                    clip: Some(c.clip),
+                    sigma: 0.0,
+                    batch: c.batch,
+                };
+                Ok(Running::FedRep {
+                    run: Box::new(FedRep::new(&self.data, u0, params, self.job_seed(job))),
+                    privacy: None,
+                    sigma: 0.0,
+                })
+            }
+            Job::PrivateFedRep { epsilon_index } => {
+                let epsilon = c.epsilons[*epsilon_index];
+                let plan = plan_private_fedrep(c, epsilon)?;
+                let seed = self.job_seed(job);
+                let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
+                let u0 = match (&self.stat_private, plan.init_sigma) {
+                    (Some(stat), Some(sigma_init)) => spectral_init(stat, sigma_init, c.k, &mut rng),
+                    _ => spectral_init(self.stat_reference.as_ref().expect("statistics computed"), 0.0, c.k, &mut rng),
+                };
+                let params = FedRepParams {
+                    rounds: c.rounds,
+                    step: c.step,
+                    clip: Some(c.clip),
+                    sigma: plan.sigma,
+                    batch: c.batch,
+                };
+                Ok(Running::FedRep {
+                    run: Box::new(FedRep::new(&self.data, u0, params, seed)),
+                    privacy: Some(plan.report),
+                    sigma: plan.sigma,
+                })
+            }
+        }
+    }
+
+    fn job_identity(&self, job: &Job) -> (String, Option<f64>) {
+        match job {
+            Job::FedRepReference => ("fedrep".into(), None),
+            Job::LocalGd => ("local-gd".into(), None),
+            Job::PrivateFedRep { epsilon_index } => ("private-fedrep".into(), Some(self.config.epsilons[*epsilon_index])),
+        }
+    }
+
+    fn job_label(&self, job: &Job) -> String {
+        match job {
+            Job::FedRepReference => "FedRep (non-private)".into(),
+            Job::LocalGd => "local GD (non-private)".into(),
+            Job::PrivateFedRep { epsilon_index } => format!("Private FedRep, ε = {}", self.config.epsilons[*epsilon_index]),
+        }
+    }
+
+    fn variant(&self, job: &Job) -> String {
+        let c = &self.config;
+        match job {
+            Job::FedRepReference => format!("non-private spectral init; batch {}; clip {}", c.batch.name(), c.clip),
+            Job::LocalGd => format!("{} steps of size {} per user; clip {}", c.local_steps, c.local_step, c.clip),
+            Job::PrivateFedRep { .. } => format!(
+                "{} init; batch {}; calibration {}",
+                c.init.name(),
+                c.batch.name(),
+                c.calibration.name()
+            ),
+        }
+    }
+
+    fn curve_of(&self, job: &Job, angles: &[f64]) -> AngleCurve {
+        let (method, epsilon) = self.job_identity(job);
+        AngleCurve {
+            method,
+            epsilon,
+            angles: angles.to_vec(),
+        }
+    }
+
+    /// The two charts of the page, from what is finished so far.
+    pub fn charts(&self) -> Vec<ChartSpec> {
+        fedrep_charts(&self.rows, &self.curves())
+    }
+}
+
+/// σ's and the accounting of one Private FedRep run.
+pub struct PrivateFedRepPlan {
+    /// σ of Algorithm 2's noise (None: non-private initialization).
+    pub init_sigma: Option<f64>,
+    /// σ̂ of the training rounds.
+    pub sigma: f64,
+    pub report: PrivacyReport,
+}
+
+/// Calibrates Private FedRep at target ε: under `exact`, the initialization
+/// (if private) and the T rounds share the budget (init_share of μ²) and compose
+/// to exactly (ε, δ); under `paper` / `authors-code` the σ's are the papers'
+/// formulas (Alg. 2 line 1 for the init) and the report says what they spend.
+pub fn plan_private_fedrep(c: &FedRepConfig, epsilon: f64) -> Result<PrivateFedRepPlan, AccountingError> {
+    let s_train = c.relation.mean_sensitivity(c.clip, c.n);
+    let s_init = c.relation.mean_sensitivity(c.init_clip, c.n);
+    let private_init = c.init == InitMode::Private;
+    let (init_sigma, sigma) = match (c.calibration, private_init) {
+        (Calibration::Exact, true) => {
+            let s = calibrate_exact(
+                epsilon,
+                c.delta,
+                &[(1, s_init, c.init_share), (c.rounds as u64, s_train, 1.0 - c.init_share)],
+            )?;
+            (Some(s[0]), s[1])
+        }
+        (Calibration::Exact, false) => (None, calibrate_exact(epsilon, c.delta, &[(c.rounds as u64, s_train, 1.0)])?[0]),
+        (cal, init) => {
+            let sigma = fedrep_sigma(cal, c.relation, c.clip, c.rounds as u64, c.n, epsilon, c.delta)?;
+            // Alg. 2 line 1: σ̂_init = ψ_init·√(2 ln(1.25/δ))/(nε).
+            let init_sigma = init.then(|| classic_gaussian_sigma(c.init_clip / c.n as f64, epsilon, c.delta));
+            (init_sigma, sigma)
+        }
+    };
+    let mut stages = Vec::new();
+    if let Some(si) = init_sigma {
+        stages.push(GaussianStage::new(
+            "private initialization (Alg. 2)",
+            "Gaussian noise on the mean of n clipped Z_i (d×d)",
+            s_init,
+            si,
+            1,
+        ));
+    }
+    stages.push(GaussianStage::new(
+        "training rounds (Alg. 1)",
+        "Gaussian noise on the mean of n clipped gradients (d×k)",
+        s_train,
+        sigma,
+        c.rounds as u64,
+    ));
+    let mut report = PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
+    if !private_init {
+        report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only");
+    }
+    report.add_note("each user refits its head on its own held-out points; heads are never released (billboard model)");
+    Ok(PrivateFedRepPlan {
+        init_sigma,
+        sigma,
+        report,
+    })
+}
+
+fn epsilon_label(e: Option<f64>) -> String {
+    match e {
+        Some(e) => format!("ε = {e}"),
+        None => "non-private".into(),
+    }
+}
+
+/// Chart 1: excess risk versus ε, one line per private method, the non-private
+/// methods as horizontal reference lines. Chart 2: principal angle versus
+/// round, one line per ε (and the non-private reference).
+pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec> {
+    let mut risk_series: Vec<Series> = Vec::new();
+    let methods = [
+        ("private-fedrep", "Private FedRep", COLOR_PRIVATE_FEDREP),
+        ("priv-altmin", "Priv-AltMin", COLOR_PRIV_ALTMIN),
+        ("fedrep", "FedRep (non-private)", COLOR_FEDREP),
+        ("local-gd", "local GD (non-private)", COLOR_LOCAL_GD),
+    ];
+    for (id, name, color) in methods {
+        let mut points: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.method == id)
+            .map(|r| (r.epsilon.unwrap_or(f64::NAN), r.excess_risk))
+            .collect();
+        if points.is_empty() {
+            continue;
+        }
+        let horizontal = points.iter().all(|p| p.0.is_nan());
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        risk_series.push(Series {
+            name: name.into(),
+            points,
+            style: if horizontal { LineStyle::Dashed } else { LineStyle::Solid },
+            color,
+            horizontal,
+        });
+    }
+    let mut angle_series = Vec::new();
+    let private: Vec<&AngleCurve> = curves.iter().filter(|c| c.epsilon.is_some()).collect();
+    for (i, c) in private.iter().enumerate() {
+        angle_series.push(Series {
+            name: format!("{} {}", if c.method == "priv-altmin" { "Priv-AltMin" } else { "Private FedRep" }, epsilon_label(c.epsilon)),
+            points: c.angles.iter().enumerate().map(|(t, a)| (t as f64, *a)).collect(),
+            style: LineStyle::Solid,
+            color: 4 + i,
+            horizontal: false,
+        });
+    }
+    for c in curves.iter().filter(|c| c.epsilon.is_none()) {
+        angle_series.push(Series {
+            name: "FedRep (non-private)".into(),
+            points: c.angles.iter().enumerate().map(|(t, a)| (t as f64, *a)).collect(),
+            style: LineStyle::Dashed,
+            color: COLOR_FEDREP,
+            horizontal: false,
+        });
+    }
+    vec![
+        ChartSpec {
+            title: "Excess population risk versus ε".into(),
+            x_label: "user-level ε".into(),
+            y_label: "excess risk (mean over users)".into(),
+            log_x: false,
+            log_y: true,
+            series: risk_series,
+        },
+        ChartSpec {
+            title: "Principal angle to U* over rounds".into(),
+            x_label: "round t".into(),
+            y_label: "dist(U_t, U*)".into(),
+            log_x: false,
+            log_y: true,
+            series: angle_series,
+        },
+    ]
+}
