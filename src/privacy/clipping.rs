@@ -60,7 +60,9 @@ mod tests {
         // including huge and non-finite entries.
         let mut state = 0x1234_5678_u64;
         for case in 0..2000 {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let len = 1 + (state >> 60) as usize;
             let scale = 10f64.powi(((state >> 40) % 40) as i32 - 20);
             let mut m: Vec<f64> = (0..len)

@@ -3,3 +3,9 @@
 //! Gaussian mechanism. Every algorithm in the crate takes its σ from here.
 
 pub mod clipping;
+pub mod error;
+pub mod gdp;
+pub mod relation;
+
+pub use error::AccountingError;
+pub use relation::Relation;
