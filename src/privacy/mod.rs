@@ -9,3 +9,5 @@ pub mod relation;
 
 pub use error::AccountingError;
 pub use relation::Relation;
+pub mod rdp;
+pub mod zcdp;
