@@ -9,5 +9,8 @@ pub mod relation;
 
 pub use error::AccountingError;
 pub use relation::Relation;
+pub mod calibration;
+pub mod formulas;
+pub mod gaussian;
 pub mod rdp;
 pub mod zcdp;
