@@ -1,8 +1,267 @@
-//! `dp-explorer account`: placeholder until the accountant lands.
+//! `dp-explorer account`: what each accountant says about `steps` releases of
+//! a Gaussian mechanism. Given σ it prints the ε spent; given ε, the σ needed.
+
+use crate::privacy::calibration::sigma_for_epsilon_exact;
+use crate::privacy::error::{check_delta, check_epsilon};
+use crate::privacy::gdp::epsilon_for_mu;
+use crate::privacy::rdp::{
+    epsilon_classic, epsilon_improved, epsilon_improved_grid, slope_for_epsilon_classic,
+    slope_for_epsilon_improved,
+};
+use crate::privacy::report::fmt_num;
+use crate::privacy::zcdp::{epsilon_for_rho, rho_for_epsilon};
+use crate::privacy::{AccountingError, GaussianStage};
+use serde_json::json;
 
 #[derive(clap::Args, Debug)]
-pub struct AccountArgs {}
+#[command(group(clap::ArgGroup::new("given").required(true).args(["sigma", "epsilon"])))]
+pub struct AccountArgs {
+    /// Noise standard deviation σ of each step: print the ε it spends.
+    #[arg(long)]
+    pub sigma: Option<f64>,
+    /// Target ε: print the σ per step that each accountant needs.
+    #[arg(long)]
+    pub epsilon: Option<f64>,
+    /// δ, the probability that the ε guarantee may fail (e.g. 1e-5).
+    #[arg(long)]
+    pub delta: f64,
+    /// Number of Gaussian releases composed.
+    #[arg(long, default_value_t = 1)]
+    pub steps: u64,
+    /// L2 sensitivity of each release (e.g. 2C/n for a mean of n clipped updates, replace-one).
+    #[arg(long, default_value_t = 1.0)]
+    pub sensitivity: f64,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: &AccountArgs) -> Result<String, String> {
-    Err("the accountant is not built yet".into())
+pub fn run(args: &AccountArgs) -> Result<String, String> {
+    let out = match (args.sigma, args.epsilon) {
+        (Some(sigma), None) => epsilon_from_sigma(args, sigma),
+        (None, Some(epsilon)) => sigma_from_epsilon(args, epsilon),
+        _ => return Err("give exactly one of --sigma and --epsilon".into()),
+    };
+    out.map_err(|e| e.to_string())
+}
+
+fn header(args: &AccountArgs) -> String {
+    format!(
+        "{} Gaussian release(s) of sensitivity {}, δ = {}\n\n",
+        args.steps,
+        fmt_num(args.sensitivity),
+        fmt_num(args.delta)
+    )
+}
+
+fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, AccountingError> {
+    check_delta(args.delta)?;
+    let stage = GaussianStage::new("steps", "Gaussian", args.sensitivity, sigma, args.steps);
+    stage.validate()?;
+    let exact = epsilon_for_mu(stage.mu(), args.delta)?;
+    let improved = epsilon_improved(stage.rdp_slope(), args.delta)?;
+    let grid = epsilon_improved_grid(stage.rdp_slope(), args.delta)?;
+    let classic = epsilon_classic(stage.rdp_slope(), args.delta)?;
+    let zcdp = epsilon_for_rho(stage.rho(), args.delta)?;
+    if args.json {
+        let v = json!({
+            "given": "sigma",
+            "quantity": "epsilon",
+            "sigma": sigma,
+            "delta": args.delta,
+            "steps": args.steps,
+            "sensitivity": args.sensitivity,
+            "noise_multiplier": stage.noise_multiplier(),
+            "mu": stage.mu(),
+            "exact": exact,
+            "rdp": improved.epsilon,
+            "rdp_alpha": improved.alpha,
+            "rdp_grid": grid.epsilon,
+            "rdp_grid_alpha": grid.alpha,
+            "rdp_grid_alpha_at_edge": grid.alpha_at_edge,
+            "rdp_classic": classic.epsilon,
+            "rdp_classic_alpha": classic.alpha,
+            "zcdp": zcdp,
+        });
+        return Ok(format!("{v}\n"));
+    }
+    let mut s = header(args);
+    s += &format!(
+        "σ = {} per release: noise multiplier z = σ/s = {}, μ = √T·s/σ = {}\n\n",
+        fmt_num(sigma),
+        fmt_num(stage.noise_multiplier()),
+        fmt_num(stage.mu())
+    );
+    s += &format!("{:<36} {:>14} {:>10}\n", "accountant", "ε", "α");
+    s += &row("exact (Gaussian DP, tight)", exact, None);
+    s += &row(
+        "RDP, improved conversion",
+        improved.epsilon,
+        Some(improved.alpha),
+    );
+    s += &row(
+        if grid.alpha_at_edge {
+            "RDP, improved, usual grid (α at edge)"
+        } else {
+            "RDP, improved, usual grid"
+        },
+        grid.epsilon,
+        Some(grid.alpha),
+    );
+    s += &row(
+        "RDP, classic conversion",
+        classic.epsilon,
+        Some(classic.alpha),
+    );
+    s += &row("zCDP, simple conversion", zcdp, None);
+    s += &format!(
+        "\nReading (exact): an observer who sees all {} release(s) learns at most a factor e^ε {} \
+         more about any one contribution than without it, except with probability δ = {}.\n",
+        args.steps,
+        exp_factor(exact),
+        fmt_num(args.delta)
+    );
+    Ok(s)
+}
+
+fn sigma_from_epsilon(args: &AccountArgs, epsilon: f64) -> Result<String, AccountingError> {
+    check_epsilon(epsilon)?;
+    check_delta(args.delta)?;
+    let (t, sens) = (args.steps, args.sensitivity);
+    let exact = sigma_for_epsilon_exact(epsilon, args.delta, t, sens)?;
+    let sigma_for_slope = |slope: f64| sens * (t as f64 / (2.0 * slope)).sqrt();
+    let improved_slope = slope_for_epsilon_improved(epsilon, args.delta)?;
+    let improved = sigma_for_slope(improved_slope);
+    let improved_alpha = epsilon_improved(improved_slope, args.delta)?.alpha;
+    let classic_slope = slope_for_epsilon_classic(epsilon, args.delta)?;
+    let classic = sigma_for_slope(classic_slope);
+    let classic_alpha = epsilon_classic(classic_slope, args.delta)?.alpha;
+    let zcdp = sigma_for_slope(rho_for_epsilon(epsilon, args.delta)?);
+    if args.json {
+        let v = json!({
+            "given": "epsilon",
+            "quantity": "sigma",
+            "epsilon": epsilon,
+            "delta": args.delta,
+            "steps": t,
+            "sensitivity": sens,
+            "exact": exact,
+            "noise_multiplier": exact / sens,
+            "rdp": improved,
+            "rdp_alpha": improved_alpha,
+            "rdp_classic": classic,
+            "rdp_classic_alpha": classic_alpha,
+            "zcdp": zcdp,
+        });
+        return Ok(format!("{v}\n"));
+    }
+    let mut s = header(args);
+    s += &format!(
+        "target ε = {}: σ per release that each accountant needs\n\n",
+        fmt_num(epsilon)
+    );
+    s += &format!("{:<36} {:>14} {:>10}\n", "accountant", "σ", "α");
+    s += &row("exact (Gaussian DP, tight)", exact, None);
+    s += &row("RDP, improved conversion", improved, Some(improved_alpha));
+    s += &row("RDP, classic conversion", classic, Some(classic_alpha));
+    s += &row("zCDP, simple conversion", zcdp, None);
+    s += &format!(
+        "\nThe exact accountant needs the least noise: noise multiplier z = σ/s = {}.\n",
+        fmt_num(exact / sens)
+    );
+    Ok(s)
+}
+
+fn row(name: &str, value: f64, alpha: Option<f64>) -> String {
+    let alpha = alpha
+        .map(|a| {
+            if a < 1.1 {
+                format!("{a:.8}")
+            } else {
+                format!("{a:.4}")
+            }
+        })
+        .unwrap_or_default();
+    let value = if (1e-4..1e7).contains(&value.abs()) || value == 0.0 {
+        format!("{value:.6}")
+    } else {
+        format!("{value:.6e}")
+    };
+    format!("{name:<36} {value:>14} {alpha:>10}\n")
+}
+
+fn exp_factor(eps: f64) -> String {
+    if eps < 20.0 {
+        format!("≈ {}", fmt_num(eps.exp()))
+    } else {
+        format!("≈ 10^{:.0}", eps / std::f64::consts::LN_10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Wrap {
+        #[command(flatten)]
+        args: AccountArgs,
+    }
+
+    fn parse(argv: &[&str]) -> Result<AccountArgs, clap::Error> {
+        Wrap::try_parse_from(std::iter::once("account").chain(argv.iter().copied())).map(|w| w.args)
+    }
+
+    #[test]
+    fn sigma_one_prints_the_exact_epsilon_of_the_spec() {
+        let text = run(&parse(&["--sigma", "1", "--delta", "1e-5"]).unwrap()).unwrap();
+        assert!(text.contains("4.377178"), "{text}");
+        assert!(text.contains("4.728507"), "{text}");
+        assert!(text.contains("5.298526"), "{text}");
+    }
+
+    #[test]
+    fn epsilon_json_has_one_sigma_per_accountant() {
+        let args = parse(&["--epsilon", "1", "--delta", "1e-5", "--json"]).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&run(&args).unwrap()).unwrap();
+        let exact = v["exact"].as_f64().unwrap();
+        assert!((exact - 3.730632).abs() < 1e-6, "{v}");
+        let (rdp, classic, zcdp) = (
+            v["rdp"].as_f64().unwrap(),
+            v["rdp_classic"].as_f64().unwrap(),
+            v["zcdp"].as_f64().unwrap(),
+        );
+        assert!(exact <= rdp && rdp <= classic && exact <= zcdp);
+    }
+
+    #[test]
+    fn sigma_json_has_one_epsilon_per_accountant() {
+        let args = parse(&[
+            "--sigma", "10", "--steps", "100", "--delta", "1e-6", "--json",
+        ])
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&run(&args).unwrap()).unwrap();
+        assert!((v["exact"].as_f64().unwrap() - 4.886554).abs() < 1e-5);
+        for k in ["rdp", "rdp_classic", "zcdp"] {
+            assert!(v[k].as_f64().unwrap() > v["exact"].as_f64().unwrap());
+        }
+    }
+
+    #[test]
+    fn exactly_one_of_sigma_and_epsilon_is_required() {
+        assert!(parse(&["--delta", "1e-5"]).is_err());
+        assert!(parse(&["--sigma", "1", "--epsilon", "1", "--delta", "1e-5"]).is_err());
+    }
+
+    #[test]
+    fn bad_inputs_give_messages_not_panics() {
+        let err = run(&parse(&["--sigma", "0", "--delta", "1e-5"]).unwrap()).unwrap_err();
+        assert!(err.contains("σ"), "{err}");
+        let err = run(&parse(&["--epsilon", "1", "--delta", "2"]).unwrap()).unwrap_err();
+        assert!(err.contains("δ"), "{err}");
+        let err =
+            run(&parse(&["--sigma", "1", "--delta", "1e-5", "--steps", "0"]).unwrap()).unwrap_err();
+        assert!(err.contains("steps"), "{err}");
+    }
 }

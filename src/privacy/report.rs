@@ -1,0 +1,291 @@
+//! What a run spends: every released Gaussian stage, composed by each
+//! accountant, with the exact (GDP) ε as the headline number.
+
+use super::calibration::Calibration;
+use super::error::AccountingError;
+use super::error::{check_delta, check_epsilon, check_sensitivity, check_sigma, check_steps};
+use super::relation::Relation;
+use super::{gdp, rdp, zcdp};
+use serde::{Deserialize, Serialize};
+
+/// `steps` releases of a Gaussian mechanism with the given L2 sensitivity and
+/// noise standard deviation σ.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GaussianStage {
+    /// What is released, e.g. "initialization" or "training rounds".
+    pub name: String,
+    /// How, e.g. "Gaussian noise on the clipped mean of user updates".
+    pub mechanism: String,
+    pub sensitivity: f64,
+    pub sigma: f64,
+    pub steps: u64,
+}
+
+impl GaussianStage {
+    pub fn new(
+        name: impl Into<String>,
+        mechanism: impl Into<String>,
+        sensitivity: f64,
+        sigma: f64,
+        steps: u64,
+    ) -> Self {
+        GaussianStage {
+            name: name.into(),
+            mechanism: mechanism.into(),
+            sensitivity,
+            sigma,
+            steps,
+        }
+    }
+
+    /// σ, s and steps each in range (σ = 0 cannot be accounted).
+    pub fn validate(&self) -> Result<(), AccountingError> {
+        check_sigma(self.sigma)?;
+        check_sensitivity(self.sensitivity)?;
+        check_steps(self.steps)?;
+        Ok(())
+    }
+
+    /// z = σ/s.
+    pub fn noise_multiplier(&self) -> f64 {
+        self.sigma / self.sensitivity
+    }
+
+    /// μ = √steps·s/σ: the stage is μ-GDP.
+    pub fn mu(&self) -> f64 {
+        (self.steps as f64).sqrt() * self.sensitivity / self.sigma
+    }
+
+    /// steps·s²/(2σ²): the stage's RDP is this times α.
+    pub fn rdp_slope(&self) -> f64 {
+        let r = self.sensitivity / self.sigma;
+        0.5 * self.steps as f64 * r * r
+    }
+
+    /// steps·s²/(2σ²): the stage is ρ-zCDP.
+    pub fn rho(&self) -> f64 {
+        self.rdp_slope()
+    }
+}
+
+/// The privacy spent by a run, under every accountant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrivacyReport {
+    pub relation: Relation,
+    pub delta: f64,
+    pub calibration: Calibration,
+    /// What the user asked for.
+    pub epsilon_target: f64,
+    /// Every released Gaussian stage (init, rounds, …).
+    pub stages: Vec<GaussianStage>,
+    /// ε actually spent at δ, exact GDP composition of all stages: the headline.
+    pub epsilon_exact: f64,
+    /// RDP, improved conversion, continuous α.
+    pub epsilon_rdp: f64,
+    pub rdp_alpha: f64,
+    /// RDP, classic conversion, continuous α.
+    pub epsilon_rdp_classic: f64,
+    pub rdp_classic_alpha: f64,
+    /// zCDP, simple conversion.
+    pub epsilon_zcdp: f64,
+    pub notes: Vec<String>,
+}
+
+/// Relative slack for "spends the target": bisection leaves ~1e-15.
+const TARGET_SLACK: f64 = 1e-9;
+
+impl PrivacyReport {
+    pub fn from_stages(
+        stages: Vec<GaussianStage>,
+        delta: f64,
+        relation: Relation,
+        calibration: Calibration,
+        epsilon_target: f64,
+    ) -> Result<Self, AccountingError> {
+        check_delta(delta)?;
+        check_epsilon(epsilon_target)?;
+        if stages.is_empty() {
+            return Err(AccountingError::NoStages);
+        }
+        for s in &stages {
+            s.validate()?;
+        }
+        let mu = stages.iter().map(|s| s.mu() * s.mu()).sum::<f64>().sqrt();
+        let slope: f64 = stages.iter().map(GaussianStage::rdp_slope).sum();
+        let rho: f64 = stages.iter().map(GaussianStage::rho).sum();
+        let epsilon_exact = gdp::epsilon_for_mu(mu, delta)?;
+        let improved = rdp::epsilon_improved(slope, delta)?;
+        let classic = rdp::epsilon_classic(slope, delta)?;
+        let epsilon_zcdp = zcdp::epsilon_for_rho(rho, delta)?;
+
+        let mut notes = Vec::new();
+        let over = epsilon_exact > epsilon_target * (1.0 + TARGET_SLACK);
+        match calibration {
+            Calibration::Exact if !over => notes.push(format!(
+                "Noise is calibrated exactly: the {} noisy release(s) together spend ε = {} at δ = {}.",
+                stages.iter().map(|s| s.steps).sum::<u64>(),
+                fmt_num(epsilon_exact),
+                fmt_num(delta)
+            )),
+            Calibration::Exact => {}
+            Calibration::Paper | Calibration::AuthorsCode => notes.push(format!(
+                "Noise is set by {}; the exact accountant says this run spends ε = {} (target ε = {}).",
+                match calibration {
+                    Calibration::Paper => "the paper's formula",
+                    _ => "the formula in the authors' code",
+                },
+                fmt_num(epsilon_exact),
+                fmt_num(epsilon_target)
+            )),
+        }
+        if over {
+            notes.push(format!(
+                "Warning: this run spends ε = {} at δ = {}, more than the target ε = {}.",
+                fmt_num(epsilon_exact),
+                fmt_num(delta),
+                fmt_num(epsilon_target)
+            ));
+        }
+        if improved.alpha_at_edge {
+            notes.push(format!(
+                "The best Rényi order is α = {}, outside the usual grid 1.1–63: grid-based RDP libraries would report a larger ε.",
+                fmt_num(improved.alpha)
+            ));
+        }
+        Ok(PrivacyReport {
+            relation,
+            delta,
+            calibration,
+            epsilon_target,
+            stages,
+            epsilon_exact,
+            epsilon_rdp: improved.epsilon,
+            rdp_alpha: improved.alpha,
+            epsilon_rdp_classic: classic.epsilon,
+            rdp_classic_alpha: classic.alpha,
+            epsilon_zcdp,
+            notes,
+        })
+    }
+
+    /// Appends a note, e.g. "Initialization is not private."
+    pub fn add_note(&mut self, note: impl Into<String>) {
+        self.notes.push(note.into());
+    }
+
+    /// μ of the whole run: √(Σ μ_j²).
+    pub fn mu_total(&self) -> f64 {
+        self.stages
+            .iter()
+            .map(|s| s.mu() * s.mu())
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// One-paragraph plain-language reading of the headline (exact) ε.
+    pub fn plain_language(&self) -> String {
+        let eps = self.epsilon_exact;
+        format!(
+            "This run is (ε = {eps_s}, δ = {delta})-differentially private for {rel}. \
+             Whatever the other users' data, an observer who sees everything the run releases \
+             learns at most a factor e^ε {factor} more about any one user — whether that user \
+             took part, or what their data was — than without that user's data, except with \
+             probability δ = {delta}. {size}",
+            eps_s = fmt_num(eps),
+            delta = fmt_num(self.delta),
+            rel = self.relation.describe(),
+            factor = exp_factor(eps),
+            size = if eps <= 1.0 {
+                "That is a strong guarantee."
+            } else if eps <= 10.0 {
+                "That is a moderate guarantee: useful against casual inference, weak against a determined attacker."
+            } else {
+                "That is a weak guarantee: the noise still hides something, but the formal bound says little."
+            }
+        )
+    }
+}
+
+/// "≈ 2.72" for small ε, "≈ 10^43" for large ones (never overflows).
+fn exp_factor(eps: f64) -> String {
+    if eps < 20.0 {
+        format!("≈ {}", fmt_num(eps.exp()))
+    } else {
+        format!("≈ 10^{:.0}", eps / std::f64::consts::LN_10)
+    }
+}
+
+/// Four significant digits; scientific for very small or large magnitudes.
+pub fn fmt_num(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    let a = x.abs();
+    if !(1e-3..1e6).contains(&a) {
+        let s = format!("{x:.3e}");
+        // 1.000e-5 → 1e-5
+        match s.split_once('e') {
+            Some((m, e)) => {
+                let m = m.trim_end_matches('0').trim_end_matches('.');
+                format!("{m}e{e}")
+            }
+            None => s,
+        }
+    } else {
+        let digits = (3 - a.log10().floor() as i32).max(0) as usize;
+        let s = format!("{x:.digits$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_formatted_for_people() {
+        assert_eq!(fmt_num(4.377178), "4.377");
+        assert_eq!(fmt_num(1e-5), "1e-5");
+        assert_eq!(fmt_num(79.6), "79.6");
+        assert_eq!(fmt_num(0.0), "0");
+        assert_eq!(exp_factor(100.0), "≈ 10^43");
+    }
+
+    #[test]
+    fn a_stage_with_zero_noise_cannot_be_accounted() {
+        let st = GaussianStage::new("rounds", "mean", 1.0, 0.0, 5);
+        let r = PrivacyReport::from_stages(
+            vec![st],
+            1e-5,
+            Relation::ReplaceOne,
+            Calibration::Exact,
+            1.0,
+        );
+        assert!(matches!(r, Err(AccountingError::Sigma { .. })));
+    }
+
+    #[test]
+    fn plain_language_names_epsilon_delta_and_the_relation() {
+        let st = GaussianStage::new("rounds", "mean", 1.0, 1.0, 1);
+        let r = PrivacyReport::from_stages(
+            vec![st],
+            1e-5,
+            Relation::ReplaceOne,
+            Calibration::Paper,
+            4.0,
+        )
+        .unwrap();
+        let text = r.plain_language();
+        assert!(
+            text.contains("ε = 4.377") && text.contains("δ = 1e-5"),
+            "{text}"
+        );
+        assert!(text.contains("replace one user"), "{text}");
+        assert!(r.notes.iter().any(|n| n.contains("more than the target")));
+        assert!(r.notes.iter().any(|n| n.contains("paper's formula")));
+    }
+}
