@@ -31,6 +31,7 @@ pub fn to_row_major(m: &DMatrix<f64>, out: &mut Vec<f64>) {
 /// Solves the k×k symmetric positive definite system A x = b in place by
 /// Cholesky (A row-major, overwritten by its factor; b overwritten by x).
 /// Returns false when A is not numerically positive definite.
+#[inline(always)]
 pub fn solve_spd_in_place(a: &mut [f64], b: &mut [f64], k: usize) -> bool {
     // Factor A = L Lᵀ, L stored in the lower triangle.
     let scale = (0..k).map(|i| a[i * k + i].abs()).fold(0.0_f64, f64::max);
@@ -40,7 +41,7 @@ pub fn solve_spd_in_place(a: &mut [f64], b: &mut [f64], k: usize) -> bool {
         for p in 0..j {
             diag -= a[j * k + p] * a[j * k + p];
         }
-        if !(diag > tiny) {
+        if diag.is_nan() || diag <= tiny {
             return false;
         }
         let l = diag.sqrt();
@@ -103,6 +104,7 @@ impl HeadScratch {
 /// v = argmin_v Σ_j (y_j − a_jᵀ v)² for the rows a_j of A (rows×k, row-major):
 /// the exact per-user head of FedRep (Alg. 1 line 6). Normal equations with a
 /// Cholesky solve; the SVD pseudo-inverse when they are singular.
+#[inline(always)]
 pub fn least_squares_head(
     a: &[f64],
     y: &[f64],

@@ -169,22 +169,7 @@ impl FedRep {
                 .batch
                 .batches(data.model.m_train, self.params.rounds, self.round);
         let mut sum = vec![0.0; d * k];
-        let mut clipped = 0usize;
-        for i in 0..n {
-            let pts = data.train(i);
-            let factor = self.user_gradient(pts, d, k, b.clone(), b_prime.clone());
-            if factor < 1.0 {
-                clipped += 1;
-            }
-            // Accumulate factor · g vᵀ (each user's gradient is rank one).
-            let s = &self.scratch;
-            for p in 0..d {
-                let gp = factor * s.g[p];
-                for q in 0..k {
-                    sum[p * k + q] += gp * s.v[q];
-                }
-            }
-        }
+        let clipped = self.clipped_gradient_sum(data, 0..n, b, b_prime, &mut sum);
         // Server: Û = U − η((1/n) Σ clip(∇_i) + ξ), ξ ~ N(0, σ̂²) entrywise; U = QR(Û).
         let mut rng = stream(self.noise_seed, Purpose::MechanismNoise, self.round as u64);
         let eta = self.params.step;
@@ -205,8 +190,59 @@ impl FedRep {
         self.round += 1;
     }
 
+    /// Σ_i clip(∇_i, ψ) over users `users`, added into `sum` (d×k row-major);
+    /// returns how many users were clipped. Dispatches on k so that the per-user
+    /// loops are compiled with k a constant (fully unrolled for small k).
+    pub fn clipped_gradient_sum(
+        &mut self,
+        data: &FederatedDataset,
+        users: std::ops::Range<usize>,
+        b: std::ops::Range<usize>,
+        b_prime: std::ops::Range<usize>,
+        sum: &mut [f64],
+    ) -> usize {
+        match data.k() {
+            1 => self.gradient_sum_k(data, 1, users, b, b_prime, sum),
+            2 => self.gradient_sum_k(data, 2, users, b, b_prime, sum),
+            3 => self.gradient_sum_k(data, 3, users, b, b_prime, sum),
+            4 => self.gradient_sum_k(data, 4, users, b, b_prime, sum),
+            k => self.gradient_sum_k(data, k, users, b, b_prime, sum),
+        }
+    }
+
+    #[inline(always)]
+    fn gradient_sum_k(
+        &mut self,
+        data: &FederatedDataset,
+        k: usize,
+        users: std::ops::Range<usize>,
+        b: std::ops::Range<usize>,
+        b_prime: std::ops::Range<usize>,
+        sum: &mut [f64],
+    ) -> usize {
+        let d = data.d();
+        let mut clipped = 0usize;
+        for i in users {
+            let factor = self.user_gradient(data.train(i), d, k, b.clone(), b_prime.clone());
+            if factor < 1.0 {
+                clipped += 1;
+            }
+            // Accumulate factor · g vᵀ (each user's gradient is rank one).
+            let s = &self.scratch;
+            for p in 0..d {
+                let gp = factor * s.g[p];
+                let row = &mut sum[p * k..(p + 1) * k];
+                for (r, vq) in row.iter_mut().zip(&s.v) {
+                    *r += gp * vq;
+                }
+            }
+        }
+        clipped
+    }
+
     /// Fits v on B, leaves g = (2/|B'|) Σ_{B'} (a_jᵀv − y_j) x_j in scratch (so the
     /// gradient is g vᵀ) and returns the clip factor min{1, ψ/‖g vᵀ‖_F}.
+    #[inline(always)]
     fn user_gradient(
         &mut self,
         pts: Points<'_>,

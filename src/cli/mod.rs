@@ -2,6 +2,7 @@
 //! `dp-explorer account` prints what each accountant says about a mechanism.
 
 pub mod account;
+pub mod sweep;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -19,6 +20,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Run a sweep (a preset, with overrides) and write results.csv and SVG charts.
+    Sweep(sweep::SweepArgs),
     /// Print ε (or σ) for a Gaussian mechanism under every accountant.
     Account(account::AccountArgs),
 }
@@ -27,6 +30,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Account(args) => account::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
     };
     match outcome {
         Ok(text) => {

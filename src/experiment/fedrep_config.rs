@@ -192,12 +192,20 @@ impl FedRepConfig {
             "noise" => self.noise = parse_f64(key, value)?,
             "seed" => self.seed = parse_u64(key, value)?,
             "calibration" => {
-                self.calibration = Calibration::parse(parse_choice(key, value, &["exact", "paper", "authors-code"])?)
-                    .expect("listed choice")
+                self.calibration = Calibration::parse(parse_choice(
+                    key,
+                    value,
+                    &["exact", "paper", "authors-code"],
+                )?)
+                .expect("listed choice")
             }
             "relation" => {
-                self.relation = Relation::parse(parse_choice(key, value, &["replace-one", "add-remove-one"])?)
-                    .expect("listed choice")
+                self.relation = Relation::parse(parse_choice(
+                    key,
+                    value,
+                    &["replace-one", "add-remove-one"],
+                )?)
+                .expect("listed choice")
             }
             "init" => {
                 self.init = match parse_choice(key, value, &["private", "non-private"])? {
@@ -208,7 +216,8 @@ impl FedRepConfig {
             "init_share" => self.init_share = parse_f64(key, value)?,
             "init_clip" => self.init_clip = parse_f64(key, value)?,
             "init_normalization" => {
-                self.init_normalization = match parse_choice(key, value, &["unbiased", "printed"])? {
+                self.init_normalization = match parse_choice(key, value, &["unbiased", "printed"])?
+                {
                     "unbiased" => PairNormalization::Unbiased,
                     _ => PairNormalization::Printed,
                 }
@@ -240,7 +249,12 @@ impl FedRepConfig {
 
     /// Each field as the text `apply_field` reads back (for URLs and forms).
     pub fn to_fields(&self) -> Vec<(&'static str, String)> {
-        let list = |v: &[f64]| v.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",");
+        let list = |v: &[f64]| {
+            v.iter()
+                .map(|x| format!("{x}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         vec![
             ("n", self.n.to_string()),
             ("d", self.d.to_string()),
@@ -307,16 +321,37 @@ impl FedRepConfig {
                 errors.push(e)
             }
         };
-        check(self.n >= 2, ConfigError::out_of_range("n", "at least 2 users", self.n));
-        check(self.n <= 10_000_000, ConfigError::out_of_range("n", "at most 10,000,000", self.n));
-        check(self.d >= 1, ConfigError::out_of_range("d", "at least 1", self.d));
-        check(self.d <= 1000, ConfigError::out_of_range("d", "at most 1000", self.d));
-        check(self.k >= 1, ConfigError::out_of_range("k", "at least 1", self.k));
+        check(
+            self.n >= 2,
+            ConfigError::out_of_range("n", "at least 2 users", self.n),
+        );
+        check(
+            self.n <= 10_000_000,
+            ConfigError::out_of_range("n", "at most 10,000,000", self.n),
+        );
+        check(
+            self.d >= 1,
+            ConfigError::out_of_range("d", "at least 1", self.d),
+        );
+        check(
+            self.d <= 1000,
+            ConfigError::out_of_range("d", "at most 1000", self.d),
+        );
+        check(
+            self.k >= 1,
+            ConfigError::out_of_range("k", "at least 1", self.k),
+        );
         check(
             self.k <= self.d,
-            ConfigError::invalid("k", format!("k must be ≤ d (got k = {}, d = {})", self.k, self.d)),
+            ConfigError::invalid(
+                "k",
+                format!("k must be ≤ d (got k = {}, d = {})", self.k, self.d),
+            ),
         );
-        check(self.k <= 32, ConfigError::out_of_range("k", "at most 32", self.k));
+        check(
+            self.k <= 32,
+            ConfigError::out_of_range("k", "at most 32", self.k),
+        );
         check(
             self.m >= 4,
             ConfigError::invalid(
@@ -324,7 +359,10 @@ impl FedRepConfig {
                 format!("m must be at least 4: half the points train (Alg. 2 needs pairs), half refit the heads (got m = {})", self.m),
             ),
         );
-        check(self.m <= 10_000, ConfigError::out_of_range("m", "at most 10,000", self.m));
+        check(
+            self.m <= 10_000,
+            ConfigError::out_of_range("m", "at most 10,000", self.m),
+        );
         for &e in &self.epsilons {
             if !(e > 0.0 && e <= 100.0) {
                 errors.push(ConfigError::invalid(
@@ -339,7 +377,10 @@ impl FedRepConfig {
                 errors.push(e)
             }
         };
-        check(!self.epsilons.is_empty(), ConfigError::invalid("epsilons", "give at least one ε"));
+        check(
+            !self.epsilons.is_empty(),
+            ConfigError::invalid("epsilons", "give at least one ε"),
+        );
         check(
             self.delta > 0.0 && self.delta < 1.0,
             ConfigError::out_of_range("delta", "in (0, 1)", self.delta),
@@ -356,7 +397,10 @@ impl FedRepConfig {
             self.step > 0.0 && self.step <= 1e3,
             ConfigError::out_of_range("step", "in (0, 1000]", self.step),
         );
-        check(self.clip > 0.0, ConfigError::out_of_range("clip", "> 0", self.clip));
+        check(
+            self.clip > 0.0,
+            ConfigError::out_of_range("clip", "> 0", self.clip),
+        );
         check(
             self.noise >= 0.0 && self.noise <= 1e3,
             ConfigError::out_of_range("noise", "in [0, 1000]", self.noise),
@@ -365,7 +409,10 @@ impl FedRepConfig {
             self.init_share > 0.0 && self.init_share < 1.0,
             ConfigError::out_of_range("init_share", "in (0, 1)", self.init_share),
         );
-        check(self.init_clip > 0.0, ConfigError::out_of_range("init_clip", "> 0", self.init_clip));
+        check(
+            self.init_clip > 0.0,
+            ConfigError::out_of_range("init_clip", "> 0", self.init_clip),
+        );
         check(
             self.local_steps <= 100_000,
             ConfigError::out_of_range("local_steps", "at most 100,000", self.local_steps),
@@ -390,7 +437,10 @@ impl FedRepConfig {
                 ),
             );
         }
-        if errors.iter().all(|e| !matches!(e.field(), "n" | "d" | "m" | "k")) {
+        if errors
+            .iter()
+            .all(|e| !matches!(e.field(), "n" | "d" | "m" | "k"))
+        {
             let bytes = self.model().memory_bytes();
             if bytes > MEMORY_BUDGET_BYTES {
                 errors.push(ConfigError::invalid(
@@ -408,7 +458,10 @@ impl FedRepConfig {
     }
 
     /// Builds a config from a preset (or the defaults) and `key=value` pairs, then validates.
-    pub fn from_pairs<'a>(preset: Option<&str>, pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, Vec<ConfigError>> {
+    pub fn from_pairs<'a>(
+        preset: Option<&str>,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, Vec<ConfigError>> {
         let mut config = match preset {
             Some(p) => FedRepConfig::preset(p).map_err(|e| vec![e])?,
             None => FedRepConfig::default(),
@@ -471,7 +524,10 @@ mod tests {
         let e = FedRepConfig::from_pairs(None, [("batch", "fresh")]).unwrap_err();
         assert_eq!(e[0].field(), "batch");
         assert!(e[0].to_string().contains("2·b·T ≤ |S⁰|"));
-        assert!(FedRepConfig::from_pairs(None, [("batch", "fresh"), ("m", "20"), ("rounds", "5")]).is_ok());
+        assert!(
+            FedRepConfig::from_pairs(None, [("batch", "fresh"), ("m", "20"), ("rounds", "5")])
+                .is_ok()
+        );
     }
 
     #[test]
@@ -480,7 +536,8 @@ mod tests {
         c.epsilons = vec![0.5, 3.0];
         c.delta = 1e-7;
         let pairs = c.to_fields();
-        let back = FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+        let back =
+            FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
         assert_eq!(back, c);
     }
 

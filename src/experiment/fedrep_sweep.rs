@@ -12,7 +12,10 @@ use crate::algorithms::private_init::{spectral_init, spectral_statistic, Spectra
 use crate::data::shared_representation::FederatedDataset;
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::formulas::classic_gaussian_sigma;
-use crate::privacy::{calibrate_exact, calibration::fedrep_sigma, AccountingError, Calibration, GaussianStage, PrivacyReport};
+use crate::privacy::{
+    calibrate_exact, calibration::fedrep_sigma, AccountingError, Calibration, GaussianStage,
+    PrivacyReport,
+};
 use crate::rng::{combine, stream, Purpose};
 use serde::Serialize;
 
@@ -36,9 +39,14 @@ enum Job {
 
 #[derive(Debug)]
 enum Phase {
-    Data { next_user: usize },
+    Data {
+        next_user: usize,
+    },
     Statistics,
-    Jobs { index: usize, running: Option<Running> },
+    Jobs {
+        index: usize,
+        running: Option<Running>,
+    },
     Done,
 }
 
@@ -84,7 +92,9 @@ impl FedRepSweep {
     pub fn new(config: FedRepConfig) -> Result<Self, super::ConfigError> {
         config.validate()?;
         let mut jobs = vec![Job::FedRepReference, Job::LocalGd];
-        jobs.extend((0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }));
+        jobs.extend(
+            (0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
+        );
         let n = config.n;
         let per_run = config.rounds + 1;
         let units_total = n.div_ceil(USERS_PER_DATA_STEP)
@@ -138,12 +148,16 @@ impl FedRepSweep {
 
     pub fn phase_label(&self) -> String {
         match &self.phase {
-            Phase::Data { next_user } => format!("drawing data: {next_user} of {} users", self.config.n),
+            Phase::Data { next_user } => {
+                format!("drawing data: {next_user} of {} users", self.config.n)
+            }
             Phase::Statistics => "initialization statistic (Algorithm 2)".into(),
             Phase::Jobs { index, running } => {
                 let job = &self.jobs[*index];
                 let round = match running {
-                    Some(Running::FedRep { run, .. }) => format!(": round {} of {}", run.round(), self.config.rounds),
+                    Some(Running::FedRep { run, .. }) => {
+                        format!(": round {} of {}", run.round(), self.config.rounds)
+                    }
                     _ => String::new(),
                 };
                 format!("{}{round}", self.job_label(job))
@@ -189,10 +203,17 @@ impl FedRepSweep {
                 let norm = self.config.init_normalization;
                 self.stat_reference = Some(spectral_statistic(&self.data, None, norm));
                 if self.config.init == InitMode::Private {
-                    self.stat_private = Some(spectral_statistic(&self.data, Some(self.config.init_clip), norm));
+                    self.stat_private = Some(spectral_statistic(
+                        &self.data,
+                        Some(self.config.init_clip),
+                        norm,
+                    ));
                 }
                 self.units_done += 1;
-                Phase::Jobs { index: 0, running: None }
+                Phase::Jobs {
+                    index: 0,
+                    running: None,
+                }
             }
             Phase::Jobs { index, running } => self.step_job(index, running)?,
             Phase::Done => Phase::Done,
@@ -200,20 +221,32 @@ impl FedRepSweep {
         Ok(self.is_done())
     }
 
-    fn step_job(&mut self, index: usize, running: Option<Running>) -> Result<Phase, AccountingError> {
+    fn step_job(
+        &mut self,
+        index: usize,
+        running: Option<Running>,
+    ) -> Result<Phase, AccountingError> {
         let job = self.jobs[index].clone();
         let running = match running {
             Some(r) => r,
             None => self.start_job(&job)?,
         };
         let next = match running {
-            Running::FedRep { mut run, privacy, sigma } => {
+            Running::FedRep {
+                mut run,
+                privacy,
+                sigma,
+            } => {
                 if !run.is_done() {
                     run.step(&self.data);
                     self.units_done += 1;
                     return Ok(Phase::Jobs {
                         index,
-                        running: Some(Running::FedRep { run, privacy, sigma }),
+                        running: Some(Running::FedRep {
+                            run,
+                            privacy,
+                            sigma,
+                        }),
                     });
                 }
                 let risk = run.finish(&self.data);
@@ -232,6 +265,7 @@ impl FedRepSweep {
                     epsilon_spent,
                     clipped_fraction: run.clipped_fraction(),
                     variant: self.variant(&job),
+                    privacy_reading: privacy.as_ref().map(|p| p.plain_language()),
                     privacy,
                 });
                 self.curves.push(self.curve_of(&job, run.angles()));
@@ -247,7 +281,10 @@ impl FedRepSweep {
                 let sum = sum + local_gd_risk_sum(&self.data, &params, next_user..end);
                 self.units_done += 1;
                 if end < self.config.n {
-                    Some(Running::LocalGd { next_user: end, sum })
+                    Some(Running::LocalGd {
+                        next_user: end,
+                        sum,
+                    })
                 } else {
                     let excess = sum / self.config.n as f64;
                     self.rows.push(ResultRow {
@@ -263,13 +300,17 @@ impl FedRepSweep {
                         clipped_fraction: f64::NAN,
                         variant: self.variant(&job),
                         privacy: None,
+                        privacy_reading: None,
                     });
                     None
                 }
             }
         };
         Ok(match next {
-            Some(r) => Phase::Jobs { index, running: Some(r) },
+            Some(r) => Phase::Jobs {
+                index,
+                running: Some(r),
+            },
             None if index + 1 < self.jobs.len() => Phase::Jobs {
                 index: index + 1,
                 running: None,
@@ -291,7 +332,10 @@ impl FedRepSweep {
     fn start_job(&self, job: &Job) -> Result<Running, AccountingError> {
         let c = &self.config;
         match job {
-            Job::LocalGd => Ok(Running::LocalGd { next_user: 0, sum: 0.0 }),
+            Job::LocalGd => Ok(Running::LocalGd {
+                next_user: 0,
+                sum: 0.0,
+            }),
             Job::FedRepReference => {
                 let stat = self.stat_reference.as_ref().expect("statistics computed");
                 let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
@@ -315,8 +359,15 @@ impl FedRepSweep {
                 let seed = self.job_seed(job);
                 let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
                 let u0 = match (&self.stat_private, plan.init_sigma) {
-                    (Some(stat), Some(sigma_init)) => spectral_init(stat, sigma_init, c.k, &mut rng),
-                    _ => spectral_init(self.stat_reference.as_ref().expect("statistics computed"), 0.0, c.k, &mut rng),
+                    (Some(stat), Some(sigma_init)) => {
+                        spectral_init(stat, sigma_init, c.k, &mut rng)
+                    }
+                    _ => spectral_init(
+                        self.stat_reference.as_ref().expect("statistics computed"),
+                        0.0,
+                        c.k,
+                        &mut rng,
+                    ),
                 };
                 let params = FedRepParams {
                     rounds: c.rounds,
@@ -338,7 +389,10 @@ impl FedRepSweep {
         match job {
             Job::FedRepReference => ("fedrep".into(), None),
             Job::LocalGd => ("local-gd".into(), None),
-            Job::PrivateFedRep { epsilon_index } => ("private-fedrep".into(), Some(self.config.epsilons[*epsilon_index])),
+            Job::PrivateFedRep { epsilon_index } => (
+                "private-fedrep".into(),
+                Some(self.config.epsilons[*epsilon_index]),
+            ),
         }
     }
 
@@ -346,15 +400,25 @@ impl FedRepSweep {
         match job {
             Job::FedRepReference => "FedRep (non-private)".into(),
             Job::LocalGd => "local GD (non-private)".into(),
-            Job::PrivateFedRep { epsilon_index } => format!("Private FedRep, ε = {}", self.config.epsilons[*epsilon_index]),
+            Job::PrivateFedRep { epsilon_index } => format!(
+                "Private FedRep, ε = {}",
+                self.config.epsilons[*epsilon_index]
+            ),
         }
     }
 
     fn variant(&self, job: &Job) -> String {
         let c = &self.config;
         match job {
-            Job::FedRepReference => format!("non-private spectral init; batch {}; clip {}", c.batch.name(), c.clip),
-            Job::LocalGd => format!("{} steps of size {} per user; clip {}", c.local_steps, c.local_step, c.clip),
+            Job::FedRepReference => format!(
+                "non-private spectral init; batch {}; clip {}",
+                c.batch.name(),
+                c.clip
+            ),
+            Job::LocalGd => format!(
+                "{} steps of size {} per user; clip {}",
+                c.local_steps, c.local_step, c.clip
+            ),
             Job::PrivateFedRep { .. } => format!(
                 "{} init; batch {}; calibration {}",
                 c.init.name(),
@@ -375,7 +439,12 @@ impl FedRepSweep {
 
     /// The two charts of the page, from what is finished so far.
     pub fn charts(&self) -> Vec<ChartSpec> {
-        fedrep_charts(&self.rows, &self.curves())
+        fedrep_charts(
+            &self.rows,
+            &self.curves(),
+            &self.config.epsilons,
+            self.config.rounds,
+        )
     }
 }
 
@@ -392,7 +461,10 @@ pub struct PrivateFedRepPlan {
 /// (if private) and the T rounds share the budget (init_share of μ²) and compose
 /// to exactly (ε, δ); under `paper` / `authors-code` the σ's are the papers'
 /// formulas (Alg. 2 line 1 for the init) and the report says what they spend.
-pub fn plan_private_fedrep(c: &FedRepConfig, epsilon: f64) -> Result<PrivateFedRepPlan, AccountingError> {
+pub fn plan_private_fedrep(
+    c: &FedRepConfig,
+    epsilon: f64,
+) -> Result<PrivateFedRepPlan, AccountingError> {
     let s_train = c.relation.mean_sensitivity(c.clip, c.n);
     let s_init = c.relation.mean_sensitivity(c.init_clip, c.n);
     let private_init = c.init == InitMode::Private;
@@ -401,15 +473,30 @@ pub fn plan_private_fedrep(c: &FedRepConfig, epsilon: f64) -> Result<PrivateFedR
             let s = calibrate_exact(
                 epsilon,
                 c.delta,
-                &[(1, s_init, c.init_share), (c.rounds as u64, s_train, 1.0 - c.init_share)],
+                &[
+                    (1, s_init, c.init_share),
+                    (c.rounds as u64, s_train, 1.0 - c.init_share),
+                ],
             )?;
             (Some(s[0]), s[1])
         }
-        (Calibration::Exact, false) => (None, calibrate_exact(epsilon, c.delta, &[(c.rounds as u64, s_train, 1.0)])?[0]),
+        (Calibration::Exact, false) => (
+            None,
+            calibrate_exact(epsilon, c.delta, &[(c.rounds as u64, s_train, 1.0)])?[0],
+        ),
         (cal, init) => {
-            let sigma = fedrep_sigma(cal, c.relation, c.clip, c.rounds as u64, c.n, epsilon, c.delta)?;
+            let sigma = fedrep_sigma(
+                cal,
+                c.relation,
+                c.clip,
+                c.rounds as u64,
+                c.n,
+                epsilon,
+                c.delta,
+            )?;
             // Alg. 2 line 1: σ̂_init = ψ_init·√(2 ln(1.25/δ))/(nε).
-            let init_sigma = init.then(|| classic_gaussian_sigma(c.init_clip / c.n as f64, epsilon, c.delta));
+            let init_sigma =
+                init.then(|| classic_gaussian_sigma(c.init_clip / c.n as f64, epsilon, c.delta));
             (init_sigma, sigma)
         }
     };
@@ -430,7 +517,8 @@ pub fn plan_private_fedrep(c: &FedRepConfig, epsilon: f64) -> Result<PrivateFedR
         sigma,
         c.rounds as u64,
     ));
-    let mut report = PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
+    let mut report =
+        PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
     if !private_init {
         report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only");
     }
@@ -452,7 +540,14 @@ fn epsilon_label(e: Option<f64>) -> String {
 /// Chart 1: excess risk versus ε, one line per private method, the non-private
 /// methods as horizontal reference lines. Chart 2: principal angle versus
 /// round, one line per ε (and the non-private reference).
-pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec> {
+pub fn fedrep_charts(
+    rows: &[ResultRow],
+    curves: &[AngleCurve],
+    epsilons: &[f64],
+    rounds: usize,
+) -> Vec<ChartSpec> {
+    let eps_min = epsilons.iter().copied().fold(f64::INFINITY, f64::min);
+    let eps_max = epsilons.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut risk_series: Vec<Series> = Vec::new();
     let methods = [
         ("private-fedrep", "Private FedRep", COLOR_PRIVATE_FEDREP),
@@ -474,7 +569,11 @@ pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec
         risk_series.push(Series {
             name: name.into(),
             points,
-            style: if horizontal { LineStyle::Dashed } else { LineStyle::Solid },
+            style: if horizontal {
+                LineStyle::Dashed
+            } else {
+                LineStyle::Solid
+            },
             color,
             horizontal,
         });
@@ -483,8 +582,21 @@ pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec
     let private: Vec<&AngleCurve> = curves.iter().filter(|c| c.epsilon.is_some()).collect();
     for (i, c) in private.iter().enumerate() {
         angle_series.push(Series {
-            name: format!("{} {}", if c.method == "priv-altmin" { "Priv-AltMin" } else { "Private FedRep" }, epsilon_label(c.epsilon)),
-            points: c.angles.iter().enumerate().map(|(t, a)| (t as f64, *a)).collect(),
+            name: format!(
+                "{} {}",
+                if c.method == "priv-altmin" {
+                    "Priv-AltMin"
+                } else {
+                    "Private FedRep"
+                },
+                epsilon_label(c.epsilon)
+            ),
+            points: c
+                .angles
+                .iter()
+                .enumerate()
+                .map(|(t, a)| (t as f64, *a))
+                .collect(),
             style: LineStyle::Solid,
             color: 4 + i,
             horizontal: false,
@@ -493,7 +605,12 @@ pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec
     for c in curves.iter().filter(|c| c.epsilon.is_none()) {
         angle_series.push(Series {
             name: "FedRep (non-private)".into(),
-            points: c.angles.iter().enumerate().map(|(t, a)| (t as f64, *a)).collect(),
+            points: c
+                .angles
+                .iter()
+                .enumerate()
+                .map(|(t, a)| (t as f64, *a))
+                .collect(),
             style: LineStyle::Dashed,
             color: COLOR_FEDREP,
             horizontal: false,
@@ -506,6 +623,7 @@ pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec
             y_label: "excess risk (mean over users)".into(),
             log_x: false,
             log_y: true,
+            x_hint: Some((eps_min, eps_max)),
             series: risk_series,
         },
         ChartSpec {
@@ -514,6 +632,7 @@ pub fn fedrep_charts(rows: &[ResultRow], curves: &[AngleCurve]) -> Vec<ChartSpec
             y_label: "dist(U_t, U*)".into(),
             log_x: false,
             log_y: true,
+            x_hint: Some((0.0, rounds as f64)),
             series: angle_series,
         },
     ]

@@ -29,6 +29,8 @@ pub struct ResultRow {
     pub variant: String,
     /// The full accounting of a private run.
     pub privacy: Option<PrivacyReport>,
+    /// The accounting in plain words (for the page's "explain ε" panel).
+    pub privacy_reading: Option<String>,
 }
 
 /// One principal-angle curve: dist(U_t, U*) for t = 0..=rounds.

@@ -1,6 +1,9 @@
 //! Charts written once, generic over a plotters `DrawingBackend`: the canvas in
-//! the browser, SVG natively. Scenarios describe charts as [`ChartSpec`]s.
+//! the browser, SVG natively. Scenarios describe charts as [`ChartSpec`]s and
+//! [`draw_chart`] renders any of them.
 
+pub mod draw;
 pub mod spec;
 
+pub use draw::{chart_svg, css_color, draw_chart, PlotError};
 pub use spec::{ChartSpec, LineStyle, Series};

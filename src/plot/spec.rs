@@ -37,5 +37,7 @@ pub struct ChartSpec {
     pub y_label: String,
     pub log_x: bool,
     pub log_y: bool,
+    /// The x range to show before any data has arrived (and to include after).
+    pub x_hint: Option<(f64, f64)>,
     pub series: Vec<Series>,
 }

@@ -1,0 +1,139 @@
+//! `dp-explorer sweep`: runs a preset's sweep natively and writes
+//! `results.csv` plus one SVG per chart, drawn by the page's chart code.
+
+use crate::experiment::fedrep_config::FEDREP_PRESETS;
+use crate::experiment::results::write_csv;
+use crate::experiment::{FedRepConfig, FedRepSweep};
+use crate::plot::chart_svg;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct SweepArgs {
+    /// Starting point: fedrep-paper (the paper's Figure 1 setting) or
+    /// fedrep-authors-code (as the public code behind the paper).
+    #[arg(long, default_value = "fedrep-paper")]
+    pub preset: String,
+    /// A JSON file with config fields (applied after the preset, before --set).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Override a field, e.g. --set n=5000 --set epsilons=1,2,4 (repeatable).
+    /// Fields: n, d, k, m, epsilons, delta, rounds, step, clip, noise, seed,
+    /// calibration (exact|paper|authors-code), relation (replace-one|add-remove-one),
+    /// init (private|non-private), init_share, init_clip, init_normalization
+    /// (unbiased|printed), batch (split|full|fresh), heads (gaussian|unit),
+    /// local_steps, local_step.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The seed (same as --set seed=S).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Output directory for results.csv and the SVG charts.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+fn split_pair(s: &str) -> Result<(&str, &str), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.trim(), v.trim()))
+        .ok_or_else(|| format!("--set expects KEY=VALUE (got \"{s}\")"))
+}
+
+pub fn fedrep_config_from_args(args: &SweepArgs) -> Result<FedRepConfig, String> {
+    if !FEDREP_PRESETS.contains(&args.preset.as_str()) {
+        return Err(format!(
+            "unknown preset \"{}\"; known presets: {}",
+            args.preset,
+            FEDREP_PRESETS.join(", ")
+        ));
+    }
+    let mut config = FedRepConfig::preset(&args.preset).map_err(|e| e.to_string())?;
+    if let Some(path) = &args.config {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let obj = value
+            .as_object()
+            .ok_or_else(|| format!("{}: expected a JSON object of fields", path.display()))?;
+        for (k, v) in obj {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                other => other.to_string(),
+            };
+            config.apply_field(k, &text).map_err(|e| e.to_string())?;
+        }
+    }
+    for s in &args.set {
+        let (k, v) = split_pair(s)?;
+        config.apply_field(k, v).map_err(|e| e.to_string())?;
+    }
+    if let Some(seed) = args.seed {
+        config.seed = seed;
+    }
+    let errors = config.validate_all();
+    if !errors.is_empty() {
+        return Err(errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"));
+    }
+    Ok(config)
+}
+
+fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+pub fn run(args: &SweepArgs) -> Result<String, String> {
+    let config = fedrep_config_from_args(args)?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let started = Instant::now();
+    let mut sweep = FedRepSweep::new(config).map_err(|e| e.to_string())?;
+    sweep.run_to_end().map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+
+    let mut csv = Vec::new();
+    write_csv(sweep.rows(), &mut csv).map_err(|e| e.to_string())?;
+    let mut written = vec![write_file(&args.out, "results.csv", &csv)?];
+    for (spec, name) in sweep
+        .charts()
+        .iter()
+        .zip(["risk-chart.svg", "angle-chart.svg"])
+    {
+        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
+        written.push(write_file(&args.out, name, svg.as_bytes())?);
+    }
+
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{:<16} {:>6} {:>12} {:>10} {:>10} {:>10} {:>12}\n",
+        "method", "ε", "excess risk", "angle", "σ", "ε spent", "clipped"
+    ));
+    for r in sweep.rows() {
+        out.push_str(&format!(
+            "{:<16} {:>6} {:>12.4e} {:>10.4} {:>10.3e} {:>10.4} {:>12.3}\n",
+            r.method,
+            r.epsilon.map_or("∞".to_string(), |e| format!("{e}")),
+            r.excess_risk,
+            r.principal_angle,
+            r.sigma,
+            r.epsilon_spent,
+            r.clipped_fraction
+        ));
+    }
+    out.push_str(&format!("sweep took {seconds:.3} s\n"));
+    for p in written {
+        out.push_str(&format!("wrote {}\n", p.display()));
+    }
+    Ok(out)
+}

@@ -1,0 +1,295 @@
+//! Draws a [`ChartSpec`] on any plotters backend. The browser passes a
+//! `CanvasBackend`, the CLI and the tests an `SVGBackend`: one chart code.
+//!
+//! Log axes are drawn by plotting log10 of the values on a linear axis and
+//! labelling ticks as powers of ten; this keeps one code path for every
+//! combination of linear and log axes.
+
+use super::spec::{ChartSpec, LineStyle};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Colour-blind-safe palette (Okabe–Ito) for the methods, then a sequential
+/// ramp (dark → light) for the ε lines so that their order reads at a glance.
+const METHOD_COLORS: [RGBColor; 4] = [
+    RGBColor(0, 114, 178), // blue: Private FedRep
+    RGBColor(80, 80, 80),  // grey: non-private FedRep
+    RGBColor(0, 158, 115), // green: local GD
+    RGBColor(213, 94, 0),  // vermillion: Priv-AltMin
+];
+const RAMP: [RGBColor; 8] = [
+    RGBColor(68, 1, 84),
+    RGBColor(70, 51, 127),
+    RGBColor(54, 92, 141),
+    RGBColor(39, 127, 142),
+    RGBColor(31, 161, 135),
+    RGBColor(74, 193, 109),
+    RGBColor(160, 218, 57),
+    RGBColor(200, 170, 20),
+];
+
+pub fn color(index: usize) -> RGBColor {
+    if index < METHOD_COLORS.len() {
+        METHOD_COLORS[index]
+    } else {
+        RAMP[(index - METHOD_COLORS.len()) % RAMP.len()]
+    }
+}
+
+/// The colour as CSS (for the HTML legend and tables).
+pub fn css_color(index: usize) -> String {
+    let RGBColor(r, g, b) = color(index);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("drawing failed: {0}")]
+pub struct PlotError(pub String);
+
+fn err<E: std::fmt::Debug>(e: E) -> PlotError {
+    PlotError(format!("{e:?}"))
+}
+
+fn transform(v: f64, log: bool) -> Option<f64> {
+    if !v.is_finite() {
+        return None;
+    }
+    if log {
+        (v > 0.0).then(|| v.log10())
+    } else {
+        Some(v)
+    }
+}
+
+fn padded(lo: f64, hi: f64, log: bool) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (0.0, 1.0);
+    }
+    if hi - lo < 1e-12 {
+        let w = if log { 0.5 } else { lo.abs().max(1.0) * 0.1 };
+        return (lo - w, hi + w);
+    }
+    let pad = (hi - lo) * 0.06;
+    (lo - pad, hi + pad)
+}
+
+fn tick_label(v: f64, log: bool) -> String {
+    if log {
+        let x = 10f64.powf(v);
+        if (v - v.round()).abs() < 1e-9 {
+            format!("1e{}", v.round() as i32)
+        } else {
+            format!("{x:.1e}")
+        }
+    } else if v.abs() >= 1e4 || (v != 0.0 && v.abs() < 1e-2) {
+        format!("{v:.1e}")
+    } else {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Draws `spec` filling `root`. `scale` multiplies font sizes and line widths
+/// (1 for SVG, the device pixel ratio on a HiDPI canvas, more for a projector).
+pub fn draw_chart<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    scale: f64,
+) -> Result<(), PlotError> {
+    root.fill(&WHITE).map_err(err)?;
+    let px = |v: f64| (v * scale).round().max(1.0) as u32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font();
+
+    // Data ranges in plotting coordinates.
+    let (mut x_lo, mut x_hi) = spec
+        .x_hint
+        .map_or((f64::INFINITY, f64::NEG_INFINITY), |(a, b)| {
+            (
+                transform(a, spec.log_x).unwrap_or(f64::INFINITY),
+                transform(b, spec.log_x).unwrap_or(f64::NEG_INFINITY),
+            )
+        });
+    let (mut y_lo, mut y_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for s in &spec.series {
+        for &(x, y) in &s.points {
+            if !s.horizontal {
+                if let Some(tx) = transform(x, spec.log_x) {
+                    x_lo = x_lo.min(tx);
+                    x_hi = x_hi.max(tx);
+                }
+            }
+            if let Some(ty) = transform(y, spec.log_y) {
+                y_lo = y_lo.min(ty);
+                y_hi = y_hi.max(ty);
+            }
+        }
+    }
+    let (x_lo, x_hi) = padded(x_lo, x_hi, spec.log_x);
+    let (y_lo, y_hi) = if y_lo.is_finite() {
+        padded(y_lo, y_hi, spec.log_y)
+    } else {
+        (0.0, 1.0)
+    };
+
+    let mut chart = ChartBuilder::on(root)
+        .caption(&spec.title, font(17.0))
+        .margin(px(12.0))
+        .x_label_area_size(px(46.0))
+        .y_label_area_size(px(70.0))
+        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
+        .map_err(err)?;
+    let (log_x, log_y) = (spec.log_x, spec.log_y);
+    chart
+        .configure_mesh()
+        .x_desc(&spec.x_label)
+        .y_desc(&spec.y_label)
+        .axis_desc_style(font(13.0))
+        .label_style(font(12.0))
+        .x_labels(8)
+        .y_labels(7)
+        .x_label_formatter(&|v| tick_label(*v, log_x))
+        .y_label_formatter(&|v| tick_label(*v, log_y))
+        .max_light_lines(1)
+        .light_line_style(RGBColor(240, 240, 240))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .draw()
+        .map_err(err)?;
+
+    if spec.series.is_empty() {
+        root.draw(&Text::new(
+            "waiting for results…",
+            (px(90.0) as i32, px(60.0) as i32),
+            font(14.0).color(&RGBColor(110, 110, 110)),
+        ))
+        .map_err(err)?;
+    }
+
+    for s in &spec.series {
+        let c = color(s.color);
+        let width = px(if s.style == LineStyle::Solid {
+            2.2
+        } else {
+            1.8
+        });
+        let style = ShapeStyle::from(&c).stroke_width(width);
+        let pts: Vec<(f64, f64)> = if s.horizontal {
+            match s.points.first().and_then(|p| transform(p.1, log_y)) {
+                Some(y) => vec![(x_lo, y), (x_hi, y)],
+                None => continue,
+            }
+        } else {
+            s.points
+                .iter()
+                .filter_map(|&(x, y)| Some((transform(x, log_x)?, transform(y, log_y)?)))
+                .collect()
+        };
+        if pts.is_empty() {
+            continue;
+        }
+        let legend_style = style;
+        let anno = match s.style {
+            LineStyle::Solid => {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, px(3.5), c.filled())))
+                    .map_err(err)?;
+                chart
+                    .draw_series(LineSeries::new(pts.clone(), style))
+                    .map_err(err)?
+            }
+            LineStyle::Dashed => chart
+                .draw_series(DashedLineSeries::new(pts.clone(), px(8.0), px(5.0), style))
+                .map_err(err)?,
+            LineStyle::Dotted => chart
+                .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
+                .map_err(err)?,
+        };
+        let r = px(10.0) as i32;
+        anno.label(&s.name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 2 * r, y)], legend_style));
+    }
+    if !spec.series.is_empty() {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .label_font(font(12.0))
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// The chart as an SVG document (CLI, exports, snapshot tests).
+pub fn chart_svg(spec: &ChartSpec, width: u32, height: u32) -> Result<String, PlotError> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        draw_chart(&root, spec, 1.0)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::Series;
+
+    fn spec() -> ChartSpec {
+        ChartSpec {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            log_x: false,
+            log_y: true,
+            x_hint: Some((1.0, 8.0)),
+            series: vec![
+                Series {
+                    name: "private".into(),
+                    points: vec![(1.0, 0.1), (2.0, 0.01), (8.0, 0.001)],
+                    style: LineStyle::Solid,
+                    color: 0,
+                    horizontal: false,
+                },
+                Series {
+                    name: "reference".into(),
+                    points: vec![(f64::NAN, 0.0005)],
+                    style: LineStyle::Dashed,
+                    color: 1,
+                    horizontal: true,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn an_svg_chart_contains_its_title_legend_and_lines() {
+        let svg = chart_svg(&spec(), 640, 400).unwrap();
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("\nprivate\n") && svg.contains("\nreference\n"));
+        assert!(
+            svg.matches("<polyline").count() >= 2,
+            "{}",
+            svg.matches("<polyline").count()
+        );
+        assert!(svg.contains("1e-3"));
+    }
+
+    #[test]
+    fn an_empty_chart_says_it_is_waiting() {
+        let mut s = spec();
+        s.series.clear();
+        assert!(chart_svg(&s, 300, 200)
+            .unwrap()
+            .contains("waiting for results"));
+    }
+
+    #[test]
+    fn non_positive_values_on_a_log_axis_are_skipped_not_fatal() {
+        let mut s = spec();
+        s.series[0].points.push((9.0, 0.0));
+        s.series[0].points.push((9.5, f64::NAN));
+        assert!(chart_svg(&s, 300, 200).is_ok());
+    }
+}
