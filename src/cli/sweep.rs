@@ -93,6 +93,18 @@ fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String
     Ok(path)
 }
 
+/// One row per (method, ε, round): the principal-angle curves.
+fn angle_csv(curves: &[crate::experiment::results::AngleCurve]) -> String {
+    let mut out = String::from("method,epsilon,round,principal_angle\n");
+    for c in curves {
+        let eps = c.epsilon.map_or("inf".to_string(), |e| format!("{e}"));
+        for (t, a) in c.angles.iter().enumerate() {
+            out.push_str(&format!("{},{eps},{t},{a}\n", c.method));
+        }
+    }
+    out
+}
+
 pub fn run(args: &SweepArgs) -> Result<String, String> {
     let config = fedrep_config_from_args(args)?;
     std::fs::create_dir_all(&args.out)
@@ -105,6 +117,11 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
     let mut csv = Vec::new();
     write_csv(sweep.rows(), &mut csv).map_err(|e| e.to_string())?;
     let mut written = vec![write_file(&args.out, "results.csv", &csv)?];
+    written.push(write_file(
+        &args.out,
+        "angles.csv",
+        angle_csv(&sweep.curves()).as_bytes(),
+    )?);
     for (spec, name) in sweep
         .charts()
         .iter()

@@ -111,7 +111,7 @@ impl Default for FedRepConfig {
             calibration: Calibration::Exact,
             relation: Relation::ReplaceOne,
             init: InitMode::Private,
-            init_share: 0.1,
+            init_share: 0.02,
             init_clip: 1.0,
             init_normalization: PairNormalization::Unbiased,
             batch: BatchMode::Full,

@@ -1,0 +1,68 @@
+// Shared helpers for the end-to-end tests: a static server on loopback for
+// www/, and Debian's chromium driven by playwright-core (no browser download).
+import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const ROOT = resolve(new URL('../../www', import.meta.url).pathname);
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Serves www/ on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serve() {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(ROOT, path));
+      if (!file.startsWith(ROOT)) throw new Error('outside root');
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Waits until <body data-status> is one of `states`. */
+export async function waitStatus(page, states, timeout = 60_000) {
+  await page.waitForFunction((s) => s.includes(document.body.dataset.status), states, { timeout });
+  return page.evaluate(() => document.body.dataset.status);
+}
+
+/** Fraction of a canvas's pixels that are not white. */
+export async function inkFraction(page, id) {
+  return page.evaluate((canvasId) => {
+    const c = document.getElementById(canvasId);
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) ink += 1;
+    }
+    return ink / (data.length / 4);
+  }, id);
+}

@@ -1,0 +1,439 @@
+// Main thread: the form, the URL state, drawing and tables. All computation runs
+// in worker.js; validation and chart drawing call the same Rust code (wasm).
+import init, {
+  preset_fields, validate_fields, draw_chart, chart_svg, series_color,
+} from './pkg/dp_explorer.js';
+
+const $ = (id) => document.getElementById(id);
+const form = $('config');
+const body = document.body;
+
+let fieldNames = [];        // config field names, in the page's order
+let lastSnapshot = null;    // the latest snapshot from the worker
+let lastCsv = null;
+let worker = null;
+let running = false;
+let stopTimer = null;
+
+// ---------- status ----------
+function setStatus(status, text) {
+  body.dataset.status = status;
+  $('status').textContent = text;
+  $('run').disabled = status === 'running' || status === 'loading';
+  $('stop').disabled = status !== 'running';
+}
+
+function showError(message) {
+  const el = $('error');
+  if (message) {
+    el.textContent = message;
+    el.hidden = false;
+  } else {
+    el.textContent = '';
+    el.hidden = true;
+  }
+}
+
+// ---------- fields and URL ----------
+function currentPreset() { return $('preset').value; }
+
+function readFields() {
+  const out = {};
+  for (const name of fieldNames) {
+    const el = $(name);
+    if (el) out[name] = el.value;
+  }
+  return out;
+}
+
+function fillFields(pairs) {
+  for (const [name, value] of pairs) {
+    const el = $(name);
+    if (!el) continue;
+    if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === value)) {
+      // A value the select does not offer (e.g. from a URL): add it so that
+      // validation can name it instead of silently dropping it.
+      const opt = document.createElement('option');
+      opt.value = value; opt.textContent = value;
+      el.appendChild(opt);
+    }
+    el.value = value;
+  }
+}
+
+function loadPreset(name) {
+  fillFields(preset_fields(name));
+}
+
+function writeUrl() {
+  const params = new URLSearchParams();
+  params.set('preset', currentPreset());
+  const fields = readFields();
+  for (const name of fieldNames) params.set(name, fields[name]);
+  history.replaceState(null, '', `${location.pathname}?${params}`);
+}
+
+function readUrl() {
+  const params = new URLSearchParams(location.search);
+  const preset = params.get('preset');
+  const presetEl = $('preset');
+  if (preset !== null) {
+    if ([...presetEl.options].some((o) => o.value === preset)) {
+      presetEl.value = preset;
+    } else {
+      return { unknownPreset: preset.slice(0, 40) };
+    }
+  }
+  loadPreset(currentPreset());
+  const extra = [];
+  for (const [key, value] of params) {
+    if (key === 'preset') continue;
+    if (fieldNames.includes(key)) fillFields([[key, value]]);
+    else extra.push(key.slice(0, 40));
+  }
+  return { extra };
+}
+
+// ---------- validation (Rust, the same code the runner uses) ----------
+function clearFieldErrors() {
+  for (const el of form.querySelectorAll('.error')) el.textContent = '';
+  for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+}
+
+function validate() {
+  clearFieldErrors();
+  let errors;
+  try {
+    errors = validate_fields(currentPreset(), readFields());
+  } catch (e) {
+    errors = [{ field: 'preset', message: String(e.message || e) }];
+  }
+  const unplaced = [];
+  for (const { field, message } of errors) {
+    const slot = $(`${field}-error`);
+    const input = $(field);
+    if (slot && input) {
+      slot.textContent = slot.textContent ? `${slot.textContent} ${message}` : message;
+      input.setAttribute('aria-invalid', 'true');
+      // Open "More settings" if the bad field hides there.
+      const details = input.closest('details');
+      if (details) details.open = true;
+    } else {
+      unplaced.push(message);
+    }
+  }
+  return { errors, unplaced };
+}
+
+let validateTimer = null;
+form.addEventListener('input', () => {
+  clearTimeout(validateTimer);
+  validateTimer = setTimeout(() => {
+    const { errors } = validate();
+    if (!running) {
+      if (errors.length === 0 && body.dataset.status === 'error') {
+        showError('');
+        setStatus('idle', 'Ready.');
+      }
+    }
+  }, 200);
+});
+
+// ---------- drawing ----------
+function textScale() { return $('large-text').checked ? 1.45 : 1; }
+
+function drawCanvas(id, spec) {
+  const canvas = $(id);
+  const dpr = window.devicePixelRatio || 1;
+  const rect = canvas.getBoundingClientRect();
+  const w = Math.max(200, Math.round(rect.width * dpr));
+  const h = Math.max(150, Math.round(rect.height * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  try {
+    draw_chart(canvas, spec, dpr * textScale());
+  } catch (e) {
+    console.error(e);
+  }
+}
+
+function drawCharts() {
+  if (!lastSnapshot) return;
+  const [risk, angle] = lastSnapshot.charts;
+  drawCanvas('risk-chart', risk);
+  drawCanvas('angle-chart', angle);
+}
+
+let resizeTimer = null;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(drawCharts, 120);
+});
+$('large-text').addEventListener('change', () => {
+  body.classList.toggle('large', $('large-text').checked);
+  drawCharts();
+});
+
+// ---------- tables ----------
+const METHOD_NAMES = {
+  'private-fedrep': 'Private FedRep',
+  'priv-altmin': 'Priv-AltMin',
+  fedrep: 'FedRep (non-private)',
+  'local-gd': 'local GD (non-private)',
+};
+
+function fmt(x, digits = 4) {
+  if (x === undefined || x === null) return '—';
+  if (typeof x !== 'number') return String(x);
+  if (Number.isNaN(x)) return '—';
+  if (x === Infinity) return '∞';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  return (a >= 1e4 || a < 1e-3) ? x.toExponential(digits - 1) : Number(x.toPrecision(digits)).toString();
+}
+
+function cell(tag, text, attrs = {}) {
+  const el = document.createElement(tag);
+  el.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function fillTable(table, headers, rows) {
+  const thead = table.querySelector('thead');
+  const tbody = table.querySelector('tbody');
+  thead.replaceChildren();
+  tbody.replaceChildren();
+  const hr = document.createElement('tr');
+  for (const h of headers) hr.appendChild(cell('th', h, { scope: 'col' }));
+  thead.appendChild(hr);
+  for (const r of rows) {
+    const tr = document.createElement('tr');
+    r.forEach((v, i) => tr.appendChild(cell(i === 0 ? 'th' : 'td', v, i === 0 ? { scope: 'row' } : {})));
+    tbody.appendChild(tr);
+  }
+}
+
+function renderTables(snap) {
+  fillTable($('risk-table'),
+    ['method', 'target ε', 'excess risk', 'MSE', 'final angle', 'σ (training)', 'ε spent (exact)', 'clipped users'],
+    snap.rows.map((r) => [
+      METHOD_NAMES[r.method] || r.method,
+      r.epsilon === undefined || r.epsilon === null ? 'non-private' : fmt(r.epsilon),
+      fmt(r.excess_risk), fmt(r.mse), fmt(r.principal_angle), fmt(r.sigma),
+      fmt(r.epsilon_spent), Number.isNaN(r.clipped_fraction) ? '—' : `${(100 * r.clipped_fraction).toFixed(1)}%`,
+    ]));
+  const rounds = Math.max(0, ...snap.curves.map((c) => c.angles.length));
+  fillTable($('angle-table'),
+    ['run', ...Array.from({ length: rounds }, (_, t) => `t = ${t}`)],
+    snap.curves.map((c) => [
+      `${METHOD_NAMES[c.method] || c.method}${c.epsilon === undefined || c.epsilon === null ? '' : `, ε = ${fmt(c.epsilon)}`}`,
+      ...Array.from({ length: rounds }, (_, t) => (t < c.angles.length ? fmt(c.angles[t]) : '')),
+    ]));
+}
+
+// ---------- explain ε ----------
+function renderPrivacy(snap) {
+  const root = $('privacy-content');
+  const rows = snap.rows.filter((r) => r.privacy);
+  if (rows.length === 0) {
+    root.replaceChildren(cell('p', 'No private run has finished yet.'));
+    return;
+  }
+  const nodes = [];
+  rows.forEach((r, idx) => {
+    const p = r.privacy;
+    const det = document.createElement('details');
+    if (idx === 0) det.open = true;
+    const sum = document.createElement('summary');
+    sum.textContent = `${METHOD_NAMES[r.method] || r.method}, target ε = ${fmt(p.epsilon_target)}: spends ε = ${fmt(p.epsilon_exact)} at δ = ${fmt(p.delta)} (${p.calibration} calibration)`;
+    det.appendChild(sum);
+
+    const t1 = document.createElement('table');
+    t1.className = 'privacy-stages';
+    t1.appendChild(cell('caption', 'Released stages (each a Gaussian mechanism)'));
+    t1.appendChild(document.createElement('thead'));
+    t1.appendChild(document.createElement('tbody'));
+    fillTable(t1, ['stage', 'mechanism', 'neighbouring relation', 'sensitivity s', 'σ', 'noise multiplier σ/s', 'releases'],
+      p.stages.map((s) => [s.name, s.mechanism, p.relation, fmt(s.sensitivity), fmt(s.sigma), fmt(s.sigma / s.sensitivity), String(s.steps)]));
+    det.appendChild(t1);
+
+    const t2 = document.createElement('table');
+    t2.className = 'privacy-accountants';
+    t2.appendChild(cell('caption', `ε spent at δ = ${fmt(p.delta)} by the same noise, per accountant`));
+    t2.appendChild(document.createElement('thead'));
+    t2.appendChild(document.createElement('tbody'));
+    fillTable(t2, ['accountant', 'ε', 'note'], [
+      ['exact (Gaussian DP composition)', fmt(p.epsilon_exact), 'tight: the number this page reports'],
+      ['RDP, improved conversion', fmt(p.epsilon_rdp), `optimal order α = ${fmt(p.rdp_alpha, 3)}`],
+      ['RDP, classic conversion', fmt(p.epsilon_rdp_classic), `α = ${fmt(p.rdp_classic_alpha, 3)}`],
+      ['zCDP (Bun–Steinke)', fmt(p.epsilon_zcdp), 'ρ + 2√(ρ ln 1/δ)'],
+    ]);
+    det.appendChild(t2);
+    if (p.notes && p.notes.length) {
+      const ul = document.createElement('ul');
+      for (const n of p.notes) ul.appendChild(cell('li', n));
+      det.appendChild(ul);
+    }
+    if (r.privacy_reading) det.appendChild(cell('p', r.privacy_reading, { class: 'reading' }));
+    nodes.push(det);
+  });
+  root.replaceChildren(...nodes);
+}
+
+// ---------- worker ----------
+function newWorker() {
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  w.onmessage = onWorkerMessage;
+  w.onerror = (e) => {
+    running = false;
+    setStatus('error', 'The computation stopped with an error.');
+    showError(`Worker error: ${e.message || 'unknown'}`);
+  };
+  return w;
+}
+
+function render(snap) {
+  lastSnapshot = snap;
+  const { done, total } = snap;
+  $('progress').max = total;
+  $('progress').value = done;
+  renderTables(snap);
+  renderPrivacy(snap);
+  drawCharts();
+}
+
+function onWorkerMessage(e) {
+  const msg = e.data;
+  switch (msg.type) {
+    case 'progress':
+      if (!running) return;
+      render(msg.snapshot);
+      setStatus('running', `Running: ${msg.snapshot.phase} (${msg.snapshot.done}/${msg.snapshot.total})`);
+      break;
+    case 'result':
+      running = false;
+      render(msg.snapshot);
+      lastCsv = msg.csv;
+      for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle']) $(id).disabled = false;
+      setStatus('done', `Done in ${msg.seconds.toFixed(2)} s.`);
+      break;
+    case 'cancelled':
+      clearTimeout(stopTimer);
+      running = false;
+      setStatus('idle', 'Stopped. The finished part of the sweep is shown.');
+      break;
+    case 'error':
+      running = false;
+      setStatus('error', 'The run failed; the page is still usable.');
+      showError(msg.message);
+      break;
+    default:
+      break;
+  }
+}
+
+function run() {
+  if (running) return;
+  const { errors, unplaced } = validate();
+  if (errors.length) {
+    setStatus('error', 'Nothing was run: fix the marked settings.');
+    showError(unplaced.length ? unplaced.join('\n') : `Fix ${errors.length === 1 ? 'the marked setting' : `the ${errors.length} marked settings`}: ${errors.map((x) => x.message).join('; ')}`);
+    return;
+  }
+  showError('');
+  writeUrl();
+  lastCsv = null;
+  for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle']) $(id).disabled = true;
+  running = true;
+  setStatus('running', 'Starting…');
+  if (!worker) worker = newWorker();
+  worker.postMessage({ type: 'run', preset: currentPreset(), fields: readFields() });
+}
+
+function stop() {
+  if (!running || !worker) return;
+  worker.postMessage({ type: 'cancel' });
+  // A worker inside a long step cannot read the message; if it does not answer
+  // quickly, end it and start a fresh one so that the page never hangs.
+  clearTimeout(stopTimer);
+  stopTimer = setTimeout(() => {
+    if (!running) return;
+    worker.terminate();
+    worker = null;
+    running = false;
+    setStatus('idle', 'Stopped.');
+  }, 1500);
+}
+
+// ---------- exports ----------
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url; a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+$('export-csv').addEventListener('click', () => { if (lastCsv) download('results.csv', 'text/csv', lastCsv); });
+$('export-svg-risk').addEventListener('click', () => { if (lastSnapshot) download('risk-chart.svg', 'image/svg+xml', chart_svg(lastSnapshot.charts[0], 900, 560)); });
+$('export-svg-angle').addEventListener('click', () => { if (lastSnapshot) download('angle-chart.svg', 'image/svg+xml', chart_svg(lastSnapshot.charts[1], 900, 560)); });
+$('export-json').addEventListener('click', () => download('config.json', 'application/json', `${JSON.stringify({ preset: currentPreset(), ...readFields() }, null, 2)}\n`));
+$('copy-link').addEventListener('click', async () => {
+  writeUrl();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $('status').textContent = 'Link copied.';
+  } catch {
+    $('status').textContent = `Copy this link: ${location.href}`;
+  }
+});
+
+// ---------- wiring ----------
+form.addEventListener('submit', (e) => { e.preventDefault(); run(); });
+$('stop').addEventListener('click', stop);
+$('reset').addEventListener('click', () => { loadPreset(currentPreset()); validate(); showError(''); if (!running) setStatus('idle', 'Ready.'); });
+$('preset').addEventListener('change', () => { loadPreset(currentPreset()); validate(); writeUrl(); });
+
+function emptyCharts() {
+  const f = readFields();
+  const eps = String(f.epsilons || '1').split(/[\s,;:]+/).map(Number).filter(Number.isFinite);
+  return [
+    { title: 'Excess population risk versus ε', x_label: 'user-level ε', y_label: 'excess risk (mean over users)', log_x: false, log_y: true, x_hint: [Math.min(...eps, 1), Math.max(...eps, 2)], series: [] },
+    { title: 'Principal angle to U* over rounds', x_label: 'round t', y_label: 'dist(U_t, U*)', log_x: false, log_y: true, x_hint: [0, Number(f.rounds) || 5], series: [] },
+  ];
+}
+
+async function main() {
+  try {
+    await init();
+  } catch (e) {
+    setStatus('error', 'Could not load the WebAssembly module.');
+    showError(String(e.message || e));
+    return;
+  }
+  fieldNames = preset_fields('fedrep-paper').map(([k]) => k);
+  // Colour swatches for the HTML legend of tables could use series_color; keep it referenced.
+  void series_color;
+  const url = readUrl();
+  const { errors, unplaced } = validate();
+  const messages = [...unplaced];
+  if (url.unknownPreset) messages.push(`unknown preset "${url.unknownPreset}" in the link; the default preset is shown`);
+  if (url.extra && url.extra.length) messages.push(`ignored unknown settings in the link: ${url.extra.join(', ')}`);
+  if (errors.length || url.unknownPreset) {
+    setStatus('error', 'Some settings from the link are not valid: see the marked fields.');
+    showError(messages.length ? messages.join('\n') : 'Fix the marked settings.');
+  } else {
+    if (messages.length) showError(messages.join('\n'));
+    setStatus('idle', 'Ready. Press Run.');
+  }
+  // Empty charts with axes, so the page never shows blank boxes.
+  lastSnapshot = { charts: emptyCharts() };
+  drawCharts();
+  lastSnapshot = null;
+  worker = newWorker();
+}
+
+main();
