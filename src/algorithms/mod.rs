@@ -1,2 +1,3 @@
 //! One file per algorithm. Each is a state machine with `step()`, so a run can
 //! be observed round by round and stopped between rounds.
+pub mod priv_altmin;
