@@ -347,9 +347,8 @@ fn accumulate(
             }
             let yl = ys[i * m + j];
             let yt = if yl.is_nan() { 0.0 } else { yl.clamp(-cy, cy) };
-            for q in 0..k {
-                let f = yt * v[q];
-                let bq = &mut b.as_mut_slice()[q * d..(q + 1) * d];
+            for (bq, &vq) in b.as_mut_slice().chunks_exact_mut(d).zip(v) {
+                let f = yt * vq;
                 for (bp, &yp) in bq.iter_mut().zip(&yrow) {
                     *bp += f * yp;
                 }
@@ -766,7 +765,7 @@ mod tests {
             params(AltMinMode::DisjointSubsets, 1.0),
             0,
         );
-        let mut seen = vec![0; 7];
+        let mut seen = [0; 7];
         for t in 0..3 {
             for i in alg.participants(t) {
                 seen[i] += 1;
