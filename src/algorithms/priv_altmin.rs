@@ -16,14 +16,16 @@
 //!    N_t is the number of statistic points of the iteration (a public count).
 //!    U_{t+1} = Q of the QR of reshape(u) (d×k).
 //!
-//! **Modes.** [`AltMinMode::DisjointSubsets`] (Jain et al.): users are split into
-//! T contiguous groups by index (data-independent), group t is used only in
-//! iteration t; each user's S⁰ is split into head points (first ⌊|S⁰|/2⌋) and
-//! statistic points (the rest), so the U-step sees points independent of v_i.
-//! (The Jain et al. paper is not in the project's sources; this split is our
-//! reading of its fresh-samples analysis, not a quoted detail.)
-//! [`AltMinMode::AllUsers`] (the public re-implementation, peers.md): every user
-//! every iteration; head on the first ⌊|S⁰|/2⌋ points, statistic on all of S⁰.
+//! **Modes** ([`AltMinMode`], which users): DisjointSubsets (Jain et al.):
+//! users are split into T contiguous groups by index (data-independent), group
+//! t is used only in iteration t. AllUsers (the public re-implementation,
+//! peers.md): every user every iteration.
+//! **Splits** ([`SampleSplit`], which of a user's S⁰ points): the
+//! re-implementation fits the head on the first ⌊|S⁰|/2⌋ points and accumulates
+//! W, b over all of S⁰; FreshHalves uses the other points for W, b (the
+//! fresh-samples structure analyses need — the Jain et al. paper is not in the
+//! project's sources, so pairing it with DisjointSubsets is our reading, not a
+//! quoted detail); Shared is textbook AltMin (everything on all of S⁰).
 //!
 //! **Vectorization.** vec is column-major: w[q·d + p] = c·x_p·v_q, so u reshapes
 //! into U column by column. (The re-implementation uses row-major vec; the
@@ -80,25 +82,57 @@ use rand_distr::StandardNormal;
 /// Which users take part in which iteration (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AltMinMode {
-    /// Jain et al.: users split into T disjoint groups, group t used in
-    /// iteration t; head on the first ⌊|S⁰|/2⌋ points, statistic on the rest.
+    /// Jain et al.: users split into T disjoint groups (contiguous by index),
+    /// group t used in iteration t only.
     DisjointSubsets,
-    /// The public re-implementation (peers.md): all users every iteration; head
-    /// on the first ⌊|S⁰|/2⌋ points, statistic on all of S⁰.
+    /// The public re-implementation (peers.md): all users every iteration.
     AllUsers,
 }
 
 impl AltMinMode {
-    /// Points of each user used for the head: `0..head_end`.
+    /// The split of S⁰ each mode is described with: [`SampleSplit::FreshHalves`]
+    /// for Jain et al. (our reading), [`SampleSplit::HeadOnFirstHalf`] for the
+    /// re-implementation.
+    pub fn default_split(self) -> SampleSplit {
+        match self {
+            AltMinMode::DisjointSubsets => SampleSplit::FreshHalves,
+            AltMinMode::AllUsers => SampleSplit::HeadOnFirstHalf,
+        }
+    }
+}
+
+/// Which of a user's S⁰ points fit its head and which enter W and b.
+///
+/// With k = 2 and |S⁰| = 5, a head on ⌊5/2⌋ = 2 points *interpolates* them:
+/// v = (X_h U)⁻¹ y_h has heavy tails (near-singular 2×2 systems), and without
+/// per-sample clipping those users dominate the U-step — the non-private
+/// iteration then diverges from a good init (tests/priv_altmin.rs). Clipping
+/// every sample to a small norm (the authors' 1e-4) tames this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SampleSplit {
+    /// Head on the first ⌊|S⁰|/2⌋ points; W, b on all of S⁰ (the re-implementation).
+    HeadOnFirstHalf,
+    /// Head on the first ⌊|S⁰|/2⌋ points; W, b on the others (fresh samples).
+    FreshHalves,
+    /// Head, W and b all on all of S⁰ (textbook AltMin).
+    Shared,
+}
+
+impl SampleSplit {
+    /// Points of each user (indices into S⁰) used for the head.
     pub fn head_points(self, m_train: usize) -> std::ops::Range<usize> {
-        0..m_train / 2
+        match self {
+            SampleSplit::Shared => 0..m_train,
+            _ => 0..m_train / 2,
+        }
     }
 
-    /// Points of each user that enter W and b.
+    /// Points of each user (indices into S⁰) that enter W and b: m' of the
+    /// sensitivity is the length of this range.
     pub fn statistic_points(self, m_train: usize) -> std::ops::Range<usize> {
         match self {
-            AltMinMode::DisjointSubsets => m_train / 2..m_train,
-            AltMinMode::AllUsers => 0..m_train,
+            SampleSplit::FreshHalves => m_train / 2..m_train,
+            _ => 0..m_train,
         }
     }
 }
@@ -120,6 +154,8 @@ pub struct PrivAltMinParams {
     /// (The authors' code: σ_b = m·σ_W.)
     pub sigma_b: f64,
     pub mode: AltMinMode,
+    /// Head points and statistic points within S⁰.
+    pub split: SampleSplit,
     /// Ridge of the U-step, per statistic point: (W̃ + ridge·N_t·I) u = b̃.
     /// The authors' (2/(mn))(W̃) + 1e-8·I with N_t = mn corresponds to 5e-9.
     pub ridge: f64,
@@ -141,6 +177,7 @@ impl PrivAltMinParams {
             sigma_w: 0.0,
             sigma_b: 0.0,
             mode: AltMinMode::AllUsers,
+            split: SampleSplit::HeadOnFirstHalf,
             ridge: 5e-9,
             head_ridge: 1e-6,
         }
@@ -149,7 +186,7 @@ impl PrivAltMinParams {
     /// σ_W = z·s_W and σ_b = z·s_b for the statistic points these params use
     /// with |S⁰| = `m_train`: each iteration is then μ = √2/z GDP.
     pub fn with_noise_multiplier(mut self, z: f64, m_train: usize, replace: bool) -> Self {
-        let m_stat = self.mode.statistic_points(m_train).len();
+        let m_stat = self.split.statistic_points(m_train).len();
         let (s_w, s_b) = statistic_sensitivity(&self, m_stat, replace);
         self.sigma_w = z * s_w;
         self.sigma_b = z * s_b;
@@ -245,6 +282,13 @@ fn fit_head(
         for q in 0..k {
             a.push((0..d).map(|p| row[p] * u_rows[p * k + q]).sum());
         }
+    }
+    // Non-finite data, or data so large that the normal equations overflow:
+    // head 0 (the user then contributes nothing; any head keeps the privacy).
+    let energy: f64 = a.iter().chain(y).map(|t| t * t).sum();
+    if !energy.is_finite() {
+        v.iter_mut().for_each(|t| *t = 0.0);
+        return;
     }
     if ridge > 0.0 {
         let mut gram = vec![0.0; k * k];
@@ -412,6 +456,32 @@ fn accumulate(
     Statistics { w, b, points }
 }
 
+/// The noise of iteration t's release, from stream (seed, MechanismNoise, t):
+/// W's upper triangle column by column (diagonal N(0, σ_W²), off-diagonal
+/// N(0, σ_W²/2), mirrored — distributed as (G + Gᵀ)/2 with G_ab ~ N(0, σ_W²)),
+/// then b ~ N(0, σ_b² I). Always draws the same numbers whatever σ is.
+pub fn release_noise(
+    seed: u64,
+    t: usize,
+    dk: usize,
+    sigma_w: f64,
+    sigma_b: f64,
+) -> (DMatrix<f64>, DVector<f64>) {
+    let mut rng = stream(seed, Purpose::MechanismNoise, t as u64);
+    let off = sigma_w / std::f64::consts::SQRT_2;
+    let mut w = DMatrix::zeros(dk, dk);
+    for c in 0..dk {
+        for r in 0..=c {
+            let z: f64 = rng.sample(StandardNormal);
+            let e = if r == c { sigma_w } else { off } * z;
+            w[(r, c)] = e;
+            w[(c, r)] = e;
+        }
+    }
+    let b = DVector::from_fn(dk, |_, _| sigma_b * rng.sample::<f64, _>(StandardNormal));
+    (w, b)
+}
+
 /// Priv-AltMin as a state machine: [`Self::step`] runs one iteration.
 #[derive(Clone, Debug)]
 pub struct PrivAltMin {
@@ -482,7 +552,7 @@ impl PrivAltMin {
 
     /// Statistic points per user (m' of the sensitivity).
     pub fn statistic_points_per_user(&self) -> usize {
-        self.params.mode.statistic_points(self.train.m).len()
+        self.params.split.statistic_points(self.train.m).len()
     }
 
     /// The Gaussian releases of the whole run, per user, for the accountant:
@@ -527,7 +597,7 @@ impl PrivAltMin {
     /// Fits the heads of `users` with the current U (V-step).
     fn fit_heads(&mut self, users: std::ops::Range<usize>) {
         let (d, k, m) = (self.d, self.k, self.train.m);
-        let head = self.params.mode.head_points(m);
+        let head = self.params.split.head_points(m);
         let mut u_rows = Vec::new();
         to_row_major(&self.u, &mut u_rows);
         let mut a = Vec::new();
@@ -562,7 +632,7 @@ impl PrivAltMin {
             self.d,
             self.k,
             users,
-            self.params.mode.statistic_points(self.train.m),
+            self.params.split.statistic_points(self.train.m),
             &self.heads,
             self.params.feature_clip,
             self.params.label_clip,
@@ -581,24 +651,15 @@ impl PrivAltMin {
             points,
         } = self.noiseless_statistics(t);
         let dk = self.d * self.k;
-        // Noise from (seed, MechanismNoise, t): W's upper triangle column by
-        // column (diagonal N(0,σ_W²), off-diagonal N(0,σ_W²/2) = (G+Gᵀ)/2), then b.
-        let mut rng = stream(self.noise_seed, Purpose::MechanismNoise, t as u64);
-        let off = self.params.sigma_w / std::f64::consts::SQRT_2;
-        for c in 0..dk {
-            for r in 0..=c {
-                let z: f64 = rng.sample(StandardNormal);
-                let e = if r == c { self.params.sigma_w } else { off } * z;
-                w[(r, c)] += e;
-                if r != c {
-                    w[(c, r)] += e;
-                }
-            }
-        }
-        for bv in b.iter_mut() {
-            let z: f64 = rng.sample(StandardNormal);
-            *bv += self.params.sigma_b * z;
-        }
+        let (nw, nb) = release_noise(
+            self.noise_seed,
+            t,
+            dk,
+            self.params.sigma_w,
+            self.params.sigma_b,
+        );
+        w += nw;
+        b += nb;
         let lam = self.params.ridge * points as f64;
         for a in 0..dk {
             w[(a, a)] += lam;
@@ -695,6 +756,7 @@ mod tests {
             sigma_w: 0.0,
             sigma_b: 0.0,
             mode,
+            split: mode.default_split(),
             ridge: 0.0,
             head_ridge: 0.0,
         }
@@ -707,7 +769,7 @@ mod tests {
         let mut b = DVector::zeros(d * k);
         for i in alg.participants(t) {
             let v = &alg.heads[i * k..(i + 1) * k];
-            for j in alg.params.mode.statistic_points(m) {
+            for j in alg.params.split.statistic_points(m) {
                 let x = &alg.train.x[(i * m + j) * d..(i * m + j + 1) * d];
                 let mut wv = DVector::from_fn(d * k, |a, _| x[a % d] * v[a / d]);
                 let f = clip_factor(wv.norm(), alg.params.feature_clip);
@@ -753,6 +815,67 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn release_noise_is_symmetric_with_std_sigma_on_the_diagonal_and_sigma_over_root_two_off_it() {
+        let (dk, sw, sb) = (60, 2.0, 3.0);
+        let (mut diag, mut offd, mut bb) = (0.0, 0.0, 0.0);
+        let reps = 20;
+        for t in 0..reps {
+            let (w, b) = release_noise(5, t, dk, sw, sb);
+            assert_eq!(w, w.transpose());
+            diag += (0..dk).map(|a| w[(a, a)].powi(2)).sum::<f64>();
+            offd += (0..dk)
+                .flat_map(|c| (0..c).map(move |r| (r, c)))
+                .map(|rc| w[rc].powi(2))
+                .sum::<f64>();
+            bb += b.norm_squared();
+        }
+        let var_diag = diag / (reps * dk) as f64;
+        let var_off = offd / (reps * dk * (dk - 1) / 2) as f64;
+        let var_b = bb / (reps * dk) as f64;
+        // 1200, 35400 and 1200 draws: relative errors well under 15%.
+        assert!((var_diag / (sw * sw) - 1.0).abs() < 0.15, "{var_diag}");
+        assert!((var_off / (sw * sw / 2.0) - 1.0).abs() < 0.05, "{var_off}");
+        assert!((var_b / (sb * sb) - 1.0).abs() < 0.15, "{var_b}");
+        // σ = 0: no noise.
+        let (w, _) = release_noise(5, 0, dk, 0.0, 0.0);
+        assert_eq!(w.norm(), 0.0);
+    }
+
+    #[test]
+    fn with_the_true_heads_and_no_label_noise_the_u_step_returns_u_star() {
+        let data = SharedRepresentationModel {
+            n: 50,
+            d: 8,
+            k: 2,
+            m: 6,
+            m_train: 4,
+            noise: 0.0,
+            unit_heads: false,
+            seed: 8,
+        }
+        .generate();
+        let train = TrainPoints::from_data(&data);
+        for kernel in [StatisticKernel::PerUserGram, StatisticKernel::ChunkedGemm] {
+            let st = accumulate(
+                kernel,
+                &train.x,
+                &train.y,
+                4,
+                8,
+                2,
+                0..50,
+                0..4,
+                &data.v_star,
+                1e9,
+                1e9,
+            );
+            let u = st.w.cholesky().unwrap().solve(&st.b);
+            let u = DMatrix::from_column_slice(8, 2, u.as_slice());
+            assert!((&u - &data.u_star).norm() < 1e-9, "{kernel:?}");
         }
     }
 
