@@ -124,7 +124,7 @@ type Adversary = Box<dyn Fn(usize, usize) -> (f64, f64)>;
 fn clipping_bounds_the_sensitivity_whatever_one_users_data_is() {
     let data = dataset(40, 6, 2, 2);
     let u0 = perturbed_init(&data, 0.5);
-    let victim = 3;
+    let victim = 8; // in iteration 0's group for DisjointSubsets too (8 mod 4 = 0)
     let m_train = data.model.m_train;
     let d = data.d();
     let adversaries: Vec<(&str, Adversary)> = vec![
@@ -173,7 +173,9 @@ fn clipping_bounds_the_sensitivity_whatever_one_users_data_is() {
         let m_stat = params.split.statistic_points(m_train).len();
         let (sw_rep, sb_rep) = statistic_sensitivity(&params, m_stat, true);
         let (sw_add, sb_add) = statistic_sensitivity(&params, m_stat, false);
-        let base = PrivAltMin::new(&data, u0.clone(), params.clone(), 0).noiseless_statistics(0);
+        let mut base_alg = PrivAltMin::new(&data, u0.clone(), params.clone(), 0);
+        assert!(base_alg.participants(0).any(|i| i == victim));
+        let base = base_alg.noiseless_statistics(0);
         for (name, adv) in &adversaries {
             let mut other = data.clone();
             let m = other.model.m;

@@ -17,7 +17,7 @@
 //!    U_{t+1} = Q of the QR of reshape(u) (d×k).
 //!
 //! **Modes** ([`AltMinMode`], which users): DisjointSubsets (Jain et al.):
-//! users are split into T contiguous groups by index (data-independent), group
+//! users are split into T groups by identity (i mod T, data-independent), group
 //! t is used only in iteration t. AllUsers (the public re-implementation,
 //! peers.md): every user every iteration.
 //! **Splits** ([`SampleSplit`], which of a user's S⁰ points): the
@@ -65,7 +65,8 @@
 //! DisjointSubsets: a user's data enters only its group's release; later
 //! iterations see it only through the released U (post-processing), so by
 //! parallel composition the cost is that of **one** iteration. See
-//! [`PrivAltMin::release_stages`].
+//! [`PrivAltMin::release_stages`]. The number of users n (hence N_t in the
+//! ridge) is treated as public, as everywhere in the project.
 
 use crate::data::shared_representation::FederatedDataset;
 use crate::linalg::{
@@ -317,6 +318,9 @@ fn fit_head(
     }
 }
 
+/// The users of one iteration, in increasing order.
+pub type Participants = std::iter::StepBy<std::ops::Range<usize>>;
+
 /// The noiseless sufficient statistics of one U-step, for inspection and tests.
 #[derive(Clone, Debug)]
 pub struct Statistics {
@@ -338,7 +342,7 @@ fn accumulate(
     m: usize,
     d: usize,
     k: usize,
-    users: std::ops::Range<usize>,
+    users: Participants,
     stat: std::ops::Range<usize>,
     heads: &[f64],
     cx: f64,
@@ -539,14 +543,14 @@ impl PrivAltMin {
         &self.params
     }
 
-    /// Users taking part in iteration t.
-    pub fn participants(&self, t: usize) -> std::ops::Range<usize> {
+    /// Users taking part in iteration t: all, or (DisjointSubsets) the users
+    /// i ≡ t (mod T). Groups are keyed by the user's identity i, not by n, so
+    /// adding or removing one user changes one group only (what parallel
+    /// composition needs under add/remove-one as well as replace-one).
+    pub fn participants(&self, t: usize) -> Participants {
         match self.params.mode {
-            AltMinMode::AllUsers => 0..self.n,
-            AltMinMode::DisjointSubsets => {
-                let rounds = self.params.rounds.max(1);
-                (t * self.n / rounds)..((t + 1) * self.n / rounds)
-            }
+            AltMinMode::AllUsers => (0..self.n).step_by(1),
+            AltMinMode::DisjointSubsets => (t..self.n).step_by(self.params.rounds.max(1)),
         }
     }
 
@@ -595,7 +599,7 @@ impl PrivAltMin {
     }
 
     /// Fits the heads of `users` with the current U (V-step).
-    fn fit_heads(&mut self, users: std::ops::Range<usize>) {
+    fn fit_heads(&mut self, users: Participants) {
         let (d, k, m) = (self.d, self.k, self.train.m);
         let head = self.params.split.head_points(m);
         let mut u_rows = Vec::new();
@@ -867,7 +871,7 @@ mod tests {
                 4,
                 8,
                 2,
-                0..50,
+                (0..50).step_by(1),
                 0..4,
                 &data.v_star,
                 1e9,
