@@ -3,4 +3,5 @@
 
 pub mod fedrep;
 pub mod local_gd;
+pub mod priv_altmin;
 pub mod private_init;

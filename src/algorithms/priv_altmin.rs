@@ -1,0 +1,916 @@
+//! Priv-AltMin (Jain, Rush, Smith, Song, Thakurta 2021, "Differentially Private
+//! Model Personalization"), the baseline of Private FedRep's experiments
+//! (spec private_fedrep.md §5, peers.md), run one alternating iteration per
+//! [`PrivAltMin::step`].
+//!
+//! One iteration t:
+//! 1. **V-step (local, never released).** Each participating user i fits its
+//!    head v_i by least squares of y on X U_t over its *head points*
+//!    (ridge `head_ridge`; the authors' re-implementation uses 1e-6).
+//! 2. **U-step (private).** Over the *statistic points* of all participating
+//!    users, with w = clip(vec(x v_iᵀ), c_x) and ỹ = clamp(y, ±c_y):
+//!    W = Σ w wᵀ ((dk)×(dk)), b = Σ ỹ w (dk). The server releases
+//!    W̃ = W + (G + Gᵀ)/2 with G_{ab} ~ N(0, σ_W²) i.i.d., and b̃ = b + N(0, σ_b² I).
+//!    Noise is added to the raw **sums** (not to averages).
+//! 3. u solves (W̃ + ridge·N_t·I) u = b̃, i.e. (W̃/N_t + ridge·I) u = b̃/N_t, where
+//!    N_t is the number of statistic points of the iteration (a public count).
+//!    U_{t+1} = Q of the QR of reshape(u) (d×k).
+//!
+//! **Modes** ([`AltMinMode`], which users): DisjointSubsets (Jain et al.):
+//! users are split into T groups by identity (i mod T, data-independent), group
+//! t is used only in iteration t. AllUsers (the public re-implementation,
+//! peers.md): every user every iteration.
+//! **Splits** ([`SampleSplit`], which of a user's S⁰ points): the
+//! re-implementation fits the head on the first ⌊|S⁰|/2⌋ points and accumulates
+//! W, b over all of S⁰; FreshHalves uses the other points for W, b (the
+//! fresh-samples structure analyses need — the Jain et al. paper is not in the
+//! project's sources, so pairing it with DisjointSubsets is our reading, not a
+//! quoted detail); Shared is textbook AltMin (everything on all of S⁰).
+//!
+//! **Vectorization.** vec is column-major: w[q·d + p] = c·x_p·v_q, so u reshapes
+//! into U column by column. (The re-implementation uses row-major vec; the
+//! solution U is the same, only the coordinates are permuted.)
+//!
+//! **Kronecker structure.** For one sample, w wᵀ = c² (v vᵀ) ⊗ (x xᵀ): block
+//! (q, q') of W (d×d) is c² v_q v_q' x xᵀ. With the clipped rows y_j = c_j x_j,
+//! block (q,q') = Σ_i v_iq v_iq' Σ_j y_ij y_ijᵀ. Two kernels compute this without
+//! ever forming a dk-vector outer product ([`StatisticKernel`]); the explicit
+//! Σ w wᵀ exists only in the tests, as the reference.
+//!
+//! # Sensitivity (user level; see [`statistic_sensitivity`])
+//! ‖vec(x vᵀ)‖ = ‖x‖‖v‖, so each clipped w has ‖w‖ ≤ c_x whatever v_i is (v_i
+//! is computed from the user's own data and public U_t, and is never released).
+//! One sample adds w wᵀ with ‖w wᵀ‖_F = ‖w‖² ≤ c_x², and ỹ w with ‖ỹ w‖ ≤ c_y c_x.
+//! A user with m' statistic points adds a PSD A = Σ_j w_j w_jᵀ with
+//! ‖A‖_F ≤ tr A ≤ m' c_x², and a vector of norm ≤ m' c_y c_x.
+//! * add/remove one user: s_W = m' c_x², s_b = m' c_x c_y.
+//! * replace one user: A − B with A, B ⪰ 0 has ‖A − B‖_F² = ‖A‖² + ‖B‖² − 2⟨A,B⟩
+//!   ≤ ‖A‖² + ‖B‖² (⟨A,B⟩ = tr(AB) ≥ 0), so s_W = √2 m' c_x²; b can flip sign,
+//!   so s_b = 2 m' c_x c_y.
+//!
+//! # Why the symmetric noise is an exact Gaussian mechanism
+//! φ(W) = (W_pp for all p; √2·W_pq for p < q) is an isometry from symmetric
+//! matrices (Frobenius) to Euclidean space. Under φ the noise (G + Gᵀ)/2 has
+//! diagonal N(0, σ_W²) and off-diagonal √2·N(0, σ_W²/2) = N(0, σ_W²) entries, all
+//! independent: φ(W̃) = φ(W) + N(0, σ_W² I). So releasing W̃ is the Gaussian
+//! mechanism with L2 sensitivity s_W and std σ_W, and releasing b̃ is the
+//! Gaussian mechanism with (s_b, σ_b). With one multiplier z, σ_W = z s_W and
+//! σ_b = z s_b, one iteration is μ = √2/z GDP — the same as one Gaussian mechanism
+//! on the concatenation (φ(W)/s_W, b/s_b) with sensitivity √2 and std z (i.e.
+//! multiplier z/√2). (For replace-one this is an upper bound: the two worst
+//! cases cannot both be attained by one neighbour.)
+//!
+//! # Composition
+//! AllUsers: every user is in every iteration → T-fold composition.
+//! DisjointSubsets: a user's data enters only its group's release; later
+//! iterations see it only through the released U (post-processing), so by
+//! parallel composition the cost is that of **one** iteration. See
+//! [`PrivAltMin::release_stages`]. The number of users n (hence N_t in the
+//! ridge) is treated as public, as everywhere in the project.
+
+use crate::data::shared_representation::FederatedDataset;
+use crate::linalg::{
+    least_squares_head, orthonormalize, pseudo_inverse_solve, solve_spd_in_place, to_row_major,
+    HeadScratch,
+};
+use crate::metrics::{excess_risk_linear, principal_angle_distance};
+use crate::privacy::clipping::clip_factor;
+use crate::rng::{stream, Purpose};
+use nalgebra::{DMatrix, DMatrixView, DVector};
+use rand::RngExt;
+use rand_distr::StandardNormal;
+
+/// Which users take part in which iteration (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AltMinMode {
+    /// Jain et al.: users split into T disjoint groups (contiguous by index),
+    /// group t used in iteration t only.
+    DisjointSubsets,
+    /// The public re-implementation (peers.md): all users every iteration.
+    AllUsers,
+}
+
+impl AltMinMode {
+    /// The split of S⁰ each mode is described with: [`SampleSplit::FreshHalves`]
+    /// for Jain et al. (our reading), [`SampleSplit::HeadOnFirstHalf`] for the
+    /// re-implementation.
+    pub fn default_split(self) -> SampleSplit {
+        match self {
+            AltMinMode::DisjointSubsets => SampleSplit::FreshHalves,
+            AltMinMode::AllUsers => SampleSplit::HeadOnFirstHalf,
+        }
+    }
+}
+
+/// Which of a user's S⁰ points fit its head and which enter W and b.
+///
+/// With k = 2 and |S⁰| = 5, a head on ⌊5/2⌋ = 2 points *interpolates* them:
+/// v = (X_h U)⁻¹ y_h has heavy tails (near-singular 2×2 systems), and without
+/// per-sample clipping those users dominate the U-step — the non-private
+/// iteration then diverges from a good init (tests/priv_altmin.rs). Clipping
+/// every sample to a small norm (the authors' 1e-4) tames this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SampleSplit {
+    /// Head on the first ⌊|S⁰|/2⌋ points; W, b on all of S⁰ (the re-implementation).
+    HeadOnFirstHalf,
+    /// Head on the first ⌊|S⁰|/2⌋ points; W, b on the others (fresh samples).
+    FreshHalves,
+    /// Head, W and b all on all of S⁰ (textbook AltMin).
+    Shared,
+}
+
+impl SampleSplit {
+    /// Points of each user (indices into S⁰) used for the head.
+    pub fn head_points(self, m_train: usize) -> std::ops::Range<usize> {
+        match self {
+            SampleSplit::Shared => 0..m_train,
+            _ => 0..m_train / 2,
+        }
+    }
+
+    /// Points of each user (indices into S⁰) that enter W and b: m' of the
+    /// sensitivity is the length of this range.
+    pub fn statistic_points(self, m_train: usize) -> std::ops::Range<usize> {
+        match self {
+            SampleSplit::FreshHalves => m_train / 2..m_train,
+            _ => 0..m_train,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrivAltMinParams {
+    /// T, the number of alternating iterations (also the number of groups in
+    /// [`AltMinMode::DisjointSubsets`]).
+    pub rounds: usize,
+    /// c_x: L2 clip of w = vec(x vᵀ) per sample (the authors: 1e-4).
+    pub feature_clip: f64,
+    /// c_y: labels are clamped to [−c_y, c_y] (the authors: 1e-4).
+    pub label_clip: f64,
+    /// Noise std on the raw sum W = Σ w wᵀ, applied as (G + Gᵀ)/2 with
+    /// G_ab ~ N(0, σ_W²): diagonal std σ_W, off-diagonal std σ_W/√2.
+    /// (The authors' code: σ_W = m·c²·sqrt(4T ln(1.25/δ))/ε with m = |S⁰|.)
+    pub sigma_w: f64,
+    /// Noise std on the raw sum b = Σ ỹ w, i.i.d. per entry.
+    /// (The authors' code: σ_b = m·σ_W.)
+    pub sigma_b: f64,
+    pub mode: AltMinMode,
+    /// Head points and statistic points within S⁰.
+    pub split: SampleSplit,
+    /// Ridge of the U-step, per statistic point: (W̃ + ridge·N_t·I) u = b̃.
+    /// The authors' (2/(mn))(W̃) + 1e-8·I with N_t = mn corresponds to 5e-9.
+    pub ridge: f64,
+    /// Ridge of the per-user head fit, (AᵀA + λI) v = Aᵀy with A = XU (sums,
+    /// not averages). 0 = exact least squares (pseudo-inverse when singular).
+    /// The authors' re-implementation uses 1e-6.
+    pub head_ridge: f64,
+}
+
+impl PrivAltMinParams {
+    /// The public re-implementation's settings (peers.md) without noise:
+    /// T = 5, clips 1e-4, all users, U-step ridge 5e-9 (see [`Self::ridge`]),
+    /// head ridge 1e-6. Set σ with [`Self::with_noise_multiplier`] or directly.
+    pub fn authors_code() -> Self {
+        PrivAltMinParams {
+            rounds: 5,
+            feature_clip: 1e-4,
+            label_clip: 1e-4,
+            sigma_w: 0.0,
+            sigma_b: 0.0,
+            mode: AltMinMode::AllUsers,
+            split: SampleSplit::HeadOnFirstHalf,
+            ridge: 5e-9,
+            head_ridge: 1e-6,
+        }
+    }
+
+    /// σ_W = z·s_W and σ_b = z·s_b for the statistic points these params use
+    /// with |S⁰| = `m_train`: each iteration is then μ = √2/z GDP.
+    pub fn with_noise_multiplier(mut self, z: f64, m_train: usize, replace: bool) -> Self {
+        let m_stat = self.split.statistic_points(m_train).len();
+        let (s_w, s_b) = statistic_sensitivity(&self, m_stat, replace);
+        self.sigma_w = z * s_w;
+        self.sigma_b = z * s_b;
+        self
+    }
+}
+
+/// L2 (Frobenius for W) sensitivity of the raw sums (W, b) of one iteration
+/// under user-level DP, for users contributing `points_per_user` statistic
+/// points: add/remove-one (m' c_x², m' c_x c_y); replace-one
+/// (√2 m' c_x², 2 m' c_x c_y). Derivation in the module docs.
+pub fn statistic_sensitivity(
+    params: &PrivAltMinParams,
+    points_per_user: usize,
+    relation_is_replace: bool,
+) -> (f64, f64) {
+    let m = points_per_user as f64;
+    let (cx, cy) = (params.feature_clip, params.label_clip);
+    if relation_is_replace {
+        (std::f64::consts::SQRT_2 * m * cx * cx, 2.0 * m * cx * cy)
+    } else {
+        (m * cx * cx, m * cx * cy)
+    }
+}
+
+/// One kind of Gaussian release of the run, for the accountant: `count`
+/// compositions (per user) of a Gaussian mechanism with L2 `sensitivity` and
+/// noise std `sigma`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReleaseStage {
+    pub name: String,
+    pub sensitivity: f64,
+    pub sigma: f64,
+    pub count: u64,
+}
+
+/// How W is accumulated (both give the same W up to rounding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatisticKernel {
+    /// Per user G_i = Σ_j y_j y_jᵀ (upper triangle), then block (q,q') += v_q v_q' G_i.
+    PerUserGram,
+    /// Chunks of clipped rows Y (r×d) and weighted copies S = [a^{qq'}∘Y] (r×Pd);
+    /// one matrix product Yᵀ S per chunk gives all P = k(k+1)/2 blocks.
+    ChunkedGemm,
+}
+
+/// The kernel [`PrivAltMin`] uses: the faster one in the release-mode timing
+/// test (`tests/priv_altmin.rs`, at n = 20000, d = 50, k = 2, |S⁰| = 5).
+pub const DEFAULT_KERNEL: StatisticKernel = StatisticKernel::ChunkedGemm;
+
+const CHUNK_ROWS: usize = 2048;
+
+/// Users' training points (S⁰) in a compact copy: user i's point j is
+/// `x[(i·m + j)·d..][..d]`, m = |S⁰|.
+#[derive(Clone, Debug)]
+struct TrainPoints {
+    m: usize,
+    x: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl TrainPoints {
+    fn from_data(data: &FederatedDataset) -> Self {
+        let (n, d, m) = (data.n(), data.d(), data.model.m_train);
+        let mut x = Vec::with_capacity(n * m * d);
+        let mut y = Vec::with_capacity(n * m);
+        for i in 0..n {
+            let p = data.train(i);
+            x.extend_from_slice(p.x);
+            y.extend_from_slice(p.y);
+        }
+        TrainPoints { m, x, y }
+    }
+}
+
+/// The head v = argmin ‖y − X U v‖² + λ‖v‖² for rows X (rows×d row-major), U
+/// row-major d×k. `a` is scratch of at least rows·k.
+#[allow(clippy::too_many_arguments)]
+fn fit_head(
+    x: &[f64],
+    y: &[f64],
+    u_rows: &[f64],
+    d: usize,
+    k: usize,
+    ridge: f64,
+    a: &mut Vec<f64>,
+    scratch: &mut HeadScratch,
+    v: &mut [f64],
+) {
+    let rows = y.len();
+    a.clear();
+    for row in x.chunks_exact(d).take(rows) {
+        for q in 0..k {
+            a.push((0..d).map(|p| row[p] * u_rows[p * k + q]).sum());
+        }
+    }
+    // Non-finite data, or data so large that the normal equations overflow:
+    // head 0 (the user then contributes nothing; any head keeps the privacy).
+    let energy: f64 = a.iter().chain(y).map(|t| t * t).sum();
+    if !energy.is_finite() {
+        v.iter_mut().for_each(|t| *t = 0.0);
+        return;
+    }
+    if ridge > 0.0 {
+        let mut gram = vec![0.0; k * k];
+        let mut rhs = vec![0.0; k];
+        for (ar, &yj) in a.chunks_exact(k).zip(y) {
+            for p in 0..k {
+                rhs[p] += ar[p] * yj;
+                for q in 0..k {
+                    gram[p * k + q] += ar[p] * ar[q];
+                }
+            }
+        }
+        for p in 0..k {
+            gram[p * k + p] += ridge;
+        }
+        if solve_spd_in_place(&mut gram, &mut rhs, k) {
+            v.copy_from_slice(&rhs);
+        } else {
+            pseudo_inverse_solve(a, y, rows, k, v);
+        }
+    } else {
+        least_squares_head(a, y, k, scratch, v);
+    }
+    if v.iter().any(|t| !t.is_finite()) {
+        v.iter_mut().for_each(|t| *t = 0.0);
+    }
+}
+
+/// The users of one iteration, in increasing order.
+pub type Participants = std::iter::StepBy<std::ops::Range<usize>>;
+
+/// The noiseless sufficient statistics of one U-step, for inspection and tests.
+#[derive(Clone, Debug)]
+pub struct Statistics {
+    /// W = Σ w wᵀ, (dk)×(dk), column-major vec ordering (index q·d + p).
+    pub w: DMatrix<f64>,
+    /// b = Σ ỹ w.
+    pub b: DVector<f64>,
+    /// N_t: number of statistic points (including ones whose clip factor is 0).
+    pub points: usize,
+}
+
+/// Accumulates W and b over `users`, points `stat` of each user, with heads
+/// `heads` (row-major n×k, indexed by user).
+#[allow(clippy::too_many_arguments)]
+fn accumulate(
+    kernel: StatisticKernel,
+    xs: &[f64],
+    ys: &[f64],
+    m: usize,
+    d: usize,
+    k: usize,
+    users: Participants,
+    stat: std::ops::Range<usize>,
+    heads: &[f64],
+    cx: f64,
+    cy: f64,
+) -> Statistics {
+    let dk = d * k;
+    let pairs: Vec<(usize, usize)> = (0..k).flat_map(|q| (q..k).map(move |r| (q, r))).collect();
+    let np = pairs.len();
+    let mut b = DVector::<f64>::zeros(dk);
+    // blocks[pair] is d×d; for PerUserGram only the upper triangle is used.
+    let mut blocks = DMatrix::<f64>::zeros(d, np * d);
+    let mut ybuf: Vec<f64> = Vec::new();
+    let mut sbuf: Vec<f64> = Vec::new();
+    let mut gram = vec![0.0; d * d];
+    let mut yrow = vec![0.0; d];
+    let mut points = 0usize;
+
+    let flush = |ybuf: &mut Vec<f64>, sbuf: &mut Vec<f64>, blocks: &mut DMatrix<f64>| {
+        let r = ybuf.len() / d;
+        if r == 0 {
+            return;
+        }
+        let a = DMatrixView::from_slice(ybuf, d, r);
+        let s = DMatrixView::from_slice_with_strides(sbuf, r, np * d, np * d, 1);
+        blocks.gemm(1.0, &a, &s, 1.0);
+        ybuf.clear();
+        sbuf.clear();
+    };
+
+    for i in users {
+        let v = &heads[i * k..(i + 1) * k];
+        let vnorm = v.iter().map(|t| t * t).sum::<f64>().sqrt();
+        let mut any = false;
+        if kernel == StatisticKernel::PerUserGram {
+            gram.iter_mut().for_each(|g| *g = 0.0);
+        }
+        for j in stat.clone() {
+            points += 1;
+            let x = &xs[(i * m + j) * d..(i * m + j + 1) * d];
+            let xnorm = x.iter().map(|t| t * t).sum::<f64>().sqrt();
+            let c = clip_factor(xnorm * vnorm, cx);
+            if c == 0.0 || !c.is_finite() {
+                continue; // contributes nothing (zero head, or non-finite data)
+            }
+            for (yr, &xp) in yrow.iter_mut().zip(x) {
+                *yr = c * xp;
+            }
+            if yrow.iter().any(|t| !t.is_finite()) {
+                continue;
+            }
+            let yl = ys[i * m + j];
+            let yt = if yl.is_nan() { 0.0 } else { yl.clamp(-cy, cy) };
+            for (bq, &vq) in b.as_mut_slice().chunks_exact_mut(d).zip(v) {
+                let f = yt * vq;
+                for (bp, &yp) in bq.iter_mut().zip(&yrow) {
+                    *bp += f * yp;
+                }
+            }
+            any = true;
+            match kernel {
+                StatisticKernel::PerUserGram => {
+                    for p in 0..d {
+                        let yp = yrow[p];
+                        let g = &mut gram[p * d + p..(p + 1) * d];
+                        for (gq, &yq) in g.iter_mut().zip(&yrow[p..]) {
+                            *gq += yp * yq;
+                        }
+                    }
+                }
+                StatisticKernel::ChunkedGemm => {
+                    ybuf.extend_from_slice(&yrow);
+                    for &(q, r) in &pairs {
+                        let a = v[q] * v[r];
+                        sbuf.extend(yrow.iter().map(|t| a * t));
+                    }
+                    if ybuf.len() >= CHUNK_ROWS * d {
+                        flush(&mut ybuf, &mut sbuf, &mut blocks);
+                    }
+                }
+            }
+        }
+        if kernel == StatisticKernel::PerUserGram && any {
+            // gram is row-major upper (p ≤ p'); blocks column-major: store at (p, p').
+            for (pi, &(q, r)) in pairs.iter().enumerate() {
+                let a = v[q] * v[r];
+                for pc in 0..d {
+                    let start = (pi * d + pc) * d; // column-major: column pi·d + pc
+                    let col = &mut blocks.as_mut_slice()[start..start + pc + 1];
+                    for (p, bv) in col.iter_mut().enumerate() {
+                        *bv += a * gram[p * d + pc];
+                    }
+                }
+            }
+        }
+    }
+    if kernel == StatisticKernel::ChunkedGemm {
+        flush(&mut ybuf, &mut sbuf, &mut blocks);
+    }
+
+    // Assemble the symmetric (dk)×(dk) W from the upper blocks.
+    let mut w = DMatrix::<f64>::zeros(dk, dk);
+    for (pi, &(q, r)) in pairs.iter().enumerate() {
+        for pc in 0..d {
+            for p in 0..d {
+                let val = if kernel == StatisticKernel::PerUserGram && p > pc {
+                    blocks[(pc, pi * d + p)]
+                } else {
+                    blocks[(p, pi * d + pc)]
+                };
+                w[(q * d + p, r * d + pc)] = val;
+                w[(r * d + pc, q * d + p)] = val;
+            }
+        }
+    }
+    Statistics { w, b, points }
+}
+
+/// The noise of iteration t's release, from stream (seed, MechanismNoise, t):
+/// W's upper triangle column by column (diagonal N(0, σ_W²), off-diagonal
+/// N(0, σ_W²/2), mirrored — distributed as (G + Gᵀ)/2 with G_ab ~ N(0, σ_W²)),
+/// then b ~ N(0, σ_b² I). Always draws the same numbers whatever σ is.
+pub fn release_noise(
+    seed: u64,
+    t: usize,
+    dk: usize,
+    sigma_w: f64,
+    sigma_b: f64,
+) -> (DMatrix<f64>, DVector<f64>) {
+    let mut rng = stream(seed, Purpose::MechanismNoise, t as u64);
+    let off = sigma_w / std::f64::consts::SQRT_2;
+    let mut w = DMatrix::zeros(dk, dk);
+    for c in 0..dk {
+        for r in 0..=c {
+            let z: f64 = rng.sample(StandardNormal);
+            let e = if r == c { sigma_w } else { off } * z;
+            w[(r, c)] = e;
+            w[(c, r)] = e;
+        }
+    }
+    let b = DVector::from_fn(dk, |_, _| sigma_b * rng.sample::<f64, _>(StandardNormal));
+    (w, b)
+}
+
+/// Priv-AltMin as a state machine: [`Self::step`] runs one iteration.
+#[derive(Clone, Debug)]
+pub struct PrivAltMin {
+    params: PrivAltMinParams,
+    n: usize,
+    d: usize,
+    k: usize,
+    train: TrainPoints,
+    u: DMatrix<f64>,
+    u_star: DMatrix<f64>,
+    heads: Vec<f64>,
+    noise_seed: u64,
+    t: usize,
+    angles: Vec<f64>,
+    kernel: StatisticKernel,
+    failed_solves: usize,
+}
+
+impl PrivAltMin {
+    /// Copies the users' S⁰ (8·n·|S⁰|·d bytes) so that `step` needs no data.
+    pub fn new(
+        data: &FederatedDataset,
+        u_init: DMatrix<f64>,
+        params: PrivAltMinParams,
+        noise_seed: u64,
+    ) -> Self {
+        let (n, d, k) = (data.n(), data.d(), data.k());
+        assert_eq!(u_init.shape(), (d, k), "U_init must be d×k");
+        let u = orthonormalize(u_init);
+        let angles = vec![principal_angle_distance(&u, &data.u_star)];
+        PrivAltMin {
+            params,
+            n,
+            d,
+            k,
+            train: TrainPoints::from_data(data),
+            u,
+            u_star: data.u_star.clone(),
+            heads: vec![0.0; n * k],
+            noise_seed,
+            t: 0,
+            angles,
+            kernel: DEFAULT_KERNEL,
+            failed_solves: 0,
+        }
+    }
+
+    /// Chooses the W kernel (for benchmarks; both give the same W).
+    pub fn with_kernel(mut self, kernel: StatisticKernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    pub fn params(&self) -> &PrivAltMinParams {
+        &self.params
+    }
+
+    /// Users taking part in iteration t: all, or (DisjointSubsets) the users
+    /// i ≡ t (mod T). Groups are keyed by the user's identity i, not by n, so
+    /// adding or removing one user changes one group only (what parallel
+    /// composition needs under add/remove-one as well as replace-one).
+    pub fn participants(&self, t: usize) -> Participants {
+        match self.params.mode {
+            AltMinMode::AllUsers => (0..self.n).step_by(1),
+            AltMinMode::DisjointSubsets => (t..self.n).step_by(self.params.rounds.max(1)),
+        }
+    }
+
+    /// Statistic points per user (m' of the sensitivity).
+    pub fn statistic_points_per_user(&self) -> usize {
+        self.params.split.statistic_points(self.train.m).len()
+    }
+
+    /// The Gaussian releases of the whole run, per user, for the accountant:
+    /// "W" (s_W, σ_W) and "b" (s_b, σ_b), each with count T (AllUsers) or 1
+    /// (DisjointSubsets: parallel composition, each user is in one group).
+    /// The run is then μ-GDP with μ² = Σ count·(s/σ)².
+    pub fn release_stages(&self, relation_is_replace: bool) -> Vec<ReleaseStage> {
+        let (s_w, s_b) = statistic_sensitivity(
+            &self.params,
+            self.statistic_points_per_user(),
+            relation_is_replace,
+        );
+        let count = match self.params.mode {
+            AltMinMode::AllUsers => self.params.rounds as u64,
+            AltMinMode::DisjointSubsets => u64::from(self.params.rounds > 0),
+        };
+        vec![
+            ReleaseStage {
+                name: "Priv-AltMin W = Σ w wᵀ".into(),
+                sensitivity: s_w,
+                sigma: self.params.sigma_w,
+                count,
+            },
+            ReleaseStage {
+                name: "Priv-AltMin b = Σ ỹ w".into(),
+                sensitivity: s_b,
+                sigma: self.params.sigma_b,
+                count,
+            },
+        ]
+    }
+
+    /// μ of the whole run as a GDP mechanism (∞ when a σ is 0).
+    pub fn gdp_mu(&self, relation_is_replace: bool) -> f64 {
+        self.release_stages(relation_is_replace)
+            .iter()
+            .map(|s| s.count as f64 * (s.sensitivity / s.sigma).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// Fits the heads of `users` with the current U (V-step).
+    fn fit_heads(&mut self, users: Participants) {
+        let (d, k, m) = (self.d, self.k, self.train.m);
+        let head = self.params.split.head_points(m);
+        let mut u_rows = Vec::new();
+        to_row_major(&self.u, &mut u_rows);
+        let mut a = Vec::new();
+        let mut scratch = HeadScratch::new(k);
+        for i in users {
+            let x = &self.train.x[(i * m + head.start) * d..(i * m + head.end) * d];
+            let y = &self.train.y[i * m + head.start..i * m + head.end];
+            fit_head(
+                x,
+                y,
+                &u_rows,
+                d,
+                k,
+                self.params.head_ridge,
+                &mut a,
+                &mut scratch,
+                &mut self.heads[i * k..(i + 1) * k],
+            );
+        }
+    }
+
+    /// The noiseless statistics of iteration t's U-step with the current U
+    /// (fits the participants' heads first).
+    pub fn noiseless_statistics(&mut self, t: usize) -> Statistics {
+        let users = self.participants(t);
+        self.fit_heads(users.clone());
+        accumulate(
+            self.kernel,
+            &self.train.x,
+            &self.train.y,
+            self.train.m,
+            self.d,
+            self.k,
+            users,
+            self.params.split.statistic_points(self.train.m),
+            &self.heads,
+            self.params.feature_clip,
+            self.params.label_clip,
+        )
+    }
+
+    /// One alternating iteration. Does nothing once `is_done()`.
+    pub fn step(&mut self) {
+        if self.is_done() {
+            return;
+        }
+        let t = self.t;
+        let Statistics {
+            mut w,
+            mut b,
+            points,
+        } = self.noiseless_statistics(t);
+        let dk = self.d * self.k;
+        let (nw, nb) = release_noise(
+            self.noise_seed,
+            t,
+            dk,
+            self.params.sigma_w,
+            self.params.sigma_b,
+        );
+        w += nw;
+        b += nb;
+        let lam = self.params.ridge * points as f64;
+        for a in 0..dk {
+            w[(a, a)] += lam;
+        }
+        let sol = match w.clone().cholesky() {
+            Some(ch) => Some(ch.solve(&b)),
+            None => w.lu().solve(&b),
+        };
+        match sol {
+            Some(u) if u.iter().all(|t| t.is_finite()) && u.norm() > 0.0 => {
+                self.u = orthonormalize(DMatrix::from_column_slice(self.d, self.k, u.as_slice()));
+            }
+            _ => self.failed_solves += 1, // keep U_t
+        }
+        self.t += 1;
+        self.angles
+            .push(principal_angle_distance(&self.u, &self.u_star));
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.t >= self.params.rounds
+    }
+
+    /// Iterations done so far.
+    pub fn iteration(&self) -> usize {
+        self.t
+    }
+
+    /// The current U (orthonormal columns).
+    pub fn u(&self) -> &DMatrix<f64> {
+        &self.u
+    }
+
+    /// dist(U_t, U*) for t = 0 (the init), 1, …, iterations done.
+    pub fn angle_history(&self) -> &[f64] {
+        &self.angles
+    }
+
+    /// Iterations whose U-step system could not be solved (U kept unchanged).
+    pub fn failed_solves(&self) -> usize {
+        self.failed_solves
+    }
+
+    /// Final heads by exact least squares on each user's S¹ with the final U
+    /// (local, no privacy cost), then the closed-form population risk averaged
+    /// over users: (excess risk, MSE = excess + R²).
+    pub fn finish(&self, data: &FederatedDataset) -> (f64, f64) {
+        let (n, d, k) = (self.n, self.d, self.k);
+        let mut u_rows = Vec::new();
+        to_row_major(&self.u, &mut u_rows);
+        let mut a = Vec::new();
+        let mut scratch = HeadScratch::new(k);
+        let mut v = vec![0.0; k];
+        let mut w = vec![0.0; d];
+        let mut total = 0.0;
+        for i in 0..n {
+            let p = data.holdout(i);
+            fit_head(p.x, p.y, &u_rows, d, k, 0.0, &mut a, &mut scratch, &mut v);
+            for (pp, wp) in w.iter_mut().enumerate() {
+                *wp = (0..k).map(|q| u_rows[pp * k + q] * v[q]).sum();
+            }
+            total += excess_risk_linear(&w, data.w_star(i));
+        }
+        let excess = total / n.max(1) as f64;
+        let r = data.model.noise;
+        (excess, excess + r * r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::shared_representation::SharedRepresentationModel;
+
+    fn tiny_dk(d: usize, k: usize) -> FederatedDataset {
+        SharedRepresentationModel {
+            n: 7,
+            d,
+            k,
+            m: 6,
+            m_train: 4,
+            noise: 0.1,
+            unit_heads: false,
+            seed: 3,
+        }
+        .generate()
+    }
+
+    fn params(mode: AltMinMode, cx: f64) -> PrivAltMinParams {
+        PrivAltMinParams {
+            rounds: 3,
+            feature_clip: cx,
+            label_clip: 0.7,
+            sigma_w: 0.0,
+            sigma_b: 0.0,
+            mode,
+            split: mode.default_split(),
+            ridge: 0.0,
+            head_ridge: 0.0,
+        }
+    }
+
+    /// Explicit Σ w wᵀ and Σ ỹ w, forming each per-sample dk-vector.
+    fn explicit(alg: &PrivAltMin, t: usize) -> (DMatrix<f64>, DVector<f64>) {
+        let (d, k, m) = (alg.d, alg.k, alg.train.m);
+        let mut w = DMatrix::zeros(d * k, d * k);
+        let mut b = DVector::zeros(d * k);
+        for i in alg.participants(t) {
+            let v = &alg.heads[i * k..(i + 1) * k];
+            for j in alg.params.split.statistic_points(m) {
+                let x = &alg.train.x[(i * m + j) * d..(i * m + j + 1) * d];
+                let mut wv = DVector::from_fn(d * k, |a, _| x[a % d] * v[a / d]);
+                let f = clip_factor(wv.norm(), alg.params.feature_clip);
+                wv *= f;
+                let yt = alg.train.y[i * m + j].clamp(-0.7, 0.7);
+                w += &wv * wv.transpose();
+                b += yt * &wv;
+            }
+        }
+        (w, b)
+    }
+
+    fn tiny() -> FederatedDataset {
+        tiny_dk(4, 2)
+    }
+
+    #[test]
+    fn kronecker_statistics_equal_the_explicit_sum_of_outer_products() {
+        // d = 7 > 5 sends the chunked kernel through the strided matrixmultiply
+        // path; d = 4 through nalgebra's small-matrix loop; k = 3 has 6 blocks.
+        for (d, k) in [(4, 2), (7, 2), (7, 3)] {
+            let data = tiny_dk(d, k);
+            for mode in [AltMinMode::AllUsers, AltMinMode::DisjointSubsets] {
+                for kernel in [StatisticKernel::PerUserGram, StatisticKernel::ChunkedGemm] {
+                    // cx = 1.5 clips some samples and not others.
+                    let u0 = crate::linalg::gaussian_matrix(
+                        d,
+                        k,
+                        &mut stream(1, Purpose::Initialization, 0),
+                    );
+                    let mut alg =
+                        PrivAltMin::new(&data, u0, params(mode, 1.5), 9).with_kernel(kernel);
+                    for t in 0..2 {
+                        let st = alg.noiseless_statistics(t);
+                        let (w, b) = explicit(&alg, t);
+                        assert!(
+                            (&st.w - &w).norm() <= 1e-12 * w.norm().max(1.0),
+                            "{mode:?} {kernel:?}"
+                        );
+                        assert!((&st.b - &b).norm() <= 1e-12 * b.norm().max(1.0));
+                        assert!((&st.w - st.w.transpose()).norm() == 0.0);
+                        alg.step();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn release_noise_is_symmetric_with_std_sigma_on_the_diagonal_and_sigma_over_root_two_off_it() {
+        let (dk, sw, sb) = (60, 2.0, 3.0);
+        let (mut diag, mut offd, mut bb) = (0.0, 0.0, 0.0);
+        let reps = 20;
+        for t in 0..reps {
+            let (w, b) = release_noise(5, t, dk, sw, sb);
+            assert_eq!(w, w.transpose());
+            diag += (0..dk).map(|a| w[(a, a)].powi(2)).sum::<f64>();
+            offd += (0..dk)
+                .flat_map(|c| (0..c).map(move |r| (r, c)))
+                .map(|rc| w[rc].powi(2))
+                .sum::<f64>();
+            bb += b.norm_squared();
+        }
+        let var_diag = diag / (reps * dk) as f64;
+        let var_off = offd / (reps * dk * (dk - 1) / 2) as f64;
+        let var_b = bb / (reps * dk) as f64;
+        // 1200, 35400 and 1200 draws: relative errors well under 15%.
+        assert!((var_diag / (sw * sw) - 1.0).abs() < 0.15, "{var_diag}");
+        assert!((var_off / (sw * sw / 2.0) - 1.0).abs() < 0.05, "{var_off}");
+        assert!((var_b / (sb * sb) - 1.0).abs() < 0.15, "{var_b}");
+        // σ = 0: no noise.
+        let (w, _) = release_noise(5, 0, dk, 0.0, 0.0);
+        assert_eq!(w.norm(), 0.0);
+    }
+
+    #[test]
+    fn with_the_true_heads_and_no_label_noise_the_u_step_returns_u_star() {
+        let data = SharedRepresentationModel {
+            n: 50,
+            d: 8,
+            k: 2,
+            m: 6,
+            m_train: 4,
+            noise: 0.0,
+            unit_heads: false,
+            seed: 8,
+        }
+        .generate();
+        let train = TrainPoints::from_data(&data);
+        for kernel in [StatisticKernel::PerUserGram, StatisticKernel::ChunkedGemm] {
+            let st = accumulate(
+                kernel,
+                &train.x,
+                &train.y,
+                4,
+                8,
+                2,
+                (0..50).step_by(1),
+                0..4,
+                &data.v_star,
+                1e9,
+                1e9,
+            );
+            let u = st.w.cholesky().unwrap().solve(&st.b);
+            let u = DMatrix::from_column_slice(8, 2, u.as_slice());
+            assert!((&u - &data.u_star).norm() < 1e-9, "{kernel:?}");
+        }
+    }
+
+    #[test]
+    fn disjoint_groups_partition_the_users() {
+        let data = tiny();
+        let alg = PrivAltMin::new(
+            &data,
+            data.u_star.clone(),
+            params(AltMinMode::DisjointSubsets, 1.0),
+            0,
+        );
+        let mut seen = [0; 7];
+        for t in 0..3 {
+            for i in alg.participants(t) {
+                seen[i] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1));
+        assert_eq!(alg.release_stages(true)[0].count, 1);
+        assert_eq!(alg.statistic_points_per_user(), 2);
+    }
+
+    #[test]
+    fn sensitivity_formulas_follow_the_clipping() {
+        let p = params(AltMinMode::AllUsers, 0.5);
+        let (sw, sb) = statistic_sensitivity(&p, 4, false);
+        assert!((sw - 4.0 * 0.25).abs() < 1e-15 && (sb - 4.0 * 0.5 * 0.7).abs() < 1e-15);
+        let (rw, rb) = statistic_sensitivity(&p, 4, true);
+        assert!((rw - sw * 2f64.sqrt()).abs() < 1e-15 && (rb - 2.0 * sb).abs() < 1e-15);
+        let q = p.with_noise_multiplier(3.0, 4, true);
+        assert!((q.sigma_w - 3.0 * rw).abs() < 1e-15 && (q.sigma_b - 3.0 * rb).abs() < 1e-15);
+    }
+}
