@@ -1,2 +1,4 @@
 //! One file per algorithm. Each is a state machine with `step()`, so a run can
 //! be observed round by round and stopped between rounds.
+pub mod dp_gd_random_features;
+pub mod min_norm;
