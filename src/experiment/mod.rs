@@ -5,3 +5,4 @@ pub mod error;
 pub mod fields;
 
 pub use error::ConfigError;
+pub mod dpgd_sweep;
