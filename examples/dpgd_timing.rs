@@ -1,5 +1,5 @@
 //! Native timings of the DP-GD random-features pieces:
-//! `cargo run --release --example dpgd_timing [preset…]`.
+//! `cargo run --release --example dpgd_timing [PRESET [key=value …]]`.
 //!
 //! σ comes from a local stand-in for the accountant (the paper's Prop. 3.2,
 //! σ = √(ηT)·√(8 ln(1/δ))/ε); the crate's accountant replaces it in the app.
@@ -17,8 +17,12 @@ fn prop32(q: &SigmaQuery) -> f64 {
     (q.eta * q.steps as f64).sqrt() * (8.0 * (1.0 / q.delta).ln()).sqrt() / q.epsilon
 }
 
-fn sweep(preset: &str) {
-    let config = DpGdConfig::preset(preset).unwrap();
+fn sweep(preset: &str, settings: &[String]) {
+    let mut config = DpGdConfig::preset(preset).unwrap();
+    for kv in settings {
+        let (k, v) = kv.split_once('=').expect("settings are key=value");
+        config.apply_field(k, v).unwrap_or_else(|e| panic!("{e}"));
+    }
     let t0 = Instant::now();
     let mut s = DpGdSweep::new(config.clone(), prop32).unwrap();
     let mut calls = 0;
@@ -79,11 +83,10 @@ fn sweep(preset: &str) {
 }
 
 fn main() {
-    let presets: Vec<String> = std::env::args().skip(1).collect();
-    if !presets.is_empty() {
-        for p in &presets {
-            sweep(p);
-        }
+    // `dpgd_timing PRESET [key=value …]` runs one sweep; no arguments: the default tour.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some((preset, settings)) = args.split_first() {
+        sweep(preset, settings);
         return;
     }
     let (d, n, n_test) = (20, 400, 400);
@@ -136,6 +139,6 @@ fn main() {
             run.test_loss(),
         );
     }
-    sweep("dpgd-quick");
-    sweep("dpgd-browser");
+    sweep("dpgd-quick", &[]);
+    sweep("dpgd-browser", &[]);
 }

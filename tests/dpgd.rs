@@ -107,6 +107,8 @@ fn same_seed_gives_the_same_numbers() {
     let mut config = DpGdConfig::preset("dpgd-quick").unwrap();
     config.p_grid = vec![50, 200];
     config.trace_p = vec![200];
+    config.trace_time_scales = vec![1.0, 4.0];
+    config.trace_eta = 0.0; // the main schedule: η = 1/p
     let (a, ta) = run(config.clone());
     let (b, tb) = run(config.clone());
     assert_eq!(csv(&a), csv(&b));

@@ -643,19 +643,37 @@ impl DpGdSweep {
         let mut jobs = Vec::new();
         let mut units_total = 0;
         let n = config.n;
-        let private = |field: &str, eps: f64, p: usize, time_scale: f64, kind: RunKind| {
+        // The accountant may be slow (bisection): ask once per (ε, T, η).
+        let mut asked: Vec<((u64, usize, u64), f64, f64)> = Vec::new();
+        let mut private = |field: &str, eps: f64, p: usize, time_scale: f64, kind: RunKind| {
             let (eta, steps) = match kind {
                 RunKind::Trace => config.trace_schedule(p, time_scale),
                 _ => config.schedule(p, time_scale),
             };
-            let query = SigmaQuery {
-                calibration: config.calibration,
-                epsilon: eps,
-                delta: config.delta,
-                steps,
-                eta,
+            let key = (eps.to_bits(), steps, eta.to_bits());
+            let (sigma, epsilon_spent) = match asked.iter().find(|a| a.0 == key) {
+                Some(&(_, sigma, spent)) => (sigma, spent),
+                None => {
+                    let sigma = sigma_for(&SigmaQuery {
+                        calibration: config.calibration,
+                        epsilon: eps,
+                        delta: config.delta,
+                        steps,
+                        eta,
+                    });
+                    let spent = spent_for.as_ref().map_or(f64::NAN, |f| {
+                        f(&SpentQuery {
+                            calibration: config.calibration,
+                            sigma,
+                            delta: config.delta,
+                            steps,
+                            eta,
+                        })
+                    });
+                    asked.push((key, sigma, spent));
+                    (sigma, spent)
+                }
             };
-            let sigma = sigma_for(&query);
             if !(sigma.is_finite() && sigma >= 0.0) {
                 return Err(ConfigError::invalid(
                     field,
@@ -664,15 +682,6 @@ impl DpGdSweep {
                     ),
                 ));
             }
-            let epsilon_spent = spent_for.as_ref().map_or(f64::NAN, |f| {
-                f(&SpentQuery {
-                    calibration: config.calibration,
-                    sigma,
-                    delta: config.delta,
-                    steps,
-                    eta,
-                })
-            });
             Ok(RunSpec {
                 kind,
                 epsilon: eps,
