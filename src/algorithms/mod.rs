@@ -1,7 +1,9 @@
 //! One file per algorithm. Each is a state machine with `step()`, so a run can
 //! be observed round by round and stopped between rounds.
 
+pub mod dp_gd_random_features;
 pub mod fedrep;
 pub mod local_gd;
+pub mod min_norm;
 pub mod priv_altmin;
 pub mod private_init;

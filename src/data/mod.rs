@@ -1,4 +1,5 @@
 //! Seeded synthetic data models. Each user's (or sample's) data comes from its
 //! own random stream, so a dataset is reproducible from (seed, index) alone.
 
+pub mod random_features;
 pub mod shared_representation;
