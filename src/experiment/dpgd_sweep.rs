@@ -1084,6 +1084,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         y_label: "test MSE".into(),
         log_x: true,
         log_y: false,
+        x_hint: None,
         series: fix_horizontal(series, first_x),
     });
 
@@ -1125,6 +1126,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         y_label: "test MSE".into(),
         log_x: true,
         log_y: true,
+        x_hint: None,
         series: fix_horizontal(series, first_p),
     });
 
@@ -1159,6 +1161,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         y_label: "test MSE".into(),
         log_x: true,
         log_y: false,
+        x_hint: None,
         series: raw,
     });
     charts.push(ChartSpec {
@@ -1170,6 +1173,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         y_label: "test MSE".into(),
         log_x: true,
         log_y: false,
+        x_hint: None,
         series: rescaled,
     });
     charts
