@@ -470,9 +470,15 @@ impl FedRepConfig {
             .into_iter()
             .filter_map(|(k, v)| config.apply_field(k, v).err())
             .collect();
-        if errors.is_empty() {
-            errors = config.validate_all();
-        }
+        // Judge the fields that did parse too, so that every bad field is marked
+        // at once; skip checks on fields whose text did not parse.
+        let unparsed: Vec<String> = errors.iter().map(|e| e.field().to_string()).collect();
+        errors.extend(
+            config
+                .validate_all()
+                .into_iter()
+                .filter(|e| !unparsed.iter().any(|f| f == e.field())),
+        );
         if errors.is_empty() {
             Ok(config)
         } else {

@@ -1,0 +1,45 @@
+# The two commands of the README:
+#   make demo   set up, build the wasm module, serve the page and print its URL (PORT=NNNN to choose the port)
+#   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
+# Other targets: make build, make bench, make setup, make lint.
+
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+PORT ?= 8000
+WASM_PACK := wasm-pack
+# Browser tests of the wasm API: the runner's own limit (seconds).
+export WASM_BINDGEN_TEST_TIMEOUT ?= 120
+
+.PHONY: demo test setup build lint test-native test-wasm test-e2e bench
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(WASM_PACK) build --release --target web --out-dir www/pkg --mode no-install
+
+demo: build
+	@PORT=$(PORT) bash scripts/serve.sh
+
+test: setup
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory test-e2e
+
+test-native:
+	cargo test
+
+test-wasm:
+	$(WASM_PACK) test --headless --chrome --mode no-install -- --test web
+
+test-e2e:
+	node --test --test-concurrency=1 tests/e2e/
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+
+bench: build
+	bash scripts/bench.sh

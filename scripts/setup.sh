@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Idempotent setup: installs only what is missing.
+#   - the wasm32 target, wasm-pack, and the wasm-bindgen CLI at the exact
+#     version pinned in Cargo.lock (wasm-pack uses it only when it matches);
+#   - Debian's chromium and chromium-driver (browser tests, end-to-end tests);
+#   - the npm packages of the end-to-end tests (playwright-core; no browser download).
+# Usage: scripts/setup.sh [--no-browser]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+want_browser=1
+[[ "${1:-}" == "--no-browser" ]] && want_browser=0
+
+say() { printf '[setup] %s\n' "$*"; }
+
+# --- Rust target ---
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+cargo_install() { # name version-args...: --locked first, then without (a locked dependency may have been yanked)
+  local name="$1"; shift
+  cargo install "$name" "$@" --locked || cargo install "$name" "$@"
+}
+
+# --- wasm-pack ---
+if ! command -v wasm-pack >/dev/null 2>&1; then
+  say "installing wasm-pack"
+  cargo_install wasm-pack
+fi
+
+# --- wasm-bindgen CLI, exactly the version in Cargo.lock ---
+if [[ ! -f Cargo.lock ]]; then
+  cargo generate-lockfile
+fi
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have_version=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [[ "$have_version" != "$wb_version" ]]; then
+  say "installing wasm-bindgen-cli $wb_version (found: ${have_version:-none})"
+  cargo_install wasm-bindgen-cli --version "$wb_version"
+fi
+
+# --- chromium + chromedriver (Debian packages) ---
+if [[ $want_browser == 1 ]]; then
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    say "installing chromium and chromium-driver"
+    SUDO=""
+    [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+fi
+
+# --- npm packages for the end-to-end tests ---
+if [[ ! -d node_modules/playwright-core ]]; then
+  say "installing npm packages"
+  if [[ -f package-lock.json ]]; then
+    npm ci --no-audit --no-fund
+  else
+    npm install --no-audit --no-fund
+  fi
+fi
+
+say "ready: $(rustc --version), wasm-pack $(wasm-pack --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}')"
