@@ -2,6 +2,7 @@
 //! `dp-explorer account` prints what each accountant says about a mechanism.
 
 pub mod account;
+pub mod bench;
 pub mod sweep;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Time the benchmarks natively (scripts/bench.sh adds the browser column).
+    Bench(bench::BenchArgs),
     /// Run a sweep (a preset, with overrides) and write results.csv and SVG charts.
     Sweep(sweep::SweepArgs),
     /// Print ε (or σ) for a Gaussian mechanism under every accountant.
@@ -30,6 +33,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Account(args) => account::run(&args),
+        Command::Bench(args) => bench::run(&args),
         Command::Sweep(args) => sweep::run(&args),
     };
     match outcome {

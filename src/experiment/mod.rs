@@ -1,6 +1,7 @@
 //! Experiments: configs (parsed from text, validated once, in Rust), sweeps over
 //! ε and seeds, and a step-wise runner with progress and cancellation points.
 
+pub mod bench;
 pub mod dpgd_sweep;
 pub mod error;
 pub mod fedrep_config;

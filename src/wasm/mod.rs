@@ -208,3 +208,19 @@ pub fn chart_svg(spec: JsValue, width: u32, height: u32) -> Result<String, JsErr
 pub fn series_color(index: usize) -> String {
     plot::css_color(index)
 }
+
+/// Runs a shared benchmark to the end (timed by the caller) and returns its
+/// one-line summary; see `experiment::bench`.
+#[wasm_bindgen]
+pub fn run_bench(name: &str) -> Result<String, JsError> {
+    crate::experiment::bench::run_bench(name).map_err(|e| JsError::new(&e))
+}
+
+/// The benchmark names.
+#[wasm_bindgen]
+pub fn bench_names() -> Vec<String> {
+    crate::experiment::bench::BENCHES
+        .iter()
+        .map(|b| b.0.to_string())
+        .collect()
+}
