@@ -3,8 +3,9 @@
 //! validated once with messages a user can act on.
 
 use super::error::ConfigError;
-use super::fields::{parse_choice, parse_f64, parse_f64_list, parse_u64, parse_usize};
+use super::fields::{parse_bool, parse_choice, parse_f64, parse_f64_list, parse_u64, parse_usize};
 use crate::algorithms::fedrep::BatchMode;
+use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::algorithms::private_init::PairNormalization;
 use crate::data::shared_representation::SharedRepresentationModel;
 use crate::privacy::{Calibration, Relation};
@@ -51,6 +52,35 @@ impl Heads {
     }
 }
 
+/// Which users Priv-AltMin uses in which iteration (config form of [`AltMinMode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum AltMinUsers {
+    /// Jain et al.: T disjoint user groups, one per iteration (parallel
+    /// composition: each user is released once).
+    #[default]
+    Disjoint,
+    /// The Private FedRep authors' re-implementation: every user every
+    /// iteration (T-fold composition).
+    AllUsers,
+}
+
+impl AltMinUsers {
+    pub fn name(self) -> &'static str {
+        match self {
+            AltMinUsers::Disjoint => "disjoint",
+            AltMinUsers::AllUsers => "all-users",
+        }
+    }
+
+    pub fn mode(self) -> AltMinMode {
+        match self {
+            AltMinUsers::Disjoint => AltMinMode::DisjointSubsets,
+            AltMinUsers::AllUsers => AltMinMode::AllUsers,
+        }
+    }
+}
+
 /// Every setting of a Private FedRep sweep. Field names are the names used in
 /// the page's inputs, the URL query and `--set key=value`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,6 +120,16 @@ pub struct FedRepConfig {
     /// Local GD baseline: steps and step size.
     pub local_steps: usize,
     pub local_step: f64,
+    /// Run the Priv-AltMin baseline (Jain et al. 2021) at every ε.
+    pub altmin: bool,
+    /// Priv-AltMin: disjoint user groups (Jain et al.) or all users each iteration.
+    pub altmin_mode: AltMinUsers,
+    /// Priv-AltMin iterations T (the paper: 5).
+    pub altmin_rounds: usize,
+    /// Priv-AltMin: L2 clip c_x of each sample's w = vec(x vᵀ).
+    pub altmin_clip: f64,
+    /// Priv-AltMin: labels clamped to [−c_y, c_y].
+    pub altmin_label_clip: f64,
 }
 
 impl Default for FedRepConfig {
@@ -118,6 +158,11 @@ impl Default for FedRepConfig {
             heads: Heads::Unit,
             local_steps: 5,
             local_step: 0.065,
+            altmin: true,
+            altmin_mode: AltMinUsers::Disjoint,
+            altmin_rounds: 5,
+            altmin_clip: ALTMIN_DEFAULT_CLIP,
+            altmin_label_clip: ALTMIN_DEFAULT_LABEL_CLIP,
         }
     }
 }
@@ -125,6 +170,22 @@ impl Default for FedRepConfig {
 /// Wasm memory is at most 4 GiB and a browser tab dies well before that; a run
 /// that would need more than this is refused with a suggestion.
 pub const MEMORY_BUDGET_BYTES: usize = 1 << 30;
+
+/// Priv-AltMin's default per-sample clip c_x: the paper's "clipping parameter
+/// 10⁻⁴". Every sample is then clipped (‖x vᵀ‖ ≈ √d), so with the ridge scaled
+/// by c² the value only sets units; what matters is c_y against |y| ≈ 1.
+/// Measured at the default setting (disjoint, exact, seed 1, ε = 1/4/8):
+/// c_y = 1e-4 (sign of y) with ridge 0.5·c² gave excess risk 0.86/0.076/0.035,
+/// c_y = 1 about the same, c_y = 3 worse (2.0/0.34/0.073); smaller ridges
+/// (0.01·c², 1e-4·c²) lowered the ε = 100 floor but were worse at every ε ≤ 8
+/// (e.g. 1.9/0.20/0.049). So the defaults keep the paper's values.
+pub const ALTMIN_DEFAULT_CLIP: f64 = 1e-4;
+/// Priv-AltMin's default label clip c_y.
+pub const ALTMIN_DEFAULT_LABEL_CLIP: f64 = 1e-4;
+/// U-step ridge per statistic point, in units of c_x²: the re-implementation's
+/// (2/(mn))·W̃ + 1e-8·I at c = 1e-4 is ridge 5e-9 = 0.5·c² per point. Scaling
+/// with c² keeps the ridge's weight relative to W the same at any clip.
+pub const ALTMIN_RIDGE_PER_CLIP2: f64 = 0.5;
 
 pub const FEDREP_PRESETS: &[&str] = &["fedrep-paper", "fedrep-authors-code"];
 
@@ -152,6 +213,11 @@ impl FedRepConfig {
         "heads",
         "local_steps",
         "local_step",
+        "altmin",
+        "altmin_mode",
+        "altmin_rounds",
+        "altmin_clip",
+        "altmin_label_clip",
     ];
 
     /// A named starting point.
@@ -168,6 +234,11 @@ impl FedRepConfig {
                 init: InitMode::NonPrivate,
                 batch: BatchMode::Full,
                 heads: Heads::Unit,
+                altmin: true,
+                altmin_mode: AltMinUsers::AllUsers,
+                altmin_rounds: 5,
+                altmin_clip: 1e-4,
+                altmin_label_clip: 1e-4,
                 ..FedRepConfig::default()
             }),
             other => Err(ConfigError::UnknownPreset {
@@ -237,6 +308,16 @@ impl FedRepConfig {
             }
             "local_steps" => self.local_steps = parse_usize(key, value)?,
             "local_step" => self.local_step = parse_f64(key, value)?,
+            "altmin" => self.altmin = parse_bool(key, value)?,
+            "altmin_mode" => {
+                self.altmin_mode = match parse_choice(key, value, &["disjoint", "all-users"])? {
+                    "disjoint" => AltMinUsers::Disjoint,
+                    _ => AltMinUsers::AllUsers,
+                }
+            }
+            "altmin_rounds" => self.altmin_rounds = parse_usize(key, value)?,
+            "altmin_clip" => self.altmin_clip = parse_f64(key, value)?,
+            "altmin_label_clip" => self.altmin_label_clip = parse_f64(key, value)?,
             other => {
                 return Err(ConfigError::UnknownField {
                     field: other.chars().filter(|c| !c.is_control()).take(40).collect(),
@@ -284,6 +365,11 @@ impl FedRepConfig {
             ("heads", self.heads.name().to_string()),
             ("local_steps", self.local_steps.to_string()),
             ("local_step", format!("{}", self.local_step)),
+            ("altmin", if self.altmin { "on" } else { "off" }.to_string()),
+            ("altmin_mode", self.altmin_mode.name().to_string()),
+            ("altmin_rounds", self.altmin_rounds.to_string()),
+            ("altmin_clip", format!("{}", self.altmin_clip)),
+            ("altmin_label_clip", format!("{}", self.altmin_label_clip)),
         ]
     }
 
@@ -302,6 +388,37 @@ impl FedRepConfig {
             noise: self.noise,
             unit_heads: self.heads == Heads::Unit,
             seed: self.seed,
+        }
+    }
+
+    /// Memory of a sweep: the dataset, plus Priv-AltMin's copy of every
+    /// user's S⁰ while it runs.
+    pub fn memory_bytes(&self) -> usize {
+        let altmin = if self.altmin {
+            8 * self.n * self.m_train() * (self.d + 1)
+        } else {
+            0
+        };
+        self.model().memory_bytes() + altmin
+    }
+
+    /// Priv-AltMin's parameters in this sweep, without noise (the σ's come
+    /// from [`plan_priv_altmin`](super::fedrep_sweep::plan_priv_altmin)):
+    /// the split is the mode's ([`AltMinMode::default_split`]); the U-step
+    /// ridge is [`ALTMIN_RIDGE_PER_CLIP2`]·c_x² per statistic point and the
+    /// head ridge the re-implementation's 1e-6.
+    pub fn altmin_params(&self) -> PrivAltMinParams {
+        let mode = self.altmin_mode.mode();
+        PrivAltMinParams {
+            rounds: self.altmin_rounds,
+            feature_clip: self.altmin_clip,
+            label_clip: self.altmin_label_clip,
+            sigma_w: 0.0,
+            sigma_b: 0.0,
+            mode,
+            split: mode.default_split(),
+            ridge: ALTMIN_RIDGE_PER_CLIP2 * self.altmin_clip * self.altmin_clip,
+            head_ridge: PrivAltMinParams::authors_code().head_ridge,
         }
     }
 
@@ -437,11 +554,35 @@ impl FedRepConfig {
                 ),
             );
         }
+        check(
+            (1..=1000).contains(&self.altmin_rounds),
+            ConfigError::out_of_range("altmin_rounds", "between 1 and 1000", self.altmin_rounds),
+        );
+        check(
+            self.altmin_clip > 0.0 && self.altmin_clip <= 1e100,
+            ConfigError::out_of_range("altmin_clip", "in (0, 1e100]", self.altmin_clip),
+        );
+        check(
+            self.altmin_label_clip > 0.0 && self.altmin_label_clip <= 1e100,
+            ConfigError::out_of_range("altmin_label_clip", "in (0, 1e100]", self.altmin_label_clip),
+        );
+        if self.altmin && self.altmin_mode == AltMinUsers::Disjoint && self.n < self.altmin_rounds {
+            check(
+                false,
+                ConfigError::invalid(
+                    "altmin_mode",
+                    format!(
+                        "disjoint subsets give each of the T = {} Priv-AltMin iterations its own users, so they need n ≥ T (got n = {}); raise n, lower altmin_rounds to at most {}, or choose altmin_mode = all-users",
+                        self.altmin_rounds, self.n, self.n
+                    ),
+                ),
+            );
+        }
         if errors
             .iter()
             .all(|e| !matches!(e.field(), "n" | "d" | "m" | "k"))
         {
-            let bytes = self.model().memory_bytes();
+            let bytes = self.memory_bytes();
             if bytes > MEMORY_BUDGET_BYTES {
                 errors.push(ConfigError::invalid(
                     "n",
@@ -541,10 +682,60 @@ mod tests {
         let mut c = FedRepConfig::preset("fedrep-authors-code").unwrap();
         c.epsilons = vec![0.5, 3.0];
         c.delta = 1e-7;
+        c.altmin_rounds = 7;
+        c.altmin_clip = 0.25;
+        c.altmin_label_clip = 2.5;
+        let pairs = c.to_fields();
+        let names: Vec<&str> = pairs.iter().map(|(k, _)| *k).collect();
+        assert_eq!(names, FedRepConfig::FIELDS);
+        let back =
+            FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+        assert_eq!(back, c);
+        c.altmin = false;
+        c.altmin_mode = AltMinUsers::Disjoint;
         let pairs = c.to_fields();
         let back =
             FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
         assert_eq!(back, c);
+    }
+
+    #[test]
+    fn priv_altmin_is_on_by_default_as_jain_et_al_and_the_authors_preset_as_their_code() {
+        let c = FedRepConfig::default();
+        assert!(c.altmin);
+        assert_eq!(c.altmin_mode, AltMinUsers::Disjoint);
+        assert_eq!(
+            (c.altmin_rounds, c.altmin_clip, c.altmin_label_clip),
+            (5, 1e-4, 1e-4)
+        );
+        let p = FedRepConfig::preset("fedrep-authors-code").unwrap();
+        assert_eq!(p.altmin_mode, AltMinUsers::AllUsers);
+        // The re-implementation's U-step ridge and head ridge, split and clips.
+        let mut want = PrivAltMinParams::authors_code();
+        let got = p.altmin_params();
+        want.ridge = got.ridge;
+        assert_eq!(got, want);
+        assert!((got.ridge - 5e-9).abs() < 1e-22);
+    }
+
+    #[test]
+    fn bad_priv_altmin_settings_name_their_field_and_say_what_to_do() {
+        for (key, value) in [
+            ("altmin", "maybe"),
+            ("altmin_mode", "some"),
+            ("altmin_rounds", "0"),
+            ("altmin_clip", "0"),
+            ("altmin_label_clip", "-1"),
+        ] {
+            let e = FedRepConfig::from_pairs(None, [(key, value)]).unwrap_err();
+            assert_eq!(e[0].field(), key, "{key}={value}: {}", e[0]);
+        }
+        let e = FedRepConfig::from_pairs(None, [("n", "3")]).unwrap_err();
+        assert_eq!(e[0].field(), "altmin_mode");
+        assert!(e[0].to_string().contains("n ≥ T"), "{}", e[0]);
+        assert!(e[0].to_string().contains("all-users"), "{}", e[0]);
+        assert!(FedRepConfig::from_pairs(None, [("n", "3"), ("altmin", "off")]).is_ok());
+        assert!(FedRepConfig::from_pairs(None, [("n", "3"), ("altmin_mode", "all-users")]).is_ok());
     }
 
     #[test]

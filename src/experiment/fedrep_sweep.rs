@@ -1,22 +1,25 @@
 //! A Private FedRep sweep as a step-wise runner: one shared dataset per seed,
-//! then non-private FedRep and local GD as references and Private FedRep at
-//! every ε. Each `step()` does one bounded unit of work (a chunk of users, or
-//! one round of one run), so a Web Worker can report progress and honour a
-//! cancel between steps.
+//! then non-private FedRep and local GD as references, Private FedRep at every
+//! ε and (config `altmin`) Priv-AltMin (Jain et al. 2021) at every ε. Each
+//! `step()` does one bounded unit of work (a chunk of users, or one round or
+//! AltMin iteration of one run), so a Web Worker can report progress and
+//! honour a cancel between steps.
 
 use super::fedrep_config::{FedRepConfig, InitMode};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{FedRep, FedRepParams};
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
+use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMin, PrivAltMinParams, ReleaseStage};
 use crate::algorithms::private_init::{spectral_init, spectral_statistic, SpectralStatistic};
-use crate::data::shared_representation::FederatedDataset;
+use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
 use crate::plot::{ChartSpec, LineStyle, Series};
-use crate::privacy::formulas::classic_gaussian_sigma;
+use crate::privacy::formulas::{classic_gaussian_sigma, priv_altmin_authors_code_sigmas};
 use crate::privacy::{
     calibrate_exact, calibration::fedrep_sigma, AccountingError, Calibration, GaussianStage,
-    PrivacyReport,
+    PrivacyReport, Relation,
 };
 use crate::rng::{combine, stream, Purpose};
+use nalgebra::DMatrix;
 use serde::Serialize;
 
 /// Users drawn per step while generating data.
@@ -35,6 +38,7 @@ enum Job {
     FedRepReference,
     LocalGd,
     PrivateFedRep { epsilon_index: usize },
+    PrivAltMin { epsilon_index: usize },
 }
 
 #[derive(Debug)]
@@ -60,6 +64,11 @@ enum Running {
     LocalGd {
         next_user: usize,
         sum: f64,
+    },
+    AltMin {
+        run: Box<PrivAltMin>,
+        privacy: PrivacyReport,
+        sigma: f64,
     },
 }
 
@@ -95,13 +104,24 @@ impl FedRepSweep {
         jobs.extend(
             (0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
         );
+        let altmin_runs = if config.altmin {
+            jobs.extend(
+                (0..config.epsilons.len()).map(|epsilon_index| Job::PrivAltMin { epsilon_index }),
+            );
+            config.epsilons.len()
+        } else {
+            0
+        };
         let n = config.n;
         let per_run = config.rounds + 1;
+        // Each AltMin iteration is a unit, and so is the final head refit.
+        let per_altmin_run = config.altmin_rounds + 1;
         let units_total = n.div_ceil(USERS_PER_DATA_STEP)
             + 1
             + per_run
             + n.div_ceil(USERS_PER_LOCAL_STEP)
-            + config.epsilons.len() * per_run;
+            + config.epsilons.len() * per_run
+            + altmin_runs * per_altmin_run;
         let data = config.model().allocate();
         Ok(FedRepSweep {
             config,
@@ -138,10 +158,17 @@ impl FedRepSweep {
         let mut curves = self.curves.clone();
         if let Phase::Jobs {
             index,
-            running: Some(Running::FedRep { run, .. }),
+            running: Some(running),
         } = &self.phase
         {
-            curves.push(self.curve_of(&self.jobs[*index], run.angles()));
+            let angles = match running {
+                Running::FedRep { run, .. } => Some(run.angles()),
+                Running::AltMin { run, .. } => Some(run.angle_history()),
+                Running::LocalGd { .. } => None,
+            };
+            if let Some(angles) = angles {
+                curves.push(self.curve_of(&self.jobs[*index], angles));
+            }
         }
         curves
     }
@@ -158,6 +185,11 @@ impl FedRepSweep {
                     Some(Running::FedRep { run, .. }) => {
                         format!(": round {} of {}", run.round(), self.config.rounds)
                     }
+                    Some(Running::AltMin { run, .. }) => format!(
+                        ": iteration {} of {}",
+                        run.iteration(),
+                        self.config.altmin_rounds
+                    ),
                     _ => String::new(),
                 };
                 format!("{}{round}", self.job_label(job))
@@ -271,6 +303,45 @@ impl FedRepSweep {
                 self.curves.push(self.curve_of(&job, run.angles()));
                 None
             }
+            Running::AltMin {
+                mut run,
+                privacy,
+                sigma,
+            } => {
+                if !run.is_done() {
+                    run.step();
+                    self.units_done += 1;
+                    return Ok(Phase::Jobs {
+                        index,
+                        running: Some(Running::AltMin {
+                            run,
+                            privacy,
+                            sigma,
+                        }),
+                    });
+                }
+                let (excess_risk, mse) = run.finish(&self.data);
+                self.units_done += 1;
+                let (method, epsilon) = self.job_identity(&job);
+                self.rows.push(ResultRow {
+                    method,
+                    epsilon,
+                    delta: self.config.delta,
+                    seed: self.config.seed,
+                    excess_risk,
+                    mse,
+                    principal_angle: *run.angle_history().last().expect("angle of U_0"),
+                    sigma,
+                    epsilon_spent: privacy.epsilon_exact,
+                    // Per-sample clipping; the run does not count clipped samples.
+                    clipped_fraction: f64::NAN,
+                    variant: self.variant(&job),
+                    privacy_reading: Some(privacy.plain_language()),
+                    privacy: Some(privacy),
+                });
+                self.curves.push(self.curve_of(&job, run.angle_history()));
+                None
+            }
             Running::LocalGd { next_user, sum } => {
                 let params = LocalGdParams {
                     steps: self.config.local_steps,
@@ -325,6 +396,7 @@ impl FedRepSweep {
             Job::FedRepReference => 1,
             Job::LocalGd => 2,
             Job::PrivateFedRep { epsilon_index } => 100 + *epsilon_index as u64,
+            Job::PrivAltMin { epsilon_index } => 200 + *epsilon_index as u64,
         };
         combine(self.config.seed, tag)
     }
@@ -357,18 +429,7 @@ impl FedRepSweep {
                 let epsilon = c.epsilons[*epsilon_index];
                 let plan = plan_private_fedrep(c, epsilon)?;
                 let seed = self.job_seed(job);
-                let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
-                let u0 = match (&self.stat_private, plan.init_sigma) {
-                    (Some(stat), Some(sigma_init)) => {
-                        spectral_init(stat, sigma_init, c.k, &mut rng)
-                    }
-                    _ => spectral_init(
-                        self.stat_reference.as_ref().expect("statistics computed"),
-                        0.0,
-                        c.k,
-                        &mut rng,
-                    ),
-                };
+                let u0 = self.initialization(*epsilon_index, plan.init_sigma);
                 let params = FedRepParams {
                     rounds: c.rounds,
                     step: c.step,
@@ -382,6 +443,44 @@ impl FedRepSweep {
                     sigma: plan.sigma,
                 })
             }
+            Job::PrivAltMin { epsilon_index } => {
+                let epsilon = c.epsilons[*epsilon_index];
+                let plan = plan_priv_altmin(c, epsilon)?;
+                let u0 = self.initialization(*epsilon_index, plan.init_sigma);
+                let run = PrivAltMin::new(&self.data, u0, plan.params, self.job_seed(job));
+                // The plan accounted for exactly the releases this run makes.
+                debug_assert_eq!(
+                    run.release_stages(c.relation == Relation::ReplaceOne),
+                    plan.releases
+                );
+                Ok(Running::AltMin {
+                    run: Box::new(run),
+                    privacy: plan.report,
+                    sigma: plan.sigma_w,
+                })
+            }
+        }
+    }
+
+    /// U_0 of both private methods at ε number `epsilon_index`: Algorithm 2
+    /// with noise σ_init (None: the non-private spectral estimator). The noise
+    /// is drawn from Private FedRep's stream for that ε, so Priv-AltMin starts
+    /// from exactly Private FedRep's U_0 whenever their σ_init agree (always
+    /// under `exact`, `paper` and `authors-code`; both plans give the init the
+    /// same σ): the comparison is between the methods, not between two inits.
+    fn initialization(&self, epsilon_index: usize, init_sigma: Option<f64>) -> DMatrix<f64> {
+        let seed = self.job_seed(&Job::PrivateFedRep { epsilon_index });
+        let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
+        match (&self.stat_private, init_sigma) {
+            (Some(stat), Some(sigma_init)) => {
+                spectral_init(stat, sigma_init, self.config.k, &mut rng)
+            }
+            _ => spectral_init(
+                self.stat_reference.as_ref().expect("statistics computed"),
+                0.0,
+                self.config.k,
+                &mut rng,
+            ),
         }
     }
 
@@ -391,6 +490,10 @@ impl FedRepSweep {
             Job::LocalGd => ("local-gd".into(), None),
             Job::PrivateFedRep { epsilon_index } => (
                 "private-fedrep".into(),
+                Some(self.config.epsilons[*epsilon_index]),
+            ),
+            Job::PrivAltMin { epsilon_index } => (
+                "priv-altmin".into(),
                 Some(self.config.epsilons[*epsilon_index]),
             ),
         }
@@ -404,6 +507,9 @@ impl FedRepSweep {
                 "Private FedRep, ε = {}",
                 self.config.epsilons[*epsilon_index]
             ),
+            Job::PrivAltMin { epsilon_index } => {
+                format!("Priv-AltMin, ε = {}", self.config.epsilons[*epsilon_index])
+            }
         }
     }
 
@@ -425,6 +531,15 @@ impl FedRepSweep {
                 c.batch.name(),
                 c.calibration.name()
             ),
+            Job::PrivAltMin { .. } => format!(
+                "{} init; {} users; T = {}; clips c_x {} c_y {}; calibration {}",
+                c.init.name(),
+                c.altmin_mode.name(),
+                c.altmin_rounds,
+                c.altmin_clip,
+                c.altmin_label_clip,
+                c.calibration.name()
+            ),
         }
     }
 
@@ -439,12 +554,13 @@ impl FedRepSweep {
 
     /// The two charts of the page, from what is finished so far.
     pub fn charts(&self) -> Vec<ChartSpec> {
-        fedrep_charts(
-            &self.rows,
-            &self.curves(),
-            &self.config.epsilons,
-            self.config.rounds,
-        )
+        let c = &self.config;
+        let rounds = if c.altmin {
+            c.rounds.max(c.altmin_rounds)
+        } else {
+            c.rounds
+        };
+        fedrep_charts(&self.rows, &self.curves(), &c.epsilons, rounds)
     }
 }
 
@@ -526,6 +642,133 @@ pub fn plan_private_fedrep(
     Ok(PrivateFedRepPlan {
         init_sigma,
         sigma,
+        report,
+    })
+}
+
+/// σ's and the accounting of one Priv-AltMin run.
+pub struct PrivAltMinPlan {
+    /// σ of Algorithm 2's noise (None: non-private initialization).
+    pub init_sigma: Option<f64>,
+    /// The run's parameters with σ_W and σ_b set.
+    pub params: PrivAltMinParams,
+    /// σ_W, noise std on the raw sum W (the row's `sigma`).
+    pub sigma_w: f64,
+    /// σ_b, noise std on the raw sum b.
+    pub sigma_b: f64,
+    /// The run's releases per user ([`PrivAltMin::release_stages`]), with σ set.
+    pub releases: Vec<ReleaseStage>,
+    pub report: PrivacyReport,
+}
+
+/// The releases ([`PrivAltMin::release_stages`]) of Priv-AltMin with `params`
+/// in a sweep with config `c`. They depend on the parameters and |S⁰| only,
+/// so the algorithm is asked on an empty dataset of the sweep's shape.
+fn altmin_releases(c: &FedRepConfig, params: &PrivAltMinParams) -> Vec<ReleaseStage> {
+    let empty = SharedRepresentationModel { n: 0, ..c.model() }.allocate();
+    let u = empty.u_star.clone();
+    PrivAltMin::new(&empty, u, params.clone(), 0).release_stages(c.relation == Relation::ReplaceOne)
+}
+
+/// Calibrates Priv-AltMin at target ε, with the init of Private FedRep.
+///
+/// * `exact`: the initialization (if private) gets `init_share` of μ², as in
+///   [`plan_private_fedrep`] (so the same σ_init), and the AltMin releases
+///   the rest, split evenly between the W and the b releases. Both then have
+///   the same noise multiplier z = σ_W/s_W = σ_b/s_b, and all stages compose to
+///   exactly (ε, δ). Each release is counted as [`PrivAltMin::release_stages`]
+///   says: T times with all users, once with disjoint subsets (parallel
+///   composition: a user's data enters only its group's W and b).
+/// * `paper` / `authors-code`: σ_W, σ_b from the authors' code
+///   ([`priv_altmin_authors_code_sigmas`], m = |S⁰|) and Alg. 2 line 1 for the
+///   init (as Private FedRep); the report shows the ε the exact accountant
+///   finds for these σ's, whatever it is.
+pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan, AccountingError> {
+    let mut params = c.altmin_params();
+    let shape = altmin_releases(c, &params);
+    let (w_stage, b_stage) = (&shape[0], &shape[1]);
+    let s_init = c.relation.mean_sensitivity(c.init_clip, c.n);
+    let private_init = c.init == InitMode::Private;
+    let (init_sigma, sigma_w, sigma_b) = match c.calibration {
+        Calibration::Exact => {
+            let train_share = if private_init {
+                1.0 - c.init_share
+            } else {
+                1.0
+            };
+            let mut stages = vec![
+                (w_stage.count, w_stage.sensitivity, train_share / 2.0),
+                (b_stage.count, b_stage.sensitivity, train_share / 2.0),
+            ];
+            if private_init {
+                stages.push((1, s_init, c.init_share));
+            }
+            let s = calibrate_exact(epsilon, c.delta, &stages)?;
+            (private_init.then(|| s[2]), s[0], s[1])
+        }
+        Calibration::Paper | Calibration::AuthorsCode => {
+            let (sw, sb) = priv_altmin_authors_code_sigmas(
+                c.altmin_clip,
+                c.m_train(),
+                c.altmin_rounds as u64,
+                epsilon,
+                c.delta,
+            );
+            let init_sigma = private_init
+                .then(|| classic_gaussian_sigma(c.init_clip / c.n as f64, epsilon, c.delta));
+            (init_sigma, sw, sb)
+        }
+    };
+    params.sigma_w = sigma_w;
+    params.sigma_b = sigma_b;
+    let releases = altmin_releases(c, &params);
+    let mut stages = Vec::new();
+    if let Some(si) = init_sigma {
+        stages.push(GaussianStage::new(
+            "private initialization (Alg. 2)",
+            "Gaussian noise on the mean of n clipped Z_i (d×d)",
+            s_init,
+            si,
+            1,
+        ));
+    }
+    // W last: the CSV's sensitivity / multiplier / steps columns describe the
+    // last stage, and the row's σ is σ_W.
+    for r in releases.iter().rev() {
+        stages.push(GaussianStage::new(
+            r.name.clone(),
+            if r.name.contains('W') {
+                "symmetric Gaussian noise on the sum of clipped per-sample w wᵀ ((dk)×(dk))"
+            } else {
+                "Gaussian noise on the sum of clamped-label ỹ·w (dk)"
+            },
+            r.sensitivity,
+            r.sigma,
+            r.count,
+        ));
+    }
+    let mut report =
+        PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
+    if !private_init {
+        report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the AltMin iterations only");
+    }
+    report.add_note(match c.altmin_mode.mode() {
+        AltMinMode::DisjointSubsets => format!(
+            "Priv-AltMin splits the users into T = {} disjoint groups, one per iteration: each user's data enters one W and one b release (parallel composition); later iterations see it only through the released U",
+            c.altmin_rounds
+        ),
+        AltMinMode::AllUsers => format!(
+            "Priv-AltMin uses every user in each of its T = {} iterations: each user's data enters T W and T b releases",
+            c.altmin_rounds
+        ),
+    });
+    report.add_note("each user fits its head locally (never released) and refits it on its held-out points at the end");
+    Ok(PrivAltMinPlan {
+        init_sigma,
+        params,
+        sigma_w,
+        sigma_b,
+        releases,
         report,
     })
 }

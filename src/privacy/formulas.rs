@@ -29,6 +29,28 @@ pub fn fedrep_authors_code_sigma(clip: f64, steps: u64, n: usize, epsilon: f64, 
     clip * (48.0 * steps as f64 * (1.25 / delta).ln()).sqrt() / (n.max(1) as f64 * epsilon)
 }
 
+/// Priv-AltMin (Jain et al. 2021) as the Private FedRep authors' code runs it
+/// (private_fedrep.md §5, peers.md): σ0 = c²·√(4T ln(1.25/δ))/ε with c the
+/// per-sample clip, then σ_W = m·σ0 on the raw sum W = Σ w wᵀ and σ_b = m·σ_W on
+/// b = Σ ỹ w, m = the user's points (|S⁰| = 5 there). Returns (σ_W, σ_b).
+///
+/// The Private FedRep paper only says Priv-AltMin's noise comes "from the same
+/// Δ_{ε,δ}"; this is the one concrete implementation of that sentence, so the
+/// `paper` and `authors-code` calibrations both use it. It is not derived from
+/// an accountant: the report shows the ε the exact accountant finds for it.
+pub fn priv_altmin_authors_code_sigmas(
+    clip: f64,
+    points_per_user: usize,
+    steps: u64,
+    epsilon: f64,
+    delta: f64,
+) -> (f64, f64) {
+    let sigma0 = clip * clip * (4.0 * steps as f64 * (1.25 / delta).ln()).sqrt() / epsilon;
+    let m = points_per_user as f64;
+    let sigma_w = m * sigma0;
+    (sigma_w, m * sigma_w)
+}
+
 /// DP-GD on random features (Bombari & Mondelli, Prop. 3.2; moments
 /// accountant): noise multiplier σ = √(ηT)·√(8 ln(1/δ))/ε, valid for
 /// ε < 8 ln(1/δ). The update adds √η·(2C/n)·σ·N(0, I) per step.
@@ -97,6 +119,16 @@ mod tests {
         let p = fedrep_paper_sigma(10.0, 5, 20000, 2.0, 1e-6);
         let c = fedrep_authors_code_sigma(10.0, 5, 20000, 2.0, 1e-6);
         assert!(rel(c / p, 3f64.sqrt()) < 1e-12);
+    }
+
+    #[test]
+    fn priv_altmin_authors_noise_at_the_papers_setting() {
+        // c = 1e-4, m = 5, T = 5, ε = 1, δ = 1e-6: σ0 = 1e-8·√(20 ln 1.25e6).
+        let (sw, sb) = priv_altmin_authors_code_sigmas(1e-4, 5, 5, 1.0, 1e-6);
+        let sigma0 = 1e-8 * (20.0 * 1.25e6f64.ln()).sqrt();
+        assert!(rel(sw, 5.0 * sigma0) < 1e-12);
+        assert!(rel(sb, 25.0 * sigma0) < 1e-12);
+        assert!(rel(sigma0, 1e-8 * 16.756_285) < 1e-6, "{sigma0}");
     }
 
     #[test]

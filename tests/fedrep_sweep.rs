@@ -1,0 +1,301 @@
+//! The Private FedRep sweep with Priv-AltMin as a method: rows, curves and
+//! progress; Priv-AltMin's accounting (exact and the authors' formula); and
+//! the trend of both private methods with ε on small default-shaped problems.
+
+use dp_explorer::algorithms::priv_altmin::PrivAltMin;
+use dp_explorer::experiment::fedrep_config::AltMinUsers;
+use dp_explorer::experiment::fedrep_sweep::{plan_priv_altmin, plan_private_fedrep};
+use dp_explorer::experiment::results::{csv_string, ResultRow};
+use dp_explorer::experiment::{FedRepConfig, FedRepSweep};
+use dp_explorer::privacy::formulas::priv_altmin_authors_code_sigmas;
+use dp_explorer::privacy::gdp::epsilon_for_mu;
+use dp_explorer::privacy::{Calibration, Relation};
+
+fn rel(a: f64, b: f64) -> f64 {
+    ((a - b) / b).abs()
+}
+
+/// The default setting's shape (k = 2, m = 10, T = 5, unit heads) at small n, d.
+fn small(n: usize, d: usize, epsilons: &[f64]) -> FedRepConfig {
+    FedRepConfig {
+        n,
+        d,
+        epsilons: epsilons.to_vec(),
+        ..FedRepConfig::default()
+    }
+}
+
+fn run(config: FedRepConfig) -> FedRepSweep {
+    let mut sweep = FedRepSweep::new(config).expect("valid config");
+    sweep.run_to_end().expect("accounting succeeds");
+    sweep
+}
+
+fn risks(rows: &[ResultRow], method: &str) -> Vec<(f64, f64)> {
+    rows.iter()
+        .filter(|r| r.method == method)
+        .map(|r| (r.epsilon.unwrap_or(f64::INFINITY), r.excess_risk))
+        .collect()
+}
+
+fn decreasing(points: &[(f64, f64)]) -> bool {
+    points
+        .windows(2)
+        .all(|w| w[0].0 < w[1].0 && w[1].1 < w[0].1)
+}
+
+#[test]
+fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() {
+    let config = small(3000, 10, &[0.5, 2.0, 8.0]);
+    let mut sweep = FedRepSweep::new(config.clone()).unwrap();
+    let (_, total) = sweep.progress();
+    let mut steps = 0;
+    let mut saw_altmin_running = false;
+    while !sweep.step().unwrap() {
+        steps += 1;
+        let phase = sweep.phase_label();
+        if phase.starts_with("Priv-AltMin") && phase.contains(": iteration") {
+            saw_altmin_running = true;
+            // The running AltMin curve is already visible.
+            assert!(sweep.curves().iter().any(|c| c.method == "priv-altmin"));
+        }
+    }
+    steps += 1;
+    assert!(saw_altmin_running);
+    // Progress counts every unit, AltMin iterations included.
+    assert_eq!(sweep.progress(), (total, total));
+    assert_eq!(steps, total);
+
+    let rows = sweep.rows();
+    let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
+    assert_eq!(
+        methods,
+        [
+            "fedrep",
+            "local-gd",
+            "private-fedrep",
+            "private-fedrep",
+            "private-fedrep",
+            "priv-altmin",
+            "priv-altmin",
+            "priv-altmin"
+        ]
+    );
+    for r in rows {
+        assert!(r.excess_risk.is_finite() && r.excess_risk >= 0.0, "{r:?}");
+        assert!(r.mse.is_finite() && r.mse >= r.excess_risk);
+        if r.method == "priv-altmin" {
+            assert!(r.principal_angle.is_finite());
+            assert!(r.sigma > 0.0 && r.sigma.is_finite());
+            let p = r.privacy.as_ref().expect("a private row has its report");
+            // init, b, W.
+            assert_eq!(p.stages.len(), 3);
+            assert!(p.stages.last().unwrap().name.contains('W'));
+            assert_eq!(p.stages.last().unwrap().sigma, r.sigma);
+            assert!(r
+                .privacy_reading
+                .as_ref()
+                .unwrap()
+                .contains("differentially private"));
+            assert!(r.variant.contains("disjoint users"), "{}", r.variant);
+        }
+    }
+    let curves = sweep.curves();
+    let altmin: Vec<_> = curves
+        .iter()
+        .filter(|c| c.method == "priv-altmin")
+        .collect();
+    assert_eq!(altmin.len(), 3);
+    for c in &altmin {
+        assert_eq!(c.angles.len(), config.altmin_rounds + 1);
+        assert!(c.angles.iter().all(|a| a.is_finite()));
+        // Both private methods start from the same U_0 at the same ε.
+        let fedrep = curves
+            .iter()
+            .find(|f| f.method == "private-fedrep" && f.epsilon == c.epsilon)
+            .unwrap();
+        assert_eq!(c.angles[0], fedrep.angles[0]);
+    }
+    let charts = sweep.charts();
+    let names =
+        |i: usize| -> Vec<String> { charts[i].series.iter().map(|s| s.name.clone()).collect() };
+    assert!(
+        names(0).contains(&"Priv-AltMin".to_string()),
+        "{:?}",
+        names(0)
+    );
+    for e in ["0.5", "2", "8"] {
+        assert!(
+            names(1).contains(&format!("Priv-AltMin ε = {e}")),
+            "{:?}",
+            names(1)
+        );
+        assert!(names(1).contains(&format!("Private FedRep ε = {e}")));
+    }
+    let csv = csv_string(rows);
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.starts_with("priv-altmin,"))
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn with_altmin_off_the_sweep_has_no_priv_altmin_rows_and_fewer_units() {
+    let on = FedRepSweep::new(small(3000, 10, &[1.0, 4.0])).unwrap();
+    let mut c = small(3000, 10, &[1.0, 4.0]);
+    c.altmin = false;
+    let off = run(c.clone());
+    assert!(off.rows().iter().all(|r| r.method != "priv-altmin"));
+    assert_eq!(
+        on.progress().1 - off.progress().1,
+        2 * (c.altmin_rounds + 1)
+    );
+}
+
+#[test]
+fn priv_altmin_excess_risk_falls_as_epsilon_grows() {
+    let sweep = run(small(3000, 10, &[0.5, 2.0, 8.0]));
+    let r = risks(sweep.rows(), "priv-altmin");
+    println!("priv-altmin: {r:?}");
+    assert!(decreasing(&r), "{r:?}");
+    assert!(r[0].1 > 5.0 * r[2].1, "{r:?}");
+}
+
+#[test]
+fn private_fedrep_excess_risk_falls_as_epsilon_grows_and_approaches_non_private_fedrep() {
+    let mut c = small(10_000, 10, &[0.5, 2.0, 8.0, 100.0]);
+    c.altmin = false;
+    let sweep = run(c);
+    let r = risks(sweep.rows(), "private-fedrep");
+    let reference = risks(sweep.rows(), "fedrep")[0].1;
+    println!("private-fedrep: {r:?}, non-private FedRep: {reference:.3e}");
+    assert!(decreasing(&r), "{r:?}");
+    let at_100 = r.last().unwrap().1;
+    assert!(at_100 < 2.0 * reference, "{at_100} vs {reference}");
+    assert!(r[0].1 > 100.0 * reference);
+}
+
+#[test]
+fn under_exact_calibration_priv_altmin_spends_exactly_the_target_epsilon() {
+    for mode in [AltMinUsers::Disjoint, AltMinUsers::AllUsers] {
+        for private_init in [true, false] {
+            for relation in [Relation::ReplaceOne, Relation::AddRemoveOne] {
+                let mut c = small(3000, 10, &[1.0]);
+                c.altmin_mode = mode;
+                c.relation = relation;
+                if !private_init {
+                    c.init = dp_explorer::experiment::fedrep_config::InitMode::NonPrivate;
+                }
+                for eps in [0.5, 1.0, 4.0, 8.0] {
+                    let plan = plan_priv_altmin(&c, eps).unwrap();
+                    let p = &plan.report;
+                    assert!(
+                        rel(p.epsilon_exact, eps) < 1e-6,
+                        "{mode:?}: {}",
+                        p.epsilon_exact
+                    );
+                    assert_eq!(p.stages.len(), 2 + usize::from(private_init));
+                    // Independent recomputation from the stages' (s, σ, steps).
+                    let mu2: f64 = p
+                        .stages
+                        .iter()
+                        .map(|s| s.steps as f64 * (s.sensitivity / s.sigma).powi(2))
+                        .sum();
+                    let eps_check = epsilon_for_mu(mu2.sqrt(), c.delta).unwrap();
+                    assert!(rel(eps_check, eps) < 1e-6);
+                    // One noise multiplier for W and b; T-fold or parallel composition.
+                    let (w, b) = (&plan.releases[0], &plan.releases[1]);
+                    assert!(rel(w.sigma / w.sensitivity, b.sigma / b.sensitivity) < 1e-12);
+                    let count = match mode {
+                        AltMinUsers::Disjoint => 1,
+                        AltMinUsers::AllUsers => c.altmin_rounds as u64,
+                    };
+                    assert_eq!((w.count, b.count), (count, count));
+                    // The init gets the same σ as Private FedRep's.
+                    let fedrep = plan_private_fedrep(&c, eps).unwrap();
+                    assert_eq!(plan.init_sigma.is_some(), private_init);
+                    if let (Some(a), Some(f)) = (plan.init_sigma, fedrep.init_sigma) {
+                        assert!(rel(a, f) < 1e-12);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_plan_accounts_for_exactly_the_releases_the_run_makes() {
+    let c = small(500, 8, &[2.0]);
+    let data = c.model().generate();
+    for mode in [AltMinUsers::Disjoint, AltMinUsers::AllUsers] {
+        let c = FedRepConfig {
+            altmin_mode: mode,
+            ..c.clone()
+        };
+        let plan = plan_priv_altmin(&c, 2.0).unwrap();
+        let run = PrivAltMin::new(&data, data.u_star.clone(), plan.params.clone(), 0);
+        assert_eq!(run.release_stages(true), plan.releases);
+        assert_eq!(
+            (plan.params.sigma_w, plan.params.sigma_b),
+            (plan.sigma_w, plan.sigma_b)
+        );
+    }
+}
+
+#[test]
+fn under_the_authors_formula_the_report_shows_what_the_run_spends_whatever_it_is() {
+    for calibration in [Calibration::Paper, Calibration::AuthorsCode] {
+        for mode in [AltMinUsers::Disjoint, AltMinUsers::AllUsers] {
+            let mut c = FedRepConfig::preset("fedrep-authors-code").unwrap();
+            c.calibration = calibration;
+            c.altmin_mode = mode;
+            for eps in [1.0, 2.0, 4.0, 6.0, 8.0] {
+                let plan = plan_priv_altmin(&c, eps).unwrap();
+                let (sw, sb) = priv_altmin_authors_code_sigmas(1e-4, 5, 5, eps, c.delta);
+                assert_eq!((plan.sigma_w, plan.sigma_b), (sw, sb));
+                let p = &plan.report;
+                // The run's releases (non-private init in this preset: no init stage).
+                assert_eq!(p.stages.len(), 2);
+                let mu2: f64 = plan
+                    .releases
+                    .iter()
+                    .map(|s| s.count as f64 * (s.sensitivity / s.sigma).powi(2))
+                    .sum();
+                let spent = epsilon_for_mu(mu2.sqrt(), c.delta).unwrap();
+                // Never smaller than what the run spends.
+                assert!(
+                    p.epsilon_exact >= spent * (1.0 - 1e-9),
+                    "{} < {spent}",
+                    p.epsilon_exact
+                );
+                assert!(rel(p.epsilon_exact, spent) < 1e-9);
+                let warned = p.notes.iter().any(|n| n.starts_with("Warning"));
+                assert_eq!(
+                    warned,
+                    p.epsilon_exact > eps * (1.0 + 1e-9),
+                    "{:?}",
+                    p.notes
+                );
+                println!(
+                    "{} {:?} ε = {eps}: spends {:.4}",
+                    calibration.name(),
+                    mode,
+                    p.epsilon_exact
+                );
+            }
+        }
+    }
+    // What is true at the paper's setting: with all users (T-fold composition)
+    // the formula spends less than the target at ε = 1 and more at ε = 8; with
+    // disjoint subsets (one release per user) it always spends less.
+    let c = FedRepConfig::preset("fedrep-authors-code").unwrap();
+    assert!(plan_priv_altmin(&c, 1.0).unwrap().report.epsilon_exact < 1.0);
+    assert!(plan_priv_altmin(&c, 8.0).unwrap().report.epsilon_exact > 8.0);
+    let c = FedRepConfig {
+        altmin_mode: AltMinUsers::Disjoint,
+        ..c
+    };
+    assert!(plan_priv_altmin(&c, 8.0).unwrap().report.epsilon_exact < 8.0);
+}
