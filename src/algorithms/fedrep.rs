@@ -7,7 +7,7 @@
 //! re-orthonormalizes by QR. At the end each user refits its head on S¹.
 
 use crate::data::shared_representation::{FederatedDataset, Points};
-use crate::linalg::{least_squares_head, orthonormalize, to_row_major, HeadScratch};
+use crate::linalg::{axpy, dot, least_squares_head, orthonormalize, HeadScratch};
 use crate::metrics::{excess_risk_linear, principal_angle_distance};
 use crate::privacy::clipping::clip_factor;
 use crate::rng::{stream, Purpose};
@@ -89,7 +89,8 @@ struct Scratch {
 pub struct FedRep {
     params: FedRepParams,
     u: DMatrix<f64>,
-    u_rows: Vec<f64>,
+    /// U column-major (column q is `u_cols[q·d..(q+1)·d]`), for contiguous dot products.
+    u_cols: Vec<f64>,
     round: usize,
     angles: Vec<f64>,
     noise_seed: u64,
@@ -116,13 +117,12 @@ impl FedRep {
         let (d, k) = (data.d(), data.k());
         let mt = data.model.m_train;
         let u = orthonormalize(u_init);
-        let mut u_rows = Vec::new();
-        to_row_major(&u, &mut u_rows);
+        let u_cols = u.as_slice().to_vec();
         let angles = vec![principal_angle_distance(&u, &data.u_star)];
         FedRep {
             params,
             u,
-            u_rows,
+            u_cols,
             round: 0,
             angles,
             noise_seed,
@@ -168,6 +168,7 @@ impl FedRep {
             self.params
                 .batch
                 .batches(data.model.m_train, self.params.rounds, self.round);
+        // Σ_i clip(∇_i), column-major d×k.
         let mut sum = vec![0.0; d * k];
         let clipped = self.clipped_gradient_sum(data, 0..n, b, b_prime, &mut sum);
         // Server: Û = U − η((1/n) Σ clip(∇_i) + ξ), ξ ~ N(0, σ̂²) entrywise; U = QR(Û).
@@ -180,17 +181,17 @@ impl FedRep {
             } else {
                 0.0
             };
-            self.u[(p, q)] - eta * (sum[p * k + q] / n as f64 + noise)
+            self.u[(p, q)] - eta * (sum[q * d + p] / n as f64 + noise)
         });
         self.u = orthonormalize(u_hat);
-        to_row_major(&self.u, &mut self.u_rows);
+        self.u_cols.copy_from_slice(self.u.as_slice());
         self.angles
             .push(principal_angle_distance(&self.u, &data.u_star));
         self.clipped_fraction = clipped as f64 / n as f64;
         self.round += 1;
     }
 
-    /// Σ_i clip(∇_i, ψ) over users `users`, added into `sum` (d×k row-major);
+    /// Σ_i clip(∇_i, ψ) over users `users`, added into `sum` (d×k column-major);
     /// returns how many users were clipped. Dispatches on k so that the per-user
     /// loops are compiled with k a constant (fully unrolled for small k).
     pub fn clipped_gradient_sum(
@@ -227,14 +228,11 @@ impl FedRep {
             if factor < 1.0 {
                 clipped += 1;
             }
-            // Accumulate factor · g vᵀ (each user's gradient is rank one).
+            // Accumulate factor · g vᵀ (each user's gradient is rank one):
+            // column q gets (factor·v_q)·g.
             let s = &self.scratch;
-            for p in 0..d {
-                let gp = factor * s.g[p];
-                let row = &mut sum[p * k..(p + 1) * k];
-                for (r, vq) in row.iter_mut().zip(&s.v) {
-                    *r += gp * vq;
-                }
+            for q in 0..k {
+                axpy(factor * s.v[q], &s.g, &mut sum[q * d..(q + 1) * d]);
             }
         }
         clipped
@@ -252,18 +250,13 @@ impl FedRep {
         b_prime: std::ops::Range<usize>,
     ) -> f64 {
         let s = &mut self.scratch;
-        let u = &self.u_rows;
-        // a_j = U ᵀ x_j for every point of S⁰ that is used.
+        let u = &self.u_cols;
+        // a_j = Uᵀ x_j for every point of S⁰ that is used.
         let used = b.start.min(b_prime.start)..b.end.max(b_prime.end);
         for j in used.clone() {
             let x = &pts.x[j * d..(j + 1) * d];
-            let a = &mut s.a[j * k..(j + 1) * k];
-            a.iter_mut().for_each(|v| *v = 0.0);
-            for (p, &xp) in x.iter().enumerate() {
-                let row = &u[p * k..(p + 1) * k];
-                for q in 0..k {
-                    a[q] += xp * row[q];
-                }
+            for q in 0..k {
+                s.a[j * k + q] = dot(x, &u[q * d..(q + 1) * d]);
             }
         }
         least_squares_head(
@@ -279,13 +272,11 @@ impl FedRep {
             let a = &s.a[j * k..(j + 1) * k];
             let pred: f64 = a.iter().zip(&s.v).map(|(x, y)| x * y).sum();
             let r = scale * (pred - pts.y[j]);
-            for (gp, &xp) in s.g.iter_mut().zip(&pts.x[j * d..(j + 1) * d]) {
-                *gp += r * xp;
-            }
+            axpy(r, &pts.x[j * d..(j + 1) * d], &mut s.g);
         }
         match self.params.clip {
             Some(psi) => {
-                let g_norm = s.g.iter().map(|v| v * v).sum::<f64>().sqrt();
+                let g_norm = dot(&s.g, &s.g).sqrt();
                 let v_norm = s.v.iter().map(|v| v * v).sum::<f64>().sqrt();
                 let f = clip_factor(g_norm * v_norm, psi);
                 if f == 0.0 {
@@ -307,8 +298,7 @@ impl FedRep {
 /// average closed-form excess risk and MSE.
 pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
     let (n, d, k) = (data.n(), data.d(), data.k());
-    let mut u_rows = Vec::new();
-    to_row_major(u, &mut u_rows);
+    let u_cols = u.as_slice();
     let mh = data.model.m - data.model.m_train;
     let mut a = vec![0.0; mh * k];
     let mut v = vec![0.0; k];
@@ -319,12 +309,13 @@ pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
         let pts = data.holdout(i);
         for j in 0..mh {
             for q in 0..k {
-                a[j * k + q] = (0..d).map(|p| pts.x[j * d + p] * u_rows[p * k + q]).sum();
+                a[j * k + q] = dot(&pts.x[j * d..(j + 1) * d], &u_cols[q * d..(q + 1) * d]);
             }
         }
         least_squares_head(&a, pts.y, k, &mut head, &mut v);
-        for p in 0..d {
-            w[p] = (0..k).map(|q| u_rows[p * k + q] * v[q]).sum();
+        w.iter_mut().for_each(|x| *x = 0.0);
+        for q in 0..k {
+            axpy(v[q], &u_cols[q * d..(q + 1) * d], &mut w);
         }
         total += excess_risk_linear(&w, data.w_star(i));
     }

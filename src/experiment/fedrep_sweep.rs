@@ -230,17 +230,20 @@ impl FedRepSweep {
                 }
             }
             Phase::Statistics => {
-                // The reference (non-private) init is always needed; the clipped
-                // statistic only for a private initialization.
+                // One pass: the clipped mean for a private initialization, the
+                // unclipped one otherwise. The non-private reference run starts
+                // from the same statistic without noise (clipping alone is no
+                // privacy, so the reference stays non-private), which halves the
+                // cost of this phase.
                 let norm = self.config.init_normalization;
-                self.stat_reference = Some(spectral_statistic(&self.data, None, norm));
+                let stat = match self.config.init {
+                    InitMode::Private => spectral_statistic(&self.data, Some(self.config.init_clip), norm),
+                    InitMode::NonPrivate => spectral_statistic(&self.data, None, norm),
+                };
                 if self.config.init == InitMode::Private {
-                    self.stat_private = Some(spectral_statistic(
-                        &self.data,
-                        Some(self.config.init_clip),
-                        norm,
-                    ));
+                    self.stat_private = Some(stat.clone());
                 }
+                self.stat_reference = Some(stat);
                 self.units_done += 1;
                 Phase::Jobs {
                     index: 0,

@@ -195,9 +195,10 @@ impl PrivacyReport {
             delta = fmt_num(self.delta),
             rel = self.relation.describe(),
             factor = exp_factor(eps),
-            size = if eps <= 1.0 {
+            // A hair of tolerance: ε is rounded up (never understated) by the solver.
+            size = if eps <= 1.0 + 1e-9 {
                 "That is a strong guarantee."
-            } else if eps <= 10.0 {
+            } else if eps <= 10.0 + 1e-9 {
                 "That is a moderate guarantee: useful against casual inference, weak against a determined attacker."
             } else {
                 "That is a weak guarantee: the noise still hides something, but the formal bound says little."

@@ -50,6 +50,9 @@ test('the default sweep runs to the end with both charts drawn and both tables f
   const risk = (row) => Number(row[2]);
   assert.ok(privateRows.every((r) => Number.isFinite(risk(r))));
   assert.ok(risk(privateRows[0]) > risk(privateRows[4]), `${risk(privateRows[0])} vs ${risk(privateRows[4])}`);
+  const altminRows = riskRows.filter((r) => r[0] === 'Priv-AltMin');
+  assert.equal(altminRows.length, 5, 'Priv-AltMin is in the default sweep');
+  assert.ok(risk(altminRows[0]) > risk(altminRows[4]));
   const angleRows = await page.$$eval('#angle-table tbody tr', (rs) => rs.length);
   assert.ok(angleRows >= 6, `angle rows ${angleRows}`);
   // The explain-ε panel names the mechanism, the relation and the ε spent, as text.
