@@ -22,7 +22,12 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
         acc[2] += x[2] * y[2];
         acc[3] += x[3] * y[3];
     }
-    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
@@ -187,7 +192,11 @@ mod tests {
             assert!((dot(&a, &b) - plain).abs() < 1e-12);
             let mut y = b.clone();
             axpy(3.0, &a, &mut y);
-            assert!(y.iter().zip(&a).zip(&b).all(|((y, a), b)| (y - (b + 3.0 * a)).abs() < 1e-12));
+            assert!(y
+                .iter()
+                .zip(&a)
+                .zip(&b)
+                .all(|((y, a), b)| (y - (b + 3.0 * a)).abs() < 1e-12));
         }
     }
 

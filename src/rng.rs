@@ -5,6 +5,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// What a random stream is used for. Each purpose gets its own key, so adding a
 /// draw for one purpose never shifts the numbers of another.
@@ -57,6 +58,16 @@ pub fn stream(seed: u64, purpose: Purpose, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::from_seed(bytes);
     rng.set_stream(index);
     rng
+}
+
+/// A fast generator for bulk draws (users' data, regenerated on every pass of
+/// a streamed run): Xoshiro256++ seeded from (seed, purpose, index) through
+/// SplitMix64. About twice as fast as ChaCha8 per normal draw, equally portable.
+pub fn fast_stream(seed: u64, purpose: Purpose, index: u64) -> Xoshiro256PlusPlus {
+    let key = splitmix64(seed ^ splitmix64(purpose.tag()));
+    Xoshiro256PlusPlus::seed_from_u64(splitmix64(
+        key ^ splitmix64(index.wrapping_add(0x5851_F42D_4C95_7F2D)),
+    ))
 }
 
 /// A sub-index for a second level of keying (e.g. ε point, then round).

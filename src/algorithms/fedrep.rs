@@ -6,7 +6,7 @@
 //! server averages, adds N(0, σ̂²) to every entry, takes a step and
 //! re-orthonormalizes by QR. At the end each user refits its head on S¹.
 
-use crate::data::shared_representation::{FederatedDataset, Points};
+use crate::data::shared_representation::{FederatedDataset, Part, Points};
 use crate::linalg::{axpy, dot, least_squares_head, orthonormalize, HeadScratch};
 use crate::metrics::{excess_risk_linear, principal_angle_distance};
 use crate::privacy::clipping::clip_factor;
@@ -15,6 +15,16 @@ use nalgebra::DMatrix;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
+
+/// Users per block of the gradient sum (see [`FedRep::block_partials`]).
+pub const USER_BLOCK: usize = 1024;
+
+/// One block's Σ clip(∇_i) (d×k column-major) and how many of its users were clipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockPartial {
+    pub sum: Vec<f64>,
+    pub clipped: usize,
+}
 
 /// Which of a user's S⁰ points feed the head fit (B) and the gradient (B') in a
 /// round; the paper's b ≤ ⌊m/2T⌋ is infeasible at its own m and T (spec §2, §11).
@@ -163,15 +173,48 @@ impl FedRep {
         if self.is_done() {
             return;
         }
+        let partials = self.block_partials(data, 0..data.n().div_ceil(USER_BLOCK));
+        self.apply_partials(data, &partials);
+    }
+
+    /// The clipped gradient sums of the user blocks `blocks` (block b holds
+    /// users b·USER_BLOCK ..) for the current round, each with its count of
+    /// clipped users. Workers may compute disjoint block ranges in parallel;
+    /// [`apply_partials`](Self::apply_partials) adds them in block order, so the
+    /// result does not depend on how the blocks were split.
+    pub fn block_partials(
+        &mut self,
+        data: &FederatedDataset,
+        blocks: std::ops::Range<usize>,
+    ) -> Vec<BlockPartial> {
         let (n, d, k) = (data.n(), data.d(), data.k());
         let (b, b_prime) =
             self.params
                 .batch
                 .batches(data.model.m_train, self.params.rounds, self.round);
-        // Σ_i clip(∇_i), column-major d×k.
+        blocks
+            .map(|block| {
+                let start = block * USER_BLOCK;
+                let users = start.min(n)..(start + USER_BLOCK).min(n);
+                let mut sum = vec![0.0; d * k];
+                let clipped =
+                    self.clipped_gradient_sum(data, users, b.clone(), b_prime.clone(), &mut sum);
+                BlockPartial { sum, clipped }
+            })
+            .collect()
+    }
+
+    /// The server's part of a round (Alg. 1 lines 8–10) from every block's
+    /// partial sum, in block order: Û = U − η((1/n) Σ clip(∇_i) + ξ) with
+    /// ξ ~ N(0, σ̂²) entrywise, then U = QR(Û).
+    pub fn apply_partials(&mut self, data: &FederatedDataset, partials: &[BlockPartial]) {
+        let (n, d, k) = (data.n(), data.d(), data.k());
         let mut sum = vec![0.0; d * k];
-        let clipped = self.clipped_gradient_sum(data, 0..n, b, b_prime, &mut sum);
-        // Server: Û = U − η((1/n) Σ clip(∇_i) + ξ), ξ ~ N(0, σ̂²) entrywise; U = QR(Û).
+        let mut clipped = 0;
+        for p in partials {
+            axpy(1.0, &p.sum, &mut sum);
+            clipped += p.clipped;
+        }
         let mut rng = stream(self.noise_seed, Purpose::MechanismNoise, self.round as u64);
         let eta = self.params.step;
         let sigma = self.params.sigma;
@@ -223,8 +266,8 @@ impl FedRep {
     ) -> usize {
         let d = data.d();
         let mut clipped = 0usize;
-        for i in users {
-            let factor = self.user_gradient(data.train(i), d, k, b.clone(), b_prime.clone());
+        data.for_each_user(users, Part::Train, |user| {
+            let factor = self.user_gradient(user.train, d, k, b.clone(), b_prime.clone());
             if factor < 1.0 {
                 clipped += 1;
             }
@@ -234,7 +277,7 @@ impl FedRep {
             for q in 0..k {
                 axpy(factor * s.v[q], &s.g, &mut sum[q * d..(q + 1) * d]);
             }
-        }
+        });
         clipped
     }
 
@@ -305,8 +348,8 @@ pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
     let mut w = vec![0.0; d];
     let mut head = HeadScratch::new(k);
     let mut total = 0.0;
-    for i in 0..n {
-        let pts = data.holdout(i);
+    data.for_each_user(0..n, Part::All, |user| {
+        let pts = user.holdout;
         for j in 0..mh {
             for q in 0..k {
                 a[j * k + q] = dot(&pts.x[j * d..(j + 1) * d], &u_cols[q * d..(q + 1) * d]);
@@ -317,8 +360,8 @@ pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
         for q in 0..k {
             axpy(v[q], &u_cols[q * d..(q + 1) * d], &mut w);
         }
-        total += excess_risk_linear(&w, data.w_star(i));
-    }
+        total += excess_risk_linear(&w, user.w_star);
+    });
     let excess_risk = total / n as f64;
     FinalRisk {
         excess_risk,
@@ -460,6 +503,61 @@ mod tests {
             b.step(&data);
         }
         assert_eq!(a.angles(), b.angles());
+    }
+
+    #[test]
+    fn blocks_split_across_workers_give_exactly_the_single_threaded_round() {
+        let data = data(5000); // 5 blocks, the last one partial
+        let params = FedRepParams {
+            rounds: 3,
+            step: 1.0,
+            clip: Some(1.0),
+            sigma: 0.01,
+            batch: BatchMode::Full,
+        };
+        let mut single = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 3);
+        let mut merged = single.clone();
+        for _ in 0..3 {
+            single.step(&data);
+            // Two "workers" with their own copy of the state compute block
+            // ranges [0, 2) and [2, 5); the server adds them in block order.
+            let (mut w1, mut w2) = (merged.clone(), merged.clone());
+            let mut partials = w1.block_partials(&data, 0..2);
+            partials.extend(w2.block_partials(&data, 2..5));
+            merged.apply_partials(&data, &partials);
+        }
+        assert_eq!(single.u().as_slice(), merged.u().as_slice());
+        assert_eq!(single.angles(), merged.angles());
+    }
+
+    #[test]
+    fn a_streamed_dataset_gives_exactly_the_stored_run() {
+        let model = SharedRepresentationModel {
+            n: 1500,
+            d: 10,
+            k: 2,
+            m: 10,
+            m_train: 5,
+            noise: 0.01,
+            unit_heads: true,
+            seed: 9,
+        };
+        let (stored, streamed) = (model.generate(), model.streamed());
+        let params = FedRepParams {
+            rounds: 3,
+            step: 1.0,
+            clip: Some(10.0),
+            sigma: 0.01,
+            batch: BatchMode::Split,
+        };
+        let mut a = FedRep::new(&stored, perturbed_truth(&stored, 0.3), params.clone(), 2);
+        let mut b = FedRep::new(&streamed, perturbed_truth(&streamed, 0.3), params, 2);
+        for _ in 0..3 {
+            a.step(&stored);
+            b.step(&streamed);
+        }
+        assert_eq!(a.angles(), b.angles());
+        assert_eq!(a.finish(&stored), b.finish(&streamed));
     }
 
     #[test]

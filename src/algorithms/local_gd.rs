@@ -4,7 +4,7 @@
 //! w starts at 0, batches of one point cycle over the user's points, and each
 //! gradient 2x(xᵀw − y) is clipped in L2 norm.
 
-use crate::data::shared_representation::FederatedDataset;
+use crate::data::shared_representation::{FederatedDataset, Part};
 use crate::metrics::excess_risk_linear;
 use crate::privacy::clipping::clip_frobenius;
 
@@ -37,8 +37,8 @@ pub fn local_gd_risk_sum(
     let mut w = vec![0.0; d];
     let mut g = vec![0.0; d];
     let mut total = 0.0;
-    for i in range {
-        let pts = data.train(i);
+    data.for_each_user(range, Part::Train, |user| {
+        let pts = user.train;
         w.iter_mut().for_each(|v| *v = 0.0);
         if !pts.is_empty() {
             for s in 0..params.steps {
@@ -54,8 +54,8 @@ pub fn local_gd_risk_sum(
                     .for_each(|(wp, gp)| *wp -= params.step * gp);
             }
         }
-        total += excess_risk_linear(&w, data.w_star(i));
-    }
+        total += excess_risk_linear(&w, user.w_star);
+    });
     total
 }
 

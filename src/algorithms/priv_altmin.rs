@@ -68,12 +68,12 @@
 //! [`PrivAltMin::release_stages`]. The number of users n (hence N_t in the
 //! ridge) is treated as public, as everywhere in the project.
 
-use crate::data::shared_representation::FederatedDataset;
+use crate::data::shared_representation::{FederatedDataset, Part};
 use crate::linalg::{
     least_squares_head, orthonormalize, pseudo_inverse_solve, solve_spd_in_place, to_row_major,
     HeadScratch,
 };
-use crate::metrics::{excess_risk_linear, principal_angle_distance};
+use crate::metrics::principal_angle_distance;
 use crate::privacy::clipping::clip_factor;
 use crate::rng::{stream, Purpose};
 use nalgebra::{DMatrix, DMatrixView, DVector};
@@ -254,11 +254,10 @@ impl TrainPoints {
         let (n, d, m) = (data.n(), data.d(), data.model.m_train);
         let mut x = Vec::with_capacity(n * m * d);
         let mut y = Vec::with_capacity(n * m);
-        for i in 0..n {
-            let p = data.train(i);
-            x.extend_from_slice(p.x);
-            y.extend_from_slice(p.y);
-        }
+        data.for_each_user(0..n, Part::Train, |user| {
+            x.extend_from_slice(user.train.x);
+            y.extend_from_slice(user.train.y);
+        });
         TrainPoints { m, x, y }
     }
 }
@@ -711,25 +710,8 @@ impl PrivAltMin {
     /// (local, no privacy cost), then the closed-form population risk averaged
     /// over users: (excess risk, MSE = excess + R²).
     pub fn finish(&self, data: &FederatedDataset) -> (f64, f64) {
-        let (n, d, k) = (self.n, self.d, self.k);
-        let mut u_rows = Vec::new();
-        to_row_major(&self.u, &mut u_rows);
-        let mut a = Vec::new();
-        let mut scratch = HeadScratch::new(k);
-        let mut v = vec![0.0; k];
-        let mut w = vec![0.0; d];
-        let mut total = 0.0;
-        for i in 0..n {
-            let p = data.holdout(i);
-            fit_head(p.x, p.y, &u_rows, d, k, 0.0, &mut a, &mut scratch, &mut v);
-            for (pp, wp) in w.iter_mut().enumerate() {
-                *wp = (0..k).map(|q| u_rows[pp * k + q] * v[q]).sum();
-            }
-            total += excess_risk_linear(&w, data.w_star(i));
-        }
-        let excess = total / n.max(1) as f64;
-        let r = data.model.noise;
-        (excess, excess + r * r)
+        let risk = crate::algorithms::fedrep::final_risk(data, &self.u);
+        (risk.excess_risk, risk.mse)
     }
 }
 

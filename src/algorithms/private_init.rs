@@ -7,8 +7,8 @@
 //! The average does not depend on ε, so it is computed once per dataset and
 //! [`spectral_init`] adds each ε point's own noise to it.
 
-use crate::data::shared_representation::FederatedDataset;
-use crate::linalg::top_k_eigenvectors;
+use crate::data::shared_representation::{FederatedDataset, Part};
+use crate::linalg::{dot, top_k_eigenvectors};
 use crate::privacy::clipping::clip_factor;
 use nalgebra::DMatrix;
 use rand::{Rng, RngExt};
@@ -72,27 +72,22 @@ pub fn spectral_statistic(
         let rows = end - start;
         p_block.fill(0.0);
         q_block.fill(0.0);
-        for i in start..end {
-            let pts = data.train(i);
+        data.for_each_user(start..end, Part::Train, |user| {
+            let pts = user.train;
             // Gram matrix of a_j = y_j x_j.
             for j1 in 0..mt {
                 for j2 in 0..=j1 {
-                    let dot: f64 = pts.x[j1 * d..(j1 + 1) * d]
-                        .iter()
-                        .zip(&pts.x[j2 * d..(j2 + 1) * d])
-                        .map(|(a, b)| a * b)
-                        .sum::<f64>()
+                    let g = dot(&pts.x[j1 * d..(j1 + 1) * d], &pts.x[j2 * d..(j2 + 1) * d])
                         * pts.y[j1]
                         * pts.y[j2];
-                    gram[j1 * mt + j2] = dot;
-                    gram[j2 * mt + j1] = dot;
+                    gram[j1 * mt + j2] = g;
+                    gram[j2 * mt + j1] = g;
                 }
             }
             let total: f64 = gram.iter().sum();
-            let row_sums: Vec<f64> = (0..mt)
-                .map(|j| gram[j * mt..(j + 1) * mt].iter().sum())
-                .collect();
-            let g2: f64 = row_sums.iter().map(|r| r * r).sum();
+            let g2: f64 = (0..mt)
+                .map(|j| gram[j * mt..(j + 1) * mt].iter().sum::<f64>().powi(2))
+                .sum();
             let gf: f64 = gram.iter().map(|g| g * g).sum();
             let norm = c * (total * total - 2.0 * g2 + gf).max(0.0).sqrt();
             let factor = match clip {
@@ -103,7 +98,7 @@ pub fn spectral_statistic(
                 clipped += 1;
             }
             let weight = (c * factor / n as f64).sqrt();
-            let r = i - start;
+            let r = user.index - start;
             for j in 0..mt {
                 let a = weight * pts.y[j];
                 for p in 0..d {
@@ -112,7 +107,7 @@ pub fn spectral_statistic(
                     q_block[(r * mt + j, p)] = xv;
                 }
             }
-        }
+        });
         let p = p_block.rows(0, rows);
         let q = q_block.rows(0, rows * mt);
         // Pᵀ·P through the blocked matrix product (gemm), which is much faster

@@ -6,8 +6,8 @@
 //! Each user's data is drawn from its own stream (seed, UserData, i), so user i's
 //! data is the same whatever n is and however users are split into chunks.
 
-use crate::linalg::{gaussian_matrix, orthonormalize};
-use crate::rng::{stream, Purpose};
+use crate::linalg::{axpy, dot, gaussian_matrix, orthonormalize};
+use crate::rng::{fast_stream, stream, Purpose};
 use nalgebra::DMatrix;
 use rand::RngExt;
 use rand_distr::StandardNormal;
@@ -29,13 +29,46 @@ pub struct SharedRepresentationModel {
     pub seed: u64,
 }
 
-/// A generated dataset. Features are stored row-major per user: user i's point j
-/// is `x[(i·m + j)·d ..][..d]`.
+/// Where the users' points live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// In memory: n·m·(d+1) numbers.
+    Stored,
+    /// Regenerated from (seed, user) on every pass: nothing per user is kept.
+    Streamed,
+}
+
+/// Which of a user's points a pass needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// S⁰ only (initialization and rounds): S¹ is not even drawn when streamed.
+    Train,
+    /// S⁰ and S¹.
+    All,
+}
+
+/// One user, as a pass over the users sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct UserView<'a> {
+    pub index: usize,
+    pub train: Points<'a>,
+    /// S¹ (empty when the pass asked for `Part::Train`).
+    pub holdout: Points<'a>,
+    pub v_star: &'a [f64],
+    pub w_star: &'a [f64],
+}
+
+/// A generated dataset. When stored, features are row-major per user: user i's
+/// point j is `x[(i·m + j)·d ..][..d]`; when streamed, the per-user vectors are
+/// empty and [`FederatedDataset::for_each_user`] regenerates each user.
 #[derive(Clone, Debug)]
 pub struct FederatedDataset {
     pub model: SharedRepresentationModel,
     /// U*, d×k with orthonormal columns.
     pub u_star: DMatrix<f64>,
+    /// U* column-major (a copy of its storage), for per-user dot products.
+    pub u_star_cols: Vec<f64>,
+    pub storage: Storage,
     /// v_i*, row-major n×k.
     pub v_star: Vec<f64>,
     /// w_i* = U* v_i*, row-major n×d (for the closed-form risk).
@@ -69,8 +102,10 @@ impl<'a> Points<'a> {
 
 impl SharedRepresentationModel {
     /// Bytes the dataset occupies in memory (features, labels, heads).
-    pub fn memory_bytes(&self) -> usize {
-        8 * (self.n * self.m * (self.d + 1) + self.n * (self.k + self.d) + self.d * self.k)
+    /// (u64: on wasm32 a usize would overflow for large n and wrap silently.)
+    pub fn memory_bytes(&self) -> u64 {
+        let (n, m, d, k) = (self.n as u64, self.m as u64, self.d as u64, self.k as u64);
+        8 * (n * m * (d + 1) + n * (k + d) + d * k)
     }
 
     /// U*: Q of the QR of a d×k standard Gaussian matrix.
@@ -79,18 +114,23 @@ impl SharedRepresentationModel {
         orthonormalize(gaussian_matrix(self.d, self.k, &mut rng))
     }
 
-    /// Writes user i's head v_i*, features (m×d) and labels (m) into the slices.
+    /// Writes user i's head v_i*, w_i* = U*v_i*, and its first `points` points
+    /// (features row-major into `x`, labels into `y`). The stream draws v_i*
+    /// first, then point by point (x_j, ζ_j), so S⁰ (the first points) can be
+    /// regenerated without drawing S¹.
+    #[allow(clippy::too_many_arguments)]
     pub fn fill_user(
         &self,
         i: usize,
-        u_star_rows: &[f64],
+        u_star_cols: &[f64],
+        points: usize,
         v: &mut [f64],
         w: &mut [f64],
         x: &mut [f64],
         y: &mut [f64],
     ) {
         let (d, k) = (self.d, self.k);
-        let mut rng = stream(self.seed, Purpose::UserData, i as u64);
+        let mut rng = fast_stream(self.seed, Purpose::UserData, i as u64);
         for vq in v.iter_mut() {
             *vq = rng.sample(StandardNormal);
         }
@@ -100,17 +140,27 @@ impl SharedRepresentationModel {
                 v.iter_mut().for_each(|a| *a /= norm);
             }
         }
-        for p in 0..d {
-            w[p] = (0..k).map(|q| u_star_rows[p * k + q] * v[q]).sum();
+        w.iter_mut().for_each(|a| *a = 0.0);
+        for q in 0..k {
+            axpy(v[q], &u_star_cols[q * d..(q + 1) * d], w);
         }
-        for xv in x.iter_mut() {
-            *xv = rng.sample(StandardNormal);
-        }
-        for (j, yj) in y.iter_mut().enumerate() {
-            let row = &x[j * d..(j + 1) * d];
-            let signal: f64 = row.iter().zip(w.iter()).map(|(a, b)| a * b).sum();
+        for j in 0..points {
+            let row = &mut x[j * d..(j + 1) * d];
+            for xv in row.iter_mut() {
+                *xv = rng.sample(StandardNormal);
+            }
             let zeta: f64 = rng.sample(StandardNormal);
-            *yj = signal + self.noise * zeta;
+            y[j] = dot(row, w) + self.noise * zeta;
+        }
+    }
+
+    /// Whether the dataset is kept in memory or regenerated user by user,
+    /// under the given memory budget (bytes).
+    pub fn storage_for_budget(&self, budget: u64) -> Storage {
+        if self.memory_bytes() <= budget {
+            Storage::Stored
+        } else {
+            Storage::Streamed
         }
     }
 
@@ -118,13 +168,33 @@ impl SharedRepresentationModel {
     /// [`FederatedDataset::fill_users`], in any order or in chunks.
     pub fn allocate(&self) -> FederatedDataset {
         let (n, d, k, m) = (self.n, self.d, self.k, self.m);
+        let u_star = self.ground_truth();
         FederatedDataset {
             model: self.clone(),
-            u_star: self.ground_truth(),
+            u_star_cols: u_star.as_slice().to_vec(),
+            u_star,
+            storage: Storage::Stored,
             v_star: vec![0.0; n * k],
             w_star: vec![0.0; n * d],
             x: vec![0.0; n * m * d],
             y: vec![0.0; n * m],
+        }
+    }
+
+    /// A dataset that stores nothing per user: every pass over the users
+    /// regenerates their points from (seed, user) — O(d·k) memory whatever n is,
+    /// and the same numbers as the stored dataset.
+    pub fn streamed(&self) -> FederatedDataset {
+        let u_star = self.ground_truth();
+        FederatedDataset {
+            model: self.clone(),
+            u_star_cols: u_star.as_slice().to_vec(),
+            u_star,
+            storage: Storage::Streamed,
+            v_star: Vec::new(),
+            w_star: Vec::new(),
+            x: Vec::new(),
+            y: Vec::new(),
         }
     }
 
@@ -137,21 +207,80 @@ impl SharedRepresentationModel {
 }
 
 impl FederatedDataset {
-    /// Draws users `range` (each from its own stream).
+    /// Draws users `range` (each from its own stream) into memory; nothing to
+    /// do for a streamed dataset.
     pub fn fill_users(&mut self, range: std::ops::Range<usize>) {
+        if self.storage == Storage::Streamed {
+            return;
+        }
         let model = self.model.clone();
         let (d, k, m) = (model.d, model.k, model.m);
-        let mut u_rows = Vec::new();
-        crate::linalg::to_row_major(&self.u_star, &mut u_rows);
         for i in range {
             model.fill_user(
                 i,
-                &u_rows,
+                &self.u_star_cols,
+                m,
                 &mut self.v_star[i * k..(i + 1) * k],
                 &mut self.w_star[i * d..(i + 1) * d],
                 &mut self.x[i * m * d..(i + 1) * m * d],
                 &mut self.y[i * m..(i + 1) * m],
             );
+        }
+    }
+
+    /// Calls `f` for every user in `users`, in order, with the points `part`
+    /// asks for: slices of memory when stored, freshly regenerated (into
+    /// buffers allocated once per call) when streamed. Both give the same numbers.
+    pub fn for_each_user(
+        &self,
+        users: std::ops::Range<usize>,
+        part: Part,
+        mut f: impl FnMut(&UserView<'_>),
+    ) {
+        let (d, k, m, mt) = (self.model.d, self.model.k, self.model.m, self.model.m_train);
+        match self.storage {
+            Storage::Stored => {
+                for i in users {
+                    let holdout = match part {
+                        Part::Train => self.holdout(i).slice(0..0, d),
+                        Part::All => self.holdout(i),
+                    };
+                    f(&UserView {
+                        index: i,
+                        train: self.train(i),
+                        holdout,
+                        v_star: self.v_star(i),
+                        w_star: self.w_star(i),
+                    });
+                }
+            }
+            Storage::Streamed => {
+                let points = match part {
+                    Part::Train => mt,
+                    Part::All => m,
+                };
+                let (mut v, mut w) = (vec![0.0; k], vec![0.0; d]);
+                let (mut x, mut y) = (vec![0.0; m * d], vec![0.0; m]);
+                for i in users {
+                    self.model.fill_user(
+                        i,
+                        &self.u_star_cols,
+                        points,
+                        &mut v,
+                        &mut w,
+                        &mut x,
+                        &mut y,
+                    );
+                    let all = Points { x: &x, y: &y };
+                    f(&UserView {
+                        index: i,
+                        train: all.slice(0..mt, d),
+                        holdout: all.slice(mt..points.max(mt), d),
+                        v_star: &v,
+                        w_star: &w,
+                    });
+                }
+            }
         }
     }
 
@@ -253,6 +382,36 @@ mod tests {
             let norm: f64 = data.v_star(i).iter().map(|a| a * a).sum::<f64>().sqrt();
             assert!((norm - 1.0).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn a_streamed_dataset_regenerates_exactly_the_stored_numbers() {
+        let stored = model(7).generate();
+        let streamed = model(7).streamed();
+        let mut seen = 0;
+        let mut a = Vec::new();
+        stored.for_each_user(0..7, Part::All, |u| {
+            a.push((
+                u.train.x.to_vec(),
+                u.train.y.to_vec(),
+                u.holdout.y.to_vec(),
+                u.w_star.to_vec(),
+            ))
+        });
+        streamed.for_each_user(0..7, Part::All, |u| {
+            let (x, y, h, w) = &a[u.index];
+            assert_eq!(
+                (x.as_slice(), y.as_slice(), h.as_slice(), w.as_slice()),
+                (u.train.x, u.train.y, u.holdout.y, u.w_star)
+            );
+            seen += 1;
+        });
+        assert_eq!(seen, 7);
+        // Asking for S⁰ only gives the same S⁰.
+        streamed.for_each_user(3..4, Part::Train, |u| {
+            assert_eq!(u.train.y, a[3].1.as_slice());
+            assert!(u.holdout.is_empty());
+        });
     }
 
     #[test]

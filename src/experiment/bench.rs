@@ -7,6 +7,7 @@ use super::fedrep_sweep::{plan_private_fedrep, FedRepSweep};
 use crate::algorithms::fedrep::FedRep;
 use crate::algorithms::fedrep::FedRepParams;
 use crate::algorithms::private_init::{spectral_init, spectral_statistic};
+use crate::data::shared_representation::Storage;
 use crate::rng::{stream, Purpose};
 
 /// (name, what it measures).
@@ -18,6 +19,10 @@ pub const BENCHES: &[(&str, &str)] = &[
     (
         "private-fedrep-run",
         "one Private FedRep run at n = 20000, d = 50, k = 2, m = 10, T = 5, ε = 1 (data, private init, rounds, final heads)",
+    ),
+    (
+        "private-fedrep-run-1m",
+        "one Private FedRep run at n = 10⁶, d = 50, k = 2, m = 10, T = 5, ε = 1, users regenerated on every pass",
     ),
 ];
 
@@ -46,6 +51,15 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             };
             Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
         }
+        "private-fedrep-run-1m" => {
+            let config = FedRepConfig {
+                n: 1_000_000,
+                epsilons: vec![1.0],
+                altmin: false,
+                ..FedRepConfig::default()
+            };
+            Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
+        }
         other => Err(format!(
             "unknown benchmark \"{other}\"; known: {}",
             BENCHES.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
@@ -57,7 +71,10 @@ pub fn run_bench(name: &str) -> Result<String, String> {
 /// T rounds of Algorithm 1, final heads. Returns the excess risk.
 pub fn private_fedrep_run(config: &FedRepConfig) -> Result<f64, String> {
     config.validate().map_err(|e| e.to_string())?;
-    let data = config.model().generate();
+    let data = match config.storage() {
+        Storage::Stored => config.model().generate(),
+        Storage::Streamed => config.model().streamed(),
+    };
     let plan = plan_private_fedrep(config, config.epsilons[0]).map_err(|e| e.to_string())?;
     let stat = spectral_statistic(&data, Some(config.init_clip), config.init_normalization);
     let mut rng = stream(config.seed, Purpose::MechanismNoise, u64::MAX);

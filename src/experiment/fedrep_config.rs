@@ -7,7 +7,7 @@ use super::fields::{parse_bool, parse_choice, parse_f64, parse_f64_list, parse_u
 use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::algorithms::private_init::PairNormalization;
-use crate::data::shared_representation::SharedRepresentationModel;
+use crate::data::shared_representation::{SharedRepresentationModel, Storage};
 use crate::privacy::{Calibration, Relation};
 use serde::{Deserialize, Serialize};
 
@@ -169,7 +169,11 @@ impl Default for FedRepConfig {
 
 /// Wasm memory is at most 4 GiB and a browser tab dies well before that; a run
 /// that would need more than this is refused with a suggestion.
-pub const MEMORY_BUDGET_BYTES: usize = 1 << 30;
+pub const MEMORY_BUDGET_BYTES: u64 = 1 << 30;
+
+/// Above this, users' data is not kept in memory but regenerated on every
+/// pass: slower, but memory no longer grows with n·m·d.
+pub const STORE_LIMIT_BYTES: u64 = 256 << 20;
 
 /// Priv-AltMin's default per-sample clip c_x: the paper's "clipping parameter
 /// 10⁻⁴". Every sample is then clipped (‖x vᵀ‖ ≈ √d), so with the ridge scaled
@@ -391,15 +395,30 @@ impl FedRepConfig {
         }
     }
 
-    /// Memory of a sweep: the dataset, plus Priv-AltMin's copy of every
-    /// user's S⁰ while it runs.
-    pub fn memory_bytes(&self) -> usize {
-        let altmin = if self.altmin {
-            8 * self.n * self.m_train() * (self.d + 1)
+    /// Stored in memory when the dataset fits in [`STORE_LIMIT_BYTES`];
+    /// otherwise regenerated from (seed, user) on every pass (same numbers).
+    pub fn storage(&self) -> Storage {
+        self.model().storage_for_budget(STORE_LIMIT_BYTES)
+    }
+
+    /// Bytes of Priv-AltMin's copy of every user's S⁰ (0 when it is off).
+    pub fn altmin_bytes(&self) -> u64 {
+        if self.altmin {
+            8 * self.n as u64 * self.m_train() as u64 * (self.d as u64 + 1)
         } else {
             0
+        }
+    }
+
+    /// Memory of a sweep: the dataset when stored (nothing per user when
+    /// streamed), per-user heads, the d×d statistic, and Priv-AltMin's copy.
+    pub fn memory_bytes(&self) -> u64 {
+        let data = match self.storage() {
+            Storage::Stored => self.model().memory_bytes(),
+            Storage::Streamed => 0,
         };
-        self.model().memory_bytes() + altmin
+        let (n, d, k) = (self.n as u64, self.d as u64, self.k as u64);
+        data + 8 * (d * d * 4 + n * k) + self.altmin_bytes()
     }
 
     /// Priv-AltMin's parameters in this sweep, without noise (the σ's come
@@ -584,12 +603,19 @@ impl FedRepConfig {
         {
             let bytes = self.memory_bytes();
             if bytes > MEMORY_BUDGET_BYTES {
+                let altmin = self.altmin_bytes();
+                let field = if altmin > 0 { "altmin" } else { "n" };
                 errors.push(ConfigError::invalid(
-                    "n",
+                    field,
                     format!(
-                        "this setting needs about {} MB for the data (n·m·(d+1) numbers), over the {} MB budget; lower n, m or d (e.g. n = {})",
+                        "this setting needs about {} MB, over the {} MB budget{}; lower n (e.g. n = {}), m or d",
                         bytes >> 20,
                         MEMORY_BUDGET_BYTES >> 20,
+                        if altmin > 0 {
+                            format!(" (Priv-AltMin keeps every user's S⁰: {} MB); turn altmin off (the users' data is then regenerated on the fly and needs no memory per user)", altmin >> 20)
+                        } else {
+                            String::new()
+                        },
                         (self.n as f64 * MEMORY_BUDGET_BYTES as f64 / bytes as f64 * 0.9) as usize
                     ),
                 ));
@@ -741,7 +767,20 @@ mod tests {
     #[test]
     fn a_memory_hungry_setting_is_refused_with_a_suggestion() {
         let e = FedRepConfig::from_pairs(None, [("n", "10000000"), ("m", "100")]).unwrap_err();
-        assert!(e[0].to_string().contains("MB"), "{}", e[0]);
+        assert_eq!(e[0].field(), "altmin");
+        assert!(
+            e[0].to_string().contains("MB") && e[0].to_string().contains("turn altmin off"),
+            "{}",
+            e[0]
+        );
+    }
+
+    #[test]
+    fn a_million_users_stream_their_data_instead_of_storing_it() {
+        let c = FedRepConfig::from_pairs(None, [("n", "1000000"), ("altmin", "off")]).unwrap();
+        assert_eq!(c.storage(), Storage::Streamed);
+        assert!(c.memory_bytes() < 64 << 20, "{} bytes", c.memory_bytes());
+        assert_eq!(FedRepConfig::default().storage(), Storage::Stored);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::algorithms::fedrep::{FedRep, FedRepParams};
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
 use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMin, PrivAltMinParams, ReleaseStage};
 use crate::algorithms::private_init::{spectral_init, spectral_statistic, SpectralStatistic};
+use crate::data::shared_representation::Storage;
 use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::formulas::{classic_gaussian_sigma, priv_altmin_authors_code_sigmas};
@@ -116,20 +117,31 @@ impl FedRepSweep {
         let per_run = config.rounds + 1;
         // Each AltMin iteration is a unit, and so is the final head refit.
         let per_altmin_run = config.altmin_rounds + 1;
-        let units_total = n.div_ceil(USERS_PER_DATA_STEP)
+        let streamed = config.storage() == Storage::Streamed;
+        // A streamed dataset is drawn during each pass, not up front.
+        let data_units = if streamed {
+            0
+        } else {
+            n.div_ceil(USERS_PER_DATA_STEP)
+        };
+        let units_total = data_units
             + 1
             + per_run
             + n.div_ceil(USERS_PER_LOCAL_STEP)
             + config.epsilons.len() * per_run
             + altmin_runs * per_altmin_run;
-        let data = config.model().allocate();
+        let (data, phase) = if streamed {
+            (config.model().streamed(), Phase::Statistics)
+        } else {
+            (config.model().allocate(), Phase::Data { next_user: 0 })
+        };
         Ok(FedRepSweep {
             config,
             data,
             stat_private: None,
             stat_reference: None,
             jobs,
-            phase: Phase::Data { next_user: 0 },
+            phase,
             rows: Vec::new(),
             curves: Vec::new(),
             units_done: 0,
@@ -237,7 +249,9 @@ impl FedRepSweep {
                 // cost of this phase.
                 let norm = self.config.init_normalization;
                 let stat = match self.config.init {
-                    InitMode::Private => spectral_statistic(&self.data, Some(self.config.init_clip), norm),
+                    InitMode::Private => {
+                        spectral_statistic(&self.data, Some(self.config.init_clip), norm)
+                    }
                     InitMode::NonPrivate => spectral_statistic(&self.data, None, norm),
                 };
                 if self.config.init == InitMode::Private {

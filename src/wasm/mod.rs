@@ -98,7 +98,7 @@ pub fn validate_fields(preset: Option<String>, fields: JsValue) -> Result<JsValu
 #[wasm_bindgen]
 pub fn memory_estimate(preset: Option<String>, fields: JsValue) -> Result<f64, JsError> {
     match config_from_js(preset, fields)? {
-        Ok(c) => Ok(c.model().memory_bytes() as f64),
+        Ok(c) => Ok(c.memory_bytes() as f64),
         Err(_) => Ok(f64::NAN),
     }
 }
