@@ -21,12 +21,14 @@ use crate::privacy::{AccountingError, Calibration, GaussianStage, PrivacyReport,
 use serde::Serialize;
 
 /// Which experiment a preset belongs to.
+/// Serialized as its [`Scenario::id`]: "fedrep" / "dpgd".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Scenario {
     /// Private FedRep (Snedeker, Zhou & Bassily): presets `fedrep-*`.
+    #[serde(rename = "fedrep")]
     FedRep,
     /// DP-GD on random features (Bombari & Mondelli): presets `dpgd-*`.
+    #[serde(rename = "dpgd")]
     DpGd,
 }
 
@@ -570,6 +572,9 @@ mod tests {
         assert_eq!(Scenario::of_preset("nope"), None);
         let all = presets();
         assert_eq!(all.len(), FEDREP_PRESETS.len() + dpgd_sweep::PRESETS.len());
+        for s in Scenario::ALL {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.id());
+        }
         let e = validate(Some("nope"), []);
         assert_eq!(e[0].field(), "preset");
         assert!(e[0].to_string().contains("dpgd-browser"));
