@@ -170,11 +170,17 @@ fn run_dpgd(args: &SweepArgs) -> Result<String, String> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let started = Instant::now();
-    let mut sweep = Sweep::DpGd(DpGdScenario::new(config).map_err(|e| e.to_string())?);
+    let mut sweep = Sweep::DpGd(Box::new(
+        DpGdScenario::new(config).map_err(|e| e.to_string())?,
+    ));
     sweep.run_to_end()?;
     let seconds = started.elapsed().as_secs_f64();
 
-    let mut written = vec![write_file(&args.out, "results.csv", sweep.csv().as_bytes())?];
+    let mut written = vec![write_file(
+        &args.out,
+        "results.csv",
+        sweep.csv().as_bytes(),
+    )?];
     for (spec, name) in sweep.charts().iter().zip(DPGD_CHART_NAMES) {
         let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
         written.push(write_file(
@@ -198,8 +204,7 @@ fn run_dpgd(args: &SweepArgs) -> Result<String, String> {
 fn dpgd_table(rows: &[DpGdRow]) -> String {
     let mut rows: Vec<&DpGdRow> = rows.iter().collect();
     rows.sort_by(|a, b| {
-        (a.method == "dp-gd-trace", a.p, a.seed)
-            .cmp(&(b.method == "dp-gd-trace", b.p, b.seed))
+        (a.method == "dp-gd-trace", a.p, a.seed).cmp(&(b.method == "dp-gd-trace", b.p, b.seed))
     });
     let opt = |x: f64, f: &dyn Fn(f64) -> String| {
         if x.is_nan() {

@@ -492,7 +492,10 @@ impl DpGdConfig {
     /// in the page's order.
     pub fn to_fields(&self) -> Vec<(&'static str, String)> {
         fn list<T: std::fmt::Display>(v: &[T]) -> String {
-            v.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",")
+            v.iter()
+                .map(|x| format!("{x}"))
+                .collect::<Vec<_>>()
+                .join(",")
         }
         vec![
             ("n", self.n.to_string()),
@@ -708,7 +711,8 @@ impl DpGdSweep {
         let mut units_total = 0;
         let n = config.n;
         // The accountant may be slow (bisection): ask once per (ε, T, η, 2C/n).
-        let mut asked: Vec<((u64, usize, u64, u64), f64, f64)> = Vec::new();
+        type Asked = ((u64, usize, u64, u64), f64, f64);
+        let mut asked: Vec<Asked> = Vec::new();
         let mut private = |field: &str, eps: f64, p: usize, time_scale: f64, kind: RunKind| {
             let (eta, steps) = match kind {
                 RunKind::Trace => config.trace_schedule(p, time_scale),
@@ -993,11 +997,9 @@ impl DpGdSweep {
                 c.p_grid[*p_index],
                 seed_note(*rep)
             ),
-            Job::MinNorm { rep, p_index } => format!(
-                "θ* = Φ⁺Y at p = {}{}",
-                c.p_grid[*p_index],
-                seed_note(*rep)
-            ),
+            Job::MinNorm { rep, p_index } => {
+                format!("θ* = Φ⁺Y at p = {}{}", c.p_grid[*p_index], seed_note(*rep))
+            }
             Job::Run { rep, p_index, run } => {
                 let what = match run.kind {
                     RunKind::Gd => "GD (non-private)".to_string(),

@@ -64,7 +64,7 @@ impl Scenario {
 
     pub fn presets(self) -> &'static [&'static str] {
         match self {
-            Scenario::FedRep => &FEDREP_PRESETS,
+            Scenario::FedRep => FEDREP_PRESETS,
             Scenario::DpGd => &dpgd_sweep::PRESETS,
         }
     }
@@ -193,7 +193,9 @@ pub fn dpgd_stage(sensitivity: f64, sigma: f64, eta: f64, steps: usize) -> Gauss
 /// NaN when the accountant refuses (the sweep then reports the field).
 pub fn dpgd_sigma(q: &SigmaQuery) -> f64 {
     match q.calibration {
-        DpGdCalibration::Prop32 => dpgd_prop32_multiplier(q.eta, q.steps as u64, q.epsilon, q.delta),
+        DpGdCalibration::Prop32 => {
+            dpgd_prop32_multiplier(q.eta, q.steps as u64, q.epsilon, q.delta)
+        }
         DpGdCalibration::Exact => {
             match sigma_for_epsilon_exact(q.epsilon, q.delta, q.steps as u64, q.sensitivity) {
                 Ok(std) => q.eta.sqrt() * std / q.sensitivity,
@@ -418,8 +420,8 @@ pub enum Snapshot {
 
 /// A sweep of either scenario, driven step by step.
 pub enum Sweep {
-    FedRep(FedRepSweep),
-    DpGd(DpGdScenario),
+    FedRep(Box<FedRepSweep>),
+    DpGd(Box<DpGdScenario>),
 }
 
 impl Sweep {
@@ -432,11 +434,15 @@ impl Sweep {
         match scenario_of(preset).map_err(|e| vec![e])? {
             Scenario::FedRep => {
                 let config = FedRepConfig::from_pairs(preset.map(str::trim), pairs)?;
-                Ok(Sweep::FedRep(FedRepSweep::new(config).map_err(|e| vec![e])?))
+                Ok(Sweep::FedRep(Box::new(
+                    FedRepSweep::new(config).map_err(|e| vec![e])?,
+                )))
             }
             Scenario::DpGd => {
                 let config = dpgd_config(preset.unwrap_or_default(), pairs)?;
-                Ok(Sweep::DpGd(DpGdScenario::new(config).map_err(|e| vec![e])?))
+                Ok(Sweep::DpGd(Box::new(
+                    DpGdScenario::new(config).map_err(|e| vec![e])?,
+                )))
             }
         }
     }

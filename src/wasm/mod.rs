@@ -116,11 +116,12 @@ pub fn memory_estimate(preset: Option<String>, fields: JsValue) -> Result<f64, J
     Ok(match scenario::scenario_of(preset) {
         Ok(Scenario::FedRep) => FedRepConfig::from_pairs(preset, pairs)
             .map_or(f64::NAN, |c| c.model().memory_bytes() as f64),
-        Ok(Scenario::DpGd) => scenario::dpgd_config(preset.unwrap_or_default(), pairs)
-            .map_or(f64::NAN, |c| {
+        Ok(Scenario::DpGd) => {
+            scenario::dpgd_config(preset.unwrap_or_default(), pairs).map_or(f64::NAN, |c| {
                 let p = c.p_grid.iter().copied().max().unwrap_or(0);
                 ((c.n + c.n_test) * (p + c.d) * 8) as f64
-            }),
+            })
+        }
         Err(_) => f64::NAN,
     })
 }
