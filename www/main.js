@@ -101,15 +101,17 @@ function applyScenario(next) {
     setExportsEnabled(false);
     $('privacy-content').replaceChildren(cell('p', 'Run a sweep to see its accounting.'));
     $('progress').value = 0;
-    drawEmptyCharts();
   }
+  return changed;
 }
 
 function loadPreset(name) {
   const pairs = preset_fields(name);
   fieldNames = pairs.map(([k]) => k);
-  applyScenario(preset_scenario(name));
+  const changed = applyScenario(preset_scenario(name));
   fillFields(pairs);
+  // Empty charts with the new scenario's axes (read from the fields just filled).
+  if (changed) drawEmptyCharts();
 }
 
 function writeUrl() {
