@@ -1,14 +1,15 @@
 // Main thread: the form, the URL state, drawing and tables. All computation runs
 // in worker.js; validation and chart drawing call the same Rust code (wasm).
 import init, {
-  preset_fields, validate_fields, draw_chart, chart_svg, series_color,
+  preset_fields, preset_scenario, validate_fields, draw_chart, chart_svg, series_color,
 } from './pkg/dp_explorer.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('config');
 const body = document.body;
 
-let fieldNames = [];        // config field names, in the page's order
+let fieldNames = [];        // config field names of the current scenario, in the page's order
+let scenario = 'fedrep';    // 'fedrep' (Private FedRep) or 'dpgd' (DP-GD on random features)
 let lastSnapshot = null;    // the latest snapshot from the worker
 let lastCsv = null;
 let worker = null;
@@ -61,8 +62,56 @@ function fillFields(pairs) {
   }
 }
 
+// Canvas ids per scenario, in the order of the snapshot's `charts`.
+const CHART_IDS = {
+  fedrep: ['risk-chart', 'angle-chart'],
+  dpgd: ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'],
+};
+const DPGD_TABLE_IDS = ['dpgd-eps-table', 'dpgd-width-table', 'dpgd-steps-table', 'dpgd-rescaled-table'];
+// The `calibration` field is shared by name; its choices differ per scenario.
+const CALIBRATIONS = {
+  fedrep: [['exact', 'exact (GDP composition)'], ['paper', "paper's formula (App. B.4)"], ['authors-code', "authors' code formula"]],
+  dpgd: [['prop32', "paper's Prop. 3.2"], ['exact', 'exact (GDP composition)']],
+};
+
+// Shows the fields, charts and texts of one scenario and hides the others'
+// (hidden elements also leave the tab order).
+function applyScenario(next) {
+  const changed = next !== scenario;
+  scenario = next;
+  body.dataset.scenario = next;
+  for (const el of document.querySelectorAll('[data-scenario]')) {
+    if (el === body) continue;
+    el.hidden = el.dataset.scenario !== next;
+  }
+  for (const el of document.querySelectorAll(`[data-label-${next}]`)) {
+    el.textContent = el.getAttribute(`data-label-${next}`);
+  }
+  const cal = $('calibration');
+  if (changed || cal.options.length === 0) {
+    cal.replaceChildren(...CALIBRATIONS[next].map(([value, text]) => {
+      const opt = document.createElement('option');
+      opt.value = value; opt.textContent = text;
+      return opt;
+    }));
+  }
+  if (changed) {
+    lastSnapshot = null;
+    lastCsv = null;
+    setExportsEnabled(false);
+    $('privacy-content').replaceChildren(cell('p', 'Run a sweep to see its accounting.'));
+    $('progress').value = 0;
+  }
+  return changed;
+}
+
 function loadPreset(name) {
-  fillFields(preset_fields(name));
+  const pairs = preset_fields(name);
+  fieldNames = pairs.map(([k]) => k);
+  const changed = applyScenario(preset_scenario(name));
+  fillFields(pairs);
+  // Empty charts with the new scenario's axes (read from the fields just filled).
+  if (changed) drawEmptyCharts();
 }
 
 function writeUrl() {
@@ -81,6 +130,7 @@ function readUrl() {
     if ([...presetEl.options].some((o) => o.value === preset)) {
       presetEl.value = preset;
     } else {
+      loadPreset(currentPreset());
       return { unknownPreset: preset.slice(0, 40) };
     }
   }
@@ -159,9 +209,8 @@ function drawCanvas(id, spec) {
 
 function drawCharts() {
   if (!lastSnapshot) return;
-  const [risk, angle] = lastSnapshot.charts;
-  drawCanvas('risk-chart', risk);
-  drawCanvas('angle-chart', angle);
+  const ids = CHART_IDS[lastSnapshot.scenario || scenario] || [];
+  lastSnapshot.charts.forEach((spec, i) => { if (ids[i]) drawCanvas(ids[i], spec); });
 }
 
 let resizeTimer = null;
@@ -176,6 +225,8 @@ $('large-text').addEventListener('change', () => {
 
 // ---------- tables ----------
 const METHOD_NAMES = {
+  'dp-gd': 'DP-GD',
+  'dp-gd-trace': 'DP-GD (loss vs T)',
   'private-fedrep': 'Private FedRep',
   'priv-altmin': 'Priv-AltMin',
   fedrep: 'FedRep (non-private)',
@@ -215,6 +266,15 @@ function fillTable(table, headers, rows) {
 }
 
 function renderTables(snap) {
+  if (snap.scenario === 'dpgd') {
+    (snap.tables || []).forEach((t, i) => {
+      const table = $(DPGD_TABLE_IDS[i]);
+      if (!table) return;
+      table.querySelector('caption').textContent = t.caption;
+      fillTable(table, t.headers, t.rows);
+    });
+    return;
+  }
   fillTable($('risk-table'),
     ['method', 'target ε', 'excess risk', 'MSE', 'final angle', 'σ (training)', 'ε spent (exact)', 'clipped users'],
     snap.rows.map((r) => [
@@ -246,7 +306,8 @@ function renderPrivacy(snap) {
     const det = document.createElement('details');
     if (idx === 0) det.open = true;
     const sum = document.createElement('summary');
-    sum.textContent = `${METHOD_NAMES[r.method] || r.method}, target ε = ${fmt(p.epsilon_target)}: spends ε = ${fmt(p.epsilon_exact)} at δ = ${fmt(p.delta)} (${p.calibration} calibration)`;
+    const width = r.p === undefined ? '' : `, p = ${r.p}`;
+    sum.textContent = `${METHOD_NAMES[r.method] || r.method}${width}, target ε = ${fmt(p.epsilon_target)}: spends ε = ${fmt(p.epsilon_exact)} at δ = ${fmt(p.delta)} (${p.calibration} calibration)`;
     det.appendChild(sum);
 
     const t1 = document.createElement('table');
@@ -293,7 +354,28 @@ function newWorker() {
   return w;
 }
 
+// Progress snapshots can arrive every 40 ms; draw at most every 150 ms.
+let renderTimer = null;
+let pendingSnapshot = null;
+function renderSoon(snap) {
+  pendingSnapshot = snap;
+  if (renderTimer) return;
+  renderTimer = setTimeout(() => {
+    renderTimer = null;
+    if (pendingSnapshot && running) render(pendingSnapshot);
+    pendingSnapshot = null;
+  }, 150);
+}
+
+function setExportsEnabled(on) {
+  for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle']) $(id).disabled = !on;
+  for (const b of document.querySelectorAll('.svg-export')) b.disabled = !on;
+}
+
 function render(snap) {
+  clearTimeout(renderTimer);
+  renderTimer = null;
+  pendingSnapshot = null;
   lastSnapshot = snap;
   const { done, total } = snap;
   $('progress').max = total;
@@ -308,14 +390,14 @@ function onWorkerMessage(e) {
   switch (msg.type) {
     case 'progress':
       if (!running) return;
-      render(msg.snapshot);
+      renderSoon(msg.snapshot);
       setStatus('running', `Running: ${msg.snapshot.phase} (${msg.snapshot.done}/${msg.snapshot.total})`);
       break;
     case 'result':
       running = false;
       render(msg.snapshot);
       lastCsv = msg.csv;
-      for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle']) $(id).disabled = false;
+      setExportsEnabled(true);
       setStatus('done', `Done in ${msg.seconds.toFixed(2)} s.`);
       break;
     case 'cancelled':
@@ -344,7 +426,7 @@ function run() {
   showError('');
   writeUrl();
   lastCsv = null;
-  for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle']) $(id).disabled = true;
+  setExportsEnabled(false);
   running = true;
   setStatus('running', 'Starting…');
   if (!worker) worker = newWorker();
@@ -380,6 +462,14 @@ function download(name, type, text) {
 $('export-csv').addEventListener('click', () => { if (lastCsv) download('results.csv', 'text/csv', lastCsv); });
 $('export-svg-risk').addEventListener('click', () => { if (lastSnapshot) download('risk-chart.svg', 'image/svg+xml', chart_svg(lastSnapshot.charts[0], 900, 560)); });
 $('export-svg-angle').addEventListener('click', () => { if (lastSnapshot) download('angle-chart.svg', 'image/svg+xml', chart_svg(lastSnapshot.charts[1], 900, 560)); });
+for (const b of document.querySelectorAll('.svg-export')) {
+  b.addEventListener('click', () => {
+    const i = Number(b.dataset.chart);
+    if (lastSnapshot && lastSnapshot.charts[i]) {
+      download(`${CHART_IDS.dpgd[i]}.svg`, 'image/svg+xml', chart_svg(lastSnapshot.charts[i], 900, 560));
+    }
+  });
+}
 $('export-json').addEventListener('click', () => download('config.json', 'application/json', `${JSON.stringify({ preset: currentPreset(), ...readFields() }, null, 2)}\n`));
 $('copy-link').addEventListener('click', async () => {
   writeUrl();
@@ -395,15 +485,45 @@ $('copy-link').addEventListener('click', async () => {
 form.addEventListener('submit', (e) => { e.preventDefault(); run(); });
 $('stop').addEventListener('click', stop);
 $('reset').addEventListener('click', () => { loadPreset(currentPreset()); validate(); showError(''); if (!running) setStatus('idle', 'Ready.'); });
-$('preset').addEventListener('change', () => { loadPreset(currentPreset()); validate(); writeUrl(); });
+$('preset').addEventListener('change', () => {
+  if (running) stop();
+  loadPreset(currentPreset());
+  const { errors } = validate();
+  if (!running && errors.length === 0) { showError(''); setStatus('idle', 'Ready. Press Run.'); }
+  writeUrl();
+});
+
+function numbers(text, fallback) {
+  const v = String(text || '').split(/[\s,;:]+/).map(Number).filter((x) => Number.isFinite(x) && x > 0);
+  return v.length ? v : fallback;
+}
 
 function emptyCharts() {
   const f = readFields();
   const eps = String(f.epsilons || '1').split(/[\s,;:]+/).map(Number).filter(Number.isFinite);
+  if (scenario === 'dpgd') {
+    const e = numbers(f.epsilons, [1, 4]);
+    const p = numbers(f.p_grid, [10, 1000]);
+    const ts = numbers(f.trace_time_scales, [1, 16]);
+    const empty = (title, x_label, log_y, hint) => ({ title, x_label, y_label: 'test MSE', log_x: true, log_y, x_hint: [Math.min(...hint), Math.max(...hint) * (hint.length > 1 ? 1 : 2)], series: [] });
+    return [
+      empty('Test loss vs ε', 'ε', false, e),
+      empty('Test loss vs width p', 'p (number of random features)', true, p),
+      empty('Test loss vs T', 'T (steps)', false, [1, 1000]),
+      empty('Test loss vs ηTp/d', 'ηT·p/d', false, ts),
+    ];
+  }
   return [
     { title: 'Excess population risk versus ε', x_label: 'user-level ε', y_label: 'excess risk (mean over users)', log_x: false, log_y: true, x_hint: [Math.min(...eps, 1), Math.max(...eps, 2)], series: [] },
     { title: 'Principal angle to U* over rounds', x_label: 'round t', y_label: 'dist(U_t, U*)', log_x: false, log_y: true, x_hint: [0, Number(f.rounds) || 5], series: [] },
   ];
+}
+
+// Empty charts with axes, so the page never shows blank boxes.
+function drawEmptyCharts() {
+  lastSnapshot = { scenario, charts: emptyCharts() };
+  drawCharts();
+  lastSnapshot = null;
 }
 
 async function main() {
@@ -429,10 +549,7 @@ async function main() {
     if (messages.length) showError(messages.join('\n'));
     setStatus('idle', 'Ready. Press Run.');
   }
-  // Empty charts with axes, so the page never shows blank boxes.
-  lastSnapshot = { charts: emptyCharts() };
-  drawCharts();
-  lastSnapshot = null;
+  drawEmptyCharts();
   worker = newWorker();
 }
 

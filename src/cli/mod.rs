@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[command(
     name = "dp-explorer",
     version,
-    about = "Differential privacy in personalized federated learning: reproducible sweeps and privacy accounting"
+    about = "Differential privacy made visible: Private FedRep (personalized federated learning) and DP-GD on random features; reproducible sweeps and privacy accounting"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -23,7 +23,7 @@ pub struct Cli {
 pub enum Command {
     /// Time the benchmarks natively (scripts/bench.sh adds the browser column).
     Bench(bench::BenchArgs),
-    /// Run a sweep (a preset, with overrides) and write results.csv and SVG charts.
+    /// Run a sweep (a preset: fedrep-* or dpgd-*, with overrides) and write results.csv and SVG charts.
     Sweep(sweep::SweepArgs),
     /// Print ε (or σ) for a Gaussian mechanism under every accountant.
     Account(account::AccountArgs),

@@ -1,8 +1,12 @@
 //! `dp-explorer sweep`: runs a preset's sweep natively and writes
-//! `results.csv` plus one SVG per chart, drawn by the page's chart code.
+//! `results.csv` plus one SVG per chart, drawn by the page's chart code. The
+//! preset picks the scenario: `fedrep-*` (Private FedRep) or `dpgd-*` (DP-GD
+//! on random features).
 
+use crate::experiment::dpgd_sweep::DpGdRow;
 use crate::experiment::fedrep_config::FEDREP_PRESETS;
 use crate::experiment::results::write_csv;
+use crate::experiment::scenario::{self, DpGdScenario, Scenario, Sweep};
 use crate::experiment::{FedRepConfig, FedRepSweep};
 use crate::plot::chart_svg;
 use std::path::{Path, PathBuf};
@@ -10,25 +14,36 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
-    /// Starting point: fedrep-paper (the paper's Figure 1 setting) or
+    /// Starting point; the preset picks the scenario.
+    /// Private FedRep: fedrep-paper (the paper's Figure 1 setting) or
     /// fedrep-authors-code (as the public code behind the paper).
+    /// DP-GD on random features: dpgd-browser (Fig. 3's shape, d = 20, n = 400),
+    /// dpgd-paper (d = 100, n = 2000, p up to 16000; minutes) or dpgd-quick
+    /// (d = 10, n = 100; under a second).
     #[arg(long, default_value = "fedrep-paper")]
     pub preset: String,
     /// A JSON file with config fields (applied after the preset, before --set).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Override a field, e.g. --set n=5000 --set epsilons=1,2,4 (repeatable).
-    /// Fields: n, d, k, m, epsilons, delta, rounds, step, clip, noise, seed,
-    /// calibration (exact|paper|authors-code), relation (replace-one|add-remove-one),
-    /// init (private|non-private), init_share, init_clip, init_normalization
-    /// (unbiased|printed), batch (split|full|fresh), heads (gaussian|unit),
-    /// local_steps, local_step.
+    /// Private FedRep fields: n, d, k, m, epsilons, delta, rounds, step, clip,
+    /// noise, seed, calibration (exact|paper|authors-code), relation
+    /// (replace-one|add-remove-one), init (private|non-private), init_share,
+    /// init_clip, init_normalization (unbiased|printed), batch (split|full|fresh),
+    /// heads (gaussian|unit), local_steps, local_step.
+    /// DP-GD fields: n, d, p_grid, n_test, epsilons, delta, calibration
+    /// (prop32|exact), clip_scale (C = clip_scale·√p), time_scale (ηT = time_scale·d/p),
+    /// eta_mode (inverse-p|fixed), eta, activation (tanh|sin), target (sign|linear),
+    /// label_noise, seed, repeats, trace_p (none or widths), trace_epsilon,
+    /// trace_time_scales, trace_eta.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// The seed (same as --set seed=S).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Output directory for results.csv and the SVG charts.
+    /// Output directory for results.csv and the SVG charts (Private FedRep:
+    /// risk-chart.svg, angle-chart.svg, angles.csv; DP-GD: dpgd-eps-chart.svg,
+    /// dpgd-width-chart.svg, dpgd-steps-chart.svg, dpgd-rescaled-chart.svg).
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -39,15 +54,9 @@ fn split_pair(s: &str) -> Result<(&str, &str), String> {
         .ok_or_else(|| format!("--set expects KEY=VALUE (got \"{s}\")"))
 }
 
-pub fn fedrep_config_from_args(args: &SweepArgs) -> Result<FedRepConfig, String> {
-    if !FEDREP_PRESETS.contains(&args.preset.as_str()) {
-        return Err(format!(
-            "unknown preset \"{}\"; known presets: {}",
-            args.preset,
-            FEDREP_PRESETS.join(", ")
-        ));
-    }
-    let mut config = FedRepConfig::preset(&args.preset).map_err(|e| e.to_string())?;
+/// The --config file's fields, then --set, then --seed, as (key, text) pairs.
+fn pairs_from_args(args: &SweepArgs) -> Result<Vec<(String, String)>, String> {
+    let mut pairs = Vec::new();
     if let Some(path) = &args.config {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -66,15 +75,30 @@ pub fn fedrep_config_from_args(args: &SweepArgs) -> Result<FedRepConfig, String>
                     .join(","),
                 other => other.to_string(),
             };
-            config.apply_field(k, &text).map_err(|e| e.to_string())?;
+            pairs.push((k.clone(), text));
         }
     }
     for s in &args.set {
         let (k, v) = split_pair(s)?;
-        config.apply_field(k, v).map_err(|e| e.to_string())?;
+        pairs.push((k.to_string(), v.to_string()));
     }
     if let Some(seed) = args.seed {
-        config.seed = seed;
+        pairs.push(("seed".into(), seed.to_string()));
+    }
+    Ok(pairs)
+}
+
+pub fn fedrep_config_from_args(args: &SweepArgs) -> Result<FedRepConfig, String> {
+    if !FEDREP_PRESETS.contains(&args.preset.as_str()) {
+        return Err(format!(
+            "unknown preset \"{}\"; known presets: {}",
+            args.preset,
+            FEDREP_PRESETS.join(", ")
+        ));
+    }
+    let mut config = FedRepConfig::preset(&args.preset).map_err(|e| e.to_string())?;
+    for (k, v) in pairs_from_args(args)? {
+        config.apply_field(&k, &v).map_err(|e| e.to_string())?;
     }
     let errors = config.validate_all();
     if !errors.is_empty() {
@@ -106,6 +130,127 @@ fn angle_csv(curves: &[crate::experiment::results::AngleCurve]) -> String {
 }
 
 pub fn run(args: &SweepArgs) -> Result<String, String> {
+    match Scenario::of_preset(&args.preset) {
+        Some(Scenario::DpGd) => run_dpgd(args),
+        Some(Scenario::FedRep) => run_fedrep(args),
+        None => Err(format!(
+            "unknown preset \"{}\"; known presets: {}",
+            args.preset.chars().take(40).collect::<String>(),
+            scenario::presets()
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Chart file names of the DP-GD scenario, in `charts()` order (the page's canvas ids).
+pub const DPGD_CHART_NAMES: [&str; 4] = [
+    "dpgd-eps-chart",
+    "dpgd-width-chart",
+    "dpgd-steps-chart",
+    "dpgd-rescaled-chart",
+];
+
+fn run_dpgd(args: &SweepArgs) -> Result<String, String> {
+    let pairs = pairs_from_args(args)?;
+    let join = |errors: Vec<crate::experiment::ConfigError>| {
+        errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let config = scenario::dpgd_config(
+        &args.preset,
+        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .map_err(join)?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let started = Instant::now();
+    let mut sweep = Sweep::DpGd(Box::new(
+        DpGdScenario::new(config).map_err(|e| e.to_string())?,
+    ));
+    sweep.run_to_end()?;
+    let seconds = started.elapsed().as_secs_f64();
+
+    let mut written = vec![write_file(
+        &args.out,
+        "results.csv",
+        sweep.csv().as_bytes(),
+    )?];
+    for (spec, name) in sweep.charts().iter().zip(DPGD_CHART_NAMES) {
+        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
+        written.push(write_file(
+            &args.out,
+            &format!("{name}.svg"),
+            svg.as_bytes(),
+        )?);
+    }
+    let Sweep::DpGd(s) = &sweep else {
+        unreachable!("built as DP-GD")
+    };
+    let mut out = dpgd_table(&s.all_rows());
+    out.push_str(&format!("sweep took {seconds:.3} s\n"));
+    for p in written {
+        out.push_str(&format!("wrote {}\n", p.display()));
+    }
+    Ok(out)
+}
+
+/// One line per row, grouped by width.
+fn dpgd_table(rows: &[DpGdRow]) -> String {
+    let mut rows: Vec<&DpGdRow> = rows.iter().collect();
+    rows.sort_by(|a, b| {
+        (a.method == "dp-gd-trace", a.p, a.seed).cmp(&(b.method == "dp-gd-trace", b.p, b.seed))
+    });
+    let opt = |x: f64, f: &dyn Fn(f64) -> String| {
+        if x.is_nan() {
+            "—".to_string()
+        } else {
+            f(x)
+        }
+    };
+    let mut out = format!(
+        "{:<12} {:>6} {:>5} {:>7} {:>10} {:>10} {:>11} {:>10} {:>10} {:>8} {:>8}\n",
+        "method",
+        "p",
+        "ε",
+        "T",
+        "test loss",
+        "train loss",
+        "excess risk",
+        "σ",
+        "ε spent",
+        "clipped",
+        "seed"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:<12} {:>6} {:>5} {:>7} {:>10.4} {:>10.4} {:>11.4} {:>10} {:>10} {:>8} {:>8}\n",
+            r.method,
+            r.p,
+            opt(r.epsilon, &|e| format!("{e}")),
+            r.steps,
+            r.test_loss,
+            r.train_loss,
+            r.excess_risk,
+            if r.sigma > 0.0 {
+                format!("{:.3e}", r.sigma)
+            } else {
+                "0".into()
+            },
+            opt(r.epsilon_spent, &|e| format!("{e:.4}")),
+            opt(r.clipped_fraction, &|c| format!("{:.1}%", 100.0 * c)),
+            r.seed
+        ));
+    }
+    out
+}
+
+fn run_fedrep(args: &SweepArgs) -> Result<String, String> {
     let config = fedrep_config_from_args(args)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;

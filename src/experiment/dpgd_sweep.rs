@@ -79,7 +79,9 @@ pub enum TargetKind {
 
 /// What the sweep asks the accountant: the σ for one DP-GD run. The mechanism
 /// is T full-batch steps, each adding N(0, σ²·η·(2C/n)²) per coordinate to an
-/// update of replace-one sensitivity 2ηC/n.
+/// update of replace-one sensitivity 2ηC/n. Equivalently, each step releases
+/// the clipped mean gradient ḡ (replace-one sensitivity `sensitivity` = 2C/n)
+/// plus Gaussian noise of std (2C/n)·σ/√η, i.e. noise multiplier σ/√η on ḡ.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SigmaQuery {
     pub calibration: Calibration,
@@ -87,6 +89,8 @@ pub struct SigmaQuery {
     pub delta: f64,
     pub steps: usize,
     pub eta: f64,
+    /// Replace-one L2 sensitivity of the mean clipped gradient ḡ: 2C/n.
+    pub sensitivity: f64,
 }
 
 /// What the sweep asks for the optional "ε spent" column: the ε that σ buys.
@@ -97,6 +101,8 @@ pub struct SpentQuery {
     pub delta: f64,
     pub steps: usize,
     pub eta: f64,
+    /// Replace-one L2 sensitivity of the mean clipped gradient ḡ: 2C/n.
+    pub sensitivity: f64,
 }
 
 /// Every knob of the sweep. Field names are the `apply_field` keys.
@@ -482,6 +488,67 @@ impl DpGdConfig {
         Ok(())
     }
 
+    /// Each field as the text [`Self::apply_field`] reads back (forms, URLs),
+    /// in the page's order.
+    pub fn to_fields(&self) -> Vec<(&'static str, String)> {
+        fn list<T: std::fmt::Display>(v: &[T]) -> String {
+            v.iter()
+                .map(|x| format!("{x}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        }
+        vec![
+            ("n", self.n.to_string()),
+            ("d", self.d.to_string()),
+            ("p_grid", list(&self.p_grid)),
+            ("n_test", self.n_test.to_string()),
+            ("epsilons", list(&self.epsilons)),
+            ("delta", format!("{}", self.delta)),
+            (
+                "calibration",
+                match self.calibration {
+                    Calibration::Prop32 => "prop32",
+                    Calibration::Exact => "exact",
+                }
+                .into(),
+            ),
+            ("clip_scale", format!("{}", self.clip_scale)),
+            ("time_scale", format!("{}", self.time_scale)),
+            (
+                "eta_mode",
+                match self.eta_mode {
+                    EtaMode::InverseP => "inverse-p",
+                    EtaMode::Fixed => "fixed",
+                }
+                .into(),
+            ),
+            ("eta", format!("{}", self.eta)),
+            ("activation", self.activation.name().into()),
+            (
+                "target",
+                match self.target {
+                    TargetKind::Sign => "sign",
+                    TargetKind::Linear => "linear",
+                }
+                .into(),
+            ),
+            ("label_noise", format!("{}", self.label_noise)),
+            ("seed", self.seed.to_string()),
+            ("repeats", self.repeats.to_string()),
+            (
+                "trace_p",
+                if self.trace_p.is_empty() {
+                    "none".into()
+                } else {
+                    list(&self.trace_p)
+                },
+            ),
+            ("trace_epsilon", format!("{}", self.trace_epsilon)),
+            ("trace_time_scales", list(&self.trace_time_scales)),
+            ("trace_eta", format!("{}", self.trace_eta)),
+        ]
+    }
+
     /// (η, T) for width p at a time scale (ηT = time_scale·d/p).
     pub fn schedule(&self, p: usize, time_scale: f64) -> (f64, usize) {
         let tau = time_scale * self.d as f64 / p as f64;
@@ -643,14 +710,16 @@ impl DpGdSweep {
         let mut jobs = Vec::new();
         let mut units_total = 0;
         let n = config.n;
-        // The accountant may be slow (bisection): ask once per (ε, T, η).
-        let mut asked: Vec<((u64, usize, u64), f64, f64)> = Vec::new();
+        // The accountant may be slow (bisection): ask once per (ε, T, η, 2C/n).
+        type Asked = ((u64, usize, u64, u64), f64, f64);
+        let mut asked: Vec<Asked> = Vec::new();
         let mut private = |field: &str, eps: f64, p: usize, time_scale: f64, kind: RunKind| {
             let (eta, steps) = match kind {
                 RunKind::Trace => config.trace_schedule(p, time_scale),
                 _ => config.schedule(p, time_scale),
             };
-            let key = (eps.to_bits(), steps, eta.to_bits());
+            let sensitivity = 2.0 * config.clip(p) / n as f64;
+            let key = (eps.to_bits(), steps, eta.to_bits(), sensitivity.to_bits());
             let (sigma, epsilon_spent) = match asked.iter().find(|a| a.0 == key) {
                 Some(&(_, sigma, spent)) => (sigma, spent),
                 None => {
@@ -660,6 +729,7 @@ impl DpGdSweep {
                         delta: config.delta,
                         steps,
                         eta,
+                        sensitivity,
                     });
                     let spent = spent_for.as_ref().map_or(f64::NAN, |f| {
                         f(&SpentQuery {
@@ -668,6 +738,7 @@ impl DpGdSweep {
                             delta: config.delta,
                             steps,
                             eta,
+                            sensitivity,
                         })
                     });
                     asked.push((key, sigma, spent));
@@ -905,6 +976,49 @@ impl DpGdSweep {
 
     pub fn config(&self) -> &DpGdConfig {
         &self.config
+    }
+
+    /// What the sweep is doing now, in words (for a progress line).
+    pub fn phase_label(&self) -> String {
+        let Some(job) = self.jobs.get(self.next_job) else {
+            return "done".into();
+        };
+        let c = &self.config;
+        let seed_note = |rep: usize| {
+            if c.repeats > 1 {
+                format!(" (seed {} of {})", rep + 1, c.repeats)
+            } else {
+                String::new()
+            }
+        };
+        match job {
+            Job::Features { rep, p_index } => format!(
+                "random features, p = {}{}",
+                c.p_grid[*p_index],
+                seed_note(*rep)
+            ),
+            Job::MinNorm { rep, p_index } => {
+                format!("θ* = Φ⁺Y at p = {}{}", c.p_grid[*p_index], seed_note(*rep))
+            }
+            Job::Run { rep, p_index, run } => {
+                let what = match run.kind {
+                    RunKind::Gd => "GD (non-private)".to_string(),
+                    RunKind::Dp => format!("DP-GD, ε = {}", fmt_eps(run.epsilon)),
+                    RunKind::Trace => format!(
+                        "DP-GD vs T, ε = {}, T = {}",
+                        fmt_eps(run.epsilon),
+                        run.params.steps
+                    ),
+                };
+                let done = self.active.as_ref().map_or(0, DpGd::steps_done);
+                format!(
+                    "{what} at p = {}: step {done} of {}{}",
+                    c.p_grid[*p_index],
+                    run.params.steps,
+                    seed_note(*rep)
+                )
+            }
+        }
     }
 
     /// Rows of methods "min-norm", "zero", "gd" and "dp-gd", in completion order.

@@ -8,7 +8,9 @@ pub mod fedrep_config;
 pub mod fedrep_sweep;
 pub mod fields;
 pub mod results;
+pub mod scenario;
 
 pub use error::ConfigError;
 pub use fedrep_config::FedRepConfig;
 pub use fedrep_sweep::FedRepSweep;
+pub use scenario::{Scenario, Sweep};

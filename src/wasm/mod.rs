@@ -3,9 +3,8 @@
 //! every error into a `JsError` at the boundary. Nothing here panics on user
 //! input; a panic elsewhere is reported by `console_error_panic_hook`.
 
-use crate::experiment::fedrep_config::FEDREP_PRESETS;
-use crate::experiment::results::csv_string;
-use crate::experiment::{ConfigError, FedRepConfig, FedRepSweep};
+use crate::experiment::scenario::{self, Scenario, Sweep};
+use crate::experiment::{ConfigError, FedRepConfig};
 use crate::plot::{self, ChartSpec};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
@@ -61,52 +60,77 @@ fn fields_from_js(fields: JsValue) -> Result<BTreeMap<String, String>, JsError> 
         .collect())
 }
 
-fn config_from_js(
-    preset: Option<String>,
-    fields: JsValue,
-) -> Result<Result<FedRepConfig, Vec<ConfigError>>, JsError> {
-    let fields = fields_from_js(fields)?;
-    Ok(FedRepConfig::from_pairs(
-        preset.as_deref(),
-        fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    ))
+/// Trims the preset name the page sends (None stays None: FedRep's defaults).
+fn preset_name(preset: &Option<String>) -> Option<&str> {
+    preset.as_deref().map(str::trim)
 }
 
-/// The preset names.
+/// Every preset name: the Private FedRep presets (`fedrep-*`), then the DP-GD
+/// on random features presets (`dpgd-*`).
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
-    to_js(FEDREP_PRESETS)
+    let names: Vec<&str> = scenario::presets().iter().map(|p| p.name).collect();
+    to_js(&names)
 }
 
-/// A preset's fields as `[[key, text], …]` in the page's order.
+/// Every preset with its scenario: `[{ name, scenario, group }]`.
+#[wasm_bindgen]
+pub fn preset_groups() -> Result<JsValue, JsError> {
+    to_js(&scenario::presets())
+}
+
+/// The scenario of a preset: "fedrep" or "dpgd" (throws for an unknown preset).
+#[wasm_bindgen]
+pub fn preset_scenario(name: &str) -> Result<String, JsError> {
+    scenario::scenario_of(Some(name.trim()))
+        .map(|s| s.id().to_string())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A preset's fields as `[[key, text], …]` in the page's order; the preset
+/// decides the scenario (and so which fields there are).
 #[wasm_bindgen]
 pub fn preset_fields(name: &str) -> Result<JsValue, JsError> {
-    let config = FedRepConfig::preset(name).map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&config.to_fields())
+    let fields = scenario::fields(name.trim()).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&fields)
 }
 
-/// Every problem with these fields, as `[{ field, message }]` (empty: valid).
+/// Every problem with these fields, as `[{ field, message }]` (empty: valid);
+/// the preset decides the scenario (none: Private FedRep's defaults).
 #[wasm_bindgen]
 pub fn validate_fields(preset: Option<String>, fields: JsValue) -> Result<JsValue, JsError> {
-    match config_from_js(preset, fields)? {
-        Ok(_) => to_js(&Vec::<FieldError>::new()),
-        Err(errors) => to_js(&field_errors(&errors)),
-    }
+    let fields = fields_from_js(fields)?;
+    let errors = scenario::validate(
+        preset_name(&preset),
+        fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    );
+    to_js(&field_errors(&errors))
 }
 
 /// Approximate bytes a config needs (for the page's memory note).
 #[wasm_bindgen]
 pub fn memory_estimate(preset: Option<String>, fields: JsValue) -> Result<f64, JsError> {
-    match config_from_js(preset, fields)? {
-        Ok(c) => Ok(c.memory_bytes() as f64),
-        Err(_) => Ok(f64::NAN),
-    }
+    let fields = fields_from_js(fields)?;
+    let pairs = fields.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    let preset = preset_name(&preset);
+    Ok(match scenario::scenario_of(preset) {
+        Ok(Scenario::FedRep) => FedRepConfig::from_pairs(preset, pairs)
+            .map_or(f64::NAN, |c| c.memory_bytes() as f64),
+        Ok(Scenario::DpGd) => {
+            scenario::dpgd_config(preset.unwrap_or_default(), pairs).map_or(f64::NAN, |c| {
+                let p = c.p_grid.iter().copied().max().unwrap_or(0);
+                ((c.n + c.n_test) * (p + c.d) * 8) as f64
+            })
+        }
+        Err(_) => f64::NAN,
+    })
 }
 
-/// A Private FedRep sweep, driven step by step from the worker.
+/// A sweep of the preset's scenario (Private FedRep or DP-GD on random
+/// features), driven step by step from the worker.
 #[wasm_bindgen]
 pub struct Runner {
-    inner: FedRepSweep,
+    inner: Sweep,
 }
 
 #[wasm_bindgen]
@@ -115,7 +139,12 @@ impl Runner {
     /// `message` lists `field: message` lines.
     #[wasm_bindgen(constructor)]
     pub fn new(preset: Option<String>, fields: JsValue) -> Result<Runner, JsError> {
-        let config = config_from_js(preset, fields)?.map_err(|errors| {
+        let fields = fields_from_js(fields)?;
+        let inner = Sweep::from_preset_and_fields(
+            preset_name(&preset),
+            fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+        .map_err(|errors| {
             JsError::new(
                 &errors
                     .iter()
@@ -124,13 +153,12 @@ impl Runner {
                     .join("\n"),
             )
         })?;
-        let inner = FedRepSweep::new(config).map_err(|e| JsError::new(&e.to_string()))?;
         Ok(Runner { inner })
     }
 
     /// One unit of work; true when the sweep is finished.
     pub fn step(&mut self) -> Result<bool, JsError> {
-        self.inner.step().map_err(|e| JsError::new(&e.to_string()))
+        self.inner.step().map_err(|e| JsError::new(&e))
     }
 
     /// Steps until `budget_ms` milliseconds have passed (or the end): the
@@ -153,25 +181,22 @@ impl Runner {
         vec![d as f64, t as f64]
     }
 
-    /// Progress, phase, finished rows, angle curves and the chart specs.
-    pub fn snapshot(&self) -> Result<JsValue, JsError> {
-        #[derive(Serialize)]
-        struct Snapshot {
-            #[serde(flatten)]
-            sweep: crate::experiment::fedrep_sweep::SweepSnapshot,
-            charts: Vec<ChartSpec>,
-            config: Vec<(&'static str, String)>,
-        }
-        to_js(&Snapshot {
-            sweep: self.inner.snapshot(),
-            charts: self.inner.charts(),
-            config: self.inner.config().to_fields(),
-        })
+    /// "fedrep" or "dpgd".
+    pub fn scenario(&self) -> String {
+        self.inner.scenario().id().to_string()
     }
 
-    /// The results as CSV (header + one row per method and ε).
+    /// Progress, phase, finished rows and the chart specs. Private FedRep:
+    /// `{ scenario, done, total, phase, finished, rows, curves, charts, config }`;
+    /// DP-GD: `{ scenario, done, total, phase, finished, rows, trace, charts,
+    /// tables, config }` (rows carry `privacy` reports when private).
+    pub fn snapshot(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.snapshot())
+    }
+
+    /// The results as CSV (header + one row per run).
     pub fn csv(&self) -> String {
-        csv_string(self.inner.rows())
+        self.inner.csv()
     }
 }
 

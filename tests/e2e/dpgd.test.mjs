@@ -1,0 +1,89 @@
+// The DP-GD on random features scenario on the page: choosing a dpgd-* preset
+// switches the form and the charts; the quick preset runs to `done` in the
+// worker, its four canvases get ink and its tables get rows.
+// Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, waitStatus, inkFraction } from './browser.mjs';
+
+const CANVASES = ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'];
+const TABLES = ['dpgd-eps-table', 'dpgd-width-table', 'dpgd-steps-table', 'dpgd-rescaled-table'];
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await waitStatus(page, ['idle']);
+  return { page, errors };
+}
+
+test('choosing a DP-GD preset shows its fields and charts and hides FedRep-only ones', async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption('#preset', 'dpgd-quick');
+  await page.waitForFunction(() => document.body.dataset.scenario === 'dpgd');
+  for (const id of ['p_grid', 'n_test', 'clip_scale', 'time_scale', 'trace_p', 'n', 'd', 'epsilons', 'delta', 'seed']) {
+    assert.ok(await page.isVisible(`#${id}`), `${id} is shown`);
+    // Every shown field has a label.
+    assert.equal(await page.locator(`label[for="${id}"]`).count(), 1, `${id} has a label`);
+  }
+  for (const id of ['k', 'm', 'rounds', 'relation', 'risk-chart', 'angle-chart']) {
+    assert.ok(!(await page.isVisible(`#${id}`)), `${id} is hidden`);
+  }
+  for (const id of CANVASES) assert.ok(await page.isVisible(`#${id}`), `${id} is shown`);
+  assert.equal(await page.inputValue('#n'), '100');
+  assert.equal(await page.inputValue('#calibration'), 'prop32');
+  assert.match(page.url(), /preset=dpgd-quick/);
+  // A bad value is named at its field.
+  await page.fill('#p_grid', '');
+  await page.waitForSelector('#p_grid[aria-invalid="true"]');
+  assert.notEqual((await page.textContent('#p_grid-error')).trim(), '');
+  // Back to FedRep: its fields come back.
+  await page.selectOption('#preset', 'fedrep-paper');
+  await page.waitForFunction(() => document.body.dataset.scenario === 'fedrep');
+  assert.ok(await page.isVisible('#k'));
+  assert.ok(!(await page.isVisible('#p_grid')));
+  assert.equal(await page.inputValue('#calibration'), 'exact');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the dpgd-quick preset runs to done with ink on every chart and rows in every table', async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption('#preset', 'dpgd-quick');
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 120_000), 'done', await page.textContent('#error'));
+  for (const id of CANVASES) {
+    const ink = await inkFraction(page, id);
+    assert.ok(ink > 0.02, `${id} has ink (${ink})`);
+  }
+  for (const id of TABLES) {
+    const rows = await page.locator(`#${id} tbody tr`).count();
+    assert.ok(rows >= 2, `${id} has rows (${rows})`);
+    assert.ok((await page.locator(`#${id} thead th[scope="col"]`).count()) >= 2, `${id} has column headers`);
+  }
+  // The width table lists every p of the preset.
+  assert.equal(await page.locator('#dpgd-width-table tbody tr').count(), 7);
+  // Explain ε: one report per private (p, ε) run, replace-one, sensitivity 2C/n.
+  const reports = page.locator('#privacy-content details');
+  assert.equal(await reports.count(), 7 * 3);
+  const first = await reports.first().textContent();
+  assert.match(first, /per-sample-clipped gradients/);
+  assert.match(first, /replace-one/);
+  assert.ok(!(await page.isDisabled('#export-csv')));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
