@@ -21,6 +21,10 @@ pub const BENCHES: &[(&str, &str)] = &[
         "one Private FedRep run at n = 20000, d = 50, k = 2, m = 10, T = 5, ε = 1 (data, private init, rounds, final heads)",
     ),
     (
+        "dpgd-browser-sweep",
+        "the DP-GD browser preset (d = 20, n = 400, p up to 8000, every method and ε, loss-versus-T runs)",
+    ),
+    (
         "private-fedrep-run-1m",
         "one Private FedRep run at n = 10⁶, d = 50, k = 2, m = 10, T = 5, ε = 1, users regenerated on every pass",
     ),
@@ -50,6 +54,20 @@ pub fn run_bench(name: &str) -> Result<String, String> {
                 ..FedRepConfig::default()
             };
             Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
+        }
+        "dpgd-browser-sweep" => {
+            let mut sweep = super::scenario::Sweep::from_preset_and_fields(
+                Some("dpgd-browser"),
+                std::iter::empty(),
+            )
+            .map_err(|e| {
+                e.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })?;
+            while !sweep.step()? {}
+            Ok(format!("{} CSV lines", sweep.csv().lines().count()))
         }
         "private-fedrep-run-1m" => {
             let config = FedRepConfig {

@@ -114,8 +114,9 @@ pub fn memory_estimate(preset: Option<String>, fields: JsValue) -> Result<f64, J
     let pairs = fields.iter().map(|(k, v)| (k.as_str(), v.as_str()));
     let preset = preset_name(&preset);
     Ok(match scenario::scenario_of(preset) {
-        Ok(Scenario::FedRep) => FedRepConfig::from_pairs(preset, pairs)
-            .map_or(f64::NAN, |c| c.memory_bytes() as f64),
+        Ok(Scenario::FedRep) => {
+            FedRepConfig::from_pairs(preset, pairs).map_or(f64::NAN, |c| c.memory_bytes() as f64)
+        }
         Ok(Scenario::DpGd) => {
             scenario::dpgd_config(preset.unwrap_or_default(), pairs).map_or(f64::NAN, |c| {
                 let p = c.p_grid.iter().copied().max().unwrap_or(0);
