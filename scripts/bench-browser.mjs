@@ -1,8 +1,18 @@
-// Runs the shared benchmarks in headless chromium (www/bench.html) and prints
-// one JSON object per line: {"bench", "wasm_s", "wasm_peak_mb", "result"}.
-import { serve, launch } from '../tests/e2e/browser.mjs';
+// Runs the shared benchmarks in headless chromium and prints one JSON object
+// per line:
+//   {"bench", "wasm_s", "wasm_peak_mb", "result"}  one wasm worker (www/bench.html),
+//   {"bench", "page_s", "longest_task_ms", "workers"}  the real page: Run → done,
+//      with its pool of workers, and the longest main-thread task during the run
+//      (PerformanceObserver "longtask"; the page stays responsive if < 100 ms).
+import { serve, launch, waitStatus } from '../tests/e2e/browser.mjs';
 
 const only = process.argv.slice(2);
+const PAGE_RUNS = [
+  ['fedrep-default-sweep', ''],
+  ['dpgd-browser-sweep', '?preset=dpgd-browser'],
+  ['private-fedrep-run-1m', '?preset=fedrep-paper&n=1000000&epsilons=1&altmin=off'],
+];
+
 const server = await serve();
 const browser = await launch();
 try {
@@ -15,6 +25,27 @@ try {
     } else {
       console.log(JSON.stringify({ bench: r.name, wasm_s: r.seconds, wasm_peak_mb: r.memory_bytes / 2 ** 20, result: r.result }));
     }
+  }
+  for (const [name, query] of PAGE_RUNS) {
+    if (only.length && !only.includes(name)) continue;
+    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await p.addInitScript(() => {
+      window.longestTask = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.longestTask = Math.max(window.longestTask, e.duration);
+      }).observe({ type: 'longtask', buffered: false });
+    });
+    await p.goto(`${server.url}${query}`);
+    await waitStatus(p, ['idle']);
+    const workers = await p.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+    await p.evaluate(() => { window.longestTask = 0; });
+    const t0 = Date.now();
+    await p.click('#run');
+    await waitStatus(p, ['done', 'error'], 300_000);
+    const seconds = (Date.now() - t0) / 1000;
+    const longest = await p.evaluate(() => window.longestTask);
+    console.log(JSON.stringify({ bench: name, page_s: seconds, longest_task_ms: longest, workers }));
+    await p.close();
   }
 } finally {
   await browser.close();

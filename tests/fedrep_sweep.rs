@@ -81,7 +81,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
             "priv-altmin"
         ]
     );
-    for r in rows {
+    for r in &rows {
         assert!(r.excess_risk.is_finite() && r.excess_risk >= 0.0, "{r:?}");
         assert!(r.mse.is_finite() && r.mse >= r.excess_risk);
         if r.method == "priv-altmin" {
@@ -132,7 +132,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
         );
         assert!(names(1).contains(&format!("Private FedRep ε = {e}")));
     }
-    let csv = csv_string(rows);
+    let csv = csv_string(&rows);
     assert_eq!(
         csv.lines()
             .filter(|l| l.starts_with("priv-altmin,"))
@@ -157,7 +157,7 @@ fn with_altmin_off_the_sweep_has_no_priv_altmin_rows_and_fewer_units() {
 #[test]
 fn priv_altmin_excess_risk_falls_as_epsilon_grows() {
     let sweep = run(small(3000, 10, &[0.5, 2.0, 8.0]));
-    let r = risks(sweep.rows(), "priv-altmin");
+    let r = risks(&sweep.rows(), "priv-altmin");
     println!("priv-altmin: {r:?}");
     assert!(decreasing(&r), "{r:?}");
     assert!(r[0].1 > 5.0 * r[2].1, "{r:?}");
@@ -168,8 +168,8 @@ fn private_fedrep_excess_risk_falls_as_epsilon_grows_and_approaches_non_private_
     let mut c = small(10_000, 10, &[0.5, 2.0, 8.0, 100.0]);
     c.altmin = false;
     let sweep = run(c);
-    let r = risks(sweep.rows(), "private-fedrep");
-    let reference = risks(sweep.rows(), "fedrep")[0].1;
+    let r = risks(&sweep.rows(), "private-fedrep");
+    let reference = risks(&sweep.rows(), "fedrep")[0].1;
     println!("private-fedrep: {r:?}, non-private FedRep: {reference:.3e}");
     assert!(decreasing(&r), "{r:?}");
     let at_100 = r.last().unwrap().1;
@@ -298,4 +298,58 @@ fn under_the_authors_formula_the_report_shows_what_the_run_spends_whatever_it_is
         ..c
     };
     assert!(plan_priv_altmin(&c, 8.0).unwrap().report.epsilon_exact < 8.0);
+}
+
+#[test]
+fn shards_of_a_pool_merged_in_order_give_exactly_the_single_worker_sweep() {
+    let config = FedRepConfig {
+        seeds: 2,
+        ..small(1200, 8, &[1.0, 4.0])
+    };
+    let single = run(config.clone());
+    let mut merged_rows = Vec::new();
+    let mut merged_curves = Vec::new();
+    for shard in 0..3 {
+        let mut part = FedRepSweep::new_shard(config.clone(), shard, 3).unwrap();
+        part.run_to_end().unwrap();
+        assert_eq!(part.progress().0, part.progress().1);
+        merged_rows.extend(part.rows());
+        merged_curves.extend(part.curves());
+    }
+    merged_rows.sort_by_key(|r| r.order);
+    merged_curves.sort_by_key(|c| c.order);
+    // Debug text compares NaN fields (local GD's angle) as equal, unlike PartialEq.
+    assert_eq!(format!("{merged_rows:?}"), format!("{:?}", single.rows()));
+    assert_eq!(merged_curves, single.curves());
+    assert_eq!(csv_string(&merged_rows), csv_string(&single.rows()));
+}
+
+#[test]
+fn several_seeds_give_one_row_per_seed_and_the_chart_shows_their_mean() {
+    let config = FedRepConfig {
+        seeds: 3,
+        altmin: false,
+        ..small(1000, 8, &[2.0])
+    };
+    let sweep = run(config);
+    let rows = sweep.rows();
+    let private: Vec<&ResultRow> = rows
+        .iter()
+        .filter(|r| r.method == "private-fedrep")
+        .collect();
+    let seeds: Vec<u64> = private.iter().map(|r| r.seed).collect();
+    assert_eq!(seeds, vec![1, 2, 3]);
+    assert!(
+        private[0].excess_risk != private[1].excess_risk,
+        "different data per seed"
+    );
+    let mean = private.iter().map(|r| r.excess_risk).sum::<f64>() / 3.0;
+    let charts = sweep.charts();
+    let series = charts[0]
+        .series
+        .iter()
+        .find(|s| s.name == "Private FedRep")
+        .unwrap();
+    assert_eq!(series.points.len(), 1);
+    assert!((series.points[0].1 - mean).abs() < 1e-15 * mean.max(1.0));
 }

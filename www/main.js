@@ -1,8 +1,9 @@
 // Main thread: the form, the URL state, drawing and tables. All computation runs
 // in worker.js; validation and chart drawing call the same Rust code (wasm).
 import init, {
-  preset_fields, preset_scenario, validate_fields, draw_chart, chart_svg, series_color,
+  preset_fields, preset_scenario, validate_fields, draw_chart, chart_svg, series_color, merge_fedrep_results,
 } from './pkg/dp_explorer.js';
+import { SweepPool, defaultPoolSize } from './pool.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('config');
@@ -12,9 +13,8 @@ let fieldNames = [];        // config field names of the current scenario, in th
 let scenario = 'fedrep';    // 'fedrep' (Private FedRep) or 'dpgd' (DP-GD on random features)
 let lastSnapshot = null;    // the latest snapshot from the worker
 let lastCsv = null;
-let worker = null;
+const pool = makePool();
 let running = false;
-let stopTimer = null;
 
 // ---------- status ----------
 function setStatus(status, text) {
@@ -342,16 +342,33 @@ function renderPrivacy(snap) {
   root.replaceChildren(...nodes);
 }
 
-// ---------- worker ----------
-function newWorker() {
-  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  w.onmessage = onWorkerMessage;
-  w.onerror = (e) => {
-    running = false;
-    setStatus('error', 'The computation stopped with an error.');
-    showError(`Worker error: ${e.message || 'unknown'}`);
-  };
-  return w;
+// ---------- worker pool ----------
+function makePool() {
+  return new SweepPool({
+    size: defaultPoolSize(),
+    merge: (preset, fields, parts) => merge_fedrep_results(preset, fields, parts),
+    onProgress: (snap) => {
+      if (!running) return;
+      renderSoon(snap);
+      setStatus('running', `Running: ${snap.phase} (${snap.done}/${snap.total})`);
+    },
+    onResult: (snap, csv, seconds) => {
+      running = false;
+      render(snap);
+      lastCsv = csv;
+      setExportsEnabled(true);
+      setStatus('done', `Done in ${seconds.toFixed(2)} s.`);
+    },
+    onCancelled: () => {
+      running = false;
+      setStatus('idle', 'Stopped. The finished part of the sweep is shown.');
+    },
+    onError: (message) => {
+      running = false;
+      setStatus('error', 'The run failed; the page is still usable.');
+      showError(message);
+    },
+  });
 }
 
 // Progress snapshots can arrive every 40 ms; draw at most every 150 ms.
@@ -385,36 +402,6 @@ function render(snap) {
   drawCharts();
 }
 
-function onWorkerMessage(e) {
-  const msg = e.data;
-  switch (msg.type) {
-    case 'progress':
-      if (!running) return;
-      renderSoon(msg.snapshot);
-      setStatus('running', `Running: ${msg.snapshot.phase} (${msg.snapshot.done}/${msg.snapshot.total})`);
-      break;
-    case 'result':
-      running = false;
-      render(msg.snapshot);
-      lastCsv = msg.csv;
-      setExportsEnabled(true);
-      setStatus('done', `Done in ${msg.seconds.toFixed(2)} s.`);
-      break;
-    case 'cancelled':
-      clearTimeout(stopTimer);
-      running = false;
-      setStatus('idle', 'Stopped. The finished part of the sweep is shown.');
-      break;
-    case 'error':
-      running = false;
-      setStatus('error', 'The run failed; the page is still usable.');
-      showError(msg.message);
-      break;
-    default:
-      break;
-  }
-}
-
 function run() {
   if (running) return;
   const { errors, unplaced } = validate();
@@ -429,23 +416,13 @@ function run() {
   setExportsEnabled(false);
   running = true;
   setStatus('running', 'Starting…');
-  if (!worker) worker = newWorker();
-  worker.postMessage({ type: 'run', preset: currentPreset(), fields: readFields() });
+  // A Private FedRep sweep is split over the pool; a DP-GD sweep runs in one worker.
+  pool.run(currentPreset(), readFields(), scenario === 'fedrep' ? pool.size : 1);
 }
 
 function stop() {
-  if (!running || !worker) return;
-  worker.postMessage({ type: 'cancel' });
-  // A worker inside a long step cannot read the message; if it does not answer
-  // quickly, end it and start a fresh one so that the page never hangs.
-  clearTimeout(stopTimer);
-  stopTimer = setTimeout(() => {
-    if (!running) return;
-    worker.terminate();
-    worker = null;
-    running = false;
-    setStatus('idle', 'Stopped.');
-  }, 1500);
+  if (!running) return;
+  pool.cancel();
 }
 
 // ---------- exports ----------
@@ -550,7 +527,6 @@ async function main() {
     setStatus('idle', 'Ready. Press Run.');
   }
   drawEmptyCharts();
-  worker = newWorker();
 }
 
 main();

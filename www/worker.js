@@ -1,10 +1,11 @@
-// Module worker: runs a sweep in slices of ~40 ms so that progress is posted
-// often and a "cancel" message is read between slices. Every error is caught and
-// posted; the page stays usable.
+// Module worker: runs one shard of a sweep in slices of ~40 ms so that progress
+// is posted often and a "cancel" message is read between slices. Every message
+// carries the run's generation, so the pool can ignore stale ones. Every error
+// is caught and posted; the page stays usable.
 import init, { Runner } from './pkg/dp_explorer.js';
 
 const ready = init();
-let generation = 0; // bumps on every run or cancel; a stale loop stops itself
+let current = 0; // generation of the run this worker should be doing
 
 const SLICE_MS = 40;
 
@@ -15,29 +16,30 @@ function errorMessage(e) {
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === 'cancel') {
-    generation += 1;
-    self.postMessage({ type: 'cancelled' });
+    current = -1;
+    self.postMessage({ type: 'cancelled', generation: msg.generation });
     return;
   }
   if (msg.type !== 'run') return;
-  generation += 1;
-  const mine = generation;
+  const generation = msg.generation;
+  current = generation;
+  const post = (m) => self.postMessage({ ...m, generation });
   try {
     await ready;
   } catch (e) {
-    self.postMessage({ type: 'error', message: `could not load the WebAssembly module: ${errorMessage(e)}` });
+    post({ type: 'error', message: `could not load the WebAssembly module: ${errorMessage(e)}` });
     return;
   }
   let runner;
   try {
-    runner = new Runner(msg.preset, msg.fields);
+    runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
   } catch (e) {
-    self.postMessage({ type: 'error', message: errorMessage(e) });
+    post({ type: 'error', message: errorMessage(e) });
     return;
   }
   const started = performance.now();
   const slice = () => {
-    if (mine !== generation) {
+    if (current !== generation) {
       runner.free();
       return;
     }
@@ -47,14 +49,14 @@ self.onmessage = async (event) => {
       if (done) {
         const csv = runner.csv();
         runner.free();
-        self.postMessage({ type: 'result', snapshot, csv, seconds: (performance.now() - started) / 1000 });
+        post({ type: 'result', snapshot, csv, seconds: (performance.now() - started) / 1000 });
       } else {
-        self.postMessage({ type: 'progress', snapshot });
+        post({ type: 'progress', snapshot });
         setTimeout(slice, 0);
       }
     } catch (e) {
       runner.free();
-      self.postMessage({ type: 'error', message: errorMessage(e) });
+      post({ type: 'error', message: errorMessage(e) });
     }
   };
   slice();

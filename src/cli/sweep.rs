@@ -260,7 +260,7 @@ fn run_fedrep(args: &SweepArgs) -> Result<String, String> {
     let seconds = started.elapsed().as_secs_f64();
 
     let mut csv = Vec::new();
-    write_csv(sweep.rows(), &mut csv).map_err(|e| e.to_string())?;
+    write_csv(&sweep.rows(), &mut csv).map_err(|e| e.to_string())?;
     let mut written = vec![write_file(&args.out, "results.csv", &csv)?];
     written.push(write_file(
         &args.out,

@@ -106,6 +106,8 @@ pub struct FedRepConfig {
     /// Label noise standard deviation R.
     pub noise: f64,
     pub seed: u64,
+    /// Number of datasets (seeds seed, seed+1, …): several seeds give a mean and a band.
+    pub seeds: usize,
     pub calibration: Calibration,
     pub relation: Relation,
     pub init: InitMode,
@@ -148,6 +150,7 @@ impl Default for FedRepConfig {
             clip: 10.0,
             noise: 0.01,
             seed: 1,
+            seeds: 1,
             calibration: Calibration::Exact,
             relation: Relation::ReplaceOne,
             init: InitMode::Private,
@@ -207,6 +210,7 @@ impl FedRepConfig {
         "clip",
         "noise",
         "seed",
+        "seeds",
         "calibration",
         "relation",
         "init",
@@ -266,6 +270,7 @@ impl FedRepConfig {
             "clip" => self.clip = parse_f64(key, value)?,
             "noise" => self.noise = parse_f64(key, value)?,
             "seed" => self.seed = parse_u64(key, value)?,
+            "seeds" => self.seeds = parse_usize(key, value)?,
             "calibration" => {
                 self.calibration = Calibration::parse(parse_choice(
                     key,
@@ -352,6 +357,7 @@ impl FedRepConfig {
             ("clip", format!("{}", self.clip)),
             ("noise", format!("{}", self.noise)),
             ("seed", self.seed.to_string()),
+            ("seeds", self.seeds.to_string()),
             ("calibration", self.calibration.name().to_string()),
             ("relation", self.relation.name().to_string()),
             ("init", self.init.name().to_string()),
@@ -524,6 +530,10 @@ impl FedRepConfig {
         check(
             self.delta >= 1e-300,
             ConfigError::out_of_range("delta", "at least 1e-300", self.delta),
+        );
+        check(
+            (1..=20).contains(&self.seeds),
+            ConfigError::out_of_range("seeds", "between 1 and 20", self.seeds),
         );
         check(
             (1..=1000).contains(&self.rounds),

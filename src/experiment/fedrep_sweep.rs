@@ -84,12 +84,14 @@ pub struct SweepSnapshot {
     pub curves: Vec<AngleCurve>,
 }
 
-pub struct FedRepSweep {
+/// The runs of one seed (one dataset) that a worker was given.
+pub struct SeedSweep {
     config: FedRepConfig,
     data: FederatedDataset,
     stat_private: Option<SpectralStatistic>,
     stat_reference: Option<SpectralStatistic>,
-    jobs: Vec<Job>,
+    /// (position in the whole sweep, job).
+    jobs: Vec<(usize, Job)>,
     phase: Phase,
     rows: Vec<ResultRow>,
     curves: Vec<AngleCurve>,
@@ -97,22 +99,35 @@ pub struct FedRepSweep {
     units_total: usize,
 }
 
-impl FedRepSweep {
-    /// Validates the config and allocates the dataset; no data is drawn yet.
-    pub fn new(config: FedRepConfig) -> Result<Self, super::ConfigError> {
-        config.validate()?;
-        let mut jobs = vec![Job::FedRepReference, Job::LocalGd];
+/// Every run of one seed, in the sweep's order: the non-private references
+/// first, then Private FedRep and Priv-AltMin at every ε.
+fn jobs_of_one_seed(config: &FedRepConfig) -> Vec<Job> {
+    let mut jobs = vec![Job::FedRepReference, Job::LocalGd];
+    jobs.extend(
+        (0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
+    );
+    if config.altmin {
         jobs.extend(
-            (0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
+            (0..config.epsilons.len()).map(|epsilon_index| Job::PrivAltMin { epsilon_index }),
         );
-        let altmin_runs = if config.altmin {
-            jobs.extend(
-                (0..config.epsilons.len()).map(|epsilon_index| Job::PrivAltMin { epsilon_index }),
-            );
-            config.epsilons.len()
-        } else {
-            0
-        };
+    }
+    jobs
+}
+
+impl SeedSweep {
+    /// Frees the dataset once every run of this seed is finished.
+    fn release_data(&mut self) {
+        self.data = self.config.model().streamed();
+        self.stat_private = None;
+        self.stat_reference = None;
+    }
+
+    /// The given runs of `config.seed`; allocates the dataset, draws nothing yet.
+    fn new(config: FedRepConfig, jobs: Vec<(usize, Job)>) -> Self {
+        let count = |f: fn(&Job) -> bool| jobs.iter().filter(|(_, j)| f(j)).count();
+        let fedrep_runs = count(|j| matches!(j, Job::FedRepReference | Job::PrivateFedRep { .. }));
+        let altmin_runs = count(|j| matches!(j, Job::PrivAltMin { .. }));
+        let local_runs = count(|j| matches!(j, Job::LocalGd));
         let n = config.n;
         let per_run = config.rounds + 1;
         // Each AltMin iteration is a unit, and so is the final head refit.
@@ -126,16 +141,15 @@ impl FedRepSweep {
         };
         let units_total = data_units
             + 1
-            + per_run
-            + n.div_ceil(USERS_PER_LOCAL_STEP)
-            + config.epsilons.len() * per_run
+            + fedrep_runs * per_run
+            + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
             + altmin_runs * per_altmin_run;
         let (data, phase) = if streamed {
             (config.model().streamed(), Phase::Statistics)
         } else {
             (config.model().allocate(), Phase::Data { next_user: 0 })
         };
-        Ok(FedRepSweep {
+        SeedSweep {
             config,
             data,
             stat_private: None,
@@ -146,7 +160,7 @@ impl FedRepSweep {
             curves: Vec::new(),
             units_done: 0,
             units_total,
-        })
+        }
     }
 
     pub fn config(&self) -> &FedRepConfig {
@@ -179,7 +193,8 @@ impl FedRepSweep {
                 Running::LocalGd { .. } => None,
             };
             if let Some(angles) = angles {
-                curves.push(self.curve_of(&self.jobs[*index], angles));
+                let (order, job) = &self.jobs[*index];
+                curves.push(self.curve_of(*order, job, angles));
             }
         }
         curves
@@ -192,7 +207,7 @@ impl FedRepSweep {
             }
             Phase::Statistics => "initialization statistic (Algorithm 2)".into(),
             Phase::Jobs { index, running } => {
-                let job = &self.jobs[*index];
+                let job = &self.jobs[*index].1;
                 let round = match running {
                     Some(Running::FedRep { run, .. }) => {
                         format!(": round {} of {}", run.round(), self.config.rounds)
@@ -275,7 +290,7 @@ impl FedRepSweep {
         index: usize,
         running: Option<Running>,
     ) -> Result<Phase, AccountingError> {
-        let job = self.jobs[index].clone();
+        let (order, job) = self.jobs[index].clone();
         let running = match running {
             Some(r) => r,
             None => self.start_job(&job)?,
@@ -316,8 +331,9 @@ impl FedRepSweep {
                     variant: self.variant(&job),
                     privacy_reading: privacy.as_ref().map(|p| p.plain_language()),
                     privacy,
+                    order,
                 });
-                self.curves.push(self.curve_of(&job, run.angles()));
+                self.curves.push(self.curve_of(order, &job, run.angles()));
                 None
             }
             Running::AltMin {
@@ -355,8 +371,10 @@ impl FedRepSweep {
                     variant: self.variant(&job),
                     privacy_reading: Some(privacy.plain_language()),
                     privacy: Some(privacy),
+                    order,
                 });
-                self.curves.push(self.curve_of(&job, run.angle_history()));
+                self.curves
+                    .push(self.curve_of(order, &job, run.angle_history()));
                 None
             }
             Running::LocalGd { next_user, sum } => {
@@ -389,6 +407,7 @@ impl FedRepSweep {
                         variant: self.variant(&job),
                         privacy: None,
                         privacy_reading: None,
+                        order,
                     });
                     None
                 }
@@ -560,25 +579,161 @@ impl FedRepSweep {
         }
     }
 
-    fn curve_of(&self, job: &Job, angles: &[f64]) -> AngleCurve {
+    fn curve_of(&self, order: usize, job: &Job, angles: &[f64]) -> AngleCurve {
         let (method, epsilon) = self.job_identity(job);
         AngleCurve {
             method,
             epsilon,
             angles: angles.to_vec(),
+            seed: self.config.seed,
+            order,
         }
+    }
+}
+
+/// A whole Private FedRep sweep: `seeds` datasets (seed, seed+1, …), each with
+/// every run, or — for a pool of workers — only the runs of one shard (run
+/// number `order` goes to shard `order % shards`). Every run depends only on
+/// (config, seed, job), never on the shard that computes it, so merging the
+/// shards' rows in `order` gives exactly the single-worker sweep.
+pub struct FedRepSweep {
+    config: FedRepConfig,
+    parts: Vec<SeedSweep>,
+    current: usize,
+}
+
+impl FedRepSweep {
+    /// Validates the config; the whole sweep in one worker.
+    pub fn new(config: FedRepConfig) -> Result<Self, super::ConfigError> {
+        Self::new_shard(config, 0, 1)
+    }
+
+    /// Validates the config; only the runs of shard `shard` of `shards`.
+    pub fn new_shard(
+        config: FedRepConfig,
+        shard: usize,
+        shards: usize,
+    ) -> Result<Self, super::ConfigError> {
+        config.validate()?;
+        if shards == 0 || shard >= shards {
+            return Err(super::ConfigError::invalid(
+                "shards",
+                format!("shard {shard} of {shards} does not exist"),
+            ));
+        }
+        let per_seed = jobs_of_one_seed(&config);
+        let mut parts = Vec::new();
+        for s in 0..config.seeds {
+            let jobs: Vec<(usize, Job)> = per_seed
+                .iter()
+                .enumerate()
+                .map(|(j, job)| (s * per_seed.len() + j, job.clone()))
+                .filter(|(order, _)| order % shards == shard)
+                .collect();
+            if jobs.is_empty() {
+                continue;
+            }
+            let seed_config = FedRepConfig {
+                seed: config.seed.wrapping_add(s as u64),
+                seeds: 1,
+                ..config.clone()
+            };
+            parts.push(SeedSweep::new(seed_config, jobs));
+        }
+        Ok(FedRepSweep {
+            config,
+            parts,
+            current: 0,
+        })
+    }
+
+    pub fn config(&self) -> &FedRepConfig {
+        &self.config
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.current >= self.parts.len()
+    }
+
+    pub fn progress(&self) -> (usize, usize) {
+        self.parts.iter().fold((0, 0), |(d, t), p| {
+            let (pd, pt) = p.progress();
+            (d + pd, t + pt)
+        })
+    }
+
+    /// Finished rows of every seed, in sweep order.
+    pub fn rows(&self) -> Vec<ResultRow> {
+        self.parts
+            .iter()
+            .flat_map(|p| p.rows().iter().cloned())
+            .collect()
+    }
+
+    /// Finished curves plus the one being computed.
+    pub fn curves(&self) -> Vec<AngleCurve> {
+        self.parts.iter().flat_map(|p| p.curves()).collect()
+    }
+
+    pub fn phase_label(&self) -> String {
+        match self.parts.get(self.current) {
+            Some(p) if self.config.seeds > 1 => {
+                format!("seed {}: {}", p.config.seed, p.phase_label())
+            }
+            Some(p) => p.phase_label(),
+            None => "done".into(),
+        }
+    }
+
+    pub fn snapshot(&self) -> SweepSnapshot {
+        let (done, total) = self.progress();
+        SweepSnapshot {
+            done,
+            total,
+            phase: self.phase_label(),
+            finished: self.is_done(),
+            rows: self.rows(),
+            curves: self.curves(),
+        }
+    }
+
+    /// Runs to the end (CLI, tests).
+    pub fn run_to_end(&mut self) -> Result<(), AccountingError> {
+        while !self.step()? {}
+        Ok(())
+    }
+
+    /// One bounded unit of work; Ok(true) once everything is done. A seed's
+    /// dataset is dropped as soon as its runs are finished.
+    pub fn step(&mut self) -> Result<bool, AccountingError> {
+        if let Some(part) = self.parts.get_mut(self.current) {
+            if part.step()? {
+                part.release_data();
+                self.current += 1;
+            }
+        }
+        Ok(self.is_done())
     }
 
     /// The two charts of the page, from what is finished so far.
     pub fn charts(&self) -> Vec<ChartSpec> {
-        let c = &self.config;
-        let rounds = if c.altmin {
-            c.rounds.max(c.altmin_rounds)
-        } else {
-            c.rounds
-        };
-        fedrep_charts(&self.rows, &self.curves(), &c.epsilons, rounds)
+        charts_for_config(&self.config, &self.rows(), &self.curves())
     }
+}
+
+/// The page's two charts for rows and curves of a sweep with this config
+/// (also used to merge the results of several workers).
+pub fn charts_for_config(
+    c: &FedRepConfig,
+    rows: &[ResultRow],
+    curves: &[AngleCurve],
+) -> Vec<ChartSpec> {
+    let rounds = if c.altmin {
+        c.rounds.max(c.altmin_rounds)
+    } else {
+        c.rounds
+    };
+    fedrep_charts(rows, curves, &c.epsilons, rounds)
 }
 
 /// σ's and the accounting of one Private FedRep run.
@@ -816,15 +971,23 @@ pub fn fedrep_charts(
         ("local-gd", "local GD (non-private)", COLOR_LOCAL_GD),
     ];
     for (id, name, color) in methods {
-        let mut points: Vec<(f64, f64)> = rows
-            .iter()
-            .filter(|r| r.method == id)
-            .map(|r| (r.epsilon.unwrap_or(f64::NAN), r.excess_risk))
-            .collect();
-        if points.is_empty() {
+        // Several seeds give several rows per ε: plot their mean.
+        let mut groups: Vec<(f64, Vec<f64>)> = Vec::new();
+        for r in rows.iter().filter(|r| r.method == id) {
+            let eps = r.epsilon.unwrap_or(f64::NAN);
+            match groups
+                .iter_mut()
+                .find(|(e, _)| e.to_bits() == eps.to_bits())
+            {
+                Some((_, v)) => v.push(r.excess_risk),
+                None => groups.push((eps, vec![r.excess_risk])),
+            }
+        }
+        if groups.is_empty() {
             continue;
         }
-        let horizontal = points.iter().all(|p| p.0.is_nan());
+        let horizontal = groups.iter().all(|g| g.0.is_nan());
+        let mut points: Vec<(f64, f64)> = groups.iter().map(|(e, v)| (*e, mean(v))).collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         risk_series.push(Series {
             name: name.into(),
@@ -838,41 +1001,57 @@ pub fn fedrep_charts(
             horizontal,
         });
     }
-    let mut angle_series = Vec::new();
-    let private: Vec<&AngleCurve> = curves.iter().filter(|c| c.epsilon.is_some()).collect();
-    for (i, c) in private.iter().enumerate() {
-        angle_series.push(Series {
-            name: format!(
-                "{} {}",
-                if c.method == "priv-altmin" {
-                    "Priv-AltMin"
-                } else {
-                    "Private FedRep"
-                },
-                epsilon_label(c.epsilon)
-            ),
-            points: c
-                .angles
-                .iter()
-                .enumerate()
-                .map(|(t, a)| (t as f64, *a))
-                .collect(),
-            style: LineStyle::Solid,
-            color: 4 + i,
-            horizontal: false,
-        });
+    // One angle line per (method, ε), averaged over seeds round by round; the
+    // same ε has the same colour for both private methods (dotted: Priv-AltMin).
+    let mut keys: Vec<(String, Option<f64>)> = Vec::new();
+    for c in curves {
+        if !keys
+            .iter()
+            .any(|(m, e)| *m == c.method && e.map(f64::to_bits) == c.epsilon.map(f64::to_bits))
+        {
+            keys.push((c.method.clone(), c.epsilon));
+        }
     }
-    for c in curves.iter().filter(|c| c.epsilon.is_none()) {
+    let mut angle_series = Vec::new();
+    for (method, epsilon) in keys {
+        let group: Vec<&AngleCurve> = curves
+            .iter()
+            .filter(|c| {
+                c.method == method && c.epsilon.map(f64::to_bits) == epsilon.map(f64::to_bits)
+            })
+            .collect();
+        let len = group.iter().map(|c| c.angles.len()).max().unwrap_or(0);
+        let points: Vec<(f64, f64)> = (0..len)
+            .map(|t| {
+                let at: Vec<f64> = group
+                    .iter()
+                    .filter_map(|c| c.angles.get(t).copied())
+                    .collect();
+                (t as f64, mean(&at))
+            })
+            .collect();
+        let (name, style, color) = match (method.as_str(), epsilon) {
+            (_, None) => (
+                "FedRep (non-private)".to_string(),
+                LineStyle::Dashed,
+                COLOR_FEDREP,
+            ),
+            ("priv-altmin", Some(e)) => (
+                format!("Priv-AltMin {}", epsilon_label(Some(e))),
+                LineStyle::Dotted,
+                4 + epsilon_index(epsilons, e),
+            ),
+            (_, Some(e)) => (
+                format!("Private FedRep {}", epsilon_label(Some(e))),
+                LineStyle::Solid,
+                4 + epsilon_index(epsilons, e),
+            ),
+        };
         angle_series.push(Series {
-            name: "FedRep (non-private)".into(),
-            points: c
-                .angles
-                .iter()
-                .enumerate()
-                .map(|(t, a)| (t as f64, *a))
-                .collect(),
-            style: LineStyle::Dashed,
-            color: COLOR_FEDREP,
+            name,
+            points,
+            style,
+            color,
             horizontal: false,
         });
     }
@@ -896,4 +1075,19 @@ pub fn fedrep_charts(
             series: angle_series,
         },
     ]
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+fn epsilon_index(epsilons: &[f64], e: f64) -> usize {
+    epsilons
+        .iter()
+        .position(|x| x.to_bits() == e.to_bits())
+        .unwrap_or(0)
 }

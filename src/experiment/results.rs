@@ -2,10 +2,10 @@
 //! a non-private method has ε = ∞ (written `inf`), σ = 0 and ε spent = ∞.
 
 use crate::privacy::PrivacyReport;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultRow {
     /// `private-fedrep`, `fedrep`, `local-gd`, `priv-altmin`, …
     pub method: String,
@@ -31,14 +31,23 @@ pub struct ResultRow {
     pub privacy: Option<PrivacyReport>,
     /// The accounting in plain words (for the page's "explain ε" panel).
     pub privacy_reading: Option<String>,
+    /// Position of the run in the whole sweep (seed-major, then job): results
+    /// computed by several workers are merged in this order.
+    #[serde(default)]
+    pub order: usize,
 }
 
 /// One principal-angle curve: dist(U_t, U*) for t = 0..=rounds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AngleCurve {
     pub method: String,
     pub epsilon: Option<f64>,
     pub angles: Vec<f64>,
+    #[serde(default)]
+    pub seed: u64,
+    /// Same as [`ResultRow::order`].
+    #[serde(default)]
+    pub order: usize,
 }
 
 pub const CSV_COLUMNS: &[&str] = &[

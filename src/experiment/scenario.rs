@@ -431,11 +431,23 @@ impl Sweep {
         preset: Option<&str>,
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, Vec<ConfigError>> {
+        Self::shard_from_preset_and_fields(preset, pairs, 0, 1)
+    }
+
+    /// Shard `shard` of `shards` of the sweep, for a pool of workers: a
+    /// Private FedRep sweep splits its runs (see [`FedRepSweep::new_shard`]);
+    /// a DP-GD sweep is not split (shard 0 runs it all, other shards are empty).
+    pub fn shard_from_preset_and_fields<'a>(
+        preset: Option<&str>,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+        shard: usize,
+        shards: usize,
+    ) -> Result<Self, Vec<ConfigError>> {
         match scenario_of(preset).map_err(|e| vec![e])? {
             Scenario::FedRep => {
                 let config = FedRepConfig::from_pairs(preset.map(str::trim), pairs)?;
                 Ok(Sweep::FedRep(Box::new(
-                    FedRepSweep::new(config).map_err(|e| vec![e])?,
+                    FedRepSweep::new_shard(config, shard, shards).map_err(|e| vec![e])?,
                 )))
             }
             Scenario::DpGd => {
@@ -557,7 +569,7 @@ impl Sweep {
     /// Every row as CSV (header + rows; DP-GD: main rows then loss-versus-T rows).
     pub fn csv(&self) -> String {
         match self {
-            Sweep::FedRep(s) => csv_string(s.rows()),
+            Sweep::FedRep(s) => csv_string(&s.rows()),
             Sweep::DpGd(s) => {
                 let mut out = Vec::new();
                 dpgd_sweep::write_csv(&s.all_rows(), &mut out).expect("writing to memory");

@@ -140,10 +140,23 @@ impl Runner {
     /// `message` lists `field: message` lines.
     #[wasm_bindgen(constructor)]
     pub fn new(preset: Option<String>, fields: JsValue) -> Result<Runner, JsError> {
+        Runner::shard(preset, fields, 0, 1)
+    }
+
+    /// Shard `shard` of `shards` of the sweep (one per worker of a pool);
+    /// the shards' results merge with [`merge_fedrep_results`].
+    pub fn shard(
+        preset: Option<String>,
+        fields: JsValue,
+        shard: usize,
+        shards: usize,
+    ) -> Result<Runner, JsError> {
         let fields = fields_from_js(fields)?;
-        let inner = Sweep::from_preset_and_fields(
+        let inner = Sweep::shard_from_preset_and_fields(
             preset_name(&preset),
             fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            shard,
+            shards,
         )
         .map_err(|errors| {
             JsError::new(
@@ -249,4 +262,59 @@ pub fn bench_names() -> Vec<String> {
         .iter()
         .map(|b| b.0.to_string())
         .collect()
+}
+
+/// Merges the `{ rows, curves }` of a Private FedRep sweep computed by several
+/// workers (shards) into what one worker would have produced: rows and curves
+/// in sweep order, the charts drawn from all of them, and the CSV.
+#[wasm_bindgen]
+pub fn merge_fedrep_results(
+    preset: Option<String>,
+    fields: JsValue,
+    parts: JsValue,
+) -> Result<JsValue, JsError> {
+    use crate::experiment::fedrep_sweep::charts_for_config;
+    use crate::experiment::results::{AngleCurve, ResultRow};
+    #[derive(serde::Deserialize)]
+    struct Part {
+        #[serde(default)]
+        rows: Vec<ResultRow>,
+        #[serde(default)]
+        curves: Vec<AngleCurve>,
+    }
+    #[derive(Serialize)]
+    struct Merged {
+        rows: Vec<ResultRow>,
+        curves: Vec<AngleCurve>,
+        charts: Vec<ChartSpec>,
+        csv: String,
+    }
+    let fields = fields_from_js(fields)?;
+    let config = FedRepConfig::from_pairs(
+        preset_name(&preset),
+        fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .map_err(|errors| {
+        JsError::new(
+            &errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    })?;
+    let parts: Vec<Part> = serde_wasm_bindgen::from_value(parts)
+        .map_err(|e| JsError::new(&format!("not sweep results: {e}")))?;
+    let mut rows: Vec<ResultRow> = parts.iter().flat_map(|p| p.rows.iter().cloned()).collect();
+    let mut curves: Vec<AngleCurve> = parts.into_iter().flat_map(|p| p.curves).collect();
+    rows.sort_by_key(|r| r.order);
+    curves.sort_by_key(|c| c.order);
+    let charts = charts_for_config(&config, &rows, &curves);
+    let csv = crate::experiment::results::csv_string(&rows);
+    to_js(&Merged {
+        rows,
+        curves,
+        charts,
+        csv,
+    })
 }
