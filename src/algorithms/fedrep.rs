@@ -106,6 +106,8 @@ pub struct FedRep {
     noise_seed: u64,
     clipped_fraction: f64,
     scratch: Scratch,
+    /// Block partials of the round in progress (see [`FedRep::step_blocks`]).
+    pending: Vec<BlockPartial>,
 }
 
 /// What a finished run reports.
@@ -143,6 +145,7 @@ impl FedRep {
                 g: vec![0.0; d],
                 head: HeadScratch::new(k),
             },
+            pending: Vec::new(),
         }
     }
 
@@ -170,11 +173,29 @@ impl FedRep {
 
     /// One round of Algorithm 1 (lines 3–10).
     pub fn step(&mut self, data: &FederatedDataset) {
+        while !self.is_done() && !self.step_blocks(data, usize::MAX) {}
+    }
+
+    /// Works on the current round for at most `max_blocks` more user blocks,
+    /// and finishes the round (the server step) once every block is done;
+    /// true when a round was completed. Lets a runner bound the time of one
+    /// step at any n (a round over 10⁶ users takes seconds) with the same
+    /// numbers as [`step`](Self::step).
+    pub fn step_blocks(&mut self, data: &FederatedDataset, max_blocks: usize) -> bool {
         if self.is_done() {
-            return;
+            return false;
         }
-        let partials = self.block_partials(data, 0..data.n().div_ceil(USER_BLOCK));
+        let total = data.n().div_ceil(USER_BLOCK);
+        let start = self.pending.len();
+        let end = start.saturating_add(max_blocks).min(total);
+        let mut partials = self.block_partials(data, start..end);
+        self.pending.append(&mut partials);
+        if self.pending.len() < total {
+            return false;
+        }
+        let partials = std::mem::take(&mut self.pending);
         self.apply_partials(data, &partials);
+        true
     }
 
     /// The clipped gradient sums of the user blocks `blocks` (block b holds
@@ -340,7 +361,27 @@ impl FedRep {
 /// Each user refits v_i by least squares on S¹ with the shared U; returns the
 /// average closed-form excess risk and MSE.
 pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
-    let (n, d, k) = (data.n(), data.d(), data.k());
+    let n = data.n();
+    risk_from_sum(data, final_risk_sum(data, u, 0..n))
+}
+
+/// The average risk from the sum of the users' excess risks.
+pub fn risk_from_sum(data: &FederatedDataset, sum: f64) -> FinalRisk {
+    let excess_risk = sum / data.n() as f64;
+    FinalRisk {
+        excess_risk,
+        mse: excess_risk + data.model.noise * data.model.noise,
+    }
+}
+
+/// Σ over users `users` of ‖U v_i − w_i*‖², heads refit on S¹ (so a runner can
+/// split the final pass into chunks).
+pub fn final_risk_sum(
+    data: &FederatedDataset,
+    u: &DMatrix<f64>,
+    users: std::ops::Range<usize>,
+) -> f64 {
+    let (d, k) = (data.d(), data.k());
     let u_cols = u.as_slice();
     let mh = data.model.m - data.model.m_train;
     let mut a = vec![0.0; mh * k];
@@ -348,7 +389,7 @@ pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
     let mut w = vec![0.0; d];
     let mut head = HeadScratch::new(k);
     let mut total = 0.0;
-    data.for_each_user(0..n, Part::All, |user| {
+    data.for_each_user(users, Part::All, |user| {
         let pts = user.holdout;
         for j in 0..mh {
             for q in 0..k {
@@ -362,11 +403,7 @@ pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
         }
         total += excess_risk_linear(&w, user.w_star);
     });
-    let excess_risk = total / n as f64;
-    FinalRisk {
-        excess_risk,
-        mse: excess_risk + data.model.noise * data.model.noise,
-    }
+    total
 }
 
 #[cfg(test)]
@@ -528,6 +565,35 @@ mod tests {
         }
         assert_eq!(single.u().as_slice(), merged.u().as_slice());
         assert_eq!(single.angles(), merged.angles());
+    }
+
+    #[test]
+    fn a_round_taken_a_few_blocks_at_a_time_is_exactly_the_whole_round() {
+        let data = data(5000);
+        let params = FedRepParams {
+            rounds: 2,
+            step: 1.0,
+            clip: Some(1.0),
+            sigma: 0.01,
+            batch: BatchMode::Split,
+        };
+        let mut whole = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 5);
+        let mut pieces = whole.clone();
+        whole.step(&data);
+        whole.step(&data);
+        let mut completed = 0;
+        let mut calls = 0;
+        while !pieces.is_done() {
+            completed += usize::from(pieces.step_blocks(&data, 2));
+            calls += 1;
+        }
+        assert_eq!(completed, 2);
+        assert_eq!(calls, 6, "5 blocks in steps of 2 → 3 calls per round");
+        assert_eq!(whole.angles(), pieces.angles());
+        let sum = final_risk_sum(&data, pieces.u(), 0..2000)
+            + final_risk_sum(&data, pieces.u(), 2000..5000);
+        let one = final_risk(&data, whole.u()).excess_risk;
+        assert!((risk_from_sum(&data, sum).excess_risk - one).abs() <= 1e-13 * one);
     }
 
     #[test]

@@ -58,68 +58,117 @@ pub fn spectral_statistic(
     clip: Option<f64>,
     normalization: PairNormalization,
 ) -> SpectralStatistic {
-    let (n, d) = (data.n(), data.d());
-    let mt = data.model.m_train;
-    let c = normalization.factor(mt, data.model.m);
-    let mut mean = DMatrix::<f64>::zeros(d, d);
-    let mut clipped = 0usize;
-    let mut gram = vec![0.0; mt * mt];
-    let mut p_block = DMatrix::<f64>::zeros(BLOCK_USERS, d);
-    let mut q_block = DMatrix::<f64>::zeros(BLOCK_USERS * mt, d);
-    let mut start = 0;
-    while start < n {
-        let end = (start + BLOCK_USERS).min(n);
-        let rows = end - start;
-        p_block.fill(0.0);
-        q_block.fill(0.0);
-        data.for_each_user(start..end, Part::Train, |user| {
-            let pts = user.train;
-            // Gram matrix of a_j = y_j x_j.
-            for j1 in 0..mt {
-                for j2 in 0..=j1 {
-                    let g = dot(&pts.x[j1 * d..(j1 + 1) * d], &pts.x[j2 * d..(j2 + 1) * d])
-                        * pts.y[j1]
-                        * pts.y[j2];
-                    gram[j1 * mt + j2] = g;
-                    gram[j2 * mt + j1] = g;
-                }
-            }
-            let total: f64 = gram.iter().sum();
-            let g2: f64 = (0..mt)
-                .map(|j| gram[j * mt..(j + 1) * mt].iter().sum::<f64>().powi(2))
-                .sum();
-            let gf: f64 = gram.iter().map(|g| g * g).sum();
-            let norm = c * (total * total - 2.0 * g2 + gf).max(0.0).sqrt();
-            let factor = match clip {
-                Some(psi) => clip_factor(norm, psi),
-                None => 1.0,
-            };
-            if factor < 1.0 {
-                clipped += 1;
-            }
-            let weight = (c * factor / n as f64).sqrt();
-            let r = user.index - start;
-            for j in 0..mt {
-                let a = weight * pts.y[j];
-                for p in 0..d {
-                    let xv = pts.x[j * d + p] * a;
-                    p_block[(r, p)] += xv;
-                    q_block[(r * mt + j, p)] = xv;
-                }
-            }
-        });
-        let p = p_block.rows(0, rows);
-        let q = q_block.rows(0, rows * mt);
-        // Pᵀ·P through the blocked matrix product (gemm), which is much faster
-        // than gemm_tr's column-by-column dot products.
-        let (pt, qt) = (p.transpose(), q.transpose());
-        mean.gemm(1.0, &pt, &p, 1.0);
-        mean.gemm(-1.0, &qt, &q, 1.0);
-        start = end;
+    let mut acc = SpectralAccumulator::new(data, clip, normalization);
+    acc.add_users(data, 0..data.n());
+    acc.finish()
+}
+
+/// [`spectral_statistic`] in pieces: users are added range by range (ranges
+/// that start at multiples of 512 users give exactly the one-pass numbers), so
+/// a runner can bound the time of each step at any n.
+#[derive(Clone, Debug)]
+pub struct SpectralAccumulator {
+    n: usize,
+    clip: Option<f64>,
+    c: f64,
+    mean: DMatrix<f64>,
+    clipped: usize,
+    gram: Vec<f64>,
+    p_block: DMatrix<f64>,
+    q_block: DMatrix<f64>,
+}
+
+impl SpectralAccumulator {
+    pub fn new(
+        data: &FederatedDataset,
+        clip: Option<f64>,
+        normalization: PairNormalization,
+    ) -> Self {
+        let d = data.d();
+        let mt = data.model.m_train;
+        SpectralAccumulator {
+            n: data.n(),
+            clip,
+            c: normalization.factor(mt, data.model.m),
+            mean: DMatrix::<f64>::zeros(d, d),
+            clipped: 0,
+            gram: vec![0.0; mt * mt],
+            p_block: DMatrix::<f64>::zeros(BLOCK_USERS, d),
+            q_block: DMatrix::<f64>::zeros(BLOCK_USERS * mt, d),
+        }
     }
-    SpectralStatistic {
-        mean,
-        clipped_fraction: clipped as f64 / n as f64,
+
+    /// The average over all n users, once every user has been added.
+    pub fn finish(self) -> SpectralStatistic {
+        SpectralStatistic {
+            mean: self.mean,
+            clipped_fraction: self.clipped as f64 / self.n as f64,
+        }
+    }
+
+    pub fn add_users(&mut self, data: &FederatedDataset, users: std::ops::Range<usize>) {
+        let (n, d) = (data.n(), data.d());
+        let mt = data.model.m_train;
+        let (c, clip) = (self.c, self.clip);
+        let SpectralAccumulator {
+            mean,
+            clipped,
+            gram,
+            p_block,
+            q_block,
+            ..
+        } = self;
+        let mut start = users.start;
+        while start < users.end {
+            let end = (start + BLOCK_USERS).min(users.end);
+            let rows = end - start;
+            p_block.fill(0.0);
+            q_block.fill(0.0);
+            data.for_each_user(start..end, Part::Train, |user| {
+                let pts = user.train;
+                // Gram matrix of a_j = y_j x_j.
+                for j1 in 0..mt {
+                    for j2 in 0..=j1 {
+                        let g = dot(&pts.x[j1 * d..(j1 + 1) * d], &pts.x[j2 * d..(j2 + 1) * d])
+                            * pts.y[j1]
+                            * pts.y[j2];
+                        gram[j1 * mt + j2] = g;
+                        gram[j2 * mt + j1] = g;
+                    }
+                }
+                let total: f64 = gram.iter().sum();
+                let g2: f64 = (0..mt)
+                    .map(|j| gram[j * mt..(j + 1) * mt].iter().sum::<f64>().powi(2))
+                    .sum();
+                let gf: f64 = gram.iter().map(|g| g * g).sum();
+                let norm = c * (total * total - 2.0 * g2 + gf).max(0.0).sqrt();
+                let factor = match clip {
+                    Some(psi) => clip_factor(norm, psi),
+                    None => 1.0,
+                };
+                if factor < 1.0 {
+                    *clipped += 1;
+                }
+                let weight = (c * factor / n as f64).sqrt();
+                let r = user.index - start;
+                for j in 0..mt {
+                    let a = weight * pts.y[j];
+                    for p in 0..d {
+                        let xv = pts.x[j * d + p] * a;
+                        p_block[(r, p)] += xv;
+                        q_block[(r * mt + j, p)] = xv;
+                    }
+                }
+            });
+            let p = p_block.rows(0, rows);
+            let q = q_block.rows(0, rows * mt);
+            // Pᵀ·P through the blocked matrix product (gemm), which is much faster
+            // than gemm_tr's column-by-column dot products.
+            let (pt, qt) = (p.transpose(), q.transpose());
+            mean.gemm(1.0, &pt, &p, 1.0);
+            mean.gemm(-1.0, &qt, &q, 1.0);
+            start = end;
+        }
     }
 }
 
@@ -191,6 +240,19 @@ mod tests {
         }
         let stat = spectral_statistic(&data, None, PairNormalization::Unbiased);
         assert!((stat.mean - expected).norm() < 1e-12);
+    }
+
+    #[test]
+    fn adding_users_in_pieces_gives_exactly_the_one_pass_statistic() {
+        let data = data(1500, 8);
+        let one = spectral_statistic(&data, Some(0.5), PairNormalization::Unbiased);
+        let mut acc = SpectralAccumulator::new(&data, Some(0.5), PairNormalization::Unbiased);
+        acc.add_users(&data, 0..512);
+        acc.add_users(&data, 512..1024);
+        acc.add_users(&data, 1024..1500);
+        let pieces = acc.finish();
+        assert_eq!(one.mean, pieces.mean);
+        assert_eq!(one.clipped_fraction, pieces.clipped_fraction);
     }
 
     #[test]

@@ -7,10 +7,10 @@
 
 use super::fedrep_config::{FedRepConfig, InitMode};
 use super::results::{AngleCurve, ResultRow};
-use crate::algorithms::fedrep::{FedRep, FedRepParams};
+use crate::algorithms::fedrep::{final_risk_sum, risk_from_sum, FedRep, FedRepParams, USER_BLOCK};
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
 use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMin, PrivAltMinParams, ReleaseStage};
-use crate::algorithms::private_init::{spectral_init, spectral_statistic, SpectralStatistic};
+use crate::algorithms::private_init::{spectral_init, SpectralAccumulator, SpectralStatistic};
 use crate::data::shared_representation::Storage;
 use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
 use crate::plot::{ChartSpec, LineStyle, Series};
@@ -22,6 +22,10 @@ use crate::privacy::{
 use crate::rng::{combine, stream, Purpose};
 use nalgebra::DMatrix;
 use serde::Serialize;
+
+/// Users per step of a pass over the users (a multiple of the algorithms'
+/// block sizes, so chunked passes add exactly the one-pass numbers).
+const USERS_PER_STEP: usize = 32 * USER_BLOCK;
 
 /// Users drawn per step while generating data.
 const USERS_PER_DATA_STEP: usize = 4000;
@@ -47,7 +51,10 @@ enum Phase {
     Data {
         next_user: usize,
     },
-    Statistics,
+    Statistics {
+        next_user: usize,
+        acc: Option<Box<SpectralAccumulator>>,
+    },
     Jobs {
         index: usize,
         running: Option<Running>,
@@ -61,6 +68,8 @@ enum Running {
         run: Box<FedRep>,
         privacy: Option<PrivacyReport>,
         sigma: f64,
+        /// The final pass in progress: (next user, Σ excess risk so far).
+        finishing: Option<(usize, f64)>,
     },
     LocalGd {
         next_user: usize,
@@ -129,7 +138,10 @@ impl SeedSweep {
         let altmin_runs = count(|j| matches!(j, Job::PrivAltMin { .. }));
         let local_runs = count(|j| matches!(j, Job::LocalGd));
         let n = config.n;
-        let per_run = config.rounds + 1;
+        // A pass over the users takes ⌈n / USERS_PER_STEP⌉ steps: every FedRep
+        // round, the final heads, and the initialization statistic.
+        let pass = n.div_ceil(USERS_PER_STEP);
+        let per_run = (config.rounds + 1) * pass;
         // Each AltMin iteration is a unit, and so is the final head refit.
         let per_altmin_run = config.altmin_rounds + 1;
         let streamed = config.storage() == Storage::Streamed;
@@ -140,12 +152,18 @@ impl SeedSweep {
             n.div_ceil(USERS_PER_DATA_STEP)
         };
         let units_total = data_units
-            + 1
+            + pass
             + fedrep_runs * per_run
             + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
             + altmin_runs * per_altmin_run;
         let (data, phase) = if streamed {
-            (config.model().streamed(), Phase::Statistics)
+            (
+                config.model().streamed(),
+                Phase::Statistics {
+                    next_user: 0,
+                    acc: None,
+                },
+            )
         } else {
             (config.model().allocate(), Phase::Data { next_user: 0 })
         };
@@ -205,7 +223,10 @@ impl SeedSweep {
             Phase::Data { next_user } => {
                 format!("drawing data: {next_user} of {} users", self.config.n)
             }
-            Phase::Statistics => "initialization statistic (Algorithm 2)".into(),
+            Phase::Statistics { next_user, .. } => format!(
+                "initialization statistic (Algorithm 2): {next_user} of {} users",
+                self.config.n
+            ),
             Phase::Jobs { index, running } => {
                 let job = &self.jobs[*index].1;
                 let round = match running {
@@ -251,32 +272,49 @@ impl SeedSweep {
                 self.data.fill_users(next_user..end);
                 self.units_done += 1;
                 if end == self.config.n {
-                    Phase::Statistics
+                    Phase::Statistics {
+                        next_user: 0,
+                        acc: None,
+                    }
                 } else {
                     Phase::Data { next_user: end }
                 }
             }
-            Phase::Statistics => {
+            Phase::Statistics { next_user, acc } => {
                 // One pass: the clipped mean for a private initialization, the
                 // unclipped one otherwise. The non-private reference run starts
                 // from the same statistic without noise (clipping alone is no
                 // privacy, so the reference stays non-private), which halves the
-                // cost of this phase.
-                let norm = self.config.init_normalization;
-                let stat = match self.config.init {
-                    InitMode::Private => {
-                        spectral_statistic(&self.data, Some(self.config.init_clip), norm)
-                    }
-                    InitMode::NonPrivate => spectral_statistic(&self.data, None, norm),
+                // cost of this phase. Users are added USERS_PER_STEP at a time.
+                let clip = match self.config.init {
+                    InitMode::Private => Some(self.config.init_clip),
+                    InitMode::NonPrivate => None,
                 };
-                if self.config.init == InitMode::Private {
-                    self.stat_private = Some(stat.clone());
-                }
-                self.stat_reference = Some(stat);
+                let mut acc = acc.unwrap_or_else(|| {
+                    Box::new(SpectralAccumulator::new(
+                        &self.data,
+                        clip,
+                        self.config.init_normalization,
+                    ))
+                });
+                let end = (next_user + USERS_PER_STEP).min(self.config.n);
+                acc.add_users(&self.data, next_user..end);
                 self.units_done += 1;
-                Phase::Jobs {
-                    index: 0,
-                    running: None,
+                if end < self.config.n {
+                    Phase::Statistics {
+                        next_user: end,
+                        acc: Some(acc),
+                    }
+                } else {
+                    let stat = acc.finish();
+                    if self.config.init == InitMode::Private {
+                        self.stat_private = Some(stat.clone());
+                    }
+                    self.stat_reference = Some(stat);
+                    Phase::Jobs {
+                        index: 0,
+                        running: None,
+                    }
                 }
             }
             Phase::Jobs { index, running } => self.step_job(index, running)?,
@@ -300,21 +338,33 @@ impl SeedSweep {
                 mut run,
                 privacy,
                 sigma,
+                mut finishing,
             } => {
-                if !run.is_done() {
-                    run.step(&self.data);
-                    self.units_done += 1;
+                let n = self.config.n;
+                let unfinished = if !run.is_done() {
+                    run.step_blocks(&self.data, USERS_PER_STEP / USER_BLOCK);
+                    true
+                } else {
+                    // The final heads, USERS_PER_STEP users at a time.
+                    let (next, sum) = finishing.unwrap_or((0, 0.0));
+                    let end = (next + USERS_PER_STEP).min(n);
+                    let sum = sum + final_risk_sum(&self.data, run.u(), next..end);
+                    finishing = Some((end, sum));
+                    end < n
+                };
+                self.units_done += 1;
+                if unfinished {
                     return Ok(Phase::Jobs {
                         index,
                         running: Some(Running::FedRep {
                             run,
                             privacy,
                             sigma,
+                            finishing,
                         }),
                     });
                 }
-                let risk = run.finish(&self.data);
-                self.units_done += 1;
+                let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
                 let (method, epsilon) = self.job_identity(&job);
                 let epsilon_spent = privacy.as_ref().map_or(f64::INFINITY, |p| p.epsilon_exact);
                 self.rows.push(ResultRow {
@@ -459,6 +509,7 @@ impl SeedSweep {
                     run: Box::new(FedRep::new(&self.data, u0, params, self.job_seed(job))),
                     privacy: None,
                     sigma: 0.0,
+                    finishing: None,
                 })
             }
             Job::PrivateFedRep { epsilon_index } => {
@@ -477,6 +528,7 @@ impl SeedSweep {
                     run: Box::new(FedRep::new(&self.data, u0, params, seed)),
                     privacy: Some(plan.report),
                     sigma: plan.sigma,
+                    finishing: None,
                 })
             }
             Job::PrivAltMin { epsilon_index } => {
