@@ -643,9 +643,42 @@ impl SeedSweep {
     }
 }
 
+/// Which shard computes each run (indexed by `order`): longest runs first, each
+/// to the least loaded shard (ties to the lowest index). Depends only on the
+/// config and the number of shards, so every worker computes the same plan.
+fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usize) -> Vec<usize> {
+    // Relative cost in passes over the users.
+    let cost = |job: &Job| match job {
+        Job::FedRepReference | Job::PrivateFedRep { .. } => (config.rounds + 1) as f64,
+        Job::PrivAltMin { .. } => 0.8 * (config.altmin_rounds + 1) as f64,
+        Job::LocalGd => 0.5,
+    };
+    let all: Vec<(usize, f64)> = (0..config.seeds)
+        .flat_map(|s| {
+            per_seed
+                .iter()
+                .enumerate()
+                .map(move |(j, job)| (s * per_seed.len() + j, job))
+        })
+        .map(|(order, job)| (order, cost(job)))
+        .collect();
+    let mut by_cost = all.clone();
+    by_cost.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut load = vec![0.0f64; shards];
+    let mut owner = vec![0; all.len()];
+    for (order, c) in by_cost {
+        let target = (0..shards)
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .expect("at least one shard");
+        load[target] += c;
+        owner[order] = target;
+    }
+    owner
+}
+
 /// A whole Private FedRep sweep: `seeds` datasets (seed, seed+1, …), each with
-/// every run, or — for a pool of workers — only the runs of one shard (run
-/// number `order` goes to shard `order % shards`). Every run depends only on
+/// every run, or — for a pool of workers — only the runs of one shard (the
+/// longest runs first, each to the least loaded shard). Every run depends only on
 /// (config, seed, job), never on the shard that computes it, so merging the
 /// shards' rows in `order` gives exactly the single-worker sweep.
 pub struct FedRepSweep {
@@ -674,13 +707,14 @@ impl FedRepSweep {
             ));
         }
         let per_seed = jobs_of_one_seed(&config);
+        let owner = assign_shards(&config, &per_seed, shards);
         let mut parts = Vec::new();
         for s in 0..config.seeds {
             let jobs: Vec<(usize, Job)> = per_seed
                 .iter()
                 .enumerate()
                 .map(|(j, job)| (s * per_seed.len() + j, job.clone()))
-                .filter(|(order, _)| order % shards == shard)
+                .filter(|(order, _)| owner[*order] == shard)
                 .collect();
             if jobs.is_empty() {
                 continue;
