@@ -1,0 +1,61 @@
+// Same config and seed → same numbers natively and in wasm. The native CLI and
+// the page (wasm, pool of workers) run one small sweep; their CSVs must agree
+// to 1e-9 relative in every numeric column (in practice they agree to the last
+// digit: the arithmetic is the same IEEE code on both targets; only libm's
+// exp/ln, used inside the normal sampler, could differ by an ulp).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, launch, waitStatus } from './browser.mjs';
+
+const SETTINGS = { n: '2000', d: '10', epsilons: '1,4', seed: '3' };
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+function parse(csv) {
+  const [header, ...lines] = csv.trim().split('\n');
+  return { header: header.split(','), rows: lines.map((l) => l.split(',')) };
+}
+
+test('the native CLI and the page give the same CSV for the same config and seed', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'dp-native-'));
+  const args = ['run', '--quiet', '--release', '--', 'sweep', '--preset', 'fedrep-paper', '--out', out];
+  for (const [k, v] of Object.entries(SETTINGS)) args.push('--set', `${k}=${v}`);
+  execFileSync('cargo', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const native = parse(readFileSync(join(out, 'results.csv'), 'utf8'));
+
+  const page = await browser.newPage();
+  await page.goto(`${server.url}?preset=fedrep-paper&${new URLSearchParams(SETTINGS)}`);
+  await waitStatus(page, ['idle']);
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const wasm = parse(readFileSync(await download.path(), 'utf8'));
+  await page.close();
+
+  assert.deepEqual(wasm.header, native.header);
+  assert.equal(wasm.rows.length, native.rows.length);
+  assert.ok(native.rows.length >= 6, `${native.rows.length} rows`);
+  let compared = 0;
+  native.rows.forEach((row, i) => {
+    row.forEach((cell, j) => {
+      const a = Number(cell);
+      const b = Number(wasm.rows[i][j]);
+      if (cell === '' || Number.isNaN(a)) {
+        assert.equal(wasm.rows[i][j], cell, `${native.header[j]} of row ${i}`);
+      } else if (Number.isFinite(a)) {
+        assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1e-300, Math.abs(a)), `${native.header[j]} of row ${i}: ${a} vs ${b}`);
+        compared += 1;
+      } else {
+        assert.equal(b, a);
+      }
+    });
+  });
+  assert.ok(compared > 50, `compared ${compared} numbers`);
+});
