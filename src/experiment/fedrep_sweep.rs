@@ -822,6 +822,17 @@ pub fn charts_for_config(
     fedrep_charts(rows, curves, &c.epsilons, rounds)
 }
 
+/// The release of Algorithm 2 (private initialization), shared by both private methods.
+fn init_stage(sensitivity: f64, sigma: f64) -> GaussianStage {
+    GaussianStage::new(
+        "private initialization (Alg. 2)",
+        "Gaussian noise on the mean of n clipped Z_i (d×d)",
+        sensitivity,
+        sigma,
+        1,
+    )
+}
+
 /// σ's and the accounting of one Private FedRep run.
 pub struct PrivateFedRepPlan {
     /// σ of Algorithm 2's noise (None: non-private initialization).
@@ -874,16 +885,10 @@ pub fn plan_private_fedrep(
             (init_sigma, sigma)
         }
     };
-    let mut stages = Vec::new();
-    if let Some(si) = init_sigma {
-        stages.push(GaussianStage::new(
-            "private initialization (Alg. 2)",
-            "Gaussian noise on the mean of n clipped Z_i (d×d)",
-            s_init,
-            si,
-            1,
-        ));
-    }
+    let mut stages: Vec<GaussianStage> = init_sigma
+        .map(|si| init_stage(s_init, si))
+        .into_iter()
+        .collect();
     stages.push(GaussianStage::new(
         "training rounds (Alg. 1)",
         "Gaussian noise on the mean of n clipped gradients (d×k)",
@@ -980,16 +985,10 @@ pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan
     params.sigma_w = sigma_w;
     params.sigma_b = sigma_b;
     let releases = altmin_releases(c, &params);
-    let mut stages = Vec::new();
-    if let Some(si) = init_sigma {
-        stages.push(GaussianStage::new(
-            "private initialization (Alg. 2)",
-            "Gaussian noise on the mean of n clipped Z_i (d×d)",
-            s_init,
-            si,
-            1,
-        ));
-    }
+    let mut stages: Vec<GaussianStage> = init_sigma
+        .map(|si| init_stage(s_init, si))
+        .into_iter()
+        .collect();
     // W last: the CSV's sensitivity / multiplier / steps columns describe the
     // last stage, and the row's σ is σ_W.
     for r in releases.iter().rev() {

@@ -24,6 +24,17 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// Config errors as one JS error whose message has a `field: message` line each.
+fn errors_to_js(errors: &[ConfigError]) -> JsError {
+    JsError::new(
+        &errors
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
 /// A field-tagged error for the page: `{ field, message }`.
 #[derive(Serialize)]
 struct FieldError {
@@ -158,15 +169,7 @@ impl Runner {
             shard,
             shards,
         )
-        .map_err(|errors| {
-            JsError::new(
-                &errors
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        })?;
+        .map_err(|errors| errors_to_js(&errors))?;
         Ok(Runner { inner })
     }
 
@@ -294,15 +297,7 @@ pub fn merge_fedrep_results(
         preset_name(&preset),
         fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
     )
-    .map_err(|errors| {
-        JsError::new(
-            &errors
-                .iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
-    })?;
+    .map_err(|errors| errors_to_js(&errors))?;
     let parts: Vec<Part> = serde_wasm_bindgen::from_value(parts)
         .map_err(|e| JsError::new(&format!("not sweep results: {e}")))?;
     let mut rows: Vec<ResultRow> = parts.iter().flat_map(|p| p.rows.iter().cloned()).collect();
