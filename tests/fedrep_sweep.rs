@@ -299,3 +299,37 @@ fn under_the_authors_formula_the_report_shows_what_the_run_spends_whatever_it_is
     };
     assert!(plan_priv_altmin(&c, 8.0).unwrap().report.epsilon_exact < 8.0);
 }
+
+/// `fedrep-linear-sim` (FedRep's linear simulation, Collins et al.): every run
+/// starts from the same random U_0; non-private FedRep falls by three orders
+/// of magnitude to its noise floor; the private runs stop at floors that are
+/// lower for the larger ε; the random init costs no budget (ε spent = target).
+#[test]
+fn the_linear_simulation_preset_reproduces_fedreps_figure_with_private_floors() {
+    let c = FedRepConfig::preset("fedrep-linear-sim").unwrap();
+    assert_eq!(
+        (c.n, c.d, c.k, c.m_train(), c.rounds),
+        (100, 20, 2, 10, 500)
+    );
+    assert_eq!((c.step, c.noise), (0.1, 0.001));
+    assert!(!c.altmin);
+    let sweep = run(c);
+    let curves = sweep.curves();
+    let start = curves[0].angles[0];
+    assert!(curves.iter().all(|c| c.angles[0] == start), "same U_0");
+    let reference = curves.iter().find(|c| c.epsilon.is_none()).unwrap();
+    let last = *reference.angles.last().unwrap();
+    assert!(last < 1e-3 * start, "non-private floor {last} from {start}");
+    let floor = |e: f64| {
+        let a = &curves.iter().find(|c| c.epsilon == Some(e)).unwrap().angles;
+        a[a.len() - 100..].iter().sum::<f64>() / 100.0
+    };
+    let (f10, f100) = (floor(10.0), floor(100.0));
+    assert!(
+        last < f100 && f100 < f10 && f10 < 0.6,
+        "floors {f100} {f10}"
+    );
+    for r in sweep.rows().iter().filter(|r| r.privacy.is_some()) {
+        assert!(rel(r.epsilon_spent, r.epsilon.unwrap()) < 1e-6);
+    }
+}

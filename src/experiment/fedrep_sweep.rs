@@ -13,6 +13,7 @@ use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMin, PrivAltMinParams, R
 use crate::algorithms::private_init::{spectral_init, spectral_statistic, SpectralStatistic};
 use crate::data::shared_representation::Storage;
 use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
+use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::formulas::{classic_gaussian_sigma, priv_altmin_authors_code_sigmas};
 use crate::privacy::{
@@ -247,17 +248,21 @@ impl FedRepSweep {
                 // from the same statistic without noise (clipping alone is no
                 // privacy, so the reference stays non-private), which halves the
                 // cost of this phase.
+                // A random initialization needs no statistic at all.
                 let norm = self.config.init_normalization;
                 let stat = match self.config.init {
-                    InitMode::Private => {
-                        spectral_statistic(&self.data, Some(self.config.init_clip), norm)
-                    }
-                    InitMode::NonPrivate => spectral_statistic(&self.data, None, norm),
+                    InitMode::Private => Some(spectral_statistic(
+                        &self.data,
+                        Some(self.config.init_clip),
+                        norm,
+                    )),
+                    InitMode::NonPrivate => Some(spectral_statistic(&self.data, None, norm)),
+                    InitMode::Random => None,
                 };
                 if self.config.init == InitMode::Private {
-                    self.stat_private = Some(stat.clone());
+                    self.stat_private = stat.clone();
                 }
-                self.stat_reference = Some(stat);
+                self.stat_reference = stat;
                 self.units_done += 1;
                 Phase::Jobs {
                     index: 0,
@@ -426,9 +431,13 @@ impl FedRepSweep {
                 sum: 0.0,
             }),
             Job::FedRepReference => {
-                let stat = self.stat_reference.as_ref().expect("statistics computed");
-                let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
-                let u0 = spectral_init(stat, 0.0, c.k, &mut rng);
+                let u0 = match self.stat_reference.as_ref() {
+                    Some(stat) => {
+                        let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
+                        spectral_init(stat, 0.0, c.k, &mut rng)
+                    }
+                    None => self.random_initialization(),
+                };
                 let params = FedRepParams {
                     rounds: c.rounds,
                     step: c.step,
@@ -486,6 +495,9 @@ impl FedRepSweep {
     /// under `exact`, `paper` and `authors-code`; both plans give the init the
     /// same σ): the comparison is between the methods, not between two inits.
     fn initialization(&self, epsilon_index: usize, init_sigma: Option<f64>) -> DMatrix<f64> {
+        if self.config.init == InitMode::Random {
+            return self.random_initialization();
+        }
         let seed = self.job_seed(&Job::PrivateFedRep { epsilon_index });
         let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
         match (&self.stat_private, init_sigma) {
@@ -499,6 +511,14 @@ impl FedRepSweep {
                 &mut rng,
             ),
         }
+    }
+
+    /// `init = random`: U_0 = Q of a QR of a d×k N(0, 1) matrix, drawn from
+    /// the sweep's seed only, so the reference and every private run start
+    /// from the same U_0 (and it never sees the data: no privacy cost).
+    fn random_initialization(&self) -> DMatrix<f64> {
+        let mut rng = stream(self.config.seed, Purpose::Initialization, u64::MAX);
+        orthonormalize(gaussian_matrix(self.config.d, self.config.k, &mut rng))
     }
 
     fn job_identity(&self, job: &Job) -> (String, Option<f64>) {
@@ -652,8 +672,10 @@ pub fn plan_private_fedrep(
     ));
     let mut report =
         PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
-    if !private_init {
-        report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only");
+    match c.init {
+        InitMode::NonPrivate => report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only"),
+        InitMode::Random => report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything"),
+        InitMode::Private => {}
     }
     report.add_note("each user refits its head on its own held-out points; heads are never released (billboard model)");
     Ok(PrivateFedRepPlan {
@@ -766,8 +788,10 @@ pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan
     }
     let mut report =
         PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
-    if !private_init {
-        report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the AltMin iterations only");
+    match c.init {
+        InitMode::NonPrivate => report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the AltMin iterations only"),
+        InitMode::Random => report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget"),
+        InitMode::Private => {}
     }
     report.add_note(match c.altmin_mode.mode() {
         AltMinMode::DisjointSubsets => format!(
