@@ -332,4 +332,21 @@ fn the_linear_simulation_preset_reproduces_fedreps_figure_with_private_floors() 
     for r in sweep.rows().iter().filter(|r| r.privacy.is_some()) {
         assert!(rel(r.epsilon_spent, r.epsilon.unwrap()) < 1e-6);
     }
+    // The risk chart carries the fitted theory guide, from ε = 10 to 100,
+    // falling towards non-private FedRep's level.
+    let charts = sweep.charts();
+    let guide = charts[0]
+        .series
+        .iter()
+        .find(|s| s.name.starts_with("theory guide"))
+        .expect("guide");
+    let floor = sweep
+        .rows()
+        .iter()
+        .find(|r| r.method == "fedrep")
+        .unwrap()
+        .excess_risk;
+    let (first, last) = (guide.points[0], *guide.points.last().unwrap());
+    assert_eq!((first.0, last.0.round()), (10.0, 100.0));
+    assert!(first.1 > last.1 && last.1 > floor);
 }

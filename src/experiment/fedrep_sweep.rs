@@ -6,6 +6,7 @@
 //! honour a cancel between steps.
 
 use super::fedrep_config::{FedRepConfig, InitMode};
+use super::guides::{fit_private_rate, guide_series};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{FedRep, FedRepParams};
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
@@ -597,7 +598,7 @@ impl FedRepSweep {
         } else {
             c.rounds
         };
-        fedrep_charts(&self.rows, &self.curves(), &c.epsilons, rounds)
+        fedrep_charts(&self.rows, &self.curves(), &c.epsilons, rounds, c.n)
     }
 }
 
@@ -822,13 +823,17 @@ fn epsilon_label(e: Option<f64>) -> String {
 }
 
 /// Chart 1: excess risk versus ε, one line per private method, the non-private
-/// methods as horizontal reference lines. Chart 2: principal angle versus
-/// round, one line per ε (and the non-private reference).
+/// methods as horizontal reference lines, and (once non-private FedRep and at
+/// least two Private FedRep points are finished) the theory guide
+/// A/(nε)² + floor with A fitted to those points ([`super::guides`]).
+/// Chart 2: principal angle versus round, one line per ε (and the
+/// non-private reference).
 pub fn fedrep_charts(
     rows: &[ResultRow],
     curves: &[AngleCurve],
     epsilons: &[f64],
     rounds: usize,
+    n: usize,
 ) -> Vec<ChartSpec> {
     let eps_min = epsilons.iter().copied().fold(f64::INFINITY, f64::min);
     let eps_max = epsilons.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -860,7 +865,20 @@ pub fn fedrep_charts(
             },
             color,
             horizontal,
+            band: Vec::new(),
+            faded: false,
         });
+    }
+    let reference = rows.iter().find(|r| r.method == "fedrep");
+    let private: Vec<(f64, f64)> = rows
+        .iter()
+        .filter(|r| r.method == "private-fedrep")
+        .filter_map(|r| Some((r.epsilon?, r.excess_risk)))
+        .collect();
+    if let Some(reference) = reference {
+        if let Some(fit) = fit_private_rate(&private, n, reference.excess_risk) {
+            risk_series.push(guide_series(&fit, eps_min, eps_max, COLOR_PRIVATE_FEDREP));
+        }
     }
     let mut angle_series = Vec::new();
     let private: Vec<&AngleCurve> = curves.iter().filter(|c| c.epsilon.is_some()).collect();
@@ -884,6 +902,8 @@ pub fn fedrep_charts(
             style: LineStyle::Solid,
             color: 4 + i,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         });
     }
     for c in curves.iter().filter(|c| c.epsilon.is_none()) {
@@ -898,6 +918,8 @@ pub fn fedrep_charts(
             style: LineStyle::Dashed,
             color: COLOR_FEDREP,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         });
     }
     vec![
