@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make demo   set up, build the wasm module, serve the page and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
-# Other targets: make build, make bench, make setup, make lint.
+# Other targets: make build, make dist (the hosted static site in dist/), make bench, make setup, make lint.
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -10,13 +10,19 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo test setup build lint test-native test-wasm test-e2e bench
+.PHONY: demo test setup build dist lint test-native test-wasm test-e2e bench
 
 setup:
 	@bash scripts/setup.sh
 
 build: setup
 	$(WASM_PACK) build --release --target web --out-dir www/pkg --mode no-install
+
+# A self-contained static site in dist/ (release wasm, page, worker, css).
+# Needs no browser, so it sets up without one (as on a CI runner).
+dist:
+	@bash scripts/setup.sh --no-browser
+	bash scripts/build-dist.sh
 
 demo: build
 	@PORT=$(PORT) bash scripts/serve.sh

@@ -352,4 +352,65 @@ fn several_seeds_give_one_row_per_seed_and_the_chart_shows_their_mean() {
         .unwrap();
     assert_eq!(series.points.len(), 1);
     assert!((series.points[0].1 - mean).abs() < 1e-15 * mean.max(1.0));
+    // The band spans the seeds' spread.
+    let lo = private
+        .iter()
+        .map(|r| r.excess_risk)
+        .fold(f64::INFINITY, f64::min);
+    let hi = private
+        .iter()
+        .map(|r| r.excess_risk)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(series.band, vec![(2.0, lo, hi)]);
+}
+
+/// `fedrep-linear-sim` (FedRep's linear simulation, Collins et al.): every run
+/// starts from the same random U_0; non-private FedRep falls by three orders
+/// of magnitude to its noise floor; the private runs stop at floors that are
+/// lower for the larger ε; the random init costs no budget (ε spent = target).
+#[test]
+fn the_linear_simulation_preset_reproduces_fedreps_figure_with_private_floors() {
+    let c = FedRepConfig::preset("fedrep-linear-sim").unwrap();
+    assert_eq!(
+        (c.n, c.d, c.k, c.m_train(), c.rounds),
+        (100, 20, 2, 10, 500)
+    );
+    assert_eq!((c.step, c.noise), (0.1, 0.001));
+    assert!(!c.altmin);
+    let sweep = run(c);
+    let curves = sweep.curves();
+    let start = curves[0].angles[0];
+    assert!(curves.iter().all(|c| c.angles[0] == start), "same U_0");
+    let reference = curves.iter().find(|c| c.epsilon.is_none()).unwrap();
+    let last = *reference.angles.last().unwrap();
+    assert!(last < 1e-3 * start, "non-private floor {last} from {start}");
+    let floor = |e: f64| {
+        let a = &curves.iter().find(|c| c.epsilon == Some(e)).unwrap().angles;
+        a[a.len() - 100..].iter().sum::<f64>() / 100.0
+    };
+    let (f10, f100) = (floor(10.0), floor(100.0));
+    assert!(
+        last < f100 && f100 < f10 && f10 < 0.6,
+        "floors {f100} {f10}"
+    );
+    for r in sweep.rows().iter().filter(|r| r.privacy.is_some()) {
+        assert!(rel(r.epsilon_spent, r.epsilon.unwrap()) < 1e-6);
+    }
+    // The risk chart carries the fitted theory guide, from ε = 10 to 100,
+    // falling towards non-private FedRep's level.
+    let charts = sweep.charts();
+    let guide = charts[0]
+        .series
+        .iter()
+        .find(|s| s.name.starts_with("theory guide"))
+        .expect("guide");
+    let floor = sweep
+        .rows()
+        .iter()
+        .find(|r| r.method == "fedrep")
+        .unwrap()
+        .excess_risk;
+    let (first, last) = (guide.points[0], *guide.points.last().unwrap());
+    assert!((first.0 - 10.0).abs() < 1e-9 && (last.0 - 100.0).abs() < 1e-9);
+    assert!(first.1 > last.1 && last.1 > floor);
 }

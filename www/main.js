@@ -192,7 +192,74 @@ form.addEventListener('input', () => {
 // ---------- drawing ----------
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
 
-function drawCanvas(id, spec) {
+// Short human names of the charts, for buttons, file names and readouts.
+const CHART_NAMES = {
+  'risk-chart': 'risk chart',
+  'angle-chart': 'angle chart',
+  'dpgd-eps-chart': 'loss versus ε chart',
+  'dpgd-width-chart': 'loss versus width chart',
+  'dpgd-steps-chart': 'loss versus T chart',
+  'dpgd-rescaled-chart': 'loss versus ηTp/d chart',
+};
+const GUIDE_PREFIX = 'theory guide';
+
+// Per canvas: the spec as last drawn (after toggles and pins), the layout
+// draw_chart returned, a clean copy of the pixels, the readable points and
+// the point the readout shows.
+const chartState = {};
+// Per canvas: the user's log/linear choice per axis (undefined: the spec's).
+const axisChoice = {};
+// A finished run kept to overlay later runs: { scenario, label, charts }.
+let pinned = null;
+
+// The spec as it is shown: the axis toggles, the guide checkbox and the pinned run applied.
+function shownSpec(id, spec, index) {
+  const choice = axisChoice[id] || {};
+  let series = spec.series || [];
+  if (id === 'risk-chart' && !$('show-guide').checked) {
+    series = series.filter((s) => !s.name.startsWith(GUIDE_PREFIX));
+  }
+  if (pinned && pinned.scenario === scenario && pinned.charts[index]) {
+    const old = pinned.charts[index].series
+      .filter((s) => !s.name.startsWith(GUIDE_PREFIX))
+      .map((s) => ({ ...s, name: `${s.name} (pinned)`, style: 'dashed', faded: true, band: [] }));
+    series = [...old, ...series];
+  }
+  return {
+    ...spec,
+    log_x: choice.log_x ?? spec.log_x,
+    log_y: choice.log_y ?? spec.log_y,
+    series,
+  };
+}
+
+function shortLabel(label) { return String(label).replace(/\s*\(.*\)\s*$/, ''); }
+
+// Every point a reader can land on, in series order, with its canvas pixel.
+function readablePoints(spec, layout) {
+  const toPx = (v, log, lo, hi, a, b) => {
+    const t = log ? (v > 0 ? Math.log10(v) : NaN) : v;
+    return a + ((t - lo) / (hi - lo)) * (b - a);
+  };
+  const out = [];
+  spec.series.forEach((s, si) => {
+    if (s.name.startsWith(GUIDE_PREFIX)) return; // a fitted curve, not a measurement
+    s.points.forEach(([x, y], pi) => {
+      const py = toPx(y, layout.log_y, layout.y_min, layout.y_max, layout.bottom, layout.top);
+      if (!Number.isFinite(py)) return;
+      if (s.horizontal) {
+        if (pi > 0) return;
+        out.push({ si, name: s.name, x: NaN, y, px: (layout.left + layout.right) / 2, py, horizontal: true });
+        return;
+      }
+      const px = toPx(x, layout.log_x, layout.x_min, layout.x_max, layout.left, layout.right);
+      if (Number.isFinite(px)) out.push({ si, name: s.name, x, y, px, py });
+    });
+  });
+  return out;
+}
+
+function drawCanvas(id, spec, index) {
   const canvas = $(id);
   const dpr = window.devicePixelRatio || 1;
   const rect = canvas.getBoundingClientRect();
@@ -200,8 +267,20 @@ function drawCanvas(id, spec) {
   const h = Math.max(150, Math.round(rect.height * dpr));
   if (canvas.width !== w) canvas.width = w;
   if (canvas.height !== h) canvas.height = h;
+  const shown = shownSpec(id, spec, index);
   try {
-    draw_chart(canvas, spec, dpr * textScale());
+    const layout = draw_chart(canvas, shown, dpr * textScale());
+    const ctx = canvas.getContext('2d');
+    const prev = chartState[id];
+    const points = readablePoints(shown, layout);
+    const state = {
+      spec: shown, layout, points, dpr,
+      image: ctx.getImageData(0, 0, canvas.width, canvas.height),
+      focus: prev && prev.focus !== null && prev.focus < points.length ? prev.focus : null,
+    };
+    chartState[id] = state;
+    syncAxisBoxes(id, shown);
+    if (state.focus !== null) highlight(id, state.focus, false);
   } catch (e) {
     console.error(e);
   }
@@ -210,18 +289,238 @@ function drawCanvas(id, spec) {
 function drawCharts() {
   if (!lastSnapshot) return;
   const ids = CHART_IDS[lastSnapshot.scenario || scenario] || [];
-  lastSnapshot.charts.forEach((spec, i) => { if (ids[i]) drawCanvas(ids[i], spec); });
+  lastSnapshot.charts.forEach((spec, i) => { if (ids[i]) drawCanvas(ids[i], spec, i); });
+}
+
+// Redraws whatever is on the charts now (results, or the empty axes).
+function redraw() {
+  if (lastSnapshot) drawCharts();
+  else drawEmptyCharts();
+}
+
+// ---------- reading the charts: readout, pointer and keyboard ----------
+function readoutText(spec, p) {
+  const y = `${shortLabel(spec.y_label)} ${fmt(p.y, 3)}`;
+  if (p.horizontal) return `${p.name}: ${y} (the same at every ${shortLabel(spec.x_label)})`;
+  return `${p.name}, ${shortLabel(spec.x_label)} = ${fmt(p.x, 4)}: ${y}`;
+}
+
+// Shows point `i` of a chart: a ring on the canvas and the text readout.
+function highlight(id, i, announce = true) {
+  const st = chartState[id];
+  if (!st || !st.points[i]) return;
+  st.focus = i;
+  const canvas = $(id);
+  const ctx = canvas.getContext('2d');
+  ctx.putImageData(st.image, 0, 0);
+  const p = st.points[i];
+  ctx.save();
+  ctx.lineWidth = 2.5 * st.dpr;
+  ctx.strokeStyle = '#000';
+  ctx.beginPath();
+  ctx.arc(p.px, p.py, 7 * st.dpr * textScale(), 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.strokeStyle = '#fff';
+  ctx.lineWidth = 1 * st.dpr;
+  ctx.beginPath();
+  ctx.arc(p.px, p.py, 9 * st.dpr * textScale(), 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.restore();
+  if (announce) $(`${id}-readout`).textContent = readoutText(st.spec, p);
+}
+
+function clearHighlight(id) {
+  const st = chartState[id];
+  if (!st) return;
+  $(id).getContext('2d').putImageData(st.image, 0, 0);
+}
+
+function nearestPoint(st, px, py) {
+  let best = null;
+  let bestD = Infinity;
+  st.points.forEach((p, i) => {
+    // A horizontal line is as near as its vertical distance.
+    const d = p.horizontal ? Math.abs(p.py - py) * 1.5 : Math.hypot(p.px - px, p.py - py);
+    if (d < bestD) { bestD = d; best = i; }
+  });
+  return best;
+}
+
+function onPointer(e) {
+  const canvas = e.currentTarget;
+  const st = chartState[canvas.id];
+  if (!st || st.points.length === 0) return;
+  const rect = canvas.getBoundingClientRect();
+  const px = (e.clientX - rect.left) * (canvas.width / rect.width);
+  const py = (e.clientY - rect.top) * (canvas.height / rect.height);
+  const i = nearestPoint(st, px, py);
+  if (i !== null) highlight(canvas.id, i);
+}
+
+// Arrow keys: left/right along a series, up/down to the nearest point of the
+// next/previous series; Home/End: first/last point; Escape: hide the ring.
+function onChartKey(e) {
+  const id = e.currentTarget.id;
+  const st = chartState[id];
+  if (!st || st.points.length === 0) return;
+  const pts = st.points;
+  let i = st.focus ?? 0;
+  const cur = pts[i];
+  const sameSeries = (j) => pts[j].si === cur.si;
+  switch (e.key) {
+    case 'ArrowRight': if (i + 1 < pts.length && sameSeries(i + 1)) i += 1; break;
+    case 'ArrowLeft': if (i > 0 && sameSeries(i - 1)) i -= 1; break;
+    case 'ArrowDown':
+    case 'ArrowUp': {
+      const series = [...new Set(pts.map((p) => p.si))];
+      const k = series.indexOf(cur.si) + (e.key === 'ArrowDown' ? 1 : -1);
+      const target = series[(k + series.length) % series.length];
+      let best = i;
+      let bestD = Infinity;
+      pts.forEach((p, j) => {
+        if (p.si !== target) return;
+        const d = Math.abs(p.px - cur.px);
+        if (d < bestD) { bestD = d; best = j; }
+      });
+      i = best;
+      break;
+    }
+    case 'Home': i = 0; break;
+    case 'End': i = pts.length - 1; break;
+    case 'Escape': clearHighlight(id); st.focus = null; return;
+    default: return;
+  }
+  e.preventDefault();
+  highlight(id, i);
+}
+
+function syncAxisBoxes(id, shown) {
+  const x = $(`${id}-logx`);
+  const y = $(`${id}-logy`);
+  if (x) x.checked = !!shown.log_x;
+  if (y) y.checked = !!shown.log_y;
+}
+
+// Under each canvas: log/linear per axis, PNG and SVG export, the readout.
+function buildChartTools() {
+  for (const [scen, ids] of Object.entries(CHART_IDS)) {
+    ids.forEach((id, index) => {
+      const canvas = $(id);
+      const name = CHART_NAMES[id];
+      canvas.tabIndex = 0;
+      // Created here, before plotters asks, so that the readout's pixel
+      // copies (getImageData) stay cheap.
+      canvas.getContext('2d', { willReadFrequently: true });
+      canvas.setAttribute('aria-describedby', `${id}-readout`);
+      const tools = document.createElement('div');
+      tools.className = 'chart-tools';
+      tools.setAttribute('role', 'group');
+      tools.setAttribute('aria-label', `${name}: axes and export`);
+      const box = (suffix, text, axis) => {
+        const label = document.createElement('label');
+        label.className = 'inline';
+        const input = document.createElement('input');
+        input.type = 'checkbox';
+        input.id = `${id}-${suffix}`;
+        input.addEventListener('change', () => {
+          axisChoice[id] = { ...(axisChoice[id] || {}), [axis]: input.checked };
+          redraw();
+        });
+        label.append(input, ` ${text}`);
+        return label;
+      };
+      tools.append(box('logx', 'log x axis', 'log_x'), box('logy', 'log y axis', 'log_y'));
+      if (id === 'risk-chart') {
+        const label = document.createElement('label');
+        label.className = 'inline';
+        const input = document.createElement('input');
+        input.type = 'checkbox';
+        input.id = 'show-guide';
+        input.checked = true;
+        input.addEventListener('change', redraw);
+        label.append(input, ' theory guide A/(nε)² + floor');
+        tools.append(label);
+      }
+      const button = (suffix, text, onClick) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.id = `${id}-${suffix}`;
+        b.className = 'chart-export';
+        b.textContent = text;
+        b.setAttribute('aria-label', `Save the ${name} as ${suffix.toUpperCase()}`);
+        b.disabled = true;
+        b.addEventListener('click', onClick);
+        return b;
+      };
+      tools.append(
+        button('png', 'Save as PNG', () => exportPng(id)),
+        button('svg', 'Save as SVG', () => {
+          if (lastSnapshot && lastSnapshot.charts[index]) {
+            download(`${id}.svg`, 'image/svg+xml', chart_svg(shownSpec(id, lastSnapshot.charts[index], index), 900, 560));
+          }
+        }),
+      );
+      const readout = document.createElement('p');
+      readout.className = 'readout';
+      readout.id = `${id}-readout`;
+      readout.setAttribute('aria-live', 'polite');
+      readout.textContent = 'Point at the chart, or focus it and use the arrow keys, to read the nearest value.';
+      canvas.after(tools, readout);
+      canvas.addEventListener('pointermove', onPointer);
+      canvas.addEventListener('pointerdown', onPointer);
+      canvas.addEventListener('pointerleave', () => clearHighlight(id));
+      canvas.addEventListener('keydown', onChartKey);
+      canvas.addEventListener('focus', () => {
+        const st = chartState[id];
+        if (st && st.points.length) highlight(id, st.focus ?? 0);
+      });
+      canvas.addEventListener('blur', () => clearHighlight(id));
+      void scen;
+    });
+  }
+}
+
+// The canvas as drawn (device pixels, so sharp on HiDPI), without the ring.
+function exportPng(id) {
+  const canvas = $(id);
+  clearHighlight(id);
+  canvas.toBlob((blob) => {
+    if (!blob) return;
+    downloadBlob(`${id}.png`, blob);
+    const st = chartState[id];
+    if (st && st.focus !== null && document.activeElement === canvas) highlight(id, st.focus, false);
+  }, 'image/png');
 }
 
 let resizeTimer = null;
 window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(drawCharts, 120);
+  resizeTimer = setTimeout(redraw, 120);
 });
 $('large-text').addEventListener('change', () => {
   body.classList.toggle('large', $('large-text').checked);
-  drawCharts();
+  redraw();
 });
+
+// ---------- pin a run ----------
+function pinRun() {
+  if (!lastSnapshot || !lastSnapshot.finished) return;
+  pinned = {
+    scenario: lastSnapshot.scenario || scenario,
+    label: `${currentPreset()}, seed ${readFields().seed}`,
+    charts: lastSnapshot.charts.map((c) => ({ series: c.series })),
+  };
+  $('clear-pin').disabled = false;
+  $('pin-note').textContent = `Pinned: ${pinned.label}. The next runs draw it faded and dashed, marked “(pinned)”.`;
+  redraw();
+}
+
+function clearPin() {
+  pinned = null;
+  $('clear-pin').disabled = true;
+  $('pin-note').textContent = '';
+  redraw();
+}
 
 // ---------- tables ----------
 const METHOD_NAMES = {
@@ -385,8 +684,8 @@ function renderSoon(snap) {
 }
 
 function setExportsEnabled(on) {
-  for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle']) $(id).disabled = !on;
-  for (const b of document.querySelectorAll('.svg-export')) b.disabled = !on;
+  for (const id of ['export-csv', 'export-svg-risk', 'export-svg-angle', 'pin-run']) $(id).disabled = !on;
+  for (const b of document.querySelectorAll('.chart-export')) b.disabled = !on;
 }
 
 function render(snap) {
@@ -427,7 +726,11 @@ function stop() {
 
 // ---------- exports ----------
 function download(name, type, text) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(name, new Blob([text], { type }));
+}
+
+function downloadBlob(name, blob) {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url; a.download = name;
   document.body.appendChild(a);
@@ -437,16 +740,10 @@ function download(name, type, text) {
 }
 
 $('export-csv').addEventListener('click', () => { if (lastCsv) download('results.csv', 'text/csv', lastCsv); });
-$('export-svg-risk').addEventListener('click', () => { if (lastSnapshot) download('risk-chart.svg', 'image/svg+xml', chart_svg(lastSnapshot.charts[0], 900, 560)); });
-$('export-svg-angle').addEventListener('click', () => { if (lastSnapshot) download('angle-chart.svg', 'image/svg+xml', chart_svg(lastSnapshot.charts[1], 900, 560)); });
-for (const b of document.querySelectorAll('.svg-export')) {
-  b.addEventListener('click', () => {
-    const i = Number(b.dataset.chart);
-    if (lastSnapshot && lastSnapshot.charts[i]) {
-      download(`${CHART_IDS.dpgd[i]}.svg`, 'image/svg+xml', chart_svg(lastSnapshot.charts[i], 900, 560));
-    }
-  });
-}
+$('export-svg-risk').addEventListener('click', () => $('risk-chart-svg').click());
+$('export-svg-angle').addEventListener('click', () => $('angle-chart-svg').click());
+$('pin-run').addEventListener('click', pinRun);
+$('clear-pin').addEventListener('click', clearPin);
 $('export-json').addEventListener('click', () => download('config.json', 'application/json', `${JSON.stringify({ preset: currentPreset(), ...readFields() }, null, 2)}\n`));
 $('copy-link').addEventListener('click', async () => {
   writeUrl();
@@ -512,6 +809,7 @@ async function main() {
     return;
   }
   fieldNames = preset_fields('fedrep-paper').map(([k]) => k);
+  buildChartTools();
   // Colour swatches for the HTML legend of tables could use series_color; keep it referenced.
   void series_color;
   const url = readUrl();

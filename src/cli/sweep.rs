@@ -16,7 +16,8 @@ use std::time::Instant;
 pub struct SweepArgs {
     /// Starting point; the preset picks the scenario.
     /// Private FedRep: fedrep-paper (the paper's Figure 1 setting) or
-    /// fedrep-authors-code (as the public code behind the paper).
+    /// fedrep-authors-code (as the public code behind the paper) or
+    /// fedrep-linear-sim (FedRep's linear simulation, Collins et al.: angle over 500 rounds).
     /// DP-GD on random features: dpgd-browser (Fig. 3's shape, d = 20, n = 400),
     /// dpgd-paper (d = 100, n = 2000, p up to 16000; minutes) or dpgd-quick
     /// (d = 10, n = 100; under a second).
@@ -28,7 +29,7 @@ pub struct SweepArgs {
     /// Override a field, e.g. --set n=5000 --set epsilons=1,2,4 (repeatable).
     /// Private FedRep fields: n, d, k, m, epsilons, delta, rounds, step, clip,
     /// noise, seed, calibration (exact|paper|authors-code), relation
-    /// (replace-one|add-remove-one), init (private|non-private), init_share,
+    /// (replace-one|add-remove-one), init (private|non-private|random), init_share,
     /// init_clip, init_normalization (unbiased|printed), batch (split|full|fresh),
     /// heads (gaussian|unit), local_steps, local_step.
     /// DP-GD fields: n, d, p_grid, n_test, epsilons, delta, calibration

@@ -1154,6 +1154,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         style: LineStyle::Dotted,
         color: 7,
         horizontal: true,
+        band: Vec::new(),
+        faded: false,
     };
     let mut charts = Vec::new();
 
@@ -1172,6 +1174,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             style: LineStyle::Solid,
             color: k,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         });
     }
     if let Some(&p) = shown.last() {
@@ -1187,6 +1191,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
                 style: LineStyle::Dashed,
                 color: 5,
                 horizontal: true,
+                band: Vec::new(),
+                faded: false,
             });
         }
     }
@@ -1210,6 +1216,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             style: LineStyle::Dashed,
             color: 5,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         },
         Series {
             name: "GD, same η and T (non-private)".into(),
@@ -1217,6 +1225,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             style: LineStyle::Dotted,
             color: 6,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         },
     ];
     for (k, &eps) in epsilons.iter().enumerate() {
@@ -1230,6 +1240,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             style: LineStyle::Solid,
             color: k,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         });
     }
     series.push(null_level.clone());
@@ -1257,6 +1269,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             style: LineStyle::Solid,
             color: k,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         });
         rescaled.push(Series {
             name: format!("p = {p}"),
@@ -1264,6 +1278,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             style: LineStyle::Solid,
             color: k,
             horizontal: false,
+            band: Vec::new(),
+            faded: false,
         });
     }
     charts.push(ChartSpec {

@@ -21,6 +21,10 @@ pub enum InitMode {
     /// The spectral estimator without clipping or noise (the authors' code);
     /// the run is then labelled "initialization not private".
     NonPrivate,
+    /// U_0 = Q of a QR of a d×k N(0, 1) matrix drawn from the seed, the same
+    /// for every run of the sweep (FedRep's linear simulation, Collins et al.).
+    /// It does not look at the data, so it costs no privacy budget.
+    Random,
 }
 
 impl InitMode {
@@ -28,6 +32,7 @@ impl InitMode {
         match self {
             InitMode::Private => "private",
             InitMode::NonPrivate => "non-private",
+            InitMode::Random => "random",
         }
     }
 }
@@ -194,7 +199,7 @@ pub const ALTMIN_DEFAULT_LABEL_CLIP: f64 = 1e-4;
 /// with c² keeps the ridge's weight relative to W the same at any clip.
 pub const ALTMIN_RIDGE_PER_CLIP2: f64 = 0.5;
 
-pub const FEDREP_PRESETS: &[&str] = &["fedrep-paper", "fedrep-authors-code"];
+pub const FEDREP_PRESETS: &[&str] = &["fedrep-paper", "fedrep-authors-code", "fedrep-linear-sim"];
 
 impl FedRepConfig {
     /// The names of all settings, in the order the page shows them.
@@ -234,6 +239,18 @@ impl FedRepConfig {
     /// - `fedrep-authors-code`: as the public code behind the paper (peers.md):
     ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
     ///   non-private spectral init, all points every round.
+    /// - `fedrep-linear-sim`: FedRep's linear simulation (Collins et al. 2021,
+    ///   Fig. 1 of the official notebook; peers.md): d = 20, k = 2, n = 100,
+    ///   T = 500, step 0.1, label noise 0.001, unit heads, random N(0, 1) init
+    ///   (orthonormalized), every training point for head and gradient. Their
+    ///   clients have 10 samples, all used for training; here m = 20 so that
+    ///   |S⁰| = 10 trains and |S¹| = 10 refits the final heads. Differences
+    ///   kept on purpose: the step multiplies the *mean* of the users'
+    ///   gradients (theirs the sum over 100 clients of gradients with features
+    ///   scaled by 1/√m), U is re-orthonormalized every round, and the figure
+    ///   shows dist = sin of the largest principal angle (theirs its square).
+    ///   Private runs at ε ∈ {10, 100} with ψ = 1: with only 100 users the
+    ///   noise is large, so their curves stop at visible floors. Priv-AltMin off.
     pub fn preset(name: &str) -> Result<Self, ConfigError> {
         match name {
             "fedrep-paper" => Ok(FedRepConfig::default()),
@@ -247,6 +264,24 @@ impl FedRepConfig {
                 altmin_rounds: 5,
                 altmin_clip: 1e-4,
                 altmin_label_clip: 1e-4,
+                ..FedRepConfig::default()
+            }),
+            "fedrep-linear-sim" => Ok(FedRepConfig {
+                n: 100,
+                d: 20,
+                k: 2,
+                m: 20,
+                epsilons: vec![10.0, 100.0],
+                delta: 1e-4,
+                rounds: 500,
+                step: 0.1,
+                clip: 1.0,
+                noise: 0.001,
+                calibration: Calibration::Exact,
+                init: InitMode::Random,
+                batch: BatchMode::Full,
+                heads: Heads::Unit,
+                altmin: false,
                 ..FedRepConfig::default()
             }),
             other => Err(ConfigError::UnknownPreset {
@@ -288,8 +323,9 @@ impl FedRepConfig {
                 .expect("listed choice")
             }
             "init" => {
-                self.init = match parse_choice(key, value, &["private", "non-private"])? {
+                self.init = match parse_choice(key, value, &["private", "non-private", "random"])? {
                     "private" => InitMode::Private,
+                    "random" => InitMode::Random,
                     _ => InitMode::NonPrivate,
                 }
             }
@@ -675,6 +711,26 @@ mod tests {
         assert_eq!((c.step, c.clip, c.noise, c.delta), (2.5, 10.0, 0.01, 1e-6));
         assert_eq!(c.epsilons, vec![1.0, 2.0, 4.0, 6.0, 8.0]);
         assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn every_preset_is_valid_and_the_linear_simulation_starts_at_random() {
+        for name in FEDREP_PRESETS {
+            let c = FedRepConfig::preset(name).unwrap();
+            assert!(
+                c.validate_all().is_empty(),
+                "{name}: {:?}",
+                c.validate_all()
+            );
+        }
+        let c = FedRepConfig::preset("fedrep-linear-sim").unwrap();
+        assert_eq!(c.init, InitMode::Random);
+        let back = FedRepConfig::from_pairs(
+            Some("fedrep-paper"),
+            c.to_fields().iter().map(|(k, v)| (*k, v.as_str())),
+        )
+        .unwrap();
+        assert_eq!(back, c);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! honour a cancel between steps.
 
 use super::fedrep_config::{FedRepConfig, InitMode};
+use super::guides::{fit_private_rate, guide_series};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{final_risk_sum, risk_from_sum, FedRep, FedRepParams, USER_BLOCK};
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
@@ -13,6 +14,7 @@ use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMin, PrivAltMinParams, R
 use crate::algorithms::private_init::{spectral_init, SpectralAccumulator, SpectralStatistic};
 use crate::data::shared_representation::Storage;
 use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
+use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::formulas::{classic_gaussian_sigma, priv_altmin_authors_code_sigmas};
 use crate::privacy::{
@@ -124,6 +126,22 @@ fn jobs_of_one_seed(config: &FedRepConfig) -> Vec<Job> {
 }
 
 impl SeedSweep {
+    /// After the data: the initialization statistic, unless the runs start
+    /// from a random U (which needs none).
+    fn first_phase_after_data(&self) -> Phase {
+        if self.config.init == InitMode::Random {
+            Phase::Jobs {
+                index: 0,
+                running: None,
+            }
+        } else {
+            Phase::Statistics {
+                next_user: 0,
+                acc: None,
+            }
+        }
+    }
+
     /// Frees the dataset once every run of this seed is finished.
     fn release_data(&mut self) {
         self.data = self.config.model().streamed();
@@ -151,34 +169,38 @@ impl SeedSweep {
         } else {
             n.div_ceil(USERS_PER_DATA_STEP)
         };
+        let statistic_units = if config.init == InitMode::Random {
+            0
+        } else {
+            pass
+        };
         let units_total = data_units
-            + pass
+            + statistic_units
             + fedrep_runs * per_run
             + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
             + altmin_runs * per_altmin_run;
-        let (data, phase) = if streamed {
-            (
-                config.model().streamed(),
-                Phase::Statistics {
-                    next_user: 0,
-                    acc: None,
-                },
-            )
+        // A streamed dataset has nothing to draw up front.
+        let data = if streamed {
+            config.model().streamed()
         } else {
-            (config.model().allocate(), Phase::Data { next_user: 0 })
+            config.model().allocate()
         };
-        SeedSweep {
+        let mut sweep = SeedSweep {
             config,
             data,
             stat_private: None,
             stat_reference: None,
             jobs,
-            phase,
+            phase: Phase::Data { next_user: 0 },
             rows: Vec::new(),
             curves: Vec::new(),
             units_done: 0,
             units_total,
+        };
+        if streamed {
+            sweep.phase = sweep.first_phase_after_data();
         }
+        sweep
     }
 
     pub fn config(&self) -> &FedRepConfig {
@@ -272,10 +294,7 @@ impl SeedSweep {
                 self.data.fill_users(next_user..end);
                 self.units_done += 1;
                 if end == self.config.n {
-                    Phase::Statistics {
-                        next_user: 0,
-                        acc: None,
-                    }
+                    self.first_phase_after_data()
                 } else {
                     Phase::Data { next_user: end }
                 }
@@ -288,7 +307,7 @@ impl SeedSweep {
                 // cost of this phase. Users are added USERS_PER_STEP at a time.
                 let clip = match self.config.init {
                     InitMode::Private => Some(self.config.init_clip),
-                    InitMode::NonPrivate => None,
+                    _ => None,
                 };
                 let mut acc = acc.unwrap_or_else(|| {
                     Box::new(SpectralAccumulator::new(
@@ -495,9 +514,13 @@ impl SeedSweep {
                 sum: 0.0,
             }),
             Job::FedRepReference => {
-                let stat = self.stat_reference.as_ref().expect("statistics computed");
-                let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
-                let u0 = spectral_init(stat, 0.0, c.k, &mut rng);
+                let u0 = match self.stat_reference.as_ref() {
+                    Some(stat) => {
+                        let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
+                        spectral_init(stat, 0.0, c.k, &mut rng)
+                    }
+                    None => self.random_initialization(),
+                };
                 let params = FedRepParams {
                     rounds: c.rounds,
                     step: c.step,
@@ -557,6 +580,9 @@ impl SeedSweep {
     /// under `exact`, `paper` and `authors-code`; both plans give the init the
     /// same σ): the comparison is between the methods, not between two inits.
     fn initialization(&self, epsilon_index: usize, init_sigma: Option<f64>) -> DMatrix<f64> {
+        if self.config.init == InitMode::Random {
+            return self.random_initialization();
+        }
         let seed = self.job_seed(&Job::PrivateFedRep { epsilon_index });
         let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
         match (&self.stat_private, init_sigma) {
@@ -570,6 +596,14 @@ impl SeedSweep {
                 &mut rng,
             ),
         }
+    }
+
+    /// `init = random`: U_0 = Q of a QR of a d×k N(0, 1) matrix, drawn from
+    /// the sweep's seed only, so the reference and every private run start
+    /// from the same U_0 (and it never sees the data: no privacy cost).
+    fn random_initialization(&self) -> DMatrix<f64> {
+        let mut rng = stream(self.config.seed, Purpose::Initialization, u64::MAX);
+        orthonormalize(gaussian_matrix(self.config.d, self.config.k, &mut rng))
     }
 
     fn job_identity(&self, job: &Job) -> (String, Option<f64>) {
@@ -819,7 +853,7 @@ pub fn charts_for_config(
     } else {
         c.rounds
     };
-    fedrep_charts(rows, curves, &c.epsilons, rounds)
+    fedrep_charts(rows, curves, &c.epsilons, rounds, c.n)
 }
 
 /// The release of Algorithm 2 (private initialization), shared by both private methods.
@@ -898,8 +932,10 @@ pub fn plan_private_fedrep(
     ));
     let mut report =
         PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
-    if !private_init {
-        report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only");
+    match c.init {
+        InitMode::NonPrivate => report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only"),
+        InitMode::Random => report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything"),
+        InitMode::Private => {}
     }
     report.add_note("each user refits its head on its own held-out points; heads are never released (billboard model)");
     Ok(PrivateFedRepPlan {
@@ -1006,8 +1042,10 @@ pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan
     }
     let mut report =
         PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
-    if !private_init {
-        report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the AltMin iterations only");
+    match c.init {
+        InitMode::NonPrivate => report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the AltMin iterations only"),
+        InitMode::Random => report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget"),
+        InitMode::Private => {}
     }
     report.add_note(match c.altmin_mode.mode() {
         AltMinMode::DisjointSubsets => format!(
@@ -1038,13 +1076,17 @@ fn epsilon_label(e: Option<f64>) -> String {
 }
 
 /// Chart 1: excess risk versus ε, one line per private method, the non-private
-/// methods as horizontal reference lines. Chart 2: principal angle versus
-/// round, one line per ε (and the non-private reference).
+/// methods as horizontal reference lines, and (once non-private FedRep and at
+/// least two Private FedRep points are finished) the theory guide
+/// A/(nε)² + floor with A fitted to those points ([`super::guides`]).
+/// Chart 2: principal angle versus round, one line per ε (and the
+/// non-private reference).
 pub fn fedrep_charts(
     rows: &[ResultRow],
     curves: &[AngleCurve],
     epsilons: &[f64],
     rounds: usize,
+    n: usize,
 ) -> Vec<ChartSpec> {
     let eps_min = epsilons.iter().copied().fold(f64::INFINITY, f64::min);
     let eps_max = epsilons.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -1056,7 +1098,8 @@ pub fn fedrep_charts(
         ("local-gd", "local GD (non-private)", COLOR_LOCAL_GD),
     ];
     for (id, name, color) in methods {
-        // Several seeds give several rows per ε: plot their mean.
+        // Several seeds give several rows per ε: the mean, and the seeds'
+        // spread (min to max) as a band.
         let mut groups: Vec<(f64, Vec<f64>)> = Vec::new();
         for r in rows.iter().filter(|r| r.method == id) {
             let eps = r.epsilon.unwrap_or(f64::NAN);
@@ -1072,8 +1115,8 @@ pub fn fedrep_charts(
             continue;
         }
         let horizontal = groups.iter().all(|g| g.0.is_nan());
-        let mut points: Vec<(f64, f64)> = groups.iter().map(|(e, v)| (*e, mean(v))).collect();
-        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        groups.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let points = groups.iter().map(|(e, v)| (*e, mean(v))).collect();
         risk_series.push(Series {
             name: name.into(),
             points,
@@ -1084,7 +1127,27 @@ pub fn fedrep_charts(
             },
             color,
             horizontal,
+            band: if horizontal {
+                Vec::new()
+            } else {
+                spread(&groups)
+            },
+            faded: false,
         });
+    }
+    // The theory guide A/(nε)² + floor, fitted to the mean Private FedRep points.
+    let reference = risk_series
+        .iter()
+        .find(|s| s.name == "FedRep (non-private)")
+        .and_then(|s| s.points.first());
+    let private = risk_series
+        .iter()
+        .find(|s| s.name == "Private FedRep")
+        .map(|s| s.points.clone());
+    if let (Some(&(_, floor)), Some(private)) = (reference, private) {
+        if let Some(fit) = fit_private_rate(&private, n, floor) {
+            risk_series.push(guide_series(&fit, eps_min, eps_max, COLOR_PRIVATE_FEDREP));
+        }
     }
     // One angle line per (method, ε), averaged over seeds round by round; the
     // same ε has the same colour for both private methods (dotted: Priv-AltMin).
@@ -1106,13 +1169,15 @@ pub fn fedrep_charts(
             })
             .collect();
         let len = group.iter().map(|c| c.angles.len()).max().unwrap_or(0);
-        let points: Vec<(f64, f64)> = (0..len)
+        let per_round: Vec<(f64, Vec<f64>)> = (0..len)
             .map(|t| {
-                let at: Vec<f64> = group
-                    .iter()
-                    .filter_map(|c| c.angles.get(t).copied())
-                    .collect();
-                (t as f64, mean(&at))
+                (
+                    t as f64,
+                    group
+                        .iter()
+                        .filter_map(|c| c.angles.get(t).copied())
+                        .collect(),
+                )
             })
             .collect();
         let (name, style, color) = match (method.as_str(), epsilon) {
@@ -1134,10 +1199,12 @@ pub fn fedrep_charts(
         };
         angle_series.push(Series {
             name,
-            points,
+            points: per_round.iter().map(|(t, v)| (*t, mean(v))).collect(),
             style,
             color,
             horizontal: false,
+            band: spread(&per_round),
+            faded: false,
         });
     }
     vec![
@@ -1160,6 +1227,21 @@ pub fn fedrep_charts(
             series: angle_series,
         },
     ]
+}
+
+/// (x, min, max) over the seeds at each x, when there are several seeds.
+fn spread(groups: &[(f64, Vec<f64>)]) -> Vec<(f64, f64, f64)> {
+    if groups.iter().all(|(_, v)| v.len() < 2) {
+        return Vec::new();
+    }
+    groups
+        .iter()
+        .map(|(x, v)| {
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            (*x, lo, hi)
+        })
+        .collect()
 }
 
 fn mean(v: &[f64]) -> f64 {

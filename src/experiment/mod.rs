@@ -7,6 +7,7 @@ pub mod error;
 pub mod fedrep_config;
 pub mod fedrep_sweep;
 pub mod fields;
+pub mod guides;
 pub mod results;
 pub mod scenario;
 

@@ -5,7 +5,7 @@
 //! labelling ticks as powers of ten; this keeps one code path for every
 //! combination of linear and log axes.
 
-use super::spec::{ChartSpec, LineStyle};
+use super::spec::{ChartLayout, ChartSpec, LineStyle};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -89,13 +89,14 @@ fn tick_label(v: f64, log: bool) -> String {
     }
 }
 
-/// Draws `spec` filling `root`. `scale` multiplies font sizes and line widths
-/// (1 for SVG, the device pixel ratio on a HiDPI canvas, more for a projector).
+/// Draws `spec` filling `root` and returns where the plot area landed.
+/// `scale` multiplies font sizes and line widths (1 for SVG, the device pixel
+/// ratio on a HiDPI canvas, more for a projector).
 pub fn draw_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &ChartSpec,
     scale: f64,
-) -> Result<(), PlotError> {
+) -> Result<ChartLayout, PlotError> {
     root.fill(&WHITE).map_err(err)?;
     let px = |v: f64| (v * scale).round().max(1.0) as u32;
     let font = |size: f64| ("sans-serif", size * scale).into_font();
@@ -123,6 +124,14 @@ pub fn draw_chart<DB: DrawingBackend>(
                 y_hi = y_hi.max(ty);
             }
         }
+        for &(_, lo, hi) in &s.band {
+            for v in [lo, hi] {
+                if let Some(ty) = transform(v, spec.log_y) {
+                    y_lo = y_lo.min(ty);
+                    y_hi = y_hi.max(ty);
+                }
+            }
+        }
     }
     let (x_lo, x_hi) = padded(x_lo, x_hi, spec.log_x);
     let (y_lo, y_hi) = if y_lo.is_finite() {
@@ -139,6 +148,19 @@ pub fn draw_chart<DB: DrawingBackend>(
         .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
         .map_err(err)?;
     let (log_x, log_y) = (spec.log_x, spec.log_y);
+    let (px_x, px_y) = chart.plotting_area().get_pixel_range();
+    let layout = ChartLayout {
+        left: px_x.start,
+        right: px_x.end,
+        top: px_y.start,
+        bottom: px_y.end,
+        x_min: x_lo,
+        x_max: x_hi,
+        y_min: y_lo,
+        y_max: y_hi,
+        log_x,
+        log_y,
+    };
     chart
         .configure_mesh()
         .x_desc(&spec.x_label)
@@ -164,8 +186,39 @@ pub fn draw_chart<DB: DrawingBackend>(
         .map_err(err)?;
     }
 
+    // Bands first, so that every line stays visible on top of them.
     for s in &spec.series {
-        let c = color(s.color);
+        let band: Vec<(f64, f64, f64)> = s
+            .band
+            .iter()
+            .filter_map(|&(x, lo, hi)| {
+                Some((
+                    transform(x, log_x)?,
+                    transform(lo, log_y)?,
+                    transform(hi, log_y)?,
+                ))
+            })
+            .collect();
+        if band.len() < 2 {
+            continue;
+        }
+        let outline: Vec<(f64, f64)> = band
+            .iter()
+            .map(|&(x, lo, _)| (x, lo))
+            .chain(band.iter().rev().map(|&(x, _, hi)| (x, hi)))
+            .collect();
+        let tint = color(s.color).mix(if s.faded { 0.08 } else { 0.18 });
+        chart
+            .draw_series(std::iter::once(Polygon::new(outline, tint.filled())))
+            .map_err(err)?;
+    }
+
+    for s in &spec.series {
+        let c = if s.faded {
+            faded(color(s.color))
+        } else {
+            color(s.color)
+        };
         let width = px(if s.style == LineStyle::Solid {
             2.2
         } else {
@@ -218,7 +271,14 @@ pub fn draw_chart<DB: DrawingBackend>(
             .map_err(err)?;
     }
     root.present().map_err(err)?;
-    Ok(())
+    Ok(layout)
+}
+
+/// A lighter tint of `c` (mixed 55 % towards white), opaque so that SVG and
+/// canvas look the same.
+fn faded(c: RGBColor) -> RGBColor {
+    let f = |v: u8| (v as f64 + (255.0 - v as f64) * 0.55).round() as u8;
+    RGBColor(f(c.0), f(c.1), f(c.2))
 }
 
 /// The chart as an SVG document (CLI, exports, snapshot tests).
@@ -251,6 +311,8 @@ mod tests {
                     style: LineStyle::Solid,
                     color: 0,
                     horizontal: false,
+                    band: Vec::new(),
+                    faded: false,
                 },
                 Series {
                     name: "reference".into(),
@@ -258,6 +320,8 @@ mod tests {
                     style: LineStyle::Dashed,
                     color: 1,
                     horizontal: true,
+                    band: Vec::new(),
+                    faded: false,
                 },
             ],
         }
@@ -274,6 +338,81 @@ mod tests {
             svg.matches("<polyline").count()
         );
         assert!(svg.contains("1e-3"));
+    }
+
+    #[test]
+    fn a_band_is_drawn_as_a_translucent_area_under_its_line() {
+        let mut s = spec();
+        let plain = chart_svg(&s, 640, 400).unwrap();
+        assert!(!plain.contains("<polygon"));
+        s.series[0].band = vec![(1.0, 0.05, 0.2), (2.0, 0.005, 0.02), (8.0, 0.0005, 0.002)];
+        let svg = chart_svg(&s, 640, 400).unwrap();
+        let polygons: Vec<&str> = svg
+            .match_indices("<polygon")
+            .map(|(i, _)| &svg[i..])
+            .collect();
+        assert_eq!(polygons.len(), 1, "one band");
+        let band = &polygons[0][..polygons[0].find("/>").unwrap()];
+        assert!(band.contains("fill=\"#0072B2\""), "{band}");
+        assert!(band.contains("opacity=\"0.18"), "{band}");
+        // Six corners: three lows there, three highs back.
+        let points = band
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert_eq!(points.split_whitespace().count(), 6, "{points}");
+        // The band comes before the line, so the line is drawn on top.
+        let line = svg.find("<polyline fill=\"none\" opacity=\"1\" stroke=\"#0072B2\"");
+        assert!(svg.find("<polygon").unwrap() < line.expect("the line"));
+        // The band widens the y range: the axis now reaches 2e-1.
+        let layout = {
+            let mut out = String::new();
+            let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+            draw_chart(&root, &s, 1.0).unwrap()
+        };
+        assert!(layout.y_max >= 0.2f64.log10(), "{layout:?}");
+    }
+
+    #[test]
+    fn the_layout_maps_data_to_the_pixels_where_points_are_drawn() {
+        let mut out = String::new();
+        let layout = {
+            let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+            draw_chart(&root, &spec(), 1.0).unwrap()
+        };
+        assert!(layout.log_y && !layout.log_x);
+        assert!(0 < layout.left && layout.left < layout.right && layout.right <= 640);
+        assert!(0 < layout.top && layout.top < layout.bottom && layout.bottom <= 400);
+        // The marker of (2, 0.01) is a circle centred at the mapped pixel.
+        let (x, y) = layout.to_pixel(2.0, 0.01).unwrap();
+        let want = format!("cx=\"{}\" cy=\"{}\"", x.round(), y.round());
+        let near = out.contains(&want)
+            || (-1..=1).any(|dx| {
+                (-1..=1).any(|dy| {
+                    out.contains(&format!(
+                        "cx=\"{}\" cy=\"{}\"",
+                        x.round() as i32 + dx,
+                        y.round() as i32 + dy
+                    ))
+                })
+            });
+        assert!(near, "no marker near {want}");
+        assert!(
+            layout.to_pixel(2.0, 0.0).is_none(),
+            "0 is not on a log axis"
+        );
+    }
+
+    #[test]
+    fn a_faded_series_is_drawn_lighter() {
+        let mut s = spec();
+        s.series[0].faded = true;
+        let svg = chart_svg(&s, 640, 400).unwrap();
+        assert!(!svg.contains("stroke=\"#0072B2\""));
+        assert!(svg.contains(&format!("stroke=\"#{:02X}{:02X}{:02X}\"", 140, 192, 220)));
     }
 
     #[test]

@@ -6,4 +6,4 @@ pub mod draw;
 pub mod spec;
 
 pub use draw::{chart_svg, css_color, draw_chart, PlotError};
-pub use spec::{ChartSpec, LineStyle, Series};
+pub use spec::{ChartLayout, ChartSpec, LineStyle, Series};

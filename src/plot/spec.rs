@@ -27,6 +27,13 @@ pub struct Series {
     pub color: usize,
     /// A horizontal reference line across the whole x range (uses the first point's y).
     pub horizontal: bool,
+    /// An optional spread around the line: (x, lo, hi) in increasing x, drawn
+    /// as a translucent area (e.g. the min–max or ±1 sd over several seeds).
+    #[serde(default)]
+    pub band: Vec<(f64, f64, f64)>,
+    /// Drawn in a lighter tint (e.g. a pinned earlier run under the current one).
+    #[serde(default)]
+    pub faded: bool,
 }
 
 /// A whole chart: axes, scales and series.
@@ -40,4 +47,47 @@ pub struct ChartSpec {
     /// The x range to show before any data has arrived (and to include after).
     pub x_hint: Option<(f64, f64)>,
     pub series: Vec<Series>,
+}
+
+/// Where a chart was drawn, so that a pointer position can be mapped back to
+/// data: the plot area's pixel box (backend pixels, i.e. device pixels on a
+/// HiDPI canvas) and the axis ranges in plotting coordinates (log10 of the
+/// value on a log axis).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChartLayout {
+    pub left: i32,
+    pub right: i32,
+    pub top: i32,
+    pub bottom: i32,
+    pub x_min: f64,
+    pub x_max: f64,
+    pub y_min: f64,
+    pub y_max: f64,
+    pub log_x: bool,
+    pub log_y: bool,
+}
+
+impl ChartLayout {
+    /// The pixel of a data point (None: not drawable on this axis, e.g. ≤ 0 on log).
+    pub fn to_pixel(&self, x: f64, y: f64) -> Option<(f64, f64)> {
+        let tx = if self.log_x {
+            (x > 0.0).then(|| x.log10())?
+        } else {
+            x
+        };
+        let ty = if self.log_y {
+            (y > 0.0).then(|| y.log10())?
+        } else {
+            y
+        };
+        if !(tx.is_finite() && ty.is_finite()) {
+            return None;
+        }
+        let fx = (tx - self.x_min) / (self.x_max - self.x_min);
+        let fy = (ty - self.y_min) / (self.y_max - self.y_min);
+        Some((
+            self.left as f64 + fx * (self.right - self.left) as f64,
+            self.bottom as f64 - fy * (self.bottom - self.top) as f64,
+        ))
+    }
 }

@@ -224,18 +224,22 @@ fn spec_from_js(spec: JsValue) -> Result<ChartSpec, JsError> {
 
 /// Draws a chart spec on a canvas (main thread only: plotters measures text
 /// through `window`). `scale` multiplies fonts and line widths (device pixel
-/// ratio × the page's text size).
+/// ratio × the page's text size). Returns the layout
+/// `{ left, right, top, bottom, x_min, x_max, y_min, y_max, log_x, log_y }`:
+/// the plot area in canvas pixels and the axis ranges in plotting
+/// coordinates (log10 on a log axis), so the page can map a pointer to data.
 #[wasm_bindgen]
 pub fn draw_chart(
     canvas: web_sys::HtmlCanvasElement,
     spec: JsValue,
     scale: f64,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let spec = spec_from_js(spec)?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| JsError::new("canvas has no 2D context"))?;
     let root = backend.into_drawing_area();
-    plot::draw_chart(&root, &spec, scale).map_err(|e| JsError::new(&e.to_string()))
+    let layout = plot::draw_chart(&root, &spec, scale).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&layout)
 }
 
 /// The same chart as an SVG document (for export).

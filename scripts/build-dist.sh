@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the hosted site: a self-contained static directory dist/ with the
+# page, its worker, its stylesheet and the release wasm module, nothing else
+# (no benchmarks, no type declarations, no package metadata). The page makes
+# no request outside its own origin, so dist/ can be served from any static
+# server or GitHub Pages, under any path.
+#
+#   bash scripts/build-dist.sh            builds www/pkg (release) first
+#   SKIP_WASM_BUILD=1 bash scripts/...    reuses the www/pkg already built
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if [[ "${SKIP_WASM_BUILD:-}" != 1 ]]; then
+  wasm-pack build --release --target web --out-dir www/pkg --mode no-install
+fi
+
+rm -rf dist
+mkdir -p dist/pkg
+cp www/index.html www/main.js www/worker.js www/style.css dist/
+cp www/pkg/dp_explorer.js www/pkg/dp_explorer_bg.wasm dist/pkg/
+# GitHub Pages: serve files as they are (no Jekyll processing).
+touch dist/.nojekyll
+
+# Checks: the strict CSP is in the page, and no text file names another
+# origin outside a comment (wasm-bindgen's glue cites MDN in one).
+grep -q "script-src 'self' 'wasm-unsafe-eval'" dist/index.html \
+  || { echo "dist/index.html lost its Content-Security-Policy" >&2; exit 1; }
+if grep -nE "(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/" dist/*.html dist/*.js dist/*.css dist/pkg/*.js \
+     | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(//|\*)' | grep -v "www.w3.org/2000/svg"; then
+  echo "dist/ refers to another origin (above); the hosted page must be self-contained" >&2
+  exit 1
+fi
+
+echo "dist/ is ready ($(du -sh dist | cut -f1)):"
+find dist -type f | sort | sed 's/^/  /'
+echo "Serve it with e.g.: python3 -m http.server -d dist"
