@@ -575,18 +575,20 @@ function renderTables(snap) {
     return;
   }
   fillTable($('risk-table'),
-    ['method', 'target ε', 'excess risk', 'MSE', 'final angle', 'σ (training)', 'ε spent (exact)', 'clipped users'],
+    ['method', 'target ε', 'excess risk', 'MSE', 'final angle', 'σ (training)', 'ε spent (exact)', 'clipped users', 'seed'],
     snap.rows.map((r) => [
       METHOD_NAMES[r.method] || r.method,
       r.epsilon === undefined || r.epsilon === null ? 'non-private' : fmt(r.epsilon),
       fmt(r.excess_risk), fmt(r.mse), fmt(r.principal_angle), fmt(r.sigma),
       fmt(r.epsilon_spent), Number.isNaN(r.clipped_fraction) ? '—' : `${(100 * r.clipped_fraction).toFixed(1)}%`,
+      String(r.seed),
     ]));
+  const severalSeeds = new Set(snap.curves.map((c) => c.seed)).size > 1;
   const rounds = Math.max(0, ...snap.curves.map((c) => c.angles.length));
   fillTable($('angle-table'),
     ['run', ...Array.from({ length: rounds }, (_, t) => `t = ${t}`)],
     snap.curves.map((c) => [
-      `${METHOD_NAMES[c.method] || c.method}${c.epsilon === undefined || c.epsilon === null ? '' : `, ε = ${fmt(c.epsilon)}`}`,
+      `${METHOD_NAMES[c.method] || c.method}${c.epsilon === undefined || c.epsilon === null ? '' : `, ε = ${fmt(c.epsilon)}`}${severalSeeds ? `, seed ${c.seed}` : ''}`,
       ...Array.from({ length: rounds }, (_, t) => (t < c.angles.length ? fmt(c.angles[t]) : '')),
     ]));
 }
