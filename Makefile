@@ -31,6 +31,7 @@ test: setup
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory build
+	SKIP_WASM_BUILD=1 bash scripts/build-dist.sh
 	$(MAKE) --no-print-directory test-e2e
 
 test-native:

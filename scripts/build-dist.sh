@@ -17,7 +17,14 @@ fi
 
 rm -rf dist
 mkdir -p dist/pkg
-cp www/index.html www/main.js www/worker.js www/style.css dist/
+cp www/index.html www/style.css dist/
+# Every ES module of the page (main, pool, worker, …), but not the benchmark page's.
+for f in www/*.js; do
+  case "$(basename "$f")" in
+    bench*) ;;
+    *) cp "$f" dist/ ;;
+  esac
+done
 cp www/pkg/dp_explorer.js www/pkg/dp_explorer_bg.wasm dist/pkg/
 # GitHub Pages: serve files as they are (no Jekyll processing).
 touch dist/.nojekyll
