@@ -13,6 +13,7 @@
 //! conservative end of its final bracket: the ε reported is never smaller, and
 //! the μ never larger, than the exact value.
 
+use super::bisect;
 use super::error::{check_delta, check_epsilon, AccountingError, MAX_MU};
 use std::sync::OnceLock;
 
@@ -166,17 +167,7 @@ pub fn epsilon_for_mu(mu: f64, delta: f64) -> Result<f64, AccountingError> {
         lo = hi;
         hi *= 2.0;
     }
-    for _ in 0..300 {
-        let mid = lo + 0.5 * (hi - lo);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if above(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    let (_, hi) = bisect(lo, hi, 300, above);
     Ok(hi)
 }
 
@@ -204,17 +195,7 @@ pub fn mu_for_epsilon(epsilon: f64, delta: f64) -> Result<f64, AccountingError> 
             lo *= 0.5;
         }
     }
-    for _ in 0..300 {
-        let mid = lo + 0.5 * (hi - lo);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if ok(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    let (lo, _) = bisect(lo, hi, 300, ok);
     Ok(lo)
 }
 

@@ -25,3 +25,28 @@ pub use calibration::{calibrate_exact, Calibration};
 pub use error::AccountingError;
 pub use relation::Relation;
 pub use report::{GaussianStage, PrivacyReport};
+
+/// Bisection on [lo, hi] for a predicate that holds on a lower part of the
+/// interval and fails above it (`below(x)` true: x is on the lower side); at
+/// most `iterations` halvings, stopping when the interval can no longer shrink
+/// in floating point. Returns the final bracket, so each caller picks the end
+/// that errs on the safe side (never understating ε).
+pub(crate) fn bisect(
+    mut lo: f64,
+    mut hi: f64,
+    iterations: usize,
+    mut below: impl FnMut(f64) -> bool,
+) -> (f64, f64) {
+    for _ in 0..iterations {
+        let mid = lo + 0.5 * (hi - lo);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if below(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, hi)
+}

@@ -6,6 +6,7 @@
 //! Internally the order is parametrised by β = α − 1 > 0, which keeps full
 //! precision when the optimal α is close to 1 (little noise).
 
+use super::bisect;
 use super::error::{check_delta, check_epsilon, AccountingError};
 
 /// An (ε, δ) bound obtained from RDP, with the order α that attains it.
@@ -76,17 +77,7 @@ pub fn epsilon_improved(rdp_slope: f64, delta: f64) -> Result<RdpEpsilon, Accoun
         }
         (0.5 * hi, hi)
     };
-    for _ in 0..200 {
-        let mid = lo + 0.5 * (hi - lo);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if h(mid) < 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    (lo, hi) = bisect(lo, hi, 200, |x| h(x) < 0.0);
     let beta = if improved_at(rdp_slope, lo, ln_delta) < improved_at(rdp_slope, hi, ln_delta) {
         lo
     } else {
@@ -175,28 +166,15 @@ pub fn slope_for_epsilon_improved(epsilon: f64, delta: f64) -> Result<f64, Accou
         lo = hi;
         hi *= 2.0;
     }
-    for _ in 0..200 {
-        let mid = lo + 0.5 * (hi - lo);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if ok(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    let (lo, _) = bisect(lo, hi, 200, ok);
     Ok(lo)
 }
 
 /// Largest slope whose classic conversion is at most ε (closed form,
 /// (√(ln(1/δ) + ε) − √(ln(1/δ)))², written without cancellation).
 pub fn slope_for_epsilon_classic(epsilon: f64, delta: f64) -> Result<f64, AccountingError> {
-    check_epsilon(epsilon)?;
-    check_delta(delta)?;
-    let l = -delta.ln();
-    let r = epsilon / ((l + epsilon).sqrt() + l.sqrt());
-    Ok(r * r)
+    // The classic conversion of a linear RDP curve is the zCDP conversion.
+    super::zcdp::rho_for_epsilon(epsilon, delta)
 }
 
 #[cfg(test)]
