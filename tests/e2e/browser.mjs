@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: a static server on loopback for
 // www/, and Debian's chromium driven by playwright-core (no browser download).
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -65,4 +66,21 @@ export async function inkFraction(page, id) {
     }
     return ink / (data.length / 4);
   }, id);
+}
+
+/**
+ * For a test file: serves www/ and launches chromium before its tests, and
+ * closes both after them. Returns `{ server, browser }`, filled in by `before`.
+ */
+export function servedBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }

@@ -2,31 +2,20 @@
 // switches the form and the charts; the quick preset runs to `done` in the
 // worker, its four canvases get ink and its tables get rows.
 // Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, waitStatus, inkFraction } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 
 const CANVASES = ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'];
 const TABLES = ['dpgd-eps-table', 'dpgd-width-table', 'dpgd-steps-table', 'dpgd-rescaled-table'];
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = servedBrowser();
 
 async function openPage() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await waitStatus(page, ['idle']);
   return { page, errors };
 }

@@ -3,20 +3,17 @@
 // to 1e-9 relative in every numeric column (in practice they agree to the last
 // digit: the arithmetic is the same IEEE code on both targets; only libm's
 // exp/ln, used inside the normal sampler, could differ by an ulp).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, launch, waitStatus } from './browser.mjs';
+import { waitStatus, servedBrowser } from './browser.mjs';
 
 const SETTINGS = { n: '2000', d: '10', epsilons: '1,4', seed: '3' };
 
-let server;
-let browser;
-before(async () => { server = await serve(); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.close(); });
+const env = servedBrowser();
 
 function parse(csv) {
   const [header, ...lines] = csv.trim().split('\n');
@@ -30,8 +27,8 @@ test('the native CLI and the page give the same CSV for the same config and seed
   execFileSync('cargo', args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const native = parse(readFileSync(join(out, 'results.csv'), 'utf8'));
 
-  const page = await browser.newPage();
-  await page.goto(`${server.url}?preset=fedrep-paper&${new URLSearchParams(SETTINGS)}`);
+  const page = await env.browser.newPage();
+  await page.goto(`${env.server.url}?preset=fedrep-paper&${new URLSearchParams(SETTINGS)}`);
   await waitStatus(page, ['idle']);
   await page.click('#run');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');

@@ -1,32 +1,21 @@
 // End-to-end tests of the served page in headless Debian chromium: the default
 // sweep runs to the end with both charts drawn and tables filled, bad input is
 // refused with a message at the field, Stop stops, and the URL carries the state.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, waitStatus, inkFraction } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = servedBrowser();
 
 async function open(query = '') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   const foreign = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => {
-    if (!r.url().startsWith(server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url());
+    if (!r.url().startsWith(env.server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url());
   });
-  await page.goto(`${server.url}${query}`);
+  await page.goto(`${env.server.url}${query}`);
   await waitStatus(page, ['idle', 'error']);
   return { page, errors, foreign };
 }
@@ -126,7 +115,7 @@ test('a shared link reproduces the run that produced it', async () => {
   const table = await first.page.textContent('#risk-table');
   const link = first.page.url();
   await first.page.close();
-  const second = await open(link.slice(server.url.length));
+  const second = await open(link.slice(env.server.url.length));
   assert.equal(await second.page.inputValue('#d'), '20');
   assert.equal(await second.page.inputValue('#seed'), '7');
   await second.page.click('#run');

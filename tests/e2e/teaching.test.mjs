@@ -5,13 +5,13 @@
 // enlarges page and charts; no request leaves the page's origin; and the
 // `make dist` build, when present, runs the default preset.
 // Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
-import { serve, launch, waitStatus, inkFraction } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 
 const CANVASES = {
   fedrep: ['risk-chart', 'angle-chart'],
@@ -19,23 +19,12 @@ const CANVASES = {
 };
 const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
 
-let server;
-let browser;
 // Every request any page of this file made that left its origin.
 const foreign = [];
+const env = servedBrowser();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openPage(query = '', { viewport = { width: 1280, height: 900 }, base = server.url } = {}) {
-  const page = await browser.newPage({ viewport, acceptDownloads: true });
+async function openPage(query = '', { viewport = { width: 1280, height: 900 }, base = env.server.url } = {}) {
+  const page = await env.browser.newPage({ viewport, acceptDownloads: true });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => {
