@@ -1156,6 +1156,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         horizontal: true,
         band: Vec::new(),
         faded: false,
+        in_legend: true,
     };
     let mut charts = Vec::new();
 
@@ -1176,6 +1177,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             horizontal: false,
             band: Vec::new(),
             faded: false,
+            in_legend: true,
         });
     }
     if let Some(&p) = shown.last() {
@@ -1193,6 +1195,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
                 horizontal: true,
                 band: Vec::new(),
                 faded: false,
+                in_legend: true,
             });
         }
     }
@@ -1218,6 +1221,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             horizontal: false,
             band: Vec::new(),
             faded: false,
+            in_legend: true,
         },
         Series {
             name: "GD, same η and T (non-private)".into(),
@@ -1227,6 +1231,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             horizontal: false,
             band: Vec::new(),
             faded: false,
+            in_legend: true,
         },
     ];
     for (k, &eps) in epsilons.iter().enumerate() {
@@ -1242,6 +1247,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             horizontal: false,
             band: Vec::new(),
             faded: false,
+            in_legend: true,
         });
     }
     series.push(null_level.clone());
@@ -1271,6 +1277,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             horizontal: false,
             band: Vec::new(),
             faded: false,
+            in_legend: true,
         });
         rescaled.push(Series {
             name: format!("p = {p}"),
@@ -1280,6 +1287,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             horizontal: false,
             band: Vec::new(),
             faded: false,
+            in_legend: true,
         });
     }
     charts.push(ChartSpec {

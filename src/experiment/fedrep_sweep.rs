@@ -1133,6 +1133,7 @@ pub fn fedrep_charts(
                 spread(&groups)
             },
             faded: false,
+            in_legend: true,
         });
     }
     // The theory guide A/(nε)² + floor, fitted to the mean Private FedRep points.
@@ -1197,6 +1198,9 @@ pub fn fedrep_charts(
                 4 + epsilon_index(epsilons, e),
             ),
         };
+        // Priv-AltMin's curves share the colours of Private FedRep's at the same
+        // ε (dotted); the caption says so and the legend lists one entry per ε.
+        let in_legend = style != LineStyle::Dotted;
         angle_series.push(Series {
             name,
             points: per_round.iter().map(|(t, v)| (*t, mean(v))).collect(),
@@ -1205,6 +1209,7 @@ pub fn fedrep_charts(
             horizontal: false,
             band: spread(&per_round),
             faded: false,
+            in_legend,
         });
     }
     vec![

@@ -111,6 +111,7 @@ pub fn guide_series(fit: &RateFit, eps_lo: f64, eps_hi: f64, color: usize) -> Se
         horizontal: false,
         band: Vec::new(),
         faded: false,
+        in_legend: true,
     }
 }
 

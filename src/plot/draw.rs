@@ -89,6 +89,73 @@ fn tick_label(v: f64, log: bool) -> String {
     }
 }
 
+/// The corner of the plot where the legend hides the fewest data points:
+/// each corner box (45 % of the width, 40 % of the height) counts the points
+/// (a horizontal reference line counts as crossing the box) and band edges
+/// inside it; ties keep the usual upper right.
+fn legend_corner(
+    spec: &ChartSpec,
+    (x_lo, x_hi): (f64, f64),
+    (y_lo, y_hi): (f64, f64),
+) -> SeriesLabelPosition {
+    let (w, h) = (x_hi - x_lo, y_hi - y_lo);
+    let corners = [
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerLeft, false, false),
+        (SeriesLabelPosition::LowerRight, true, false),
+    ];
+    let in_x = |x: f64, right: bool| {
+        if right {
+            x >= x_hi - 0.45 * w
+        } else {
+            x <= x_lo + 0.45 * w
+        }
+    };
+    let in_y = |y: f64, upper: bool| {
+        if upper {
+            y >= y_hi - 0.4 * h
+        } else {
+            y <= y_lo + 0.4 * h
+        }
+    };
+    let mut best = (usize::MAX, 0);
+    for (i, &(_, right, upper)) in corners.iter().enumerate() {
+        let mut count = 0;
+        for s in &spec.series {
+            for &(x, y) in &s.points {
+                let Some(ty) = transform(y, spec.log_y) else {
+                    continue;
+                };
+                if s.horizontal {
+                    count += 4 * usize::from(in_y(ty, upper));
+                } else if let Some(tx) = transform(x, spec.log_x) {
+                    count += usize::from(in_x(tx, right) && in_y(ty, upper));
+                }
+            }
+            for &(x, lo, hi) in &s.band {
+                let Some(tx) = transform(x, spec.log_x) else {
+                    continue;
+                };
+                for v in [lo, hi] {
+                    if let Some(ty) = transform(v, spec.log_y) {
+                        count += usize::from(in_x(tx, right) && in_y(ty, upper));
+                    }
+                }
+            }
+        }
+        if count < best.0 {
+            best = (count, i);
+        }
+    }
+    match best.1 {
+        0 => SeriesLabelPosition::UpperRight,
+        1 => SeriesLabelPosition::UpperLeft,
+        2 => SeriesLabelPosition::LowerLeft,
+        _ => SeriesLabelPosition::LowerRight,
+    }
+}
+
 /// Draws `spec` filling `root` and returns where the plot area landed.
 /// `scale` multiplies font sizes and line widths (1 for SVG, the device pixel
 /// ratio on a HiDPI canvas, more for a projector).
@@ -256,14 +323,16 @@ pub fn draw_chart<DB: DrawingBackend>(
                 .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
                 .map_err(err)?,
         };
-        let r = px(10.0) as i32;
-        anno.label(&s.name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 2 * r, y)], legend_style));
+        if s.in_legend {
+            let r = px(10.0) as i32;
+            anno.label(&s.name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 2 * r, y)], legend_style));
+        }
     }
-    if !spec.series.is_empty() {
+    if spec.series.iter().any(|s| s.in_legend) {
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(legend_corner(spec, (x_lo, x_hi), (y_lo, y_hi)))
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
             .label_font(font(12.0))
@@ -294,6 +363,25 @@ pub fn chart_svg(spec: &ChartSpec, width: u32, height: u32) -> Result<String, Pl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_legend_goes_to_the_emptiest_corner() {
+        // Points crowd the upper right and upper left: the lower left is free.
+        let mut s = spec();
+        s.log_y = false;
+        s.series[0].points = vec![(1.0, 9.0), (2.0, 9.5), (7.0, 9.0), (8.0, 10.0), (8.0, 1.0)];
+        s.series[1].points = vec![(f64::NAN, 9.8)];
+        assert!(matches!(
+            legend_corner(&s, (1.0, 8.0), (0.0, 10.0)),
+            SeriesLabelPosition::LowerLeft
+        ));
+        // Nothing anywhere: the usual upper right.
+        s.series.clear();
+        assert!(matches!(
+            legend_corner(&s, (1.0, 8.0), (0.0, 10.0)),
+            SeriesLabelPosition::UpperRight
+        ));
+    }
     use crate::plot::Series;
 
     fn spec() -> ChartSpec {
@@ -313,6 +401,7 @@ mod tests {
                     horizontal: false,
                     band: Vec::new(),
                     faded: false,
+                    in_legend: true,
                 },
                 Series {
                     name: "reference".into(),
@@ -322,6 +411,7 @@ mod tests {
                     horizontal: true,
                     band: Vec::new(),
                     faded: false,
+                    in_legend: true,
                 },
             ],
         }

@@ -34,6 +34,10 @@ pub struct Series {
     /// Drawn in a lighter tint (e.g. a pinned earlier run under the current one).
     #[serde(default)]
     pub faded: bool,
+    /// Listed in the legend (a series whose colour and style the caption
+    /// already explains can stay out, to keep the legend small).
+    #[serde(default = "listed")]
+    pub in_legend: bool,
 }
 
 /// A whole chart: axes, scales and series.
@@ -90,4 +94,8 @@ impl ChartLayout {
             self.bottom as f64 - fy * (self.bottom - self.top) as f64,
         ))
     }
+}
+
+fn listed() -> bool {
+    true
 }
