@@ -31,7 +31,9 @@ pub struct SweepArgs {
     /// noise, seed, calibration (exact|paper|authors-code), relation
     /// (replace-one|add-remove-one), init (private|non-private|random), init_share,
     /// init_clip, init_normalization (unbiased|printed), batch (split|full|fresh),
-    /// heads (gaussian|unit), local_steps, local_step.
+    /// heads (gaussian|unit), local_steps, local_step, seeds (several datasets: mean and
+    /// band), altmin (on|off), altmin_mode (disjoint|all-users), altmin_rounds,
+    /// altmin_clip, altmin_label_clip.
     /// DP-GD fields: n, d, p_grid, n_test, epsilons, delta, calibration
     /// (prop32|exact), clip_scale (C = clip_scale·√p), time_scale (ηT = time_scale·d/p),
     /// eta_mode (inverse-p|fixed), eta, activation (tanh|sin), target (sign|linear),
