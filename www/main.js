@@ -594,11 +594,65 @@ function renderTables(snap) {
 }
 
 // ---------- explain ε ----------
+// DP-GD runs one private job per (p, ε): one entry per target ε, with a row per
+// width (same mechanism and relation; σ and the ε actually spent per run).
+function renderPrivacyByEpsilon(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    const k = `${r.method}|${r.privacy.epsilon_target}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(r);
+  }
+  let first = true;
+  return [...groups.values()].map((runs) => {
+    const p = runs[0].privacy;
+    const stage = p.stages[0];
+    const det = document.createElement('details');
+    det.open = first;
+    first = false;
+    const spent = runs.map((r) => r.privacy.epsilon_exact);
+    det.appendChild(cell('summary', `${METHOD_NAMES[runs[0].method] || runs[0].method}, target ε = ${fmt(p.epsilon_target)}: `
+      + `${runs.length} runs ${fmt(Math.min(...spent)) === fmt(Math.max(...spent)) ? `each spend ε = ${fmt(spent[0])}` : `spend ε = ${fmt(Math.min(...spent))} to ${fmt(Math.max(...spent))}`}`
+      + ` at δ = ${fmt(p.delta)} (${p.calibration} calibration)`));
+    det.appendChild(cell('p', `Mechanism: ${stage.mechanism}; neighbouring relation: ${p.relation}; `
+      + `sensitivity s = 2C/n of the mean gradient; ${stage.steps} releases per run.`));
+    const t = document.createElement('table');
+    t.className = 'privacy-stages';
+    t.appendChild(cell('caption', 'Each run (width p): its noise and the ε it spends, per accountant'));
+    t.appendChild(document.createElement('thead'));
+    t.appendChild(document.createElement('tbody'));
+    fillTable(t, ['p', 'sensitivity s', 'σ', 'σ/s', 'releases', 'ε exact', 'ε RDP', 'ε zCDP'],
+      runs.map((r) => {
+        const q = r.privacy;
+        const st = q.stages[0];
+        return [String(r.p), fmt(st.sensitivity), fmt(st.sigma), fmt(st.sigma / st.sensitivity), String(st.steps),
+          fmt(q.epsilon_exact), fmt(q.epsilon_rdp), fmt(q.epsilon_zcdp)];
+      }));
+    det.appendChild(t);
+    if (p.notes && p.notes.length) {
+      const ul = document.createElement('ul');
+      for (const n of p.notes) ul.appendChild(cell('li', n));
+      det.appendChild(ul);
+    }
+    if (runs[0].privacy_reading) det.appendChild(cell('p', runs[0].privacy_reading, { class: 'reading' }));
+    return det;
+  });
+}
+
+let privacyKey = null; // what the panel shows now; unchanged rows keep the open/closed state
+
 function renderPrivacy(snap) {
   const root = $('privacy-content');
   const rows = snap.rows.filter((r) => r.privacy);
+  const key = `${snap.scenario}|${rows.map((r) => `${r.method}/${r.epsilon}/${r.p}/${r.seed}`).join(';')}`;
+  if (key === privacyKey) return;
+  privacyKey = key;
   if (rows.length === 0) {
     root.replaceChildren(cell('p', 'No private run has finished yet.'));
+    return;
+  }
+  if (snap.scenario === 'dpgd') {
+    root.replaceChildren(...renderPrivacyByEpsilon(rows));
     return;
   }
   const nodes = [];

@@ -66,12 +66,15 @@ test('the dpgd-quick preset runs to done with ink on every chart and rows in eve
   }
   // The width table lists every p of the preset.
   assert.equal(await page.locator('#dpgd-width-table tbody tr').count(), 7);
-  // Explain ε: one report per private (p, ε) run, replace-one, sensitivity 2C/n.
+  // Explain ε: one entry per target ε, with a row per width p (7 widths),
+  // naming the mechanism, replace-one and the ε each run spends.
   const reports = page.locator('#privacy-content details');
-  assert.equal(await reports.count(), 7 * 3);
+  assert.equal(await reports.count(), 3);
+  assert.equal(await reports.first().locator('tbody tr').count(), 7);
   const first = await reports.first().textContent();
   assert.match(first, /per-sample-clipped gradients/);
   assert.match(first, /replace-one/);
+  assert.match(first, /7 runs (each )?spend ε = /);
   assert.ok(!(await page.isDisabled('#export-csv')));
   assert.deepEqual(errors, []);
   await page.close();
