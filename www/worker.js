@@ -8,6 +8,7 @@ const ready = init();
 let current = 0; // generation of the run this worker should be doing
 
 const SLICE_MS = 40;
+const PROGRESS_MS = 120;
 
 function errorMessage(e) {
   return String((e && e.message) || e);
@@ -38,6 +39,7 @@ self.onmessage = async (event) => {
     return;
   }
   const started = performance.now();
+  let lastPost = -Infinity;
   const slice = () => {
     if (current !== generation) {
       runner.free();
@@ -45,13 +47,19 @@ self.onmessage = async (event) => {
     }
     try {
       const done = runner.run_for(SLICE_MS);
-      const snapshot = runner.snapshot();
       if (done) {
+        const snapshot = runner.snapshot();
         const csv = runner.csv();
         runner.free();
         post({ type: 'result', snapshot, csv, seconds: (performance.now() - started) / 1000 });
       } else {
-        post({ type: 'progress', snapshot });
+        // A snapshot (rows, charts, tables) costs time: post one at most every
+        // PROGRESS_MS; the slices in between only compute (and read "cancel").
+        const now = performance.now();
+        if (now - lastPost >= PROGRESS_MS) {
+          lastPost = now;
+          post({ type: 'progress', snapshot: runner.snapshot() });
+        }
         setTimeout(slice, 0);
       }
     } catch (e) {
