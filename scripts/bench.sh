@@ -2,8 +2,8 @@
 # Native and browser (headless chromium, wasm in a module worker) times of the
 # same benchmarks, side by side, then one JSON line per benchmark:
 #   {"bench": NAME, "native_s": …, "wasm_s": …, "wasm_peak_mb": …, "page_s": …, …}
-# Native: fastest of 3 repetitions, one thread; wasm: one run in one fresh
-# worker (the same single-threaded code); page: the real page from Run to done
+# Native: fastest of 3 repetitions, one thread; wasm: fastest of 3 runs in one
+# fresh worker (the same single-threaded code; 1 run for the n = 10⁶ one); page: the real page from Run to done
 # with its pool of workers, and its longest main-thread task.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -702,10 +702,10 @@ function makePool() {
   return new SweepPool({
     size: defaultPoolSize(),
     merge: (preset, fields, parts) => merge_fedrep_results(preset, fields, parts),
-    onProgress: (snap) => {
+    onProgress: (p) => {
       if (!running) return;
-      renderSoon(snap);
-      setStatus('running', `Running: ${snap.phase} (${snap.done}/${snap.total})`);
+      renderSoon(p.snapshot);
+      setStatus('running', `Running: ${p.phase} (${p.done}/${p.total})`);
     },
     onResult: (snap, csv, seconds) => {
       running = false;
@@ -726,15 +726,16 @@ function makePool() {
   });
 }
 
-// Progress snapshots can arrive every 40 ms; draw at most every 150 ms.
+// Progress arrives from every worker; merge and draw at most every 150 ms.
+// `getSnapshot` builds the merged snapshot only when it is drawn.
 let renderTimer = null;
 let pendingSnapshot = null;
-function renderSoon(snap) {
-  pendingSnapshot = snap;
+function renderSoon(getSnapshot) {
+  pendingSnapshot = getSnapshot;
   if (renderTimer) return;
   renderTimer = setTimeout(() => {
     renderTimer = null;
-    if (pendingSnapshot && running) render(pendingSnapshot);
+    if (pendingSnapshot && running) render(pendingSnapshot());
     pendingSnapshot = null;
   }, 150);
 }
@@ -881,6 +882,7 @@ async function main() {
     setStatus('idle', 'Ready. Press Run.');
   }
   drawEmptyCharts();
+  pool.warm();
 }
 
 main();

@@ -16,7 +16,7 @@ export class SweepPool {
    * @param {object} o
    * @param {number} o.size  workers for a splittable sweep
    * @param {(parts: object[]) => object} o.merge  merges the shards' snapshots into one
-   * @param {(snap: object) => void} o.onProgress
+   * @param {(p: {done: number, total: number, phase: string, snapshot: () => object}) => void} o.onProgress
    * @param {(snap: object, csv: string, seconds: number) => void} o.onResult
    * @param {(message: string) => void} o.onError
    * @param {() => void} o.onCancelled
@@ -37,6 +37,12 @@ export class SweepPool {
       this.workers.push(w);
     }
     return this.workers[i];
+  }
+
+  /** Starts the workers now, so that each has loaded and compiled the wasm
+   * module before the first Run. */
+  warm() {
+    this.worker(this.size - 1);
   }
 
   /** Starts a sweep; `shards` is 1 for a sweep that does not split. */
@@ -70,12 +76,19 @@ export class SweepPool {
           if (a.parts.length === 1) a.csv = msg.csv;
         }
         if (a.parts.some((p) => p === null)) return;
-        const merged = this.combine(a);
         if (a.finished.every(Boolean)) {
+          const merged = this.combine(a);
           this.active = null;
           this.onResult(merged, merged.csv ?? a.csv, (performance.now() - a.started) / 1000);
         } else {
-          this.onProgress(merged);
+          // Progress is cheap to sum; the merge (rows, charts) is done only
+          // when the page actually draws (`snapshot()`), at most every 150 ms.
+          this.onProgress({
+            done: a.parts.reduce((s, p) => s + p.done, 0),
+            total: a.parts.reduce((s, p) => s + p.total, 0),
+            phase: this.phase(a),
+            snapshot: () => this.combine(a),
+          });
         }
         break;
       }
@@ -95,18 +108,21 @@ export class SweepPool {
     }
   }
 
+  phase(a) {
+    if (a.parts.length === 1) return a.parts[0].phase;
+    const running = a.parts.find((p, i) => !a.finished[i]) || a.parts[0];
+    return `${a.parts.length} workers; ${running.phase}`;
+  }
+
   combine(a) {
     if (a.parts.length === 1) return a.parts[0];
-    const merged = this.merge(a.preset, a.fields, a.parts);
-    const first = a.parts[0];
-    const running = a.parts.find((p, i) => !a.finished[i]) || first;
     return {
-      ...first,
-      ...merged,
+      ...a.parts[0],
+      ...this.merge(a.preset, a.fields, a.parts),
       done: a.parts.reduce((s, p) => s + p.done, 0),
       total: a.parts.reduce((s, p) => s + p.total, 0),
       finished: a.finished.every(Boolean),
-      phase: `${a.parts.length} workers; ${running.phase}`,
+      phase: this.phase(a),
     };
   }
 
