@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ConfigError;
 use super::fields::{
-    parse_choice, parse_f64, parse_f64_list, parse_u64, parse_usize, parse_usize_list,
+    parse_choice, parse_f64, parse_f64_list, parse_named, parse_u64, parse_usize, parse_usize_list,
 };
 use crate::algorithms::dp_gd_random_features::{DpGd, DpGdParams};
 use crate::algorithms::min_norm::min_norm_least_squares;
@@ -251,10 +251,15 @@ impl DpGdConfig {
             "clip_scale" => self.clip_scale = parse_f64(key, value)?,
             "time_scale" => self.time_scale = parse_f64(key, value)?,
             "eta_mode" => {
-                self.eta_mode = match parse_choice(key, value, &["inverse-p", "1/p", "fixed"])? {
-                    "fixed" => EtaMode::Fixed,
-                    _ => EtaMode::InverseP,
-                }
+                self.eta_mode = parse_named(
+                    key,
+                    value,
+                    &[
+                        ("inverse-p", EtaMode::InverseP),
+                        ("1/p", EtaMode::InverseP),
+                        ("fixed", EtaMode::Fixed),
+                    ],
+                )?
             }
             "eta" => self.eta = parse_f64(key, value)?,
             "activation" => {
@@ -262,19 +267,24 @@ impl DpGdConfig {
                 self.activation = Activation::from_name(name).expect("listed name");
             }
             "target" => {
-                self.target = match parse_choice(key, value, &["sign", "linear"])? {
-                    "linear" => TargetKind::Linear,
-                    _ => TargetKind::Sign,
-                }
+                self.target = parse_named(
+                    key,
+                    value,
+                    &[("sign", TargetKind::Sign), ("linear", TargetKind::Linear)],
+                )?
             }
             "label_noise" => self.label_noise = parse_f64(key, value)?,
             "seed" => self.seed = parse_u64(key, value)?,
             "repeats" => self.repeats = parse_usize(key, value)?,
             "calibration" => {
-                self.calibration = match parse_choice(key, value, &["prop32", "exact"])? {
-                    "exact" => Calibration::Exact,
-                    _ => Calibration::Prop32,
-                }
+                self.calibration = parse_named(
+                    key,
+                    value,
+                    &[
+                        ("prop32", Calibration::Prop32),
+                        ("exact", Calibration::Exact),
+                    ],
+                )?
             }
             "trace_p" => {
                 let v = value.trim();
@@ -288,12 +298,7 @@ impl DpGdConfig {
             "trace_time_scales" => self.trace_time_scales = parse_f64_list(key, value)?,
             "trace_eta" => self.trace_eta = parse_f64(key, value)?,
             "preset" => *self = Self::preset(value)?,
-            _ => {
-                return Err(ConfigError::UnknownField {
-                    field: key.chars().filter(|c| !c.is_control()).take(40).collect(),
-                    known: FIELDS.join(", "),
-                })
-            }
+            _ => return Err(ConfigError::unknown_field(key, &FIELDS)),
         }
         Ok(())
     }

@@ -44,6 +44,14 @@ impl ConfigError {
         }
     }
 
+    /// A setting name that is not one of `known` (echoed short and harmless).
+    pub fn unknown_field(field: &str, known: &[&str]) -> Self {
+        ConfigError::UnknownField {
+            field: field.chars().filter(|c| !c.is_control()).take(40).collect(),
+            known: known.join(", "),
+        }
+    }
+
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         ConfigError::Invalid {
             field: field.to_string(),

@@ -3,7 +3,7 @@
 //! validated once with messages a user can act on.
 
 use super::error::ConfigError;
-use super::fields::{parse_bool, parse_choice, parse_f64, parse_f64_list, parse_u64, parse_usize};
+use super::fields::{parse_bool, parse_f64, parse_f64_list, parse_named, parse_u64, parse_usize};
 use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::algorithms::private_init::PairNormalization;
@@ -307,68 +307,84 @@ impl FedRepConfig {
             "seed" => self.seed = parse_u64(key, value)?,
             "seeds" => self.seeds = parse_usize(key, value)?,
             "calibration" => {
-                self.calibration = Calibration::parse(parse_choice(
+                self.calibration = parse_named(
                     key,
                     value,
-                    &["exact", "paper", "authors-code"],
-                )?)
-                .expect("listed choice")
+                    &[
+                        ("exact", Calibration::Exact),
+                        ("paper", Calibration::Paper),
+                        ("authors-code", Calibration::AuthorsCode),
+                    ],
+                )?
             }
             "relation" => {
-                self.relation = Relation::parse(parse_choice(
+                self.relation = parse_named(
                     key,
                     value,
-                    &["replace-one", "add-remove-one"],
-                )?)
-                .expect("listed choice")
+                    &[
+                        ("replace-one", Relation::ReplaceOne),
+                        ("add-remove-one", Relation::AddRemoveOne),
+                    ],
+                )?
             }
             "init" => {
-                self.init = match parse_choice(key, value, &["private", "non-private", "random"])? {
-                    "private" => InitMode::Private,
-                    "random" => InitMode::Random,
-                    _ => InitMode::NonPrivate,
-                }
+                self.init = parse_named(
+                    key,
+                    value,
+                    &[
+                        ("private", InitMode::Private),
+                        ("non-private", InitMode::NonPrivate),
+                        ("random", InitMode::Random),
+                    ],
+                )?
             }
             "init_share" => self.init_share = parse_f64(key, value)?,
             "init_clip" => self.init_clip = parse_f64(key, value)?,
             "init_normalization" => {
-                self.init_normalization = match parse_choice(key, value, &["unbiased", "printed"])?
-                {
-                    "unbiased" => PairNormalization::Unbiased,
-                    _ => PairNormalization::Printed,
-                }
+                self.init_normalization = parse_named(
+                    key,
+                    value,
+                    &[
+                        ("unbiased", PairNormalization::Unbiased),
+                        ("printed", PairNormalization::Printed),
+                    ],
+                )?
             }
             "batch" => {
-                self.batch = match parse_choice(key, value, &["split", "full", "fresh"])? {
-                    "split" => BatchMode::Split,
-                    "full" => BatchMode::Full,
-                    _ => BatchMode::Fresh,
-                }
+                self.batch = parse_named(
+                    key,
+                    value,
+                    &[
+                        ("split", BatchMode::Split),
+                        ("full", BatchMode::Full),
+                        ("fresh", BatchMode::Fresh),
+                    ],
+                )?
             }
             "heads" => {
-                self.heads = match parse_choice(key, value, &["gaussian", "unit"])? {
-                    "gaussian" => Heads::Gaussian,
-                    _ => Heads::Unit,
-                }
+                self.heads = parse_named(
+                    key,
+                    value,
+                    &[("gaussian", Heads::Gaussian), ("unit", Heads::Unit)],
+                )?
             }
             "local_steps" => self.local_steps = parse_usize(key, value)?,
             "local_step" => self.local_step = parse_f64(key, value)?,
             "altmin" => self.altmin = parse_bool(key, value)?,
             "altmin_mode" => {
-                self.altmin_mode = match parse_choice(key, value, &["disjoint", "all-users"])? {
-                    "disjoint" => AltMinUsers::Disjoint,
-                    _ => AltMinUsers::AllUsers,
-                }
+                self.altmin_mode = parse_named(
+                    key,
+                    value,
+                    &[
+                        ("disjoint", AltMinUsers::Disjoint),
+                        ("all-users", AltMinUsers::AllUsers),
+                    ],
+                )?
             }
             "altmin_rounds" => self.altmin_rounds = parse_usize(key, value)?,
             "altmin_clip" => self.altmin_clip = parse_f64(key, value)?,
             "altmin_label_clip" => self.altmin_label_clip = parse_f64(key, value)?,
-            other => {
-                return Err(ConfigError::UnknownField {
-                    field: other.chars().filter(|c| !c.is_control()).take(40).collect(),
-                    known: Self::FIELDS.join(", "),
-                })
-            }
+            other => return Err(ConfigError::unknown_field(other, Self::FIELDS)),
         }
         Ok(())
     }

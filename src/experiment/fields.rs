@@ -158,6 +158,22 @@ pub fn parse_choice<'a>(
         })
 }
 
+/// One of a fixed set of names, mapped to its value: `parse_named("batch",
+/// "full", &[("split", Split), ("full", Full)])`.
+pub fn parse_named<T: Copy>(
+    field: &str,
+    value: &str,
+    choices: &[(&str, T)],
+) -> Result<T, ConfigError> {
+    let names: Vec<&str> = choices.iter().map(|c| c.0).collect();
+    let name = parse_choice(field, value, &names)?;
+    Ok(choices
+        .iter()
+        .find(|c| c.0 == name)
+        .expect("a listed name")
+        .1)
+}
+
 /// Keeps echoed user input short (and harmless) in messages.
 fn shorten(v: &str) -> String {
     let s: String = v.chars().filter(|c| !c.is_control()).take(40).collect();
