@@ -305,23 +305,24 @@ impl DpGdConfig {
 
     /// Checks every field; messages say what to change.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.d == 0 || self.d > 2000 {
-            return Err(ConfigError::out_of_range("d", "between 1 and 2000", self.d));
-        }
-        if self.n < 2 || self.n > 20_000 {
-            return Err(ConfigError::out_of_range(
-                "n",
-                "between 2 and 20000",
-                self.n,
-            ));
-        }
-        if self.n_test == 0 || self.n_test > 20_000 {
-            return Err(ConfigError::out_of_range(
-                "n_test",
-                "between 1 and 20000",
-                self.n_test,
-            ));
-        }
+        ConfigError::reject_if(
+            self.d == 0 || self.d > 2000,
+            "d",
+            "between 1 and 2000",
+            self.d,
+        )?;
+        ConfigError::reject_if(
+            self.n < 2 || self.n > 20_000,
+            "n",
+            "between 2 and 20000",
+            self.n,
+        )?;
+        ConfigError::reject_if(
+            self.n_test == 0 || self.n_test > 20_000,
+            "n_test",
+            "between 1 and 20000",
+            self.n_test,
+        )?;
         if self.p_grid.is_empty() {
             return Err(ConfigError::invalid(
                 "p_grid",
@@ -353,13 +354,12 @@ impl DpGdConfig {
                 ),
             ));
         }
-        if !(self.delta > 0.0 && self.delta < 1.0) {
-            return Err(ConfigError::out_of_range(
-                "delta",
-                "strictly between 0 and 1",
-                self.delta,
-            ));
-        }
+        ConfigError::reject_if(
+            !(self.delta > 0.0 && self.delta < 1.0),
+            "delta",
+            "strictly between 0 and 1",
+            self.delta,
+        )?;
         if self.epsilons.is_empty() {
             return Err(ConfigError::invalid(
                 "epsilons",
@@ -369,46 +369,39 @@ impl DpGdConfig {
         for &eps in &self.epsilons {
             self.check_epsilon("epsilons", eps)?;
         }
-        if !(self.clip_scale > 0.0 && self.clip_scale.is_finite()) {
-            return Err(ConfigError::out_of_range(
-                "clip_scale",
-                "> 0 (C = clip_scale·√p)",
-                self.clip_scale,
-            ));
-        }
-        if !(self.time_scale > 0.0 && self.time_scale.is_finite()) {
-            return Err(ConfigError::out_of_range(
-                "time_scale",
-                "> 0 (ηT = time_scale·d/p)",
-                self.time_scale,
-            ));
-        }
+        ConfigError::reject_if(
+            !(self.clip_scale > 0.0 && self.clip_scale.is_finite()),
+            "clip_scale",
+            "> 0 (C = clip_scale·√p)",
+            self.clip_scale,
+        )?;
+        ConfigError::reject_if(
+            !(self.time_scale > 0.0 && self.time_scale.is_finite()),
+            "time_scale",
+            "> 0 (ηT = time_scale·d/p)",
+            self.time_scale,
+        )?;
         // GD on L is stable for η < n/λ₁(K) with λ₁(K) ≲ p·(1 + n/d) for a
         // 1-Lipschitz activation, so η ≤ d/p keeps every run stable.
         let eta_limit = self.d as f64 / p_max as f64;
-        if self.eta_mode == EtaMode::Fixed && !(self.eta > 0.0 && self.eta <= eta_limit) {
-            return Err(ConfigError::out_of_range(
-                "eta",
-                &format!(
-                    "in (0, d/p] = (0, {eta_limit:.3e}] for p up to {p_max}, where GD is stable"
-                ),
-                self.eta,
-            ));
-        }
-        if !(self.label_noise >= 0.0 && self.label_noise.is_finite()) {
-            return Err(ConfigError::out_of_range(
-                "label_noise",
-                "≥ 0",
-                self.label_noise,
-            ));
-        }
-        if self.repeats == 0 || self.repeats > 20 {
-            return Err(ConfigError::out_of_range(
-                "repeats",
-                "between 1 and 20",
-                self.repeats,
-            ));
-        }
+        ConfigError::reject_if(
+            self.eta_mode == EtaMode::Fixed && !(self.eta > 0.0 && self.eta <= eta_limit),
+            "eta",
+            &format!("in (0, d/p] = (0, {eta_limit:.3e}] for p up to {p_max}, where GD is stable"),
+            self.eta,
+        )?;
+        ConfigError::reject_if(
+            !(self.label_noise >= 0.0 && self.label_noise.is_finite()),
+            "label_noise",
+            "≥ 0",
+            self.label_noise,
+        )?;
+        ConfigError::reject_if(
+            self.repeats == 0 || self.repeats > 20,
+            "repeats",
+            "between 1 and 20",
+            self.repeats,
+        )?;
         if let Some(&p) = self.trace_p.iter().find(|p| !self.p_grid.contains(p)) {
             return Err(ConfigError::invalid(
                 "trace_p",
@@ -436,13 +429,14 @@ impl DpGdConfig {
             }
             let traced_max = self.trace_p.iter().copied().max().unwrap_or(1);
             let limit = self.d as f64 / traced_max as f64;
-            if !(self.trace_eta >= 0.0 && self.trace_eta <= limit) {
-                return Err(ConfigError::out_of_range(
-                    "trace_eta",
-                    &format!("0 (use eta_mode) or in (0, d/p] = (0, {limit:.3e}] for p up to {traced_max}"),
-                    self.trace_eta,
-                ));
-            }
+            ConfigError::reject_if(
+                !(self.trace_eta >= 0.0 && self.trace_eta <= limit),
+                "trace_eta",
+                &format!(
+                    "0 (use eta_mode) or in (0, d/p] = (0, {limit:.3e}] for p up to {traced_max}"
+                ),
+                self.trace_eta,
+            )?;
         }
         // Step counts.
         for &p in &self.p_grid {
@@ -475,9 +469,7 @@ impl DpGdConfig {
     }
 
     fn check_epsilon(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
-        if !(eps > 0.0 && eps.is_finite()) {
-            return Err(ConfigError::out_of_range(field, "> 0", eps));
-        }
+        ConfigError::reject_if(!(eps > 0.0 && eps.is_finite()), field, "> 0", eps)?;
         if self.calibration == Calibration::Prop32 {
             let bound = 8.0 * (1.0 / self.delta).ln();
             if eps >= bound {

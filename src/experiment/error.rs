@@ -44,6 +44,20 @@ impl ConfigError {
         }
     }
 
+    /// `Err(out_of_range(..))` when `bad`: for validations that stop at the first problem.
+    pub fn reject_if(
+        bad: bool,
+        field: &str,
+        requirement: &str,
+        value: impl ToString,
+    ) -> Result<(), Self> {
+        if bad {
+            Err(Self::out_of_range(field, requirement, value))
+        } else {
+            Ok(())
+        }
+    }
+
     /// A setting name that is not one of `known` (echoed short and harmless).
     pub fn unknown_field(field: &str, known: &[&str]) -> Self {
         ConfigError::UnknownField {
