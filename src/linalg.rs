@@ -39,6 +39,58 @@ pub fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
     }
 }
 
+/// Upper triangle of the row-major d×d `c` += Σ_t coef_t·v_t v_tᵀ, with the
+/// v_t the rows of `vectors` (row-major, d each). Half the work of a full
+/// product, and each c entry is loaded once per four rank-one terms, so the
+/// loop is bound by arithmetic, not by memory (natively and in wasm SIMD).
+/// The lower triangle is left alone: see [`mirror_upper`].
+pub fn symmetric_rank_update_upper(c: &mut [f64], d: usize, vectors: &[f64], coefs: &[f64]) {
+    let rows: Vec<&[f64]> = vectors.chunks_exact(d).collect();
+    let mut t = 0;
+    while t + 4 <= rows.len() {
+        rank_n_update_upper::<4>(
+            c,
+            d,
+            [rows[t], rows[t + 1], rows[t + 2], rows[t + 3]],
+            [coefs[t], coefs[t + 1], coefs[t + 2], coefs[t + 3]],
+        );
+        t += 4;
+    }
+    if t + 2 <= rows.len() {
+        rank_n_update_upper::<2>(c, d, [rows[t], rows[t + 1]], [coefs[t], coefs[t + 1]]);
+        t += 2;
+    }
+    if t < rows.len() {
+        rank_n_update_upper::<1>(c, d, [rows[t]], [coefs[t]]);
+    }
+}
+
+#[inline(always)]
+fn rank_n_update_upper<const N: usize>(c: &mut [f64], d: usize, v: [&[f64]; N], coef: [f64; N]) {
+    for i in 0..d {
+        let a: [f64; N] = std::array::from_fn(|t| coef[t] * v[t][i]);
+        let len = d - i;
+        let row = &mut c[i * d + i..i * d + d];
+        let w: [&[f64]; N] = std::array::from_fn(|t| &v[t][i..i + len]);
+        for (j, cij) in row.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for q in 0..N {
+                s += a[q] * w[q][j];
+            }
+            *cij += s;
+        }
+    }
+}
+
+/// Copies the upper triangle of the row-major d×d `c` onto its lower one.
+pub fn mirror_upper(c: &mut [f64], d: usize) {
+    for i in 0..d {
+        for j in 0..i {
+            c[i * d + j] = c[j * d + i];
+        }
+    }
+}
+
 /// A d×k matrix with i.i.d. N(0,1) entries.
 pub fn gaussian_matrix(rows: usize, cols: usize, rng: &mut impl Rng) -> DMatrix<f64> {
     DMatrix::from_fn(rows, cols, |_, _| rng.sample::<f64, _>(StandardNormal))
@@ -197,6 +249,35 @@ mod tests {
                 .zip(&a)
                 .zip(&b)
                 .all(|((y, a), b)| (y - (b + 3.0 * a)).abs() < 1e-12));
+        }
+    }
+
+    #[test]
+    fn the_symmetric_rank_update_equals_the_sum_of_outer_products() {
+        // 1 to 7 terms: every mix of the 4-, 2- and 1-term kernels.
+        let d = 5;
+        for terms in 1..8 {
+            let v: Vec<f64> = (0..terms * d)
+                .map(|i| ((i * 7 % 11) as f64) - 4.5)
+                .collect();
+            let coefs: Vec<f64> = (0..terms)
+                .map(|t| if t % 3 == 0 { 1.5 } else { -0.5 })
+                .collect();
+            let mut c = vec![0.25; d * d];
+            symmetric_rank_update_upper(&mut c, d, &v, &coefs);
+            mirror_upper(&mut c, d);
+            for i in 0..d {
+                for j in 0..d {
+                    let plain: f64 = 0.25
+                        + (0..terms)
+                            .map(|t| coefs[t] * v[t * d + i] * v[t * d + j])
+                            .sum::<f64>();
+                    assert!(
+                        (c[i * d + j] - plain).abs() < 1e-12,
+                        "terms {terms} ({i},{j})"
+                    );
+                }
+            }
         }
     }
 

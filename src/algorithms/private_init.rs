@@ -8,7 +8,7 @@
 //! [`spectral_init`] adds each ε point's own noise to it.
 
 use crate::data::shared_representation::{FederatedDataset, Part};
-use crate::linalg::{dot, top_k_eigenvectors};
+use crate::linalg::{dot, mirror_upper, symmetric_rank_update_upper, top_k_eigenvectors};
 use crate::privacy::clipping::clip_factor;
 use nalgebra::DMatrix;
 use rand::{Rng, RngExt};
@@ -44,15 +44,12 @@ pub struct SpectralStatistic {
     pub clipped_fraction: f64,
 }
 
-/// Users per block in the accumulation: large enough for fast matrix products,
-/// small enough to keep the block in cache-friendly memory.
-const BLOCK_USERS: usize = 512;
-
 /// (1/n) Σ_i clip(Z_i, ψ) with Z_i = c·(s_i s_iᵀ − Σ_j a_j a_jᵀ), a_j = y_j x_j,
 /// s_i = Σ_j a_j (the pair sum over j1 ≠ j2 in closed form, spec §3 [D]).
 /// ‖Z_i‖_F comes from the Gram matrix G = A Aᵀ of the a_j:
 /// ‖s sᵀ − AᵀA‖²_F = (1ᵀG1)² − 2·1ᵀG²1 + ‖G‖²_F, so no d×d matrix is formed per
-/// user; the weighted sums are accumulated blockwise as PᵀP − QᵀQ.
+/// user; each user's m'+1 weighted rank-one terms go straight into the upper
+/// triangle of the sum (Z_i is symmetric).
 pub fn spectral_statistic(
     data: &FederatedDataset,
     clip: Option<f64>,
@@ -63,19 +60,24 @@ pub fn spectral_statistic(
     acc.finish()
 }
 
-/// [`spectral_statistic`] in pieces: users are added range by range (ranges
-/// that start at multiples of 512 users give exactly the one-pass numbers), so
-/// a runner can bound the time of each step at any n.
+/// [`spectral_statistic`] in pieces: users are added range by range, in order,
+/// and any split into ranges gives exactly the one-pass numbers (each user's
+/// terms are added to the sum on their own), so a runner can bound the time
+/// of each step at any n.
 #[derive(Clone, Debug)]
 pub struct SpectralAccumulator {
     n: usize,
+    d: usize,
     clip: Option<f64>,
     c: f64,
-    mean: DMatrix<f64>,
+    /// Upper triangle of Σ_i clip(Z_i)/n, row-major d×d.
+    upper: Vec<f64>,
     clipped: usize,
     gram: Vec<f64>,
-    p_block: DMatrix<f64>,
-    q_block: DMatrix<f64>,
+    /// One user's rank-one terms: rows s_i, a_1, …, a_m' (weighted).
+    terms: Vec<f64>,
+    /// Their signs: +1 for s_i s_iᵀ, −1 for each a_j a_jᵀ.
+    signs: Vec<f64>,
 }
 
 impl SpectralAccumulator {
@@ -86,22 +88,26 @@ impl SpectralAccumulator {
     ) -> Self {
         let d = data.d();
         let mt = data.model.m_train;
+        let mut signs = vec![-1.0; mt + 1];
+        signs[0] = 1.0;
         SpectralAccumulator {
             n: data.n(),
+            d,
             clip,
             c: normalization.factor(mt, data.model.m),
-            mean: DMatrix::<f64>::zeros(d, d),
+            upper: vec![0.0; d * d],
             clipped: 0,
             gram: vec![0.0; mt * mt],
-            p_block: DMatrix::<f64>::zeros(BLOCK_USERS, d),
-            q_block: DMatrix::<f64>::zeros(BLOCK_USERS * mt, d),
+            terms: vec![0.0; (mt + 1) * d],
+            signs,
         }
     }
 
     /// The average over all n users, once every user has been added.
-    pub fn finish(self) -> SpectralStatistic {
+    pub fn finish(mut self) -> SpectralStatistic {
+        mirror_upper(&mut self.upper, self.d);
         SpectralStatistic {
-            mean: self.mean,
+            mean: DMatrix::from_row_slice(self.d, self.d, &self.upper),
             clipped_fraction: self.clipped as f64 / self.n as f64,
         }
     }
@@ -111,64 +117,56 @@ impl SpectralAccumulator {
         let mt = data.model.m_train;
         let (c, clip) = (self.c, self.clip);
         let SpectralAccumulator {
-            mean,
+            upper,
             clipped,
             gram,
-            p_block,
-            q_block,
+            terms,
+            signs,
             ..
         } = self;
-        let mut start = users.start;
-        while start < users.end {
-            let end = (start + BLOCK_USERS).min(users.end);
-            let rows = end - start;
-            p_block.fill(0.0);
-            q_block.fill(0.0);
-            data.for_each_user(start..end, Part::Train, |user| {
-                let pts = user.train;
-                // Gram matrix of a_j = y_j x_j.
-                for j1 in 0..mt {
-                    for j2 in 0..=j1 {
-                        let g = dot(&pts.x[j1 * d..(j1 + 1) * d], &pts.x[j2 * d..(j2 + 1) * d])
-                            * pts.y[j1]
-                            * pts.y[j2];
-                        gram[j1 * mt + j2] = g;
-                        gram[j2 * mt + j1] = g;
-                    }
+        data.for_each_user(users, Part::Train, |user| {
+            let pts = user.train;
+            // Gram matrix of a_j = y_j x_j.
+            for j1 in 0..mt {
+                for j2 in 0..=j1 {
+                    let g = dot(&pts.x[j1 * d..(j1 + 1) * d], &pts.x[j2 * d..(j2 + 1) * d])
+                        * pts.y[j1]
+                        * pts.y[j2];
+                    gram[j1 * mt + j2] = g;
+                    gram[j2 * mt + j1] = g;
                 }
-                let total: f64 = gram.iter().sum();
-                let g2: f64 = (0..mt)
-                    .map(|j| gram[j * mt..(j + 1) * mt].iter().sum::<f64>().powi(2))
-                    .sum();
-                let gf: f64 = gram.iter().map(|g| g * g).sum();
-                let norm = c * (total * total - 2.0 * g2 + gf).max(0.0).sqrt();
-                let factor = match clip {
-                    Some(psi) => clip_factor(norm, psi),
-                    None => 1.0,
-                };
-                if factor < 1.0 {
-                    *clipped += 1;
+            }
+            let total: f64 = gram.iter().sum();
+            let g2: f64 = (0..mt)
+                .map(|j| gram[j * mt..(j + 1) * mt].iter().sum::<f64>().powi(2))
+                .sum();
+            let gf: f64 = gram.iter().map(|g| g * g).sum();
+            let norm = c * (total * total - 2.0 * g2 + gf).max(0.0).sqrt();
+            let factor = match clip {
+                Some(psi) => clip_factor(norm, psi),
+                None => 1.0,
+            };
+            if factor < 1.0 {
+                *clipped += 1;
+            }
+            // Each term is scaled by √(c·factor/n), so its outer product carries
+            // the user's clipped weight c·factor/n.
+            let weight = (c * factor / n as f64).sqrt();
+            let (s, a) = terms.split_at_mut(d);
+            s.fill(0.0);
+            for (j, aj) in a.chunks_exact_mut(d).enumerate() {
+                let scale = weight * pts.y[j];
+                for ((ap, sp), xp) in aj
+                    .iter_mut()
+                    .zip(s.iter_mut())
+                    .zip(&pts.x[j * d..(j + 1) * d])
+                {
+                    *ap = xp * scale;
+                    *sp += *ap;
                 }
-                let weight = (c * factor / n as f64).sqrt();
-                let r = user.index - start;
-                for j in 0..mt {
-                    let a = weight * pts.y[j];
-                    for p in 0..d {
-                        let xv = pts.x[j * d + p] * a;
-                        p_block[(r, p)] += xv;
-                        q_block[(r * mt + j, p)] = xv;
-                    }
-                }
-            });
-            let p = p_block.rows(0, rows);
-            let q = q_block.rows(0, rows * mt);
-            // Pᵀ·P through the blocked matrix product (gemm), which is much faster
-            // than gemm_tr's column-by-column dot products.
-            let (pt, qt) = (p.transpose(), q.transpose());
-            mean.gemm(1.0, &pt, &p, 1.0);
-            mean.gemm(-1.0, &qt, &q, 1.0);
-            start = end;
-        }
+            }
+            symmetric_rank_update_upper(upper, d, terms, signs);
+        });
     }
 }
 
@@ -247,9 +245,9 @@ mod tests {
         let data = data(1500, 8);
         let one = spectral_statistic(&data, Some(0.5), PairNormalization::Unbiased);
         let mut acc = SpectralAccumulator::new(&data, Some(0.5), PairNormalization::Unbiased);
-        acc.add_users(&data, 0..512);
-        acc.add_users(&data, 512..1024);
-        acc.add_users(&data, 1024..1500);
+        acc.add_users(&data, 0..300);
+        acc.add_users(&data, 300..301);
+        acc.add_users(&data, 301..1500);
         let pieces = acc.finish();
         assert_eq!(one.mean, pieces.mean);
         assert_eq!(one.clipped_fraction, pieces.clipped_fraction);
