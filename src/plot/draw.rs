@@ -89,6 +89,17 @@ fn tick_label(v: f64, log: bool) -> String {
     }
 }
 
+/// Three segments (start, end) across a legend sample `width` pixels long
+/// that draw `style`: touching for solid, two dashes, three dots.
+fn legend_pieces(style: LineStyle, width: i32) -> [(i32, i32); 3] {
+    let at = |f: f64| (f * width as f64).round() as i32;
+    match style {
+        LineStyle::Solid => [(0, at(0.34)), (at(0.33), at(0.67)), (at(0.66), width)],
+        LineStyle::Dashed => [(0, at(0.4)), (at(0.6), width), (at(0.6), width)],
+        LineStyle::Dotted => [(0, at(0.1)), (at(0.45), at(0.55)), (at(0.9), width)],
+    }
+}
+
 /// The corner of the plot where the legend hides the fewest data points:
 /// each corner box (45 % of the width, 40 % of the height) counts the points
 /// (a horizontal reference line counts as crossing the box) and band edges
@@ -324,9 +335,14 @@ pub fn draw_chart<DB: DrawingBackend>(
                 .map_err(err)?,
         };
         if s.in_legend {
-            let r = px(10.0) as i32;
-            anno.label(&s.name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 2 * r, y)], legend_style));
+            let width = 2 * px(10.0) as i32;
+            let pieces = legend_pieces(s.style, width);
+            // The legend shows each line in its own style, so a dashed reference
+            // or a dotted guide is not mistaken for a solid curve of the same colour.
+            anno.label(&s.name).legend(move |(x, y)| {
+                let seg = |(a, b): (i32, i32)| PathElement::new(vec![(a, 0), (b, 0)], legend_style);
+                EmptyElement::at((x, y)) + seg(pieces[0]) + seg(pieces[1]) + seg(pieces[2])
+            });
         }
     }
     if spec.series.iter().any(|s| s.in_legend) {
@@ -363,6 +379,19 @@ pub fn chart_svg(spec: &ChartSpec, width: u32, height: u32) -> Result<String, Pl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn legend_samples_are_solid_dashed_or_dotted_like_their_lines() {
+        // Solid: the pieces touch; dashed and dotted: gaps between them.
+        let gaps = |style| {
+            let p = legend_pieces(style, 20);
+            (p[1].0 > p[0].1, p[2].0 > p[1].1 || p[2] == p[1])
+        };
+        assert_eq!(gaps(LineStyle::Solid), (false, false));
+        assert_eq!(gaps(LineStyle::Dashed), (true, true));
+        assert_eq!(gaps(LineStyle::Dotted), (true, true));
+        assert_eq!(legend_pieces(LineStyle::Dotted, 20)[2].1, 20);
+    }
 
     #[test]
     fn the_legend_goes_to_the_emptiest_corner() {
