@@ -74,7 +74,7 @@ fn without_noise_and_with_large_clips_it_reaches_the_non_private_altmin_noise_fl
     for mode in [AltMinMode::AllUsers, AltMinMode::DisjointSubsets] {
         let mut alg = PrivAltMin::new(&data, u0.clone(), large_clip_params(mode, 5), 7);
         while !alg.is_done() {
-            alg.step();
+            alg.step(&data);
         }
         let h = alg.angle_history();
         println!("{mode:?}: principal angles {h:.5?}");
@@ -105,7 +105,7 @@ fn with_two_point_heads_it_diverges_unclipped_and_per_sample_clipping_restores_c
         p.feature_clip = clip;
         let mut alg = PrivAltMin::new(&data, u0.clone(), p, 7);
         while !alg.is_done() {
-            alg.step();
+            alg.step(&data);
         }
         println!(
             "2-point heads, clip {clip}: angles {:.4?}",
@@ -173,9 +173,9 @@ fn clipping_bounds_the_sensitivity_whatever_one_users_data_is() {
         let m_stat = params.split.statistic_points(m_train).len();
         let (sw_rep, sb_rep) = statistic_sensitivity(&params, m_stat, true);
         let (sw_add, sb_add) = statistic_sensitivity(&params, m_stat, false);
-        let mut base_alg = PrivAltMin::new(&data, u0.clone(), params.clone(), 0);
+        let base_alg = PrivAltMin::new(&data, u0.clone(), params.clone(), 0);
         assert!(base_alg.participants(0).any(|i| i == victim));
-        let base = base_alg.noiseless_statistics(0);
+        let base = base_alg.noiseless_statistics(&data, 0);
         for (name, adv) in &adversaries {
             let mut other = data.clone();
             let m = other.model.m;
@@ -185,7 +185,8 @@ fn clipping_bounds_the_sensitivity_whatever_one_users_data_is() {
                 }
                 other.y[victim * m + j] = adv(j, 0).1;
             }
-            let st = PrivAltMin::new(&other, u0.clone(), params.clone(), 0).noiseless_statistics(0);
+            let st = PrivAltMin::new(&other, u0.clone(), params.clone(), 0)
+                .noiseless_statistics(&other, 0);
             let dw = (&st.w - &base.w).norm();
             let db = (&st.b - &base.b).norm();
             println!(
@@ -217,7 +218,7 @@ fn the_same_seed_gives_the_same_run_and_another_seed_another_one() {
     let run = |seed| {
         let mut a = PrivAltMin::new(&data, u0.clone(), params.clone(), seed);
         while !a.is_done() {
-            a.step();
+            a.step(&data);
         }
         (a.u().clone(), a.angle_history().to_vec(), a.finish(&data))
     };
@@ -267,7 +268,7 @@ fn run_timed(
     let t0 = Instant::now();
     let mut alg = PrivAltMin::new(data, u0.clone(), params.clone(), 5).with_kernel(kernel);
     while !alg.is_done() {
-        alg.step();
+        alg.step(data);
     }
     let (excess, _) = alg.finish(data);
     (

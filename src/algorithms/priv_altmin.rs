@@ -68,7 +68,7 @@
 //! [`PrivAltMin::release_stages`]. The number of users n (hence N_t in the
 //! ridge) is treated as public, as everywhere in the project.
 
-use crate::data::shared_representation::{FederatedDataset, Part};
+use crate::data::shared_representation::{FederatedDataset, Part, Points};
 use crate::linalg::{
     least_squares_head, orthonormalize, pseudo_inverse_solve, solve_spd_in_place, to_row_major,
     HeadScratch,
@@ -240,28 +240,6 @@ pub const DEFAULT_KERNEL: StatisticKernel = StatisticKernel::ChunkedGemm;
 
 const CHUNK_ROWS: usize = 2048;
 
-/// Users' training points (S⁰) in a compact copy: user i's point j is
-/// `x[(i·m + j)·d..][..d]`, m = |S⁰|.
-#[derive(Clone, Debug)]
-struct TrainPoints {
-    m: usize,
-    x: Vec<f64>,
-    y: Vec<f64>,
-}
-
-impl TrainPoints {
-    fn from_data(data: &FederatedDataset) -> Self {
-        let (n, d, m) = (data.n(), data.d(), data.model.m_train);
-        let mut x = Vec::with_capacity(n * m * d);
-        let mut y = Vec::with_capacity(n * m);
-        data.for_each_user(0..n, Part::Train, |user| {
-            x.extend_from_slice(user.train.x);
-            y.extend_from_slice(user.train.y);
-        });
-        TrainPoints { m, x, y }
-    }
-}
-
 /// The head v = argmin ‖y − X U v‖² + λ‖v‖² for rows X (rows×d row-major), U
 /// row-major d×k. `a` is scratch of at least rows·k.
 #[allow(clippy::too_many_arguments)]
@@ -320,6 +298,15 @@ fn fit_head(
 /// The users of one iteration, in increasing order.
 pub type Participants = std::iter::StepBy<std::ops::Range<usize>>;
 
+/// The users taking part in iteration t of a run over n users with T =
+/// `rounds` iterations (see [`PrivAltMin::participants`]); `.len()` counts them.
+pub fn participants(mode: AltMinMode, rounds: usize, n: usize, t: usize) -> Participants {
+    match mode {
+        AltMinMode::AllUsers => (0..n).step_by(1),
+        AltMinMode::DisjointSubsets => (t.min(n)..n).step_by(rounds.max(1)),
+    }
+}
+
 /// The noiseless sufficient statistics of one U-step, for inspection and tests.
 #[derive(Clone, Debug)]
 pub struct Statistics {
@@ -331,132 +318,159 @@ pub struct Statistics {
     pub points: usize,
 }
 
-/// Accumulates W and b over `users`, points `stat` of each user, with heads
-/// `heads` (row-major n×k, indexed by user).
-#[allow(clippy::too_many_arguments)]
-fn accumulate(
+/// W and b of one U-step, accumulated user by user in participant order, so
+/// a step can be split into bounded pieces (and the users regenerated on the
+/// fly) with exactly the numbers of one uninterrupted pass.
+#[derive(Clone, Debug)]
+struct StatisticsAccumulator {
     kernel: StatisticKernel,
-    xs: &[f64],
-    ys: &[f64],
-    m: usize,
     d: usize,
-    k: usize,
-    users: Participants,
-    stat: std::ops::Range<usize>,
-    heads: &[f64],
     cx: f64,
     cy: f64,
-) -> Statistics {
-    let dk = d * k;
-    let pairs: Vec<(usize, usize)> = (0..k).flat_map(|q| (q..k).map(move |r| (q, r))).collect();
-    let np = pairs.len();
-    let mut b = DVector::<f64>::zeros(dk);
-    // blocks[pair] is d×d; for PerUserGram only the upper triangle is used.
-    let mut blocks = DMatrix::<f64>::zeros(d, np * d);
-    let mut ybuf: Vec<f64> = Vec::new();
-    let mut sbuf: Vec<f64> = Vec::new();
-    let mut gram = vec![0.0; d * d];
-    let mut yrow = vec![0.0; d];
-    let mut points = 0usize;
+    /// The P = k(k+1)/2 head pairs (q ≤ q') of W's blocks.
+    pairs: Vec<(usize, usize)>,
+    b: DVector<f64>,
+    /// blocks[pair] is d×d; for PerUserGram only the upper triangle is used.
+    blocks: DMatrix<f64>,
+    ybuf: Vec<f64>,
+    sbuf: Vec<f64>,
+    gram: Vec<f64>,
+    yrow: Vec<f64>,
+    points: usize,
+}
 
-    let flush = |ybuf: &mut Vec<f64>, sbuf: &mut Vec<f64>, blocks: &mut DMatrix<f64>| {
-        let r = ybuf.len() / d;
+impl StatisticsAccumulator {
+    fn new(kernel: StatisticKernel, d: usize, k: usize, cx: f64, cy: f64) -> Self {
+        let pairs: Vec<(usize, usize)> = (0..k).flat_map(|q| (q..k).map(move |r| (q, r))).collect();
+        let np = pairs.len();
+        StatisticsAccumulator {
+            kernel,
+            d,
+            cx,
+            cy,
+            pairs,
+            b: DVector::zeros(d * k),
+            blocks: DMatrix::zeros(d, np * d),
+            ybuf: Vec::new(),
+            sbuf: Vec::new(),
+            gram: vec![0.0; d * d],
+            yrow: vec![0.0; d],
+            points: 0,
+        }
+    }
+
+    /// Adds the pending chunk of rows to the blocks (ChunkedGemm).
+    fn flush(&mut self) {
+        let d = self.d;
+        let r = self.ybuf.len() / d;
         if r == 0 {
             return;
         }
-        let a = DMatrixView::from_slice(ybuf, d, r);
-        let s = DMatrixView::from_slice_with_strides(sbuf, r, np * d, np * d, 1);
-        blocks.gemm(1.0, &a, &s, 1.0);
-        ybuf.clear();
-        sbuf.clear();
-    };
+        let np = self.pairs.len();
+        let a = DMatrixView::from_slice(&self.ybuf, d, r);
+        let s = DMatrixView::from_slice_with_strides(&self.sbuf, r, np * d, np * d, 1);
+        self.blocks.gemm(1.0, &a, &s, 1.0);
+        self.ybuf.clear();
+        self.sbuf.clear();
+    }
 
-    for i in users {
-        let v = &heads[i * k..(i + 1) * k];
+    /// Adds one user's statistic points (rows of `xs`, labels `ys`) with its head `v`.
+    fn add_user(&mut self, xs: &[f64], ys: &[f64], v: &[f64]) {
+        let d = self.d;
         let vnorm = v.iter().map(|t| t * t).sum::<f64>().sqrt();
         let mut any = false;
-        if kernel == StatisticKernel::PerUserGram {
-            gram.iter_mut().for_each(|g| *g = 0.0);
+        if self.kernel == StatisticKernel::PerUserGram {
+            self.gram.iter_mut().for_each(|g| *g = 0.0);
         }
-        for j in stat.clone() {
-            points += 1;
-            let x = &xs[(i * m + j) * d..(i * m + j + 1) * d];
+        for (x, &yl) in xs.chunks_exact(d).zip(ys) {
+            self.points += 1;
             let xnorm = x.iter().map(|t| t * t).sum::<f64>().sqrt();
-            let c = clip_factor(xnorm * vnorm, cx);
+            let c = clip_factor(xnorm * vnorm, self.cx);
             if c == 0.0 || !c.is_finite() {
                 continue; // contributes nothing (zero head, or non-finite data)
             }
-            for (yr, &xp) in yrow.iter_mut().zip(x) {
+            for (yr, &xp) in self.yrow.iter_mut().zip(x) {
                 *yr = c * xp;
             }
-            if yrow.iter().any(|t| !t.is_finite()) {
+            if self.yrow.iter().any(|t| !t.is_finite()) {
                 continue;
             }
-            let yl = ys[i * m + j];
-            let yt = if yl.is_nan() { 0.0 } else { yl.clamp(-cy, cy) };
-            for (bq, &vq) in b.as_mut_slice().chunks_exact_mut(d).zip(v) {
+            let yt = if yl.is_nan() {
+                0.0
+            } else {
+                yl.clamp(-self.cy, self.cy)
+            };
+            for (bq, &vq) in self.b.as_mut_slice().chunks_exact_mut(d).zip(v) {
                 let f = yt * vq;
-                for (bp, &yp) in bq.iter_mut().zip(&yrow) {
+                for (bp, &yp) in bq.iter_mut().zip(&self.yrow) {
                     *bp += f * yp;
                 }
             }
             any = true;
-            match kernel {
+            match self.kernel {
                 StatisticKernel::PerUserGram => {
                     for p in 0..d {
-                        let yp = yrow[p];
-                        let g = &mut gram[p * d + p..(p + 1) * d];
-                        for (gq, &yq) in g.iter_mut().zip(&yrow[p..]) {
+                        let yp = self.yrow[p];
+                        let g = &mut self.gram[p * d + p..(p + 1) * d];
+                        for (gq, &yq) in g.iter_mut().zip(&self.yrow[p..]) {
                             *gq += yp * yq;
                         }
                     }
                 }
                 StatisticKernel::ChunkedGemm => {
-                    ybuf.extend_from_slice(&yrow);
-                    for &(q, r) in &pairs {
+                    self.ybuf.extend_from_slice(&self.yrow);
+                    for &(q, r) in &self.pairs {
                         let a = v[q] * v[r];
-                        sbuf.extend(yrow.iter().map(|t| a * t));
+                        self.sbuf.extend(self.yrow.iter().map(|t| a * t));
                     }
-                    if ybuf.len() >= CHUNK_ROWS * d {
-                        flush(&mut ybuf, &mut sbuf, &mut blocks);
+                    if self.ybuf.len() >= CHUNK_ROWS * d {
+                        self.flush();
                     }
                 }
             }
         }
-        if kernel == StatisticKernel::PerUserGram && any {
+        if self.kernel == StatisticKernel::PerUserGram && any {
             // gram is row-major upper (p ≤ p'); blocks column-major: store at (p, p').
-            for (pi, &(q, r)) in pairs.iter().enumerate() {
+            for (pi, &(q, r)) in self.pairs.iter().enumerate() {
                 let a = v[q] * v[r];
                 for pc in 0..d {
                     let start = (pi * d + pc) * d; // column-major: column pi·d + pc
-                    let col = &mut blocks.as_mut_slice()[start..start + pc + 1];
+                    let col = &mut self.blocks.as_mut_slice()[start..start + pc + 1];
                     for (p, bv) in col.iter_mut().enumerate() {
-                        *bv += a * gram[p * d + pc];
+                        *bv += a * self.gram[p * d + pc];
                     }
                 }
             }
         }
     }
-    if kernel == StatisticKernel::ChunkedGemm {
-        flush(&mut ybuf, &mut sbuf, &mut blocks);
-    }
 
-    // Assemble the symmetric (dk)×(dk) W from the upper blocks.
-    let mut w = DMatrix::<f64>::zeros(dk, dk);
-    for (pi, &(q, r)) in pairs.iter().enumerate() {
-        for pc in 0..d {
-            for p in 0..d {
-                let val = if kernel == StatisticKernel::PerUserGram && p > pc {
-                    blocks[(pc, pi * d + p)]
-                } else {
-                    blocks[(p, pi * d + pc)]
-                };
-                w[(q * d + p, r * d + pc)] = val;
-                w[(r * d + pc, q * d + p)] = val;
+    /// The symmetric (dk)×(dk) W assembled from the upper blocks, and b.
+    fn finish(mut self) -> Statistics {
+        if self.kernel == StatisticKernel::ChunkedGemm {
+            self.flush();
+        }
+        let d = self.d;
+        let dk = self.b.len();
+        let mut w = DMatrix::<f64>::zeros(dk, dk);
+        for (pi, &(q, r)) in self.pairs.iter().enumerate() {
+            for pc in 0..d {
+                for p in 0..d {
+                    let val = if self.kernel == StatisticKernel::PerUserGram && p > pc {
+                        self.blocks[(pc, pi * d + p)]
+                    } else {
+                        self.blocks[(p, pi * d + pc)]
+                    };
+                    w[(q * d + p, r * d + pc)] = val;
+                    w[(r * d + pc, q * d + p)] = val;
+                }
             }
         }
+        Statistics {
+            w,
+            b: self.b,
+            points: self.points,
+        }
     }
-    Statistics { w, b, points }
 }
 
 /// The noise of iteration t's release, from stream (seed, MechanismNoise, t):
@@ -492,11 +506,14 @@ pub struct PrivAltMin {
     n: usize,
     d: usize,
     k: usize,
-    train: TrainPoints,
+    /// |S⁰|.
+    m_train: usize,
     u: DMatrix<f64>,
     u_star: DMatrix<f64>,
-    heads: Vec<f64>,
     noise_seed: u64,
+    /// The current iteration's statistics so far, and how many of its
+    /// participants they hold (see [`Self::advance`]).
+    pending: Option<Box<(StatisticsAccumulator, usize)>>,
     t: usize,
     angles: Vec<f64>,
     kernel: StatisticKernel,
@@ -504,7 +521,8 @@ pub struct PrivAltMin {
 }
 
 impl PrivAltMin {
-    /// Copies the users' S⁰ (8·n·|S⁰|·d bytes) so that `step` needs no data.
+    /// Keeps nothing per user: every iteration reads (or, for a streamed
+    /// dataset, regenerates) its participants' S⁰ and fits their heads on the fly.
     pub fn new(
         data: &FederatedDataset,
         u_init: DMatrix<f64>,
@@ -520,11 +538,11 @@ impl PrivAltMin {
             n,
             d,
             k,
-            train: TrainPoints::from_data(data),
+            m_train: data.model.m_train,
             u,
             u_star: data.u_star.clone(),
-            heads: vec![0.0; n * k],
             noise_seed,
+            pending: None,
             t: 0,
             angles,
             kernel: DEFAULT_KERNEL,
@@ -547,15 +565,12 @@ impl PrivAltMin {
     /// adding or removing one user changes one group only (what parallel
     /// composition needs under add/remove-one as well as replace-one).
     pub fn participants(&self, t: usize) -> Participants {
-        match self.params.mode {
-            AltMinMode::AllUsers => (0..self.n).step_by(1),
-            AltMinMode::DisjointSubsets => (t..self.n).step_by(self.params.rounds.max(1)),
-        }
+        participants(self.params.mode, self.params.rounds, self.n, t)
     }
 
     /// Statistic points per user (m' of the sensitivity).
     pub fn statistic_points_per_user(&self) -> usize {
-        self.params.split.statistic_points(self.train.m).len()
+        self.params.split.statistic_points(self.m_train).len()
     }
 
     /// The Gaussian releases of the whole run, per user, for the accountant:
@@ -597,62 +612,119 @@ impl PrivAltMin {
             .sqrt()
     }
 
-    /// Fits the heads of `users` with the current U (V-step).
-    fn fit_heads(&mut self, users: Participants) {
-        let (d, k, m) = (self.d, self.k, self.train.m);
-        let head = self.params.split.head_points(m);
+    /// User i's head v_i on its head points with the current U (V-step; local,
+    /// never released).
+    pub fn head(&self, train: Points<'_>) -> Vec<f64> {
         let mut u_rows = Vec::new();
         to_row_major(&self.u, &mut u_rows);
-        let mut a = Vec::new();
-        let mut scratch = HeadScratch::new(k);
-        for i in users {
-            let x = &self.train.x[(i * m + head.start) * d..(i * m + head.end) * d];
-            let y = &self.train.y[i * m + head.start..i * m + head.end];
+        let mut v = vec![0.0; self.k];
+        let head = self.params.split.head_points(self.m_train);
+        fit_head(
+            &train.x[head.start * self.d..head.end * self.d],
+            &train.y[head],
+            &u_rows,
+            self.d,
+            self.k,
+            self.params.head_ridge,
+            &mut Vec::new(),
+            &mut HeadScratch::new(self.k),
+            &mut v,
+        );
+        v
+    }
+
+    /// V-step then U-step sums for `users` (in order): each user's head is fitted
+    /// and its statistic points added at once, so nothing per user is kept.
+    fn add_participants(
+        &self,
+        data: &FederatedDataset,
+        users: impl Iterator<Item = usize>,
+        acc: &mut StatisticsAccumulator,
+    ) -> usize {
+        let (d, k, m) = (self.d, self.k, self.m_train);
+        let head = self.params.split.head_points(m);
+        let stat = self.params.split.statistic_points(m);
+        let mut u_rows = Vec::new();
+        to_row_major(&self.u, &mut u_rows);
+        let (mut a, mut scratch, mut v) = (Vec::new(), HeadScratch::new(k), vec![0.0; k]);
+        let mut count = 0;
+        data.for_each_user_in(users, Part::Train, |user| {
+            let train = user.train;
             fit_head(
-                x,
-                y,
+                &train.x[head.start * d..head.end * d],
+                &train.y[head.clone()],
                 &u_rows,
                 d,
                 k,
                 self.params.head_ridge,
                 &mut a,
                 &mut scratch,
-                &mut self.heads[i * k..(i + 1) * k],
+                &mut v,
             );
-        }
+            acc.add_user(
+                &train.x[stat.start * d..stat.end * d],
+                &train.y[stat.clone()],
+                &v,
+            );
+            count += 1;
+        });
+        count
     }
 
-    /// The noiseless statistics of iteration t's U-step with the current U
-    /// (fits the participants' heads first).
-    pub fn noiseless_statistics(&mut self, t: usize) -> Statistics {
-        let users = self.participants(t);
-        self.fit_heads(users.clone());
-        accumulate(
+    fn accumulator(&self) -> StatisticsAccumulator {
+        StatisticsAccumulator::new(
             self.kernel,
-            &self.train.x,
-            &self.train.y,
-            self.train.m,
             self.d,
             self.k,
-            users,
-            self.params.split.statistic_points(self.train.m),
-            &self.heads,
             self.params.feature_clip,
             self.params.label_clip,
         )
     }
 
+    /// The noiseless statistics of iteration t's U-step with the current U
+    /// (the participants' heads fitted first).
+    pub fn noiseless_statistics(&self, data: &FederatedDataset, t: usize) -> Statistics {
+        let mut acc = self.accumulator();
+        self.add_participants(data, self.participants(t), &mut acc);
+        acc.finish()
+    }
+
     /// One alternating iteration. Does nothing once `is_done()`.
-    pub fn step(&mut self) {
+    pub fn step(&mut self, data: &FederatedDataset) {
+        while !self.is_done() && !self.advance(data, usize::MAX) {}
+    }
+
+    /// Works on the current iteration for at most `max_users` more
+    /// participants, and releases the statistics and solves for U once all of
+    /// them are in; true when an iteration was completed. Lets a runner bound
+    /// the time of one step at any n with the numbers of [`step`](Self::step).
+    pub fn advance(&mut self, data: &FederatedDataset, max_users: usize) -> bool {
         if self.is_done() {
-            return;
+            return false;
         }
+        let t = self.t;
+        let (mut acc, done) = match self.pending.take() {
+            Some(p) => *p,
+            None => (self.accumulator(), 0),
+        };
+        let users = self.participants(t).skip(done).take(max_users);
+        let done = done + self.add_participants(data, users, &mut acc);
+        if done < self.participants(t).len() {
+            self.pending = Some(Box::new((acc, done)));
+            return false;
+        }
+        self.release_and_solve(acc.finish());
+        true
+    }
+
+    /// Adds iteration t's noise to the sums and solves for U_{t+1}.
+    fn release_and_solve(&mut self, statistics: Statistics) {
         let t = self.t;
         let Statistics {
             mut w,
             mut b,
             points,
-        } = self.noiseless_statistics(t);
+        } = statistics;
         let dk = self.d * self.k;
         let (nw, nb) = release_noise(
             self.noise_seed,
@@ -749,18 +821,23 @@ mod tests {
     }
 
     /// Explicit Σ w wᵀ and Σ ỹ w, forming each per-sample dk-vector.
-    fn explicit(alg: &PrivAltMin, t: usize) -> (DMatrix<f64>, DVector<f64>) {
-        let (d, k, m) = (alg.d, alg.k, alg.train.m);
+    fn explicit(
+        alg: &PrivAltMin,
+        data: &FederatedDataset,
+        t: usize,
+    ) -> (DMatrix<f64>, DVector<f64>) {
+        let (d, k) = (alg.d, alg.k);
         let mut w = DMatrix::zeros(d * k, d * k);
         let mut b = DVector::zeros(d * k);
         for i in alg.participants(t) {
-            let v = &alg.heads[i * k..(i + 1) * k];
-            for j in alg.params.split.statistic_points(m) {
-                let x = &alg.train.x[(i * m + j) * d..(i * m + j + 1) * d];
+            let train = data.train(i);
+            let v = alg.head(train);
+            for j in alg.params.split.statistic_points(alg.m_train) {
+                let x = &train.x[j * d..(j + 1) * d];
                 let mut wv = DVector::from_fn(d * k, |a, _| x[a % d] * v[a / d]);
                 let f = clip_factor(wv.norm(), alg.params.feature_clip);
                 wv *= f;
-                let yt = alg.train.y[i * m + j].clamp(-0.7, 0.7);
+                let yt = train.y[j].clamp(-0.7, 0.7);
                 w += &wv * wv.transpose();
                 b += yt * &wv;
             }
@@ -789,15 +866,15 @@ mod tests {
                     let mut alg =
                         PrivAltMin::new(&data, u0, params(mode, 1.5), 9).with_kernel(kernel);
                     for t in 0..2 {
-                        let st = alg.noiseless_statistics(t);
-                        let (w, b) = explicit(&alg, t);
+                        let st = alg.noiseless_statistics(&data, t);
+                        let (w, b) = explicit(&alg, &data, t);
                         assert!(
                             (&st.w - &w).norm() <= 1e-12 * w.norm().max(1.0),
                             "{mode:?} {kernel:?}"
                         );
                         assert!((&st.b - &b).norm() <= 1e-12 * b.norm().max(1.0));
                         assert!((&st.w - st.w.transpose()).norm() == 0.0);
-                        alg.step();
+                        alg.step(&data);
                     }
                 }
             }
@@ -844,24 +921,51 @@ mod tests {
             seed: 8,
         }
         .generate();
-        let train = TrainPoints::from_data(&data);
         for kernel in [StatisticKernel::PerUserGram, StatisticKernel::ChunkedGemm] {
-            let st = accumulate(
-                kernel,
-                &train.x,
-                &train.y,
-                4,
-                8,
-                2,
-                (0..50).step_by(1),
-                0..4,
-                &data.v_star,
-                1e9,
-                1e9,
-            );
+            let mut acc = StatisticsAccumulator::new(kernel, 8, 2, 1e9, 1e9);
+            for i in 0..50 {
+                let train = data.train(i);
+                acc.add_user(train.x, train.y, data.v_star(i));
+            }
+            let st = acc.finish();
             let u = st.w.cholesky().unwrap().solve(&st.b);
             let u = DMatrix::from_column_slice(8, 2, u.as_slice());
             assert!((&u - &data.u_star).norm() < 1e-9, "{kernel:?}");
+        }
+    }
+
+    #[test]
+    fn streamed_users_and_bounded_pieces_give_exactly_the_stored_one_pass_run() {
+        let model = SharedRepresentationModel {
+            n: 53,
+            d: 6,
+            k: 2,
+            m: 6,
+            m_train: 4,
+            noise: 0.1,
+            unit_heads: false,
+            seed: 5,
+        };
+        let (stored, streamed) = (model.generate(), model.streamed());
+        for mode in [AltMinMode::AllUsers, AltMinMode::DisjointSubsets] {
+            let mut p = params(mode, 1.5);
+            (p.sigma_w, p.sigma_b, p.ridge) = (0.3, 0.2, 1e-3);
+            let u0 =
+                crate::linalg::gaussian_matrix(6, 2, &mut stream(2, Purpose::Initialization, 0));
+            let mut one = PrivAltMin::new(&stored, u0.clone(), p.clone(), 9);
+            while !one.is_done() {
+                one.step(&stored);
+            }
+            let mut pieces = PrivAltMin::new(&streamed, u0, p.clone(), 9);
+            let mut calls = 0;
+            while !pieces.is_done() {
+                pieces.advance(&streamed, 4);
+                calls += 1;
+            }
+            assert_eq!(one.u(), pieces.u(), "{mode:?}");
+            assert_eq!(one.angle_history(), pieces.angle_history());
+            assert!(calls > 2 * p.rounds, "{calls} calls");
+            assert_eq!(one.finish(&stored), pieces.finish(&streamed));
         }
     }
 

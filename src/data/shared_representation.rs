@@ -235,6 +235,16 @@ impl FederatedDataset {
         &self,
         users: std::ops::Range<usize>,
         part: Part,
+        f: impl FnMut(&UserView<'_>),
+    ) {
+        self.for_each_user_in(users, part, f);
+    }
+
+    /// [`Self::for_each_user`] over any sequence of users (e.g. every T-th one).
+    pub fn for_each_user_in(
+        &self,
+        users: impl Iterator<Item = usize>,
+        part: Part,
         mut f: impl FnMut(&UserView<'_>),
     ) {
         let (d, k, m, mt) = (self.model.d, self.model.k, self.model.m, self.model.m_train);

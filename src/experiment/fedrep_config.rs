@@ -459,24 +459,16 @@ impl FedRepConfig {
         self.model().storage_for_budget(STORE_LIMIT_BYTES)
     }
 
-    /// Bytes of Priv-AltMin's copy of every user's S⁰ (0 when it is off).
-    pub fn altmin_bytes(&self) -> u64 {
-        if self.altmin {
-            8 * self.n as u64 * self.m_train() as u64 * (self.d as u64 + 1)
-        } else {
-            0
-        }
-    }
-
     /// Memory of a sweep: the dataset when stored (nothing per user when
-    /// streamed), per-user heads, the d×d statistic, and Priv-AltMin's copy.
+    /// streamed), per-user heads and the d×d statistic. (Priv-AltMin keeps
+    /// nothing per user: it reads or regenerates its participants.)
     pub fn memory_bytes(&self) -> u64 {
         let data = match self.storage() {
             Storage::Stored => self.model().memory_bytes(),
             Storage::Streamed => 0,
         };
         let (n, d, k) = (self.n as u64, self.d as u64, self.k as u64);
-        data + 8 * (d * d * 4 + n * k) + self.altmin_bytes()
+        data + 8 * (d * d * 4 + n * k)
     }
 
     /// Priv-AltMin's parameters in this sweep, without noise (the σ's come
@@ -665,19 +657,12 @@ impl FedRepConfig {
         {
             let bytes = self.memory_bytes();
             if bytes > MEMORY_BUDGET_BYTES {
-                let altmin = self.altmin_bytes();
-                let field = if altmin > 0 { "altmin" } else { "n" };
                 errors.push(ConfigError::invalid(
-                    field,
+                    "n",
                     format!(
-                        "this setting needs about {} MB, over the {} MB budget{}; lower n (e.g. n = {}), m or d",
+                        "this setting needs about {} MB, over the {} MB budget; lower n (e.g. n = {}), m or d",
                         bytes >> 20,
                         MEMORY_BUDGET_BYTES >> 20,
-                        if altmin > 0 {
-                            format!(" (Priv-AltMin keeps every user's S⁰: {} MB); turn altmin off (the users' data is then regenerated on the fly and needs no memory per user)", altmin >> 20)
-                        } else {
-                            String::new()
-                        },
                         (self.n as f64 * MEMORY_BUDGET_BYTES as f64 / bytes as f64 * 0.9) as usize
                     ),
                 ));
@@ -848,10 +833,12 @@ mod tests {
 
     #[test]
     fn a_memory_hungry_setting_is_refused_with_a_suggestion() {
-        let e = FedRepConfig::from_pairs(None, [("n", "10000000"), ("m", "100")]).unwrap_err();
-        assert_eq!(e[0].field(), "altmin");
+        // Streamed data needs nothing per user but the heads: 8·n·k bytes.
+        let e = FedRepConfig::from_pairs(None, [("n", "10000000"), ("d", "100"), ("k", "20")])
+            .unwrap_err();
+        assert_eq!(e[0].field(), "n");
         assert!(
-            e[0].to_string().contains("MB") && e[0].to_string().contains("turn altmin off"),
+            e[0].to_string().contains("MB") && e[0].to_string().contains("lower n (e.g. n = "),
             "{}",
             e[0]
         );
@@ -859,7 +846,9 @@ mod tests {
 
     #[test]
     fn a_million_users_stream_their_data_instead_of_storing_it() {
-        let c = FedRepConfig::from_pairs(None, [("n", "1000000"), ("altmin", "off")]).unwrap();
+        // Priv-AltMin included: it keeps no copy of the users' data either.
+        let c = FedRepConfig::from_pairs(None, [("n", "1000000")]).unwrap();
+        assert!(c.altmin);
         assert_eq!(c.storage(), Storage::Streamed);
         assert!(c.memory_bytes() < 64 << 20, "{} bytes", c.memory_bytes());
         assert_eq!(FedRepConfig::default().storage(), Storage::Stored);

@@ -8,9 +8,13 @@
 use super::fedrep_config::{FedRepConfig, InitMode};
 use super::guides::{fit_private_rate, guide_series};
 use super::results::{AngleCurve, ResultRow};
-use crate::algorithms::fedrep::{final_risk_sum, risk_from_sum, FedRep, FedRepParams, USER_BLOCK};
+use crate::algorithms::fedrep::{
+    final_risk_sum, risk_from_sum, FedRep, FedRepParams, FinalRisk, USER_BLOCK,
+};
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
-use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMin, PrivAltMinParams, ReleaseStage};
+use crate::algorithms::priv_altmin::{
+    participants, AltMinMode, PrivAltMin, PrivAltMinParams, ReleaseStage,
+};
 use crate::algorithms::private_init::{spectral_init, SpectralAccumulator, SpectralStatistic};
 use crate::data::shared_representation::Storage;
 use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
@@ -81,6 +85,8 @@ enum Running {
         run: Box<PrivAltMin>,
         privacy: PrivacyReport,
         sigma: f64,
+        /// The final pass in progress, as for FedRep.
+        finishing: Option<(usize, f64)>,
     },
 }
 
@@ -160,8 +166,18 @@ impl SeedSweep {
         // round, the final heads, and the initialization statistic.
         let pass = n.div_ceil(USERS_PER_STEP);
         let per_run = (config.rounds + 1) * pass;
-        // Each AltMin iteration is a unit, and so is the final head refit.
-        let per_altmin_run = config.altmin_rounds + 1;
+        // An AltMin iteration takes ⌈participants / USERS_PER_STEP⌉ steps (at
+        // least one), and the final heads a pass.
+        let mode = config.altmin_mode.mode();
+        let per_altmin_run = (0..config.altmin_rounds)
+            .map(|t| {
+                participants(mode, config.altmin_rounds, n, t)
+                    .len()
+                    .div_ceil(USERS_PER_STEP)
+                    .max(1)
+            })
+            .sum::<usize>()
+            + pass;
         let streamed = config.storage() == Storage::Streamed;
         // A streamed dataset is drawn during each pass, not up front.
         let data_units = if streamed {
@@ -342,6 +358,17 @@ impl SeedSweep {
         Ok(self.is_done())
     }
 
+    /// One step of a run's final pass (heads refitted on S¹ with the final U,
+    /// closed-form risk), USERS_PER_STEP users at a time: `finishing` holds
+    /// (next user, Σ excess risk so far). True while users remain.
+    fn final_heads_step(&self, u: &DMatrix<f64>, finishing: &mut Option<(usize, f64)>) -> bool {
+        let n = self.config.n;
+        let (next, sum) = finishing.unwrap_or((0, 0.0));
+        let end = (next + USERS_PER_STEP).min(n);
+        *finishing = Some((end, sum + final_risk_sum(&self.data, u, next..end)));
+        end < n
+    }
+
     fn step_job(
         &mut self,
         index: usize,
@@ -359,17 +386,11 @@ impl SeedSweep {
                 sigma,
                 mut finishing,
             } => {
-                let n = self.config.n;
                 let unfinished = if !run.is_done() {
                     run.step_blocks(&self.data, USERS_PER_STEP / USER_BLOCK);
                     true
                 } else {
-                    // The final heads, USERS_PER_STEP users at a time.
-                    let (next, sum) = finishing.unwrap_or((0, 0.0));
-                    let end = (next + USERS_PER_STEP).min(n);
-                    let sum = sum + final_risk_sum(&self.data, run.u(), next..end);
-                    finishing = Some((end, sum));
-                    end < n
+                    self.final_heads_step(run.u(), &mut finishing)
                 };
                 self.units_done += 1;
                 if unfinished {
@@ -409,21 +430,29 @@ impl SeedSweep {
                 mut run,
                 privacy,
                 sigma,
+                mut finishing,
             } => {
-                if !run.is_done() {
-                    run.step();
-                    self.units_done += 1;
+                // Iterations, then the final heads.
+                let unfinished = if !run.is_done() {
+                    run.advance(&self.data, USERS_PER_STEP);
+                    true
+                } else {
+                    self.final_heads_step(run.u(), &mut finishing)
+                };
+                self.units_done += 1;
+                if unfinished {
                     return Ok(Phase::Jobs {
                         index,
                         running: Some(Running::AltMin {
                             run,
                             privacy,
                             sigma,
+                            finishing,
                         }),
                     });
                 }
-                let (excess_risk, mse) = run.finish(&self.data);
-                self.units_done += 1;
+                let FinalRisk { excess_risk, mse } =
+                    risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
                 let (method, epsilon) = self.job_identity(&job);
                 self.rows.push(ResultRow {
                     method,
@@ -568,6 +597,7 @@ impl SeedSweep {
                     run: Box::new(run),
                     privacy: plan.report,
                     sigma: plan.sigma_w,
+                    finishing: None,
                 })
             }
         }
