@@ -711,10 +711,17 @@ impl SeedSweep {
 /// to the least loaded shard (ties to the lowest index). Depends only on the
 /// config and the number of shards, so every worker computes the same plan.
 fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usize) -> Vec<usize> {
-    // Relative cost in passes over the users.
+    // Relative cost in passes over the users. A Priv-AltMin iteration over all
+    // n users costs about 3 FedRep rounds (native timings of the default sweep,
+    // stored and streamed, in both user modes); disjoint groups read every
+    // user once over the run, all-users T times.
+    let altmin_reads = (0..config.altmin_rounds)
+        .map(|t| participants(config.altmin_mode.mode(), config.altmin_rounds, config.n, t).len())
+        .sum::<usize>() as f64
+        / config.n.max(1) as f64;
     let cost = |job: &Job| match job {
         Job::FedRepReference | Job::PrivateFedRep { .. } => (config.rounds + 1) as f64,
-        Job::PrivAltMin { .. } => 0.8 * (config.altmin_rounds + 1) as f64,
+        Job::PrivAltMin { .. } => 3.0 * altmin_reads + 0.5,
         Job::LocalGd => 0.5,
     };
     let all: Vec<(usize, f64)> = (0..config.seeds)
