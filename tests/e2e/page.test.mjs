@@ -89,6 +89,23 @@ test('non-numbers and out-of-range privacy parameters are named at their fields'
   await page.close();
 });
 
+test('a setting over the memory budget is refused with its size and a smaller n', async () => {
+  // 10⁷ users with k = 20: the heads alone are 1.6 GB, over the 1 GiB budget.
+  const { page } = await open('?n=10000000&d=100&k=20');
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['error']), 'error');
+  const message = await page.textContent('#n-error');
+  assert.match(message, /needs about \d+ MB, over the 1024 MB budget/);
+  const suggested = Number(message.match(/e\.g\. n = (\d+)/)[1]);
+  assert.ok(suggested > 0 && suggested < 10000000, message);
+  assert.equal(await page.$eval('#progress', (p) => p.value), 0);
+  // The suggested n is accepted.
+  await page.fill('#n', String(suggested));
+  await waitStatus(page, ['idle']);
+  assert.equal(await page.textContent('#n-error'), '');
+  await page.close();
+});
+
 test('Stop ends a long run and the page stays usable', async () => {
   // 1000 rounds per run: long enough to be stopped in the middle.
   const { page } = await open('?preset=fedrep-paper&rounds=1000');
