@@ -704,7 +704,12 @@ function makePool() {
     merge: (preset, fields, parts) => merge_fedrep_results(preset, fields, parts),
     onProgress: (p) => {
       if (!running) return;
-      renderSoon(p.snapshot);
+      if (p.changed) {
+        renderSoon(p.snapshot);
+      } else {
+        $('progress').max = p.total;
+        $('progress').value = p.done;
+      }
       setStatus('running', `Running: ${p.phase} (${p.done}/${p.total})`);
     },
     onResult: (snap, csv, seconds) => {

@@ -6,6 +6,16 @@
 // worker; one that does not answer (inside a long step) is terminated and
 // replaced. No SharedArrayBuffer: works on any static host.
 
+/** How much a shard's snapshot shows: rows, curves, and points on its charts
+ * (a change in any of them changes this). */
+function contentSize(part) {
+  const points = (part.charts || []).reduce(
+    (sum, chart) => sum + (chart.series || []).reduce((s, series) => s + (series.points || []).length, 0),
+    0,
+  );
+  return `${(part.rows || []).length}/${(part.curves || part.trace || []).length}/${points}`;
+}
+
 /** Workers to use: the machine's cores, at least 1, at most 4. */
 export function defaultPoolSize() {
   return Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
@@ -16,7 +26,7 @@ export class SweepPool {
    * @param {object} o
    * @param {number} o.size  workers for a splittable sweep
    * @param {(parts: object[]) => object} o.merge  merges the shards' snapshots into one
-   * @param {(p: {done: number, total: number, phase: string, snapshot: () => object}) => void} o.onProgress
+   * @param {(p: {done: number, total: number, phase: string, changed: boolean, snapshot: () => object}) => void} o.onProgress
    * @param {(snap: object, csv: string, seconds: number) => void} o.onResult
    * @param {(message: string) => void} o.onError
    * @param {() => void} o.onCancelled
@@ -82,11 +92,18 @@ export class SweepPool {
           this.onResult(merged, merged.csv ?? a.csv, (performance.now() - a.started) / 1000);
         } else {
           // Progress is cheap to sum; the merge (rows, charts) is done only
-          // when the page actually draws (`snapshot()`), at most every 150 ms.
+          // when the page actually draws (`snapshot()`), at most every 150 ms,
+          // and only when a shard's results changed: at n = 10⁶ a run takes
+          // seconds, and redrawing the same charts meanwhile only takes CPU
+          // from the workers.
+          const content = a.parts.map(contentSize).join(',');
+          const changed = content !== a.content;
+          a.content = content;
           this.onProgress({
             done: a.parts.reduce((s, p) => s + p.done, 0),
             total: a.parts.reduce((s, p) => s + p.total, 0),
             phase: this.phase(a),
+            changed,
             snapshot: () => this.combine(a),
           });
         }
