@@ -40,28 +40,33 @@ pub fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
 }
 
 /// Upper triangle of the row-major d×d `c` += Σ_t coef_t·v_t v_tᵀ, with the
-/// v_t the rows of `vectors` (row-major, d each). Half the work of a full
+/// v_t the first `coefs.len()` rows of `vectors` (row-major, d each). Half the work of a full
 /// product, and each c entry is loaded once per four rank-one terms, so the
 /// loop is bound by arithmetic, not by memory (natively and in wasm SIMD).
 /// The lower triangle is left alone: see [`mirror_upper`].
 pub fn symmetric_rank_update_upper(c: &mut [f64], d: usize, vectors: &[f64], coefs: &[f64]) {
-    let rows: Vec<&[f64]> = vectors.chunks_exact(d).collect();
+    let terms = coefs.len();
+    assert!(
+        vectors.len() >= terms * d,
+        "symmetric_rank_update_upper: too few vectors"
+    );
+    let row = |t: usize| &vectors[t * d..(t + 1) * d];
     let mut t = 0;
-    while t + 4 <= rows.len() {
+    while t + 4 <= terms {
         rank_n_update_upper::<4>(
             c,
             d,
-            [rows[t], rows[t + 1], rows[t + 2], rows[t + 3]],
+            [row(t), row(t + 1), row(t + 2), row(t + 3)],
             [coefs[t], coefs[t + 1], coefs[t + 2], coefs[t + 3]],
         );
         t += 4;
     }
-    if t + 2 <= rows.len() {
-        rank_n_update_upper::<2>(c, d, [rows[t], rows[t + 1]], [coefs[t], coefs[t + 1]]);
+    if t + 2 <= terms {
+        rank_n_update_upper::<2>(c, d, [row(t), row(t + 1)], [coefs[t], coefs[t + 1]]);
         t += 2;
     }
-    if t < rows.len() {
-        rank_n_update_upper::<1>(c, d, [rows[t]], [coefs[t]]);
+    if t < terms {
+        rank_n_update_upper::<1>(c, d, [row(t)], [coefs[t]]);
     }
 }
 
