@@ -191,14 +191,17 @@ impl HeadScratch {
     }
 }
 
-/// v = argmin_v Σ_j (y_j − a_jᵀ v)² for the rows a_j of A (rows×k, row-major):
-/// the exact per-user head of FedRep (Alg. 1 line 6). Normal equations with a
-/// Cholesky solve; the SVD pseudo-inverse when they are singular.
+/// v = argmin_v Σ_j (y_j − a_jᵀ v)² + λ‖v‖² for the rows a_j of A (rows×k,
+/// row-major): with λ = `ridge` = 0 the exact per-user head of FedRep (Alg. 1
+/// line 6); Priv-AltMin's re-implementation uses λ = 1e-6. Normal equations
+/// with a Cholesky solve; the SVD pseudo-inverse (of the unridged problem) when
+/// they are singular.
 #[inline(always)]
 pub fn least_squares_head(
     a: &[f64],
     y: &[f64],
     k: usize,
+    ridge: f64,
     scratch: &mut HeadScratch,
     v: &mut [f64],
 ) {
@@ -218,8 +221,9 @@ pub fn least_squares_head(
         for q in 0..p {
             gram[q * k + p] = gram[p * k + q];
         }
+        gram[p * k + p] += ridge;
     }
-    if rows >= k && solve_spd_in_place(gram, rhs, k) {
+    if (rows >= k || ridge > 0.0) && solve_spd_in_place(gram, rhs, k) {
         v.copy_from_slice(rhs);
     } else {
         pseudo_inverse_solve(a, y, rows, k, v);
@@ -287,6 +291,29 @@ mod tests {
     }
 
     #[test]
+    fn the_ridge_head_solves_the_regularized_normal_equations() {
+        // (AᵀA + I) v = Aᵀy with A = I, y = (2, 4): v = (1, 2).
+        let mut v = [0.0; 2];
+        let a = [1.0, 0.0, 0.0, 1.0];
+        least_squares_head(&a, &[2.0, 4.0], 2, 1.0, &mut HeadScratch::new(2), &mut v);
+        assert!(
+            (v[0] - 1.0).abs() < 1e-14 && (v[1] - 2.0).abs() < 1e-14,
+            "{v:?}"
+        );
+        // Fewer points than k: the ridge keeps the system solvable,
+        // [[2,1],[1,2]] v = (2, 2) gives v = (2/3, 2/3).
+        least_squares_head(
+            &[1.0, 1.0],
+            &[2.0],
+            2,
+            1.0,
+            &mut HeadScratch::new(2),
+            &mut v,
+        );
+        assert!(v.iter().all(|t| (t - 2.0 / 3.0).abs() < 1e-14), "{v:?}");
+    }
+
+    #[test]
     fn cholesky_solves_a_hand_computed_system() {
         // [[4,2],[2,3]] x = [2,1]  →  x = [0.5, 0]
         let mut a = [4.0, 2.0, 2.0, 3.0];
@@ -308,7 +335,7 @@ mod tests {
         let a = [1.0, 0.0, 0.0, 1.0, 1.0, 1.0];
         let y = [2.0, -1.0, 1.0];
         let mut v = [0.0; 2];
-        least_squares_head(&a, &y, 2, &mut HeadScratch::new(2), &mut v);
+        least_squares_head(&a, &y, 2, 0.0, &mut HeadScratch::new(2), &mut v);
         assert!((v[0] - 2.0).abs() < 1e-12 && (v[1] + 1.0).abs() < 1e-12);
     }
 
@@ -316,7 +343,14 @@ mod tests {
     fn underdetermined_head_is_the_minimum_norm_solution() {
         // One point (1,1) with y = 2: the minimum-norm v is (1,1).
         let mut v = [0.0; 2];
-        least_squares_head(&[1.0, 1.0], &[2.0], 2, &mut HeadScratch::new(2), &mut v);
+        least_squares_head(
+            &[1.0, 1.0],
+            &[2.0],
+            2,
+            0.0,
+            &mut HeadScratch::new(2),
+            &mut v,
+        );
         assert!((v[0] - 1.0).abs() < 1e-12 && (v[1] - 1.0).abs() < 1e-12);
     }
 

@@ -327,6 +327,7 @@ impl FedRep {
             &s.a[b.start * k..b.end * k],
             &pts.y[b.clone()],
             k,
+            0.0,
             &mut s.head,
             &mut s.v,
         );
@@ -396,7 +397,7 @@ pub fn final_risk_sum(
                 a[j * k + q] = dot(&pts.x[j * d..(j + 1) * d], &u_cols[q * d..(q + 1) * d]);
             }
         }
-        least_squares_head(&a, pts.y, k, &mut head, &mut v);
+        least_squares_head(&a, pts.y, k, 0.0, &mut head, &mut v);
         w.iter_mut().for_each(|x| *x = 0.0);
         for q in 0..k {
             axpy(v[q], &u_cols[q * d..(q + 1) * d], &mut w);

@@ -70,8 +70,8 @@
 
 use crate::data::shared_representation::{FederatedDataset, Part, Points};
 use crate::linalg::{
-    axpy, least_squares_head, orthonormalize, pseudo_inverse_solve, solve_spd_in_place,
-    symmetric_rank_update_upper, to_row_major, HeadScratch,
+    axpy, least_squares_head, orthonormalize, symmetric_rank_update_upper, to_row_major,
+    HeadScratch,
 };
 use crate::metrics::principal_angle_distance;
 use crate::privacy::clipping::clip_factor;
@@ -274,28 +274,7 @@ fn fit_head(
         v.iter_mut().for_each(|t| *t = 0.0);
         return;
     }
-    if ridge > 0.0 {
-        let mut gram = vec![0.0; k * k];
-        let mut rhs = vec![0.0; k];
-        for (ar, &yj) in a.chunks_exact(k).zip(y) {
-            for p in 0..k {
-                rhs[p] += ar[p] * yj;
-                for q in 0..k {
-                    gram[p * k + q] += ar[p] * ar[q];
-                }
-            }
-        }
-        for p in 0..k {
-            gram[p * k + p] += ridge;
-        }
-        if solve_spd_in_place(&mut gram, &mut rhs, k) {
-            v.copy_from_slice(&rhs);
-        } else {
-            pseudo_inverse_solve(a, y, rows, k, v);
-        }
-    } else {
-        least_squares_head(a, y, k, scratch, v);
-    }
+    least_squares_head(a, y, k, ridge, scratch, v);
     if v.iter().any(|t| !t.is_finite()) {
         v.iter_mut().for_each(|t| *t = 0.0);
     }
