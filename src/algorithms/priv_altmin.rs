@@ -315,7 +315,7 @@ struct StatisticsAccumulator {
     /// The P = k(k+1)/2 head pairs (q ≤ q') of W's blocks.
     pairs: Vec<(usize, usize)>,
     b: DVector<f64>,
-    /// blocks[pair] is d×d; for PerUserGram only the upper triangle is used.
+    /// blocks[pair] is d×d (column-major); PerUserGram fills its lower triangle only.
     blocks: DMatrix<f64>,
     ybuf: Vec<f64>,
     sbuf: Vec<f64>,
