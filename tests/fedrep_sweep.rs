@@ -4,7 +4,7 @@
 
 use dp_explorer::algorithms::priv_altmin::PrivAltMin;
 use dp_explorer::experiment::fedrep_config::AltMinUsers;
-use dp_explorer::experiment::fedrep_sweep::{plan_priv_altmin, plan_private_fedrep};
+use dp_explorer::experiment::fedrep_sweep::{merge_shards, plan_priv_altmin, plan_private_fedrep};
 use dp_explorer::experiment::results::{csv_string, ResultRow};
 use dp_explorer::experiment::{FedRepConfig, FedRepSweep};
 use dp_explorer::privacy::formulas::priv_altmin_authors_code_sigmas;
@@ -307,17 +307,12 @@ fn shards_of_a_pool_merged_in_order_give_exactly_the_single_worker_sweep() {
         ..small(1200, 8, &[1.0, 4.0])
     };
     let single = run(config.clone());
-    let mut merged_rows = Vec::new();
-    let mut merged_curves = Vec::new();
-    for shard in 0..3 {
+    let (merged_rows, merged_curves) = merge_shards((0..3).map(|shard| {
         let mut part = FedRepSweep::new_shard(config.clone(), shard, 3).unwrap();
         part.run_to_end().unwrap();
         assert_eq!(part.progress().0, part.progress().1);
-        merged_rows.extend(part.rows());
-        merged_curves.extend(part.curves());
-    }
-    merged_rows.sort_by_key(|r| r.order);
-    merged_curves.sort_by_key(|c| c.order);
+        (part.rows(), part.curves())
+    }));
     // Debug text compares NaN fields (local GD's angle) as equal, unlike PartialEq.
     assert_eq!(format!("{merged_rows:?}"), format!("{:?}", single.rows()));
     assert_eq!(merged_curves, single.curves());

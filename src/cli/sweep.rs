@@ -5,7 +5,9 @@
 
 use crate::experiment::dpgd_sweep::DpGdRow;
 use crate::experiment::fedrep_config::FEDREP_PRESETS;
+use crate::experiment::fedrep_sweep::{charts_for_config, merge_shards};
 use crate::experiment::results::write_csv;
+use crate::experiment::results::{AngleCurve, ResultRow};
 use crate::experiment::scenario::{self, DpGdScenario, Scenario, Sweep};
 use crate::experiment::{FedRepConfig, FedRepSweep};
 use crate::plot::chart_svg;
@@ -49,6 +51,11 @@ pub struct SweepArgs {
     /// dpgd-width-chart.svg, dpgd-steps-chart.svg, dpgd-rescaled-chart.svg).
     #[arg(long)]
     pub out: PathBuf,
+    /// Threads for a Private FedRep sweep (default: the machine's cores). Runs
+    /// are shared out as in the page's worker pool; the results are the same
+    /// for any number of threads.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 fn split_pair(s: &str) -> Result<(&str, &str), String> {
@@ -203,6 +210,35 @@ fn run_dpgd(args: &SweepArgs) -> Result<String, String> {
     Ok(out)
 }
 
+/// The sweep's runs shared out over `threads` threads (the shards of the page's
+/// worker pool), merged in sweep order: the same rows as one thread.
+fn run_fedrep_on_threads(
+    config: &FedRepConfig,
+    threads: usize,
+) -> Result<(Vec<ResultRow>, Vec<AngleCurve>), String> {
+    let parts = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|shard| {
+                let config = config.clone();
+                scope.spawn(move || -> Result<_, String> {
+                    let mut part = FedRepSweep::new_shard(config, shard, threads)
+                        .map_err(|e| e.to_string())?;
+                    part.run_to_end().map_err(|e| e.to_string())?;
+                    Ok((part.rows(), part.curves()))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .map_err(|_| "a sweep thread panicked".to_string())?
+            })
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    Ok(merge_shards(parts))
+}
+
 /// One line per row, grouped by width.
 fn dpgd_table(rows: &[DpGdRow]) -> String {
     let mut rows: Vec<&DpGdRow> = rows.iter().collect();
@@ -257,21 +293,23 @@ fn run_fedrep(args: &SweepArgs) -> Result<String, String> {
     let config = fedrep_config_from_args(args)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     let started = Instant::now();
-    let mut sweep = FedRepSweep::new(config).map_err(|e| e.to_string())?;
-    sweep.run_to_end().map_err(|e| e.to_string())?;
+    let (rows, curves) = run_fedrep_on_threads(&config, threads)?;
     let seconds = started.elapsed().as_secs_f64();
 
     let mut csv = Vec::new();
-    write_csv(&sweep.rows(), &mut csv).map_err(|e| e.to_string())?;
+    write_csv(&rows, &mut csv).map_err(|e| e.to_string())?;
     let mut written = vec![write_file(&args.out, "results.csv", &csv)?];
     written.push(write_file(
         &args.out,
         "angles.csv",
-        angle_csv(&sweep.curves()).as_bytes(),
+        angle_csv(&curves).as_bytes(),
     )?);
-    for (spec, name) in sweep
-        .charts()
+    for (spec, name) in charts_for_config(&config, &rows, &curves)
         .iter()
         .zip(["risk-chart.svg", "angle-chart.svg"])
     {
@@ -284,7 +322,7 @@ fn run_fedrep(args: &SweepArgs) -> Result<String, String> {
         "{:<16} {:>6} {:>12} {:>10} {:>10} {:>10} {:>12}\n",
         "method", "ε", "excess risk", "angle", "σ", "ε spent", "clipped"
     ));
-    for r in sweep.rows() {
+    for r in &rows {
         out.push_str(&format!(
             "{:<16} {:>6} {:>12.4e} {:>10.4} {:>10.3e} {:>10.4} {:>12.3}\n",
             r.method,
@@ -296,7 +334,10 @@ fn run_fedrep(args: &SweepArgs) -> Result<String, String> {
             r.clipped_fraction
         ));
     }
-    out.push_str(&format!("sweep took {seconds:.3} s\n"));
+    out.push_str(&format!(
+        "sweep took {seconds:.3} s on {threads} thread{}\n",
+        if threads == 1 { "" } else { "s" }
+    ));
     for p in written {
         out.push_str(&format!("wrote {}\n", p.display()));
     }

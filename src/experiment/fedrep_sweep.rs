@@ -878,6 +878,22 @@ impl FedRepSweep {
     }
 }
 
+/// The rows and curves of the shards of one sweep, merged in sweep order:
+/// exactly what one worker running every run gives, since each run depends only
+/// on (config, seed, run). Used by the page's pool and the CLI's threads.
+pub fn merge_shards(
+    parts: impl IntoIterator<Item = (Vec<ResultRow>, Vec<AngleCurve>)>,
+) -> (Vec<ResultRow>, Vec<AngleCurve>) {
+    let (mut rows, mut curves) = (Vec::new(), Vec::new());
+    for (r, c) in parts {
+        rows.extend(r);
+        curves.extend(c);
+    }
+    rows.sort_by_key(|r| r.order);
+    curves.sort_by_key(|c| c.order);
+    (rows, curves)
+}
+
 /// The page's two charts for rows and curves of a sweep with this config
 /// (also used to merge the results of several workers).
 pub fn charts_for_config(

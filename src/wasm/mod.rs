@@ -304,10 +304,9 @@ pub fn merge_fedrep_results(
     .map_err(|errors| errors_to_js(&errors))?;
     let parts: Vec<Part> = serde_wasm_bindgen::from_value(parts)
         .map_err(|e| JsError::new(&format!("not sweep results: {e}")))?;
-    let mut rows: Vec<ResultRow> = parts.iter().flat_map(|p| p.rows.iter().cloned()).collect();
-    let mut curves: Vec<AngleCurve> = parts.into_iter().flat_map(|p| p.curves).collect();
-    rows.sort_by_key(|r| r.order);
-    curves.sort_by_key(|c| c.order);
+    let (rows, curves) = crate::experiment::fedrep_sweep::merge_shards(
+        parts.into_iter().map(|p| (p.rows, p.curves)),
+    );
     let charts = charts_for_config(&config, &rows, &curves);
     let csv = crate::experiment::results::csv_string(&rows);
     to_js(&Merged {
