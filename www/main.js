@@ -292,6 +292,26 @@ function drawCharts() {
   lastSnapshot.charts.forEach((spec, i) => { if (ids[i]) drawCanvas(ids[i], spec, i); });
 }
 
+// The same, one chart per task: while the workers keep both cores busy a chart
+// can take 20–40 ms, and four in one task would hold the main thread too long.
+// A newer call supersedes an unfinished one; `then` runs once all are drawn.
+let spreadTimer = null;
+function drawChartsSpread(then) {
+  clearTimeout(spreadTimer);
+  spreadTimer = null;
+  const snap = lastSnapshot;
+  const ids = snap ? CHART_IDS[snap.scenario || scenario] || [] : [];
+  const todo = snap ? snap.charts.map((spec, i) => [ids[i], spec, i]).filter(([id]) => id) : [];
+  const next = () => {
+    spreadTimer = null;
+    const item = todo.shift();
+    if (item) drawCanvas(...item);
+    if (todo.length) spreadTimer = setTimeout(next, 0);
+    else if (then) then();
+  };
+  next();
+}
+
 // Redraws whatever is on the charts now (results, or the empty axes).
 function redraw() {
   if (lastSnapshot) drawCharts();
@@ -714,10 +734,12 @@ function makePool() {
     },
     onResult: (snap, csv, seconds) => {
       running = false;
-      render(snap);
       lastCsv = csv;
-      setExportsEnabled(true);
-      setStatus('done', `Done in ${seconds.toFixed(2)} s.`);
+      // "done" once every chart is drawn (they are drawn one per task).
+      render(snap, () => {
+        setExportsEnabled(true);
+        setStatus('done', `Done in ${seconds.toFixed(2)} s.`);
+      });
     },
     onCancelled: () => {
       running = false;
@@ -750,7 +772,7 @@ function setExportsEnabled(on) {
   for (const b of document.querySelectorAll('.chart-export')) b.disabled = !on;
 }
 
-function render(snap) {
+function render(snap, then) {
   clearTimeout(renderTimer);
   renderTimer = null;
   pendingSnapshot = null;
@@ -760,7 +782,7 @@ function render(snap) {
   $('progress').value = done;
   renderTables(snap);
   renderPrivacy(snap);
-  drawCharts();
+  drawChartsSpread(then);
 }
 
 function run() {
