@@ -379,6 +379,8 @@ impl SeedSweep {
             Some(r) => r,
             None => self.start_job(&job)?,
         };
+        // Every call is one unit of work.
+        self.units_done += 1;
         let next = match running {
             Running::FedRep {
                 mut run,
@@ -392,39 +394,27 @@ impl SeedSweep {
                 } else {
                     self.final_heads_step(run.u(), &mut finishing)
                 };
-                self.units_done += 1;
                 if unfinished {
-                    return Ok(Phase::Jobs {
-                        index,
-                        running: Some(Running::FedRep {
-                            run,
-                            privacy,
-                            sigma,
-                            finishing,
-                        }),
-                    });
+                    Some(Running::FedRep {
+                        run,
+                        privacy,
+                        sigma,
+                        finishing,
+                    })
+                } else {
+                    let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
+                    let clipped = run.clipped_fraction();
+                    self.push_result(
+                        order,
+                        &job,
+                        risk,
+                        Some(run.angles()),
+                        sigma,
+                        privacy,
+                        clipped,
+                    );
+                    None
                 }
-                let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
-                let (method, epsilon) = self.job_identity(&job);
-                let epsilon_spent = privacy.as_ref().map_or(f64::INFINITY, |p| p.epsilon_exact);
-                self.rows.push(ResultRow {
-                    method,
-                    epsilon,
-                    delta: self.config.delta,
-                    seed: self.config.seed,
-                    excess_risk: risk.excess_risk,
-                    mse: risk.mse,
-                    principal_angle: *run.angles().last().expect("angle of U_0"),
-                    sigma,
-                    epsilon_spent,
-                    clipped_fraction: run.clipped_fraction(),
-                    variant: self.variant(&job),
-                    privacy_reading: privacy.as_ref().map(|p| p.plain_language()),
-                    privacy,
-                    order,
-                });
-                self.curves.push(self.curve_of(order, &job, run.angles()));
-                None
             }
             Running::AltMin {
                 mut run,
@@ -439,41 +429,20 @@ impl SeedSweep {
                 } else {
                     self.final_heads_step(run.u(), &mut finishing)
                 };
-                self.units_done += 1;
                 if unfinished {
-                    return Ok(Phase::Jobs {
-                        index,
-                        running: Some(Running::AltMin {
-                            run,
-                            privacy,
-                            sigma,
-                            finishing,
-                        }),
-                    });
-                }
-                let FinalRisk { excess_risk, mse } =
-                    risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
-                let (method, epsilon) = self.job_identity(&job);
-                self.rows.push(ResultRow {
-                    method,
-                    epsilon,
-                    delta: self.config.delta,
-                    seed: self.config.seed,
-                    excess_risk,
-                    mse,
-                    principal_angle: *run.angle_history().last().expect("angle of U_0"),
-                    sigma,
-                    epsilon_spent: privacy.epsilon_exact,
+                    Some(Running::AltMin {
+                        run,
+                        privacy,
+                        sigma,
+                        finishing,
+                    })
+                } else {
+                    let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
                     // Per-sample clipping; the run does not count clipped samples.
-                    clipped_fraction: f64::NAN,
-                    variant: self.variant(&job),
-                    privacy_reading: Some(privacy.plain_language()),
-                    privacy: Some(privacy),
-                    order,
-                });
-                self.curves
-                    .push(self.curve_of(order, &job, run.angle_history()));
-                None
+                    let angles = Some(run.angle_history());
+                    self.push_result(order, &job, risk, angles, sigma, Some(privacy), f64::NAN);
+                    None
+                }
             }
             Running::LocalGd { next_user, sum } => {
                 let params = LocalGdParams {
@@ -483,30 +452,14 @@ impl SeedSweep {
                 };
                 let end = (next_user + USERS_PER_LOCAL_STEP).min(self.config.n);
                 let sum = sum + local_gd_risk_sum(&self.data, &params, next_user..end);
-                self.units_done += 1;
                 if end < self.config.n {
                     Some(Running::LocalGd {
                         next_user: end,
                         sum,
                     })
                 } else {
-                    let excess = sum / self.config.n as f64;
-                    self.rows.push(ResultRow {
-                        method: "local-gd".into(),
-                        epsilon: None,
-                        delta: self.config.delta,
-                        seed: self.config.seed,
-                        excess_risk: excess,
-                        mse: excess + self.config.noise * self.config.noise,
-                        principal_angle: f64::NAN,
-                        sigma: 0.0,
-                        epsilon_spent: f64::INFINITY,
-                        clipped_fraction: f64::NAN,
-                        variant: self.variant(&job),
-                        privacy: None,
-                        privacy_reading: None,
-                        order,
-                    });
+                    let risk = risk_from_sum(&self.data, sum);
+                    self.push_result(order, &job, risk, None, 0.0, None, f64::NAN);
                     None
                 }
             }
@@ -522,6 +475,41 @@ impl SeedSweep {
             },
             None => Phase::Done,
         })
+    }
+
+    /// The row (and, for a method with a U, the angle curve) of a finished run.
+    /// ε spent is the report's exact ε, or ∞ for a non-private run.
+    #[allow(clippy::too_many_arguments)]
+    fn push_result(
+        &mut self,
+        order: usize,
+        job: &Job,
+        risk: FinalRisk,
+        angles: Option<&[f64]>,
+        sigma: f64,
+        privacy: Option<PrivacyReport>,
+        clipped_fraction: f64,
+    ) {
+        let (method, epsilon) = self.job_identity(job);
+        self.rows.push(ResultRow {
+            method,
+            epsilon,
+            delta: self.config.delta,
+            seed: self.config.seed,
+            excess_risk: risk.excess_risk,
+            mse: risk.mse,
+            principal_angle: angles.and_then(|a| a.last().copied()).unwrap_or(f64::NAN),
+            sigma,
+            epsilon_spent: privacy.as_ref().map_or(f64::INFINITY, |p| p.epsilon_exact),
+            clipped_fraction,
+            variant: self.variant(job),
+            privacy_reading: privacy.as_ref().map(|p| p.plain_language()),
+            privacy,
+            order,
+        });
+        if let Some(angles) = angles {
+            self.curves.push(self.curve_of(order, job, angles));
+        }
     }
 
     /// Noise seed of a job: independent of every other job and of the data.
