@@ -54,7 +54,14 @@ if [[ $want_browser == 1 ]]; then
 fi
 
 # --- npm packages for the end-to-end tests ---
-if [[ ! -d node_modules/playwright-core ]]; then
+# node --test --test-concurrency and playwright-core need Node.js 20.10 or newer:
+# say so now rather than at the last step of `make test`.
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 10) ? 0 : 1)' 2>/dev/null; then
+  echo "[setup] Node.js 20.10 or newer is needed (found: $(node --version 2>/dev/null || echo none))" >&2
+  exit 1
+fi
+# Installed and matching package-lock.json (`npm ls` fails on a missing or stale package).
+if ! npm ls --depth=0 >/dev/null 2>&1; then
   say "installing npm packages"
   if [[ -f package-lock.json ]]; then
     npm ci --no-audit --no-fund
