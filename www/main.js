@@ -1,7 +1,7 @@
 // Main thread: the form, the URL state, drawing and tables. All computation runs
 // in worker.js; validation and chart drawing call the same Rust code (wasm).
 import init, {
-  preset_fields, preset_scenario, validate_fields, draw_chart, chart_svg, series_color, merge_fedrep_results,
+  preset_fields, preset_scenario, validate_fields, draw_chart, chart_svg, merge_fedrep_results,
 } from './pkg/dp_explorer.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 
@@ -894,8 +894,6 @@ async function main() {
   }
   fieldNames = preset_fields('fedrep-paper').map(([k]) => k);
   buildChartTools();
-  // Colour swatches for the HTML legend of tables could use series_color; keep it referenced.
-  void series_color;
   const url = readUrl();
   const { errors, unplaced } = validate();
   const messages = [...unplaced];

@@ -3,7 +3,7 @@
 //! every error into a `JsError` at the boundary. Nothing here panics on user
 //! input; a panic elsewhere is reported by `console_error_panic_hook`.
 
-use crate::experiment::scenario::{self, Scenario, Sweep};
+use crate::experiment::scenario::{self, Sweep};
 use crate::experiment::{ConfigError, FedRepConfig};
 use crate::plot::{self, ChartSpec};
 use plotters::prelude::IntoDrawingArea;
@@ -76,20 +76,6 @@ fn preset_name(preset: &Option<String>) -> Option<&str> {
     preset.as_deref().map(str::trim)
 }
 
-/// Every preset name: the Private FedRep presets (`fedrep-*`), then the DP-GD
-/// on random features presets (`dpgd-*`).
-#[wasm_bindgen]
-pub fn presets() -> Result<JsValue, JsError> {
-    let names: Vec<&str> = scenario::presets().iter().map(|p| p.name).collect();
-    to_js(&names)
-}
-
-/// Every preset with its scenario: `[{ name, scenario, group }]`.
-#[wasm_bindgen]
-pub fn preset_groups() -> Result<JsValue, JsError> {
-    to_js(&scenario::presets())
-}
-
 /// The scenario of a preset: "fedrep" or "dpgd" (throws for an unknown preset).
 #[wasm_bindgen]
 pub fn preset_scenario(name: &str) -> Result<String, JsError> {
@@ -116,26 +102,6 @@ pub fn validate_fields(preset: Option<String>, fields: JsValue) -> Result<JsValu
         fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
     );
     to_js(&field_errors(&errors))
-}
-
-/// Approximate bytes a config needs (for the page's memory note).
-#[wasm_bindgen]
-pub fn memory_estimate(preset: Option<String>, fields: JsValue) -> Result<f64, JsError> {
-    let fields = fields_from_js(fields)?;
-    let pairs = fields.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    let preset = preset_name(&preset);
-    Ok(match scenario::scenario_of(preset) {
-        Ok(Scenario::FedRep) => {
-            FedRepConfig::from_pairs(preset, pairs).map_or(f64::NAN, |c| c.memory_bytes() as f64)
-        }
-        Ok(Scenario::DpGd) => {
-            scenario::dpgd_config(preset.unwrap_or_default(), pairs).map_or(f64::NAN, |c| {
-                let p = c.p_grid.iter().copied().max().unwrap_or(0);
-                ((c.n + c.n_test) * (p + c.d) * 8) as f64
-            })
-        }
-        Err(_) => f64::NAN,
-    })
 }
 
 /// A sweep of the preset's scenario (Private FedRep or DP-GD on random
@@ -192,17 +158,6 @@ impl Runner {
         }
     }
 
-    /// [units done, units total].
-    pub fn progress(&self) -> Vec<f64> {
-        let (d, t) = self.inner.progress();
-        vec![d as f64, t as f64]
-    }
-
-    /// "fedrep" or "dpgd".
-    pub fn scenario(&self) -> String {
-        self.inner.scenario().id().to_string()
-    }
-
     /// Progress, phase, finished rows and the chart specs. Private FedRep:
     /// `{ scenario, done, total, phase, finished, rows, curves, charts, config }`;
     /// DP-GD: `{ scenario, done, total, phase, finished, rows, trace, charts,
@@ -247,12 +202,6 @@ pub fn draw_chart(
 pub fn chart_svg(spec: JsValue, width: u32, height: u32) -> Result<String, JsError> {
     let spec = spec_from_js(spec)?;
     plot::chart_svg(&spec, width, height).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// The colour of a series index as CSS, so HTML legends match the canvas.
-#[wasm_bindgen]
-pub fn series_color(index: usize) -> String {
-    plot::css_color(index)
 }
 
 /// Runs a shared benchmark to the end (timed by the caller) and returns its
