@@ -36,12 +36,6 @@ pub fn color(index: usize) -> RGBColor {
     }
 }
 
-/// The colour as CSS (for the HTML legend and tables).
-pub fn css_color(index: usize) -> String {
-    let RGBColor(r, g, b) = color(index);
-    format!("#{r:02x}{g:02x}{b:02x}")
-}
-
 #[derive(Debug, thiserror::Error)]
 #[error("drawing failed: {0}")]
 pub struct PlotError(pub String);

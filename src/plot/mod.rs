@@ -5,5 +5,5 @@
 pub mod draw;
 pub mod spec;
 
-pub use draw::{chart_svg, css_color, draw_chart, PlotError};
+pub use draw::{chart_svg, draw_chart, PlotError};
 pub use spec::{ChartLayout, ChartSpec, LineStyle, Series};
