@@ -552,6 +552,15 @@ const METHOD_NAMES = {
   'local-gd': 'local GD (non-private)',
 };
 
+// An ε spent: rounded up to 4 significant digits, as the Rust report does
+// (privacy::report::fmt_eps), so the page never shows less than a run spends;
+// within 1e-9 above a 4-digit number is the accountant's own safety margin.
+function fmtEps(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x) || x <= 0) return fmt(x);
+  const scale = 10 ** (3 - Math.floor(Math.log10(x)));
+  return fmt(Math.ceil(x * scale * (1 - 1e-9)) / scale);
+}
+
 function fmt(x, digits = 4) {
   if (x === undefined || x === null) return '—';
   if (typeof x !== 'number') return String(x);
@@ -600,7 +609,7 @@ function renderTables(snap) {
       METHOD_NAMES[r.method] || r.method,
       r.epsilon === undefined || r.epsilon === null ? 'non-private' : fmt(r.epsilon),
       fmt(r.excess_risk), fmt(r.mse), fmt(r.principal_angle), fmt(r.sigma),
-      fmt(r.epsilon_spent), Number.isNaN(r.clipped_fraction) ? '—' : `${(100 * r.clipped_fraction).toFixed(1)}%`,
+      fmtEps(r.epsilon_spent), Number.isNaN(r.clipped_fraction) ? '—' : `${(100 * r.clipped_fraction).toFixed(1)}%`,
       String(r.seed),
     ]));
   const severalSeeds = new Set(snap.curves.map((c) => c.seed)).size > 1;
@@ -632,7 +641,7 @@ function renderPrivacyByEpsilon(rows) {
     first = false;
     const spent = runs.map((r) => r.privacy.epsilon_exact);
     det.appendChild(cell('summary', `${METHOD_NAMES[runs[0].method] || runs[0].method}, target ε = ${fmt(p.epsilon_target)}: `
-      + `${runs.length} runs ${fmt(Math.min(...spent)) === fmt(Math.max(...spent)) ? `each spend ε = ${fmt(spent[0])}` : `spend ε = ${fmt(Math.min(...spent))} to ${fmt(Math.max(...spent))}`}`
+      + `${runs.length} runs ${fmtEps(Math.min(...spent)) === fmtEps(Math.max(...spent)) ? `each spend ε = ${fmtEps(Math.max(...spent))}` : `spend ε = ${fmtEps(Math.min(...spent))} to ${fmtEps(Math.max(...spent))}`}`
       + ` at δ = ${fmt(p.delta)} (${p.calibration} calibration)`));
     det.appendChild(cell('p', `Mechanism: ${stage.mechanism}; neighbouring relation: ${p.relation}; `
       + `sensitivity s = 2C/n of the mean gradient; ${stage.steps} releases per run.`));
@@ -646,7 +655,7 @@ function renderPrivacyByEpsilon(rows) {
         const q = r.privacy;
         const st = q.stages[0];
         return [String(r.p), fmt(st.sensitivity), fmt(st.sigma), fmt(st.sigma / st.sensitivity), String(st.steps),
-          fmt(q.epsilon_exact), fmt(q.epsilon_rdp), fmt(q.epsilon_zcdp)];
+          fmtEps(q.epsilon_exact), fmtEps(q.epsilon_rdp), fmtEps(q.epsilon_zcdp)];
       }));
     det.appendChild(t);
     if (p.notes && p.notes.length) {
@@ -682,7 +691,7 @@ function renderPrivacy(snap) {
     if (idx === 0) det.open = true;
     const sum = document.createElement('summary');
     const width = r.p === undefined ? '' : `, p = ${r.p}`;
-    sum.textContent = `${METHOD_NAMES[r.method] || r.method}${width}, target ε = ${fmt(p.epsilon_target)}: spends ε = ${fmt(p.epsilon_exact)} at δ = ${fmt(p.delta)} (${p.calibration} calibration)`;
+    sum.textContent = `${METHOD_NAMES[r.method] || r.method}${width}, target ε = ${fmt(p.epsilon_target)}: spends ε = ${fmtEps(p.epsilon_exact)} at δ = ${fmt(p.delta)} (${p.calibration} calibration)`;
     det.appendChild(sum);
 
     const t1 = document.createElement('table');
@@ -700,10 +709,10 @@ function renderPrivacy(snap) {
     t2.appendChild(document.createElement('thead'));
     t2.appendChild(document.createElement('tbody'));
     fillTable(t2, ['accountant', 'ε', 'note'], [
-      ['exact (Gaussian DP composition)', fmt(p.epsilon_exact), 'tight: the number this page reports'],
-      ['RDP, improved conversion', fmt(p.epsilon_rdp), `optimal order α = ${fmt(p.rdp_alpha, 3)}`],
-      ['RDP, classic conversion', fmt(p.epsilon_rdp_classic), `α = ${fmt(p.rdp_classic_alpha, 3)}`],
-      ['zCDP (Bun–Steinke)', fmt(p.epsilon_zcdp), 'ρ + 2√(ρ ln 1/δ)'],
+      ['exact (Gaussian DP composition)', fmtEps(p.epsilon_exact), 'tight: the number this page reports'],
+      ['RDP, improved conversion', fmtEps(p.epsilon_rdp), `optimal order α = ${fmt(p.rdp_alpha, 3)}`],
+      ['RDP, classic conversion', fmtEps(p.epsilon_rdp_classic), `α = ${fmt(p.rdp_classic_alpha, 3)}`],
+      ['zCDP (Bun–Steinke)', fmtEps(p.epsilon_zcdp), 'ρ + 2√(ρ ln 1/δ)'],
     ]);
     det.appendChild(t2);
     if (p.notes && p.notes.length) {

@@ -91,7 +91,8 @@ pub struct PrivacyReport {
     pub notes: Vec<String>,
 }
 
-/// Relative slack for "spends the target": bisection leaves ~1e-15.
+/// Relative slack for "spends the target": the solvers leave up to ~1e-12
+/// (bisection, the evaluation error of ln δ(ε), and its safety margin).
 const TARGET_SLACK: f64 = 1e-9;
 
 impl PrivacyReport {
@@ -124,7 +125,7 @@ impl PrivacyReport {
             Calibration::Exact if !over => notes.push(format!(
                 "Noise is calibrated exactly: the {} noisy release(s) together spend ε = {} at δ = {}.",
                 stages.iter().map(|s| s.steps).sum::<u64>(),
-                fmt_num(epsilon_exact),
+                fmt_eps(epsilon_exact),
                 fmt_num(delta)
             )),
             Calibration::Exact => {}
@@ -134,14 +135,14 @@ impl PrivacyReport {
                     Calibration::Paper => "the paper's formula",
                     _ => "the formula in the authors' code",
                 },
-                fmt_num(epsilon_exact),
+                fmt_eps(epsilon_exact),
                 fmt_num(epsilon_target)
             )),
         }
         if over {
             notes.push(format!(
                 "Warning: this run spends ε = {} at δ = {}, more than the target ε = {}.",
-                fmt_num(epsilon_exact),
+                fmt_eps(epsilon_exact),
                 fmt_num(delta),
                 fmt_num(epsilon_target)
             ));
@@ -191,7 +192,7 @@ impl PrivacyReport {
              learns at most a factor e^ε {factor} more about any one user — whether that user \
              took part, or what their data was — than without that user's data, except with \
              probability δ = {delta}. {size}",
-            eps_s = fmt_num(eps),
+            eps_s = fmt_eps(eps),
             delta = fmt_num(self.delta),
             rel = self.relation.describe(),
             factor = exp_factor(eps),
@@ -210,13 +211,26 @@ impl PrivacyReport {
 /// "≈ 2.72" for small ε, "≈ 10^43" for large ones (never overflows).
 fn exp_factor(eps: f64) -> String {
     if eps < 20.0 {
-        format!("≈ {}", fmt_num(eps.exp()))
+        format!("≈ {}", fmt_eps(eps.exp()))
     } else {
         format!("≈ 10^{:.0}", eps / std::f64::consts::LN_10)
     }
 }
 
 /// Four significant digits; scientific for very small or large magnitudes.
+/// An ε spent, for reading: four significant digits rounded *up*, so the text
+/// never shows less than the run spends (4.377178 → "4.378"). A value within
+/// 1e-9 (relative) above a four-digit number shows as that number: that is the
+/// size of the solvers' own safety margins (exact calibration to ε = 1 reports
+/// 1 + ~1e-12), not privacy spent.
+pub fn fmt_eps(x: f64) -> String {
+    if !(x.is_finite() && x > 0.0) {
+        return fmt_num(x);
+    }
+    let scale = 10f64.powi(3 - x.log10().floor() as i32);
+    fmt_num((x * scale * (1.0 - 1e-9)).ceil() / scale)
+}
+
 pub fn fmt_num(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
@@ -250,6 +264,10 @@ mod tests {
     #[test]
     fn numbers_are_formatted_for_people() {
         assert_eq!(fmt_num(4.377178), "4.377");
+        assert_eq!(fmt_eps(4.377178), "4.378");
+        assert_eq!(fmt_eps(1.0 + 1e-12), "1");
+        assert_eq!(fmt_eps(0.5403925847999149), "0.5404");
+        assert_eq!(fmt_eps(1.00011), "1.001");
         assert_eq!(fmt_num(1e-5), "1e-5");
         assert_eq!(fmt_num(79.6), "79.6");
         assert_eq!(fmt_num(0.0), "0");
@@ -282,7 +300,7 @@ mod tests {
         .unwrap();
         let text = r.plain_language();
         assert!(
-            text.contains("ε = 4.377") && text.contains("δ = 1e-5"),
+            text.contains("ε = 4.378") && text.contains("δ = 1e-5"),
             "{text}"
         );
         assert!(text.contains("replace one user"), "{text}");
