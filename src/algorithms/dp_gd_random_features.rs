@@ -25,11 +25,11 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, StandardNormal};
 use thiserror::Error;
 
 use crate::data::random_features::RfFeatures;
 use crate::privacy::clipping::clip_factor;
+use crate::privacy::gaussian::add_gaussian_noise;
 
 /// Hyperparameters of one DP-GD run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -182,16 +182,10 @@ impl DpGd {
             &mut self.resid,
             &mut self.grad,
         );
-        let eta = self.params.eta;
-        if self.noise_std > 0.0 {
-            let std = self.noise_std;
-            for (th, g) in self.theta.iter_mut().zip(self.grad.iter()) {
-                let z: f64 = StandardNormal.sample(&mut self.rng);
-                *th += -eta * g + std * z;
-            }
-        } else {
-            self.theta.axpy(-eta, &self.grad, 1.0);
-        }
+        // θ ← θ + (−η ḡ + N(0, σ² I)): the Gaussian mechanism on the step.
+        self.grad.iter_mut().for_each(|g| *g *= -self.params.eta);
+        add_gaussian_noise(self.grad.as_mut_slice(), self.noise_std, &mut self.rng);
+        self.theta += &self.grad;
         self.t += 1;
         self.last_clipped = clipped;
         self.clipped_total += clipped;

@@ -10,10 +10,9 @@ use crate::data::shared_representation::{FederatedDataset, Part, Points};
 use crate::linalg::{axpy, dot, least_squares_head, orthonormalize, HeadScratch};
 use crate::metrics::{excess_risk_linear, principal_angle_distance};
 use crate::privacy::clipping::clip_factor;
+use crate::privacy::gaussian::add_gaussian_noise;
 use crate::rng::{stream, Purpose};
 use nalgebra::DMatrix;
-use rand::RngExt;
-use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
 /// Users per block of the gradient sum (see [`FedRep::block_partials`]).
@@ -237,16 +236,11 @@ impl FedRep {
             clipped += p.clipped;
         }
         let mut rng = stream(self.noise_seed, Purpose::MechanismNoise, self.round as u64);
+        // The mean clipped gradient plus ξ ~ N(0, σ̂²) entrywise (column-major, as U).
+        let mut noisy_mean: Vec<f64> = sum.iter().map(|s| s / n as f64).collect();
+        add_gaussian_noise(&mut noisy_mean, self.params.sigma, &mut rng);
         let eta = self.params.step;
-        let sigma = self.params.sigma;
-        let u_hat = DMatrix::from_fn(d, k, |p, q| {
-            let noise = if sigma > 0.0 {
-                sigma * rng.sample::<f64, _>(StandardNormal)
-            } else {
-                0.0
-            };
-            self.u[(p, q)] - eta * (sum[q * d + p] / n as f64 + noise)
-        });
+        let u_hat = DMatrix::from_fn(d, k, |p, q| self.u[(p, q)] - eta * noisy_mean[q * d + p]);
         self.u = orthonormalize(u_hat);
         self.u_cols.copy_from_slice(self.u.as_slice());
         self.angles

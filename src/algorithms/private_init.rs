@@ -10,9 +10,9 @@
 use crate::data::shared_representation::{FederatedDataset, Part};
 use crate::linalg::{dot, mirror_upper, symmetric_rank_update_upper, top_k_eigenvectors};
 use crate::privacy::clipping::clip_factor;
+use crate::privacy::gaussian::add_gaussian_noise;
 use nalgebra::DMatrix;
-use rand::{Rng, RngExt};
-use rand_distr::StandardNormal;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 /// The constant c in front of the pair sum.
@@ -179,15 +179,9 @@ pub fn spectral_init(
     k: usize,
     rng: &mut impl Rng,
 ) -> DMatrix<f64> {
-    let d = stat.mean.nrows();
     let mut z = stat.mean.clone();
-    if sigma > 0.0 {
-        for v in z.iter_mut() {
-            *v += sigma * rng.sample::<f64, _>(StandardNormal);
-        }
-    }
+    add_gaussian_noise(z.as_mut_slice(), sigma, rng);
     let sym = (&z + z.transpose()) * 0.5;
-    let _ = d;
     top_k_eigenvectors(sym, k)
 }
 
