@@ -33,8 +33,8 @@
 //!
 //! **Kronecker structure.** For one sample, w wᵀ = c² (v vᵀ) ⊗ (x xᵀ): block
 //! (q, q') of W (d×d) is c² v_q v_q' x xᵀ. With the clipped rows y_j = c_j x_j,
-//! block (q,q') = Σ_i v_iq v_iq' Σ_j y_ij y_ijᵀ. Two kernels compute this without
-//! ever forming a dk-vector outer product ([`StatisticKernel`]); the explicit
+//! block (q,q') = Σ_i v_iq v_iq' Σ_j y_ij y_ijᵀ, accumulated per user without
+//! ever forming a dk-vector outer product ([`StatisticsAccumulator`]); the explicit
 //! Σ w wᵀ exists only in the tests, as the reference.
 //!
 //! # Sensitivity (user level; see [`statistic_sensitivity`])
@@ -76,7 +76,7 @@ use crate::linalg::{
 use crate::metrics::principal_angle_distance;
 use crate::privacy::clipping::clip_factor;
 use crate::rng::{stream, Purpose};
-use nalgebra::{DMatrix, DMatrixView, DVector};
+use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
@@ -224,28 +224,6 @@ pub struct ReleaseStage {
     pub count: u64,
 }
 
-/// How W is accumulated (both give the same W up to rounding).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatisticKernel {
-    /// Per user G_i = Σ_j y_j y_jᵀ (upper triangle, four rank-one terms per
-    /// pass), then block (q,q') += v_q v_q' G_i: about (m'/2 + P/2)·d² multiply-adds per user.
-    PerUserGram,
-    /// Chunks of clipped rows Y (r×d) and weighted copies S = [a^{qq'}∘Y] (r×Pd);
-    /// one matrix product Yᵀ S per chunk gives all P = k(k+1)/2 blocks:
-    /// P·d² per point, 3.7× more arithmetic at the default sizes, in a matrix product.
-    ChunkedGemm,
-}
-
-/// The kernel [`PrivAltMin`] uses. Natively, the matrix product of ChunkedGemm
-/// runs on AVX-512 and wins despite its extra arithmetic (all users, n = 20000,
-/// d = 50: 0.245 s against 0.329 s; `tests/priv_altmin.rs`, ignored timing);
-/// in wasm there is no such kernel and PerUserGram wins by more (the default
-/// sweep in wasm: 1.33 → 1.02 s; natively 0.87 → 0.96 s). The page is where the
-/// explorer runs, and one kernel everywhere keeps native and wasm numbers equal.
-pub const DEFAULT_KERNEL: StatisticKernel = StatisticKernel::PerUserGram;
-
-const CHUNK_ROWS: usize = 2048;
-
 /// The head v = argmin ‖y − X U v‖² + λ‖v‖² for rows X (rows×d row-major), U
 /// row-major d×k. `a` is scratch of at least rows·k.
 #[allow(clippy::too_many_arguments)]
@@ -306,62 +284,50 @@ pub struct Statistics {
 /// W and b of one U-step, accumulated user by user in participant order, so
 /// a step can be split into bounded pieces (and the users regenerated on the
 /// fly) with exactly the numbers of one uninterrupted pass.
+///
+/// Per user, G_i = Σ_j y_j y_jᵀ (upper triangle, four rank-one terms per pass),
+/// then block (q,q') += v_q v_q' G_i: about (m'/2 + P/2)·d² multiply-adds. One
+/// matrix product over chunks of points (Yᵀ·[a^{qq'}∘Y]) needs P·d² per point,
+/// 3.7× more at the default sizes. Natively that product ran on AVX-512 and was
+/// faster (all users, n = 20000, d = 50: 0.245 s against 0.329 s); in wasm the
+/// per-user form wins by more (default sweep 1.33 → 1.02 s; natively 0.87 →
+/// 0.96 s). The page is where the explorer runs, and one kernel everywhere
+/// keeps native and wasm numbers equal.
 #[derive(Clone, Debug)]
 struct StatisticsAccumulator {
-    kernel: StatisticKernel,
     d: usize,
     cx: f64,
     cy: f64,
     /// The P = k(k+1)/2 head pairs (q ≤ q') of W's blocks.
     pairs: Vec<(usize, usize)>,
     b: DVector<f64>,
-    /// blocks[pair] is d×d (column-major); PerUserGram fills its lower triangle only.
+    /// blocks[pair] is d×d (column-major); only its lower triangle is filled.
     blocks: DMatrix<f64>,
-    ybuf: Vec<f64>,
-    sbuf: Vec<f64>,
     gram: Vec<f64>,
     yrow: Vec<f64>,
-    /// One user's clipped rows (PerUserGram), and a coefficient 1 for each.
+    /// One user's clipped rows, and a coefficient 1 for each.
     user_rows: Vec<f64>,
     ones: Vec<f64>,
     points: usize,
 }
 
 impl StatisticsAccumulator {
-    fn new(kernel: StatisticKernel, d: usize, k: usize, cx: f64, cy: f64) -> Self {
+    fn new(d: usize, k: usize, cx: f64, cy: f64) -> Self {
         let pairs: Vec<(usize, usize)> = (0..k).flat_map(|q| (q..k).map(move |r| (q, r))).collect();
         let np = pairs.len();
         StatisticsAccumulator {
-            kernel,
             d,
             cx,
             cy,
             pairs,
             b: DVector::zeros(d * k),
             blocks: DMatrix::zeros(d, np * d),
-            ybuf: Vec::new(),
-            sbuf: Vec::new(),
             gram: vec![0.0; d * d],
             yrow: vec![0.0; d],
             user_rows: Vec::new(),
             ones: Vec::new(),
             points: 0,
         }
-    }
-
-    /// Adds the pending chunk of rows to the blocks (ChunkedGemm).
-    fn flush(&mut self) {
-        let d = self.d;
-        let r = self.ybuf.len() / d;
-        if r == 0 {
-            return;
-        }
-        let np = self.pairs.len();
-        let a = DMatrixView::from_slice(&self.ybuf, d, r);
-        let s = DMatrixView::from_slice_with_strides(&self.sbuf, r, np * d, np * d, 1);
-        self.blocks.gemm(1.0, &a, &s, 1.0);
-        self.ybuf.clear();
-        self.sbuf.clear();
     }
 
     /// Adds one user's statistic points (rows of `xs`, labels `ys`) with its head `v`.
@@ -393,21 +359,9 @@ impl StatisticsAccumulator {
                     *bp += f * yp;
                 }
             }
-            match self.kernel {
-                StatisticKernel::PerUserGram => self.user_rows.extend_from_slice(&self.yrow),
-                StatisticKernel::ChunkedGemm => {
-                    self.ybuf.extend_from_slice(&self.yrow);
-                    for &(q, r) in &self.pairs {
-                        let a = v[q] * v[r];
-                        self.sbuf.extend(self.yrow.iter().map(|t| a * t));
-                    }
-                    if self.ybuf.len() >= CHUNK_ROWS * d {
-                        self.flush();
-                    }
-                }
-            }
+            self.user_rows.extend_from_slice(&self.yrow);
         }
-        if self.kernel == StatisticKernel::PerUserGram && !self.user_rows.is_empty() {
+        if !self.user_rows.is_empty() {
             // G_i = Σ_j y_j y_jᵀ, upper triangle row-major (gram[p·d + p'], p ≤ p').
             self.gram.iter_mut().for_each(|g| *g = 0.0);
             let rows = self.user_rows.len() / d;
@@ -430,18 +384,15 @@ impl StatisticsAccumulator {
     }
 
     /// The symmetric (dk)×(dk) W assembled from the upper blocks, and b.
-    fn finish(mut self) -> Statistics {
-        if self.kernel == StatisticKernel::ChunkedGemm {
-            self.flush();
-        }
+    fn finish(self) -> Statistics {
         let d = self.d;
         let dk = self.b.len();
         let mut w = DMatrix::<f64>::zeros(dk, dk);
         for (pi, &(q, r)) in self.pairs.iter().enumerate() {
             for pc in 0..d {
                 for p in 0..d {
-                    // PerUserGram fills each block's lower triangle only.
-                    let val = if self.kernel == StatisticKernel::PerUserGram && p < pc {
+                    // Each block holds its lower triangle only.
+                    let val = if p < pc {
                         self.blocks[(pc, pi * d + p)]
                     } else {
                         self.blocks[(p, pi * d + pc)]
@@ -502,7 +453,6 @@ pub struct PrivAltMin {
     pending: Option<Box<(StatisticsAccumulator, usize)>>,
     t: usize,
     angles: Vec<f64>,
-    kernel: StatisticKernel,
     failed_solves: usize,
 }
 
@@ -531,15 +481,8 @@ impl PrivAltMin {
             pending: None,
             t: 0,
             angles,
-            kernel: DEFAULT_KERNEL,
             failed_solves: 0,
         }
-    }
-
-    /// Chooses the W kernel (for benchmarks; both give the same W).
-    pub fn with_kernel(mut self, kernel: StatisticKernel) -> Self {
-        self.kernel = kernel;
-        self
     }
 
     pub fn params(&self) -> &PrivAltMinParams {
@@ -659,7 +602,6 @@ impl PrivAltMin {
 
     fn accumulator(&self) -> StatisticsAccumulator {
         StatisticsAccumulator::new(
-            self.kernel,
             self.d,
             self.k,
             self.params.feature_clip,
@@ -837,31 +779,27 @@ mod tests {
 
     #[test]
     fn kronecker_statistics_equal_the_explicit_sum_of_outer_products() {
-        // d = 7 > 5 sends the chunked kernel through the strided matrixmultiply
-        // path; d = 4 through nalgebra's small-matrix loop; k = 3 has 6 blocks.
+        // Several d and k (k = 3 has 6 blocks); both user modes.
         for (d, k) in [(4, 2), (7, 2), (7, 3)] {
             let data = tiny_dk(d, k);
             for mode in [AltMinMode::AllUsers, AltMinMode::DisjointSubsets] {
-                for kernel in [StatisticKernel::PerUserGram, StatisticKernel::ChunkedGemm] {
-                    // cx = 1.5 clips some samples and not others.
-                    let u0 = crate::linalg::gaussian_matrix(
-                        d,
-                        k,
-                        &mut stream(1, Purpose::Initialization, 0),
+                // cx = 1.5 clips some samples and not others.
+                let u0 = crate::linalg::gaussian_matrix(
+                    d,
+                    k,
+                    &mut stream(1, Purpose::Initialization, 0),
+                );
+                let mut alg = PrivAltMin::new(&data, u0, params(mode, 1.5), 9);
+                for t in 0..2 {
+                    let st = alg.noiseless_statistics(&data, t);
+                    let (w, b) = explicit(&alg, &data, t);
+                    assert!(
+                        (&st.w - &w).norm() <= 1e-12 * w.norm().max(1.0),
+                        "{mode:?} d = {d} k = {k}"
                     );
-                    let mut alg =
-                        PrivAltMin::new(&data, u0, params(mode, 1.5), 9).with_kernel(kernel);
-                    for t in 0..2 {
-                        let st = alg.noiseless_statistics(&data, t);
-                        let (w, b) = explicit(&alg, &data, t);
-                        assert!(
-                            (&st.w - &w).norm() <= 1e-12 * w.norm().max(1.0),
-                            "{mode:?} {kernel:?}"
-                        );
-                        assert!((&st.b - &b).norm() <= 1e-12 * b.norm().max(1.0));
-                        assert!((&st.w - st.w.transpose()).norm() == 0.0);
-                        alg.step(&data);
-                    }
+                    assert!((&st.b - &b).norm() <= 1e-12 * b.norm().max(1.0));
+                    assert!((&st.w - st.w.transpose()).norm() == 0.0);
+                    alg.step(&data);
                 }
             }
         }
@@ -907,17 +845,15 @@ mod tests {
             seed: 8,
         }
         .generate();
-        for kernel in [StatisticKernel::PerUserGram, StatisticKernel::ChunkedGemm] {
-            let mut acc = StatisticsAccumulator::new(kernel, 8, 2, 1e9, 1e9);
-            for i in 0..50 {
-                let train = data.train(i);
-                acc.add_user(train.x, train.y, data.v_star(i));
-            }
-            let st = acc.finish();
-            let u = st.w.cholesky().unwrap().solve(&st.b);
-            let u = DMatrix::from_column_slice(8, 2, u.as_slice());
-            assert!((&u - &data.u_star).norm() < 1e-9, "{kernel:?}");
+        let mut acc = StatisticsAccumulator::new(8, 2, 1e9, 1e9);
+        for i in 0..50 {
+            let train = data.train(i);
+            acc.add_user(train.x, train.y, data.v_star(i));
         }
+        let st = acc.finish();
+        let u = st.w.cholesky().unwrap().solve(&st.b);
+        let u = DMatrix::from_column_slice(8, 2, u.as_slice());
+        assert!((&u - &data.u_star).norm() < 1e-9);
     }
 
     #[test]
