@@ -98,8 +98,6 @@ struct Scratch {
 pub struct FedRep {
     params: FedRepParams,
     u: DMatrix<f64>,
-    /// U column-major (column q is `u_cols[q·d..(q+1)·d]`), for contiguous dot products.
-    u_cols: Vec<f64>,
     round: usize,
     angles: Vec<f64>,
     noise_seed: u64,
@@ -128,12 +126,10 @@ impl FedRep {
         let (d, k) = (data.d(), data.k());
         let mt = data.model.m_train;
         let u = orthonormalize(u_init);
-        let u_cols = u.as_slice().to_vec();
         let angles = vec![principal_angle_distance(&u, &data.u_star)];
         FedRep {
             params,
             u,
-            u_cols,
             round: 0,
             angles,
             noise_seed,
@@ -242,7 +238,6 @@ impl FedRep {
         let eta = self.params.step;
         let u_hat = DMatrix::from_fn(d, k, |p, q| self.u[(p, q)] - eta * noisy_mean[q * d + p]);
         self.u = orthonormalize(u_hat);
-        self.u_cols.copy_from_slice(self.u.as_slice());
         self.angles
             .push(principal_angle_distance(&self.u, &data.u_star));
         self.clipped_fraction = clipped as f64 / n as f64;
@@ -308,7 +303,8 @@ impl FedRep {
         b_prime: std::ops::Range<usize>,
     ) -> f64 {
         let s = &mut self.scratch;
-        let u = &self.u_cols;
+        // U column-major: column q is u[q·d..(q+1)·d], for contiguous dot products.
+        let u = self.u.as_slice();
         // a_j = Uᵀ x_j for every point of S⁰ that is used.
         let used = b.start.min(b_prime.start)..b.end.max(b_prime.end);
         for j in used.clone() {

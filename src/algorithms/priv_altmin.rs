@@ -577,7 +577,7 @@ impl PrivAltMin {
         to_row_major(&self.u, &mut u_rows);
         let (mut a, mut scratch, mut v) = (Vec::new(), HeadScratch::new(k), vec![0.0; k]);
         let mut count = 0;
-        data.for_each_user_in(users, Part::Train, |user| {
+        data.for_each_user(users, Part::Train, |user| {
             let train = user.train;
             fit_head(
                 &train.x[head.start * d..head.end * d],

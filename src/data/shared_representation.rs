@@ -66,8 +66,6 @@ pub struct FederatedDataset {
     pub model: SharedRepresentationModel,
     /// U*, d×k with orthonormal columns.
     pub u_star: DMatrix<f64>,
-    /// U* column-major (a copy of its storage), for per-user dot products.
-    pub u_star_cols: Vec<f64>,
     pub storage: Storage,
     /// v_i*, row-major n×k.
     pub v_star: Vec<f64>,
@@ -171,7 +169,6 @@ impl SharedRepresentationModel {
         let u_star = self.ground_truth();
         FederatedDataset {
             model: self.clone(),
-            u_star_cols: u_star.as_slice().to_vec(),
             u_star,
             storage: Storage::Stored,
             v_star: vec![0.0; n * k],
@@ -188,7 +185,6 @@ impl SharedRepresentationModel {
         let u_star = self.ground_truth();
         FederatedDataset {
             model: self.clone(),
-            u_star_cols: u_star.as_slice().to_vec(),
             u_star,
             storage: Storage::Streamed,
             v_star: Vec::new(),
@@ -218,7 +214,7 @@ impl FederatedDataset {
         for i in range {
             model.fill_user(
                 i,
-                &self.u_star_cols,
+                self.u_star.as_slice(),
                 m,
                 &mut self.v_star[i * k..(i + 1) * k],
                 &mut self.w_star[i * d..(i + 1) * d],
@@ -228,20 +224,11 @@ impl FederatedDataset {
         }
     }
 
-    /// Calls `f` for every user in `users`, in order, with the points `part`
-    /// asks for: slices of memory when stored, freshly regenerated (into
-    /// buffers allocated once per call) when streamed. Both give the same numbers.
+    /// Calls `f` for every user in `users` (a range, every T-th user, …), in
+    /// order, with the points `part` asks for: slices of memory when stored,
+    /// freshly regenerated (into buffers allocated once per call) when
+    /// streamed. Both give the same numbers.
     pub fn for_each_user(
-        &self,
-        users: std::ops::Range<usize>,
-        part: Part,
-        f: impl FnMut(&UserView<'_>),
-    ) {
-        self.for_each_user_in(users, part, f);
-    }
-
-    /// [`Self::for_each_user`] over any sequence of users (e.g. every T-th one).
-    pub fn for_each_user_in(
         &self,
         users: impl Iterator<Item = usize>,
         part: Part,
@@ -274,7 +261,7 @@ impl FederatedDataset {
                 for i in users {
                     self.model.fill_user(
                         i,
-                        &self.u_star_cols,
+                        self.u_star.as_slice(),
                         points,
                         &mut v,
                         &mut w,
