@@ -105,8 +105,9 @@ pub struct SweepSnapshot {
 pub struct SeedSweep {
     config: FedRepConfig,
     data: FederatedDataset,
-    stat_private: Option<SpectralStatistic>,
-    stat_reference: Option<SpectralStatistic>,
+    /// The initialization's statistic (clipped for a private init), shared by
+    /// every run of the seed.
+    stat: Option<SpectralStatistic>,
     /// (position in the whole sweep, job).
     jobs: Vec<(usize, Job)>,
     phase: Phase,
@@ -151,8 +152,7 @@ impl SeedSweep {
     /// Frees the dataset once every run of this seed is finished.
     fn release_data(&mut self) {
         self.data = self.config.model().streamed();
-        self.stat_private = None;
-        self.stat_reference = None;
+        self.stat = None;
     }
 
     /// The given runs of `config.seed`; allocates the dataset, draws nothing yet.
@@ -204,8 +204,7 @@ impl SeedSweep {
         let mut sweep = SeedSweep {
             config,
             data,
-            stat_private: None,
-            stat_reference: None,
+            stat: None,
             jobs,
             phase: Phase::Data { next_user: 0 },
             rows: Vec::new(),
@@ -341,11 +340,7 @@ impl SeedSweep {
                         acc: Some(acc),
                     }
                 } else {
-                    let stat = acc.finish();
-                    if self.config.init == InitMode::Private {
-                        self.stat_private = Some(stat.clone());
-                    }
-                    self.stat_reference = Some(stat);
+                    self.stat = Some(acc.finish());
                     Phase::Jobs {
                         index: 0,
                         running: None,
@@ -531,7 +526,7 @@ impl SeedSweep {
                 sum: 0.0,
             }),
             Job::FedRepReference => {
-                let u0 = match self.stat_reference.as_ref() {
+                let u0 = match self.stat.as_ref() {
                     Some(stat) => {
                         let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
                         spectral_init(stat, 0.0, c.k, &mut rng)
@@ -603,17 +598,12 @@ impl SeedSweep {
         }
         let seed = self.job_seed(&Job::PrivateFedRep { epsilon_index });
         let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
-        match (&self.stat_private, init_sigma) {
-            (Some(stat), Some(sigma_init)) => {
-                spectral_init(stat, sigma_init, self.config.k, &mut rng)
-            }
-            _ => spectral_init(
-                self.stat_reference.as_ref().expect("statistics computed"),
-                0.0,
-                self.config.k,
-                &mut rng,
-            ),
-        }
+        let sigma = match (self.config.init, init_sigma) {
+            (InitMode::Private, Some(sigma_init)) => sigma_init,
+            _ => 0.0,
+        };
+        let stat = self.stat.as_ref().expect("statistics computed");
+        spectral_init(stat, sigma, self.config.k, &mut rng)
     }
 
     /// `init = random`: U_0 = Q of a QR of a d×k N(0, 1) matrix, drawn from
