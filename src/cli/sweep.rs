@@ -4,7 +4,6 @@
 //! on random features).
 
 use crate::experiment::dpgd_sweep::DpGdRow;
-use crate::experiment::fedrep_config::FEDREP_PRESETS;
 use crate::experiment::fedrep_sweep::{charts_for_config, merge_shards};
 use crate::experiment::results::write_csv;
 use crate::experiment::results::{AngleCurve, ResultRow};
@@ -98,27 +97,21 @@ fn pairs_from_args(args: &SweepArgs) -> Result<Vec<(String, String)>, String> {
     Ok(pairs)
 }
 
+/// The config of `--preset`, `--config`, `--set` and `--seed`, parsed and
+/// validated by the same code as the page's fields (every bad field at once).
 pub fn fedrep_config_from_args(args: &SweepArgs) -> Result<FedRepConfig, String> {
-    if !FEDREP_PRESETS.contains(&args.preset.as_str()) {
-        return Err(format!(
-            "unknown preset \"{}\"; known presets: {}",
-            args.preset,
-            FEDREP_PRESETS.join(", ")
-        ));
-    }
-    let mut config = FedRepConfig::preset(&args.preset).map_err(|e| e.to_string())?;
-    for (k, v) in pairs_from_args(args)? {
-        config.apply_field(&k, &v).map_err(|e| e.to_string())?;
-    }
-    let errors = config.validate_all();
-    if !errors.is_empty() {
-        return Err(errors
+    let pairs = pairs_from_args(args)?;
+    FedRepConfig::from_pairs(
+        Some(&args.preset),
+        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .map_err(|errors| {
+        errors
             .iter()
             .map(|e| e.to_string())
             .collect::<Vec<_>>()
-            .join("\n"));
-    }
-    Ok(config)
+            .join("\n")
+    })
 }
 
 fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String> {

@@ -252,7 +252,8 @@ impl FedRepConfig {
     ///   Private runs at ε ∈ {10, 100} with ψ = 1: with only 100 users the
     ///   noise is large, so their curves stop at visible floors. Priv-AltMin off.
     pub fn preset(name: &str) -> Result<Self, ConfigError> {
-        match name {
+        // Preset names are matched like the DP-GD ones: trimmed, any case.
+        match name.trim().to_ascii_lowercase().as_str() {
             "fedrep-paper" => Ok(FedRepConfig::default()),
             "fedrep-authors-code" => Ok(FedRepConfig {
                 calibration: Calibration::AuthorsCode,
