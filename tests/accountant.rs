@@ -196,6 +196,8 @@ fn delta_approaching_one_drives_epsilon_to_zero() {
     }
     // And the other way round: δ(ε) → 0 as ε grows, δ(0) < 1.
     assert!(delta_for_epsilon(1.0, 0.0) < 1.0);
+    // δ(0) = Φ(μ/2) − Φ(−μ/2) = 2Φ(1/2) − 1 at μ = 1.
+    assert!(rel(delta_for_epsilon(1.0, 0.0), 0.382_924_922_548_026_24) < 1e-12);
     assert_eq!(delta_for_epsilon(1.0, 1e6), 0.0);
 }
 

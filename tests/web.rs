@@ -128,6 +128,9 @@ fn a_small_run_goes_to_the_end_with_rows_curves_and_charts() {
     }
     let curves: Array = get(&snap, "curves").into();
     assert!(curves.length() >= 3);
+    // One angle curve per run that has a U: every row but local GD's.
+    let local = methods.iter().filter(|m| *m == "local-gd").count() as u32;
+    assert_eq!(curves.length(), rows.length() - local);
     let charts: Array = get(&snap, "charts").into();
     assert_eq!(charts.length(), 2);
     let csv = runner.csv();
@@ -135,6 +138,7 @@ fn a_small_run_goes_to_the_end_with_rows_curves_and_charts() {
         "method,epsilon,delta,seed,excess_risk,mse,principal_angle,sigma,epsilon_spent"
     ));
     assert!(csv.lines().count() >= 5);
+    assert_eq!(csv.lines().count(), rows.length() as usize + 1);
 }
 
 fn canvas(width: u32, height: u32) -> web_sys::HtmlCanvasElement {

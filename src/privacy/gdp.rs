@@ -220,6 +220,11 @@ mod tests {
         assert!(rel(below, above) < 1e-9, "{below} vs {above}");
         assert!(rel(log_phi(-40.0), -804.608_442_013_754_2) < 1e-12);
         assert!(log_phi(40.0) == 0.0 || log_phi(40.0) < 0.0);
+        // Φ(40) = 1 − 4e-350: ln Φ is 0 to double precision, not merely ≤ 0.
+        assert!(log_phi(40.0) > -1e-300, "{}", log_phi(40.0));
+        // ln Φ(5) = ln(1 − Φ(−5)), Φ(−5) = 2.866515718791939e-7.
+        let p = 2.866_515_718_791_939e-7_f64;
+        assert!(rel(log_phi(5.0), (-p).ln_1p()) < 1e-8, "{}", log_phi(5.0));
         assert!(rel(log_phi(0.0), -std::f64::consts::LN_2) < 1e-15);
     }
 
