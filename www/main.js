@@ -286,10 +286,15 @@ function drawCanvas(id, spec, index) {
   }
 }
 
+// The [canvas id, spec, index] of every chart of a snapshot that has a canvas.
+function chartJobs(snap) {
+  if (!snap) return [];
+  const ids = CHART_IDS[snap.scenario || scenario] || [];
+  return snap.charts.map((spec, i) => [ids[i], spec, i]).filter(([id]) => id);
+}
+
 function drawCharts() {
-  if (!lastSnapshot) return;
-  const ids = CHART_IDS[lastSnapshot.scenario || scenario] || [];
-  lastSnapshot.charts.forEach((spec, i) => { if (ids[i]) drawCanvas(ids[i], spec, i); });
+  for (const job of chartJobs(lastSnapshot)) drawCanvas(...job);
 }
 
 // The same, one chart per task: while the workers keep both cores busy a chart
@@ -299,13 +304,11 @@ let spreadTimer = null;
 function drawChartsSpread(then) {
   clearTimeout(spreadTimer);
   spreadTimer = null;
-  const snap = lastSnapshot;
-  const ids = snap ? CHART_IDS[snap.scenario || scenario] || [] : [];
-  const todo = snap ? snap.charts.map((spec, i) => [ids[i], spec, i]).filter(([id]) => id) : [];
+  const todo = chartJobs(lastSnapshot);
   const next = () => {
     spreadTimer = null;
-    const item = todo.shift();
-    if (item) drawCanvas(...item);
+    const job = todo.shift();
+    if (job) drawCanvas(...job);
     if (todo.length) spreadTimer = setTimeout(next, 0);
     else if (then) then();
   };
