@@ -124,7 +124,6 @@ pub struct DpGd {
     t: usize,
     last_clipped: usize,
     clipped_total: usize,
-    last_loss: f64,
 }
 
 impl DpGd {
@@ -161,7 +160,6 @@ impl DpGd {
             t: 0,
             last_clipped: 0,
             clipped_total: 0,
-            last_loss: f64::NAN,
             data,
             params,
         })
@@ -173,7 +171,7 @@ impl DpGd {
             return;
         }
         let data = &*self.data;
-        let (clipped, loss) = clipped_mean_gradient(
+        let (clipped, _train_loss) = clipped_mean_gradient(
             &data.phi,
             &data.y,
             &data.row_norms,
@@ -189,7 +187,6 @@ impl DpGd {
         self.t += 1;
         self.last_clipped = clipped;
         self.clipped_total += clipped;
-        self.last_loss = loss;
     }
 
     /// Runs up to `max_steps` more steps; returns how many were taken.
@@ -237,12 +234,6 @@ impl DpGd {
     /// Test loss at the current θ.
     pub fn test_loss(&self) -> f64 {
         self.data.test_loss(&self.theta)
-    }
-
-    /// Training loss at the iterate the last step started from (free; NaN before
-    /// the first step).
-    pub fn last_step_train_loss(&self) -> f64 {
-        self.last_loss
     }
 
     /// Fraction of samples clipped in the last step (0 before the first step).

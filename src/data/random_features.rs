@@ -266,6 +266,11 @@ impl RfFeatures {
     pub fn null_test_loss(&self) -> f64 {
         self.y_test.norm_squared() / self.y_test.len().max(1) as f64
     }
+
+    /// Loss of the trivial predictor f ≡ 0 on the training set.
+    pub fn null_train_loss(&self) -> f64 {
+        self.y.norm_squared() / self.y.len().max(1) as f64
+    }
 }
 
 /// ‖row i‖ for every row of a column-major matrix (column sweeps, no copies).

@@ -24,7 +24,6 @@
 
 use std::sync::Arc;
 
-use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
 use super::error::ConfigError;
@@ -836,8 +835,8 @@ impl DpGdSweep {
                 let sol = min_norm_least_squares(&data.phi, &data.y);
                 let test = data.test_loss(&sol.theta);
                 self.min_norm_test_loss = test;
-                let zero = DVector::zeros(data.p());
-                let null_test = data.test_loss(&zero);
+                // θ = 0: no product with Φ needed.
+                let null_test = data.null_test_loss();
                 let zero_row = DpGdRow {
                     method: "zero".into(),
                     p: self.config.p_grid[p_index],
@@ -851,7 +850,7 @@ impl DpGdSweep {
                     sigma: 0.0,
                     noise_std: 0.0,
                     test_loss: null_test,
-                    train_loss: data.train_loss(&zero),
+                    train_loss: data.null_train_loss(),
                     excess_risk: null_test - test,
                     clipped_fraction: f64::NAN,
                     epsilon_spent: f64::NAN,
