@@ -70,8 +70,10 @@ enum Phase {
 
 #[derive(Debug)]
 enum Running {
-    FedRep {
-        run: Box<FedRep>,
+    /// A run that learns U (FedRep, private or not, or Priv-AltMin): its
+    /// rounds, then the final heads.
+    Model {
+        model: Model,
         privacy: Option<PrivacyReport>,
         sigma: f64,
         /// The final pass in progress: (next user, Σ excess risk so far).
@@ -81,13 +83,58 @@ enum Running {
         next_user: usize,
         sum: f64,
     },
-    AltMin {
-        run: Box<PrivAltMin>,
-        privacy: PrivacyReport,
-        sigma: f64,
-        /// The final pass in progress, as for FedRep.
-        finishing: Option<(usize, f64)>,
-    },
+}
+
+/// The two algorithms that learn a shared U, stepped the same way by the sweep.
+#[derive(Debug)]
+enum Model {
+    FedRep(Box<FedRep>),
+    AltMin(Box<PrivAltMin>),
+}
+
+impl Model {
+    fn is_done(&self) -> bool {
+        match self {
+            Model::FedRep(run) => run.is_done(),
+            Model::AltMin(run) => run.is_done(),
+        }
+    }
+
+    /// At most USERS_PER_STEP users of the current round or iteration.
+    fn advance(&mut self, data: &FederatedDataset) {
+        match self {
+            Model::FedRep(run) => {
+                run.step_blocks(data, USERS_PER_STEP / USER_BLOCK);
+            }
+            Model::AltMin(run) => {
+                run.advance(data, USERS_PER_STEP);
+            }
+        }
+    }
+
+    fn u(&self) -> &DMatrix<f64> {
+        match self {
+            Model::FedRep(run) => run.u(),
+            Model::AltMin(run) => run.u(),
+        }
+    }
+
+    /// dist(U_t, U*) for t = 0, 1, … so far.
+    fn angles(&self) -> &[f64] {
+        match self {
+            Model::FedRep(run) => run.angles(),
+            Model::AltMin(run) => run.angle_history(),
+        }
+    }
+
+    /// Fraction of users clipped in the last round (NaN for Priv-AltMin, which
+    /// clips per sample and does not count).
+    fn clipped_fraction(&self) -> f64 {
+        match self {
+            Model::FedRep(run) => run.clipped_fraction(),
+            Model::AltMin(_) => f64::NAN,
+        }
+    }
 }
 
 /// What the page and the CLI read while and after a sweep runs.
@@ -243,8 +290,7 @@ impl SeedSweep {
         } = &self.phase
         {
             let angles = match running {
-                Running::FedRep { run, .. } => Some(run.angles()),
-                Running::AltMin { run, .. } => Some(run.angle_history()),
+                Running::Model { model, .. } => Some(model.angles()),
                 Running::LocalGd { .. } => None,
             };
             if let Some(angles) = angles {
@@ -267,10 +313,14 @@ impl SeedSweep {
             Phase::Jobs { index, running } => {
                 let job = &self.jobs[*index].1;
                 let round = match running {
-                    Some(Running::FedRep { run, .. }) => {
-                        format!(": round {} of {}", run.round(), self.config.rounds)
-                    }
-                    Some(Running::AltMin { run, .. }) => format!(
+                    Some(Running::Model {
+                        model: Model::FedRep(run),
+                        ..
+                    }) => format!(": round {} of {}", run.round(), self.config.rounds),
+                    Some(Running::Model {
+                        model: Model::AltMin(run),
+                        ..
+                    }) => format!(
                         ": iteration {} of {}",
                         run.iteration(),
                         self.config.altmin_rounds
@@ -377,65 +427,37 @@ impl SeedSweep {
         // Every call is one unit of work.
         self.units_done += 1;
         let next = match running {
-            Running::FedRep {
-                mut run,
+            Running::Model {
+                mut model,
                 privacy,
                 sigma,
                 mut finishing,
             } => {
-                let unfinished = if !run.is_done() {
-                    run.step_blocks(&self.data, USERS_PER_STEP / USER_BLOCK);
+                let unfinished = if !model.is_done() {
+                    model.advance(&self.data);
                     true
                 } else {
-                    self.final_heads_step(run.u(), &mut finishing)
+                    self.final_heads_step(model.u(), &mut finishing)
                 };
                 if unfinished {
-                    Some(Running::FedRep {
-                        run,
+                    Some(Running::Model {
+                        model,
                         privacy,
                         sigma,
                         finishing,
                     })
                 } else {
                     let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
-                    let clipped = run.clipped_fraction();
+                    let clipped = model.clipped_fraction();
                     self.push_result(
                         order,
                         &job,
                         risk,
-                        Some(run.angles()),
+                        Some(model.angles()),
                         sigma,
                         privacy,
                         clipped,
                     );
-                    None
-                }
-            }
-            Running::AltMin {
-                mut run,
-                privacy,
-                sigma,
-                mut finishing,
-            } => {
-                // Iterations, then the final heads.
-                let unfinished = if !run.is_done() {
-                    run.advance(&self.data, USERS_PER_STEP);
-                    true
-                } else {
-                    self.final_heads_step(run.u(), &mut finishing)
-                };
-                if unfinished {
-                    Some(Running::AltMin {
-                        run,
-                        privacy,
-                        sigma,
-                        finishing,
-                    })
-                } else {
-                    let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
-                    // Per-sample clipping; the run does not count clipped samples.
-                    let angles = Some(run.angle_history());
-                    self.push_result(order, &job, risk, angles, sigma, Some(privacy), f64::NAN);
                     None
                 }
             }
@@ -540,8 +562,13 @@ impl SeedSweep {
                     sigma: 0.0,
                     batch: c.batch,
                 };
-                Ok(Running::FedRep {
-                    run: Box::new(FedRep::new(&self.data, u0, params, self.job_seed(job))),
+                Ok(Running::Model {
+                    model: Model::FedRep(Box::new(FedRep::new(
+                        &self.data,
+                        u0,
+                        params,
+                        self.job_seed(job),
+                    ))),
                     privacy: None,
                     sigma: 0.0,
                     finishing: None,
@@ -559,8 +586,8 @@ impl SeedSweep {
                     sigma: plan.sigma,
                     batch: c.batch,
                 };
-                Ok(Running::FedRep {
-                    run: Box::new(FedRep::new(&self.data, u0, params, seed)),
+                Ok(Running::Model {
+                    model: Model::FedRep(Box::new(FedRep::new(&self.data, u0, params, seed))),
                     privacy: Some(plan.report),
                     sigma: plan.sigma,
                     finishing: None,
@@ -576,9 +603,9 @@ impl SeedSweep {
                     run.release_stages(c.relation == Relation::ReplaceOne),
                     plan.releases
                 );
-                Ok(Running::AltMin {
-                    run: Box::new(run),
-                    privacy: plan.report,
+                Ok(Running::Model {
+                    model: Model::AltMin(Box::new(run)),
+                    privacy: Some(plan.report),
                     sigma: plan.sigma_w,
                     finishing: None,
                 })
