@@ -10,8 +10,11 @@ use std::time::Instant;
 use dp_explorer::algorithms::dp_gd_random_features::{DpGd, DpGdParams};
 use dp_explorer::algorithms::min_norm::min_norm_least_squares;
 use dp_explorer::data::random_features::{Activation, RfFeatures, Target};
-use dp_explorer::experiment::dpgd_sweep::{mean_test_loss, DpGdConfig, DpGdSweep, SigmaQuery};
 use dp_explorer::rng::{stream, Purpose};
+use dp_explorer::scenarios::dpgd::charts::mean_test_loss;
+use dp_explorer::scenarios::dpgd::config::{DpGdConfig, SigmaQuery};
+use dp_explorer::scenarios::dpgd::run::DpGdSweep;
+use dp_explorer::scenarios::field::Config;
 
 fn prop32(q: &SigmaQuery) -> f64 {
     (q.eta * q.steps as f64).sqrt() * (8.0 * (1.0 / q.delta).ln()).sqrt() / q.epsilon

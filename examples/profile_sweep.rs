@@ -1,22 +1,38 @@
-//! Times the parts of the default Private FedRep sweep (native).
-use dp_explorer::experiment::{FedRepConfig, FedRepSweep};
+//! Times the phases of a preset's sweep natively (default: the page's default
+//! preset): `cargo run --release --example profile_sweep [PRESET]`.
+use dp_explorer::scenarios::{self, Shard};
 use std::time::Instant;
 
 fn main() {
-    let mut sweep = FedRepSweep::new(FedRepConfig::default()).unwrap();
+    let preset = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| scenarios::default_preset().to_string());
+    let (_, mut run) = match scenarios::start(&preset, &[], Shard::WHOLE) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e:?}");
+            std::process::exit(2);
+        }
+    };
     let mut last = Instant::now();
-    let mut label = sweep.phase_label();
+    let mut label = run.phase();
     let mut totals: Vec<(String, f64)> = Vec::new();
     loop {
-        let done = sweep.step().unwrap();
+        let done = match run.step() {
+            Ok(done) => done,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        };
         let t = last.elapsed().as_secs_f64();
-        let key: String = label.split(':').next().unwrap().to_string();
+        let key: String = label.split(':').next().unwrap_or_default().to_string();
         match totals.iter_mut().find(|(k, _)| *k == key) {
             Some(e) => e.1 += t,
             None => totals.push((key, t)),
         }
         last = Instant::now();
-        label = sweep.phase_label();
+        label = run.phase();
         if done {
             break;
         }

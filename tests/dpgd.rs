@@ -9,10 +9,11 @@ use std::sync::Arc;
 use dp_explorer::algorithms::dp_gd_random_features::{DpGd, DpGdParams};
 use dp_explorer::algorithms::min_norm::min_norm_least_squares;
 use dp_explorer::data::random_features::{Activation, RfFeatures, Target};
-use dp_explorer::experiment::dpgd_sweep::{
-    charts, mean_test_loss, write_csv, DpGdConfig, DpGdRow, DpGdSweep, SigmaQuery,
-};
 use dp_explorer::rng::{stream, Purpose};
+use dp_explorer::scenarios::dpgd::charts::{charts, mean_test_loss};
+use dp_explorer::scenarios::dpgd::config::{DpGdConfig, SigmaQuery};
+use dp_explorer::scenarios::dpgd::run::{write_csv, DpGdRow, DpGdSweep};
+use dp_explorer::scenarios::field::{Config, OptionalList};
 
 fn prop32(q: &SigmaQuery) -> f64 {
     (q.eta * q.steps as f64).sqrt() * (8.0 * (1.0 / q.delta).ln()).sqrt() / q.epsilon
@@ -106,7 +107,7 @@ fn csv(rows: &[DpGdRow]) -> String {
 fn same_seed_gives_the_same_numbers() {
     let mut config = DpGdConfig::preset("dpgd-quick").unwrap();
     config.p_grid = vec![50, 200];
-    config.trace_p = vec![200];
+    config.trace_p = OptionalList(vec![200]);
     config.trace_time_scales = vec![1.0, 4.0];
     config.trace_eta = 0.0; // the main schedule: η = 1/p
     let (a, ta) = run(config.clone());
@@ -123,7 +124,7 @@ fn same_seed_gives_the_same_numbers() {
 fn dp_gd_has_no_peak_at_p_equals_n_and_improves_with_epsilon() {
     let mut config = DpGdConfig::preset("dpgd-quick").unwrap();
     config.repeats = 3;
-    config.trace_p.clear();
+    config.trace_p = OptionalList(Vec::new());
     let n = config.n;
     let (rows, _) = run(config.clone());
     let star = mean_test_loss(&rows, "min-norm", None);

@@ -3,13 +3,16 @@
 //! the trend of both private methods with ε on small default-shaped problems.
 
 use dp_explorer::algorithms::priv_altmin::PrivAltMin;
-use dp_explorer::experiment::fedrep_config::AltMinUsers;
-use dp_explorer::experiment::fedrep_sweep::{merge_shards, plan_priv_altmin, plan_private_fedrep};
-use dp_explorer::experiment::results::{csv_string, ResultRow};
-use dp_explorer::experiment::{FedRepConfig, FedRepSweep};
 use dp_explorer::privacy::formulas::priv_altmin_authors_code_sigmas;
 use dp_explorer::privacy::gdp::epsilon_for_mu;
+use dp_explorer::privacy::PrivacyEvent;
 use dp_explorer::privacy::{Calibration, Relation};
+use dp_explorer::scenarios::fedrep::charts::charts_for_config;
+use dp_explorer::scenarios::fedrep::config::{AltMinUsers, FedRepConfig};
+use dp_explorer::scenarios::fedrep::plan::{plan_priv_altmin, plan_private_fedrep};
+use dp_explorer::scenarios::fedrep::results::{csv_string, ResultRow};
+use dp_explorer::scenarios::fedrep::run::{merge_shards, FedRepSweep};
+use dp_explorer::scenarios::field::Config;
 
 fn rel(a: f64, b: f64) -> f64 {
     ((a - b) / b).abs()
@@ -116,7 +119,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
             .unwrap();
         assert_eq!(c.angles[0], fedrep.angles[0]);
     }
-    let charts = sweep.charts();
+    let charts = charts_for_config(sweep.config(), &sweep.rows(), &sweep.curves());
     let names =
         |i: usize| -> Vec<String> { charts[i].series.iter().map(|s| s.name.clone()).collect() };
     assert!(
@@ -186,7 +189,7 @@ fn under_exact_calibration_priv_altmin_spends_exactly_the_target_epsilon() {
                 c.altmin_mode = mode;
                 c.relation = relation;
                 if !private_init {
-                    c.init = dp_explorer::experiment::fedrep_config::InitMode::NonPrivate;
+                    c.init = dp_explorer::scenarios::fedrep::config::InitMode::NonPrivate;
                 }
                 for eps in [0.5, 1.0, 4.0, 8.0] {
                     let plan = plan_priv_altmin(&c, eps).unwrap();
@@ -206,13 +209,17 @@ fn under_exact_calibration_priv_altmin_spends_exactly_the_target_epsilon() {
                     let eps_check = epsilon_for_mu(mu2.sqrt(), c.delta).unwrap();
                     assert!(rel(eps_check, eps) < 1e-6);
                     // One noise multiplier for W and b; T-fold or parallel composition.
-                    let (w, b) = (&plan.releases[0], &plan.releases[1]);
+                    let (w, b) = plan
+                        .params
+                        .privacy_events(c.m_train(), c.relation == Relation::ReplaceOne);
+                    let released = PrivacyEvent::Composed(vec![w, b]).gaussian_stages();
+                    let (w, b) = (&released[0], &released[1]);
                     assert!(rel(w.sigma / w.sensitivity, b.sigma / b.sensitivity) < 1e-12);
                     let count = match mode {
                         AltMinUsers::Disjoint => 1,
                         AltMinUsers::AllUsers => c.altmin_rounds as u64,
                     };
-                    assert_eq!((w.count, b.count), (count, count));
+                    assert_eq!((w.steps, b.steps), (count, count));
                     // The init gets the same σ as Private FedRep's.
                     let fedrep = plan_private_fedrep(&c, eps).unwrap();
                     assert_eq!(plan.init_sigma.is_some(), private_init);
@@ -236,7 +243,11 @@ fn the_plan_accounts_for_exactly_the_releases_the_run_makes() {
         };
         let plan = plan_priv_altmin(&c, 2.0).unwrap();
         let run = PrivAltMin::new(&data, data.u_star.clone(), plan.params.clone(), 0);
-        assert_eq!(run.release_stages(true), plan.releases);
+        // The report accounts for exactly the run's releases (b, then W last).
+        let (w, b) = run.privacy_events(true);
+        let released = PrivacyEvent::Composed(vec![b, w]).gaussian_stages();
+        let reported = &plan.report.stages;
+        assert_eq!(reported[reported.len() - 2..], released[..]);
         assert_eq!(
             (plan.params.sigma_w, plan.params.sigma_b),
             (plan.sigma_w, plan.sigma_b)
@@ -258,10 +269,13 @@ fn under_the_authors_formula_the_report_shows_what_the_run_spends_whatever_it_is
                 let p = &plan.report;
                 // The run's releases (non-private init in this preset: no init stage).
                 assert_eq!(p.stages.len(), 2);
-                let mu2: f64 = plan
-                    .releases
+                let (w, b) = plan
+                    .params
+                    .privacy_events(c.m_train(), c.relation == Relation::ReplaceOne);
+                let mu2: f64 = PrivacyEvent::Composed(vec![w, b])
+                    .gaussian_stages()
                     .iter()
-                    .map(|s| s.count as f64 * (s.sensitivity / s.sigma).powi(2))
+                    .map(|s| s.steps as f64 * (s.sensitivity / s.sigma).powi(2))
                     .sum();
                 let spent = epsilon_for_mu(mu2.sqrt(), c.delta).unwrap();
                 // Never smaller than what the run spends.
@@ -339,7 +353,7 @@ fn several_seeds_give_one_row_per_seed_and_the_chart_shows_their_mean() {
         "different data per seed"
     );
     let mean = private.iter().map(|r| r.excess_risk).sum::<f64>() / 3.0;
-    let charts = sweep.charts();
+    let charts = charts_for_config(sweep.config(), &sweep.rows(), &sweep.curves());
     let series = charts[0]
         .series
         .iter()
@@ -393,7 +407,7 @@ fn the_linear_simulation_preset_reproduces_fedreps_figure_with_private_floors() 
     }
     // The risk chart carries the fitted theory guide, from ε = 10 to 100,
     // falling towards non-private FedRep's level.
-    let charts = sweep.charts();
+    let charts = charts_for_config(sweep.config(), &sweep.rows(), &sweep.curves());
     let guide = charts[0]
         .series
         .iter()

@@ -8,6 +8,7 @@ use dp_explorer::algorithms::priv_altmin::{
 use dp_explorer::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
 use dp_explorer::linalg::{gaussian_matrix, orthonormalize, top_k_eigenvectors};
 use dp_explorer::metrics::principal_angle_distance;
+use dp_explorer::privacy::event::PrivacyEvent;
 use dp_explorer::rng::{stream, Purpose};
 use nalgebra::DMatrix;
 use std::time::Instant;
@@ -232,7 +233,7 @@ fn the_same_seed_gives_the_same_run_and_another_seed_another_one() {
 }
 
 #[test]
-fn release_stages_compose_t_times_for_all_users_and_once_for_disjoint_subsets() {
+fn privacy_events_compose_t_times_for_all_users_and_once_for_disjoint_subsets() {
     let data = dataset(50, 6, 2, 4);
     for (mode, count, m_stat) in [
         (AltMinMode::AllUsers, 5, 5),
@@ -246,9 +247,10 @@ fn release_stages_compose_t_times_for_all_users_and_once_for_disjoint_subsets() 
         }
         .with_noise_multiplier(4.0, data.model.m_train, false);
         let alg = PrivAltMin::new(&data, data.u_star.clone(), params, 0);
-        let stages = alg.release_stages(false);
+        let (w, b) = alg.privacy_events(false);
+        let stages = PrivacyEvent::Composed(vec![w, b]).gaussian_stages();
         assert_eq!(stages.len(), 2);
-        assert!(stages.iter().all(|s| s.count == count));
+        assert!(stages.iter().all(|s| s.steps == count));
         assert!((stages[0].sensitivity - m_stat as f64 * 1e-8).abs() < 1e-20);
         assert!((stages[1].sensitivity - m_stat as f64 * 1e-8).abs() < 1e-20);
         assert!(stages

@@ -1,62 +1,89 @@
-//! The scenario wrapper: the preset picks Private FedRep or DP-GD; DP-GD runs to
-//! the end through it with σ from the crate's accountant and an ε spent that is
-//! the exact ε of the noise it adds.
+//! Scenarios through the registry: every preset runs to the end through the
+//! generic `Run` interface, every field round-trips through text, settings of
+//! another scenario are refused at their field; DP-GD's σ comes from the
+//! crate's accountant and its ε spent is the exact ε of the noise it adds.
 
-use dp_explorer::experiment::scenario::{self, Scenario, Snapshot, Sweep};
 use dp_explorer::privacy::calibration::sigma_for_epsilon_exact;
 use dp_explorer::privacy::formulas::dpgd_prop32_multiplier;
 use dp_explorer::privacy::gdp::{delta_for_epsilon, epsilon_for_mu};
+use dp_explorer::privacy::PrivacyReport;
+use dp_explorer::scenarios::dpgd::config::DpGdConfig;
+use dp_explorer::scenarios::dpgd::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
+use dp_explorer::scenarios::dpgd::run::{DpGdRow, DpGdSweep};
+use dp_explorer::scenarios::field::Config;
+use dp_explorer::scenarios::{self, Shard, SCENARIOS};
 
-fn run(preset: &str, pairs: &[(&str, &str)]) -> Sweep {
-    let mut s = Sweep::from_preset_and_fields(Some(preset), pairs.iter().copied())
+/// A DP-GD sweep run to the end with the crate's accountant: every row (main,
+/// then loss-versus-T) with its report.
+fn run(preset: &str, pairs: &[(&str, &str)]) -> Vec<(DpGdRow, Option<PrivacyReport>)> {
+    let config = DpGdConfig::from_pairs(preset, pairs.iter().copied())
         .unwrap_or_else(|e| panic!("{preset}: {e:?}"));
-    assert_eq!(s.scenario(), Scenario::DpGd);
+    let (n, cal) = (config.n, config.calibration);
+    let mut s = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent).unwrap();
     let total = s.progress().1;
     let mut steps = 0;
-    while !s.step().unwrap() {
+    while !s.step() {
         steps += 1;
         assert!(steps <= total, "more steps than planned");
     }
-    assert!(s.is_done());
     assert_eq!(s.progress(), (total, total));
     assert_eq!(s.phase_label(), "done");
-    s
+    [s.rows(), s.trace()]
+        .concat()
+        .into_iter()
+        .map(|r| {
+            let report = dpgd_report(&r, n, cal).transpose().unwrap();
+            (r, report)
+        })
+        .collect()
 }
 
-fn snapshot_json(s: &Sweep) -> serde_json::Value {
-    serde_json::to_value(s.snapshot()).unwrap()
+/// Views are equal, NaN included (a horizontal reference has x = NaN): as JSON.
+fn same_view(a: &scenarios::View, b: &scenarios::View) -> Result<(), String> {
+    let (ja, jb) = (
+        serde_json::to_string(a).unwrap(),
+        serde_json::to_string(b).unwrap(),
+    );
+    if ja == jb && a.summary == b.summary {
+        Ok(())
+    } else {
+        Err(format!("views differ:\n{ja}\n{jb}"))
+    }
 }
 
 #[test]
-fn the_dpgd_quick_preset_runs_to_the_end_through_the_wrapper() {
-    let s = run("dpgd-quick", &[]);
-    let Snapshot::DpGd(snap) = s.snapshot() else {
-        panic!("a DP-GD snapshot")
-    };
+fn the_dpgd_quick_preset_runs_to_the_end_through_the_registry() {
+    let (s, mut run) = scenarios::start("dpgd-quick", &[], Shard::WHOLE).unwrap();
+    assert_eq!(s.info().id, "dpgd");
+    let total = run.progress().1;
+    scenarios::run_to_end(run.as_mut()).unwrap();
+    assert_eq!(run.progress(), (total, total));
+    let snap = scenarios::snapshot("dpgd", run.as_ref());
     assert!(snap.finished);
-    // 7 widths × (min-norm, zero, gd, 3 ε) and 2 traced widths × 3 time scales.
-    assert_eq!(snap.rows.len(), 7 * 6);
-    assert_eq!(snap.trace.len(), 2 * 3);
-    assert_eq!(snap.charts.len(), 4);
-    assert_eq!(snap.tables.len(), 4);
-    assert_eq!(snap.tables[1].rows.len(), 7, "one table row per width");
-    for t in &snap.tables {
+    let view = &snap.view;
+    assert_eq!(view.charts.len(), 4);
+    assert_eq!(view.tables.len(), 4);
+    assert_eq!(view.tables[1].rows.len(), 7, "one table row per width");
+    for t in &view.tables {
         assert!(!t.rows.is_empty(), "{}", t.caption);
         assert!(t.rows.iter().all(|r| r.len() == t.headers.len()));
     }
-    for r in &snap.rows {
-        let private = r.row.method == "dp-gd";
-        assert_eq!(r.privacy.is_some(), private, "{}", r.row.method);
-        assert_eq!(r.privacy_reading.is_some(), private);
+    // One explain-ε entry per (method, target ε): 3 ε of the main grid and
+    // the loss-versus-T runs' ε; each says who one "user" is here.
+    assert_eq!(view.privacy.len(), 4);
+    for e in &view.privacy {
+        assert!(e.reading.as_ref().unwrap().contains("one training sample"));
+        assert!(e.summary.contains("spend"), "{}", e.summary);
     }
-    let json = snapshot_json(&s);
+    let json = serde_json::to_value(&snap).unwrap();
     assert_eq!(json["scenario"], "dpgd");
     for key in [
-        "done", "total", "phase", "finished", "rows", "trace", "charts", "tables",
+        "done", "total", "phase", "finished", "charts", "tables", "privacy", "files",
     ] {
         assert!(json.get(key).is_some(), "snapshot has {key}");
     }
-    let csv = s.csv();
+    let csv = &view.files[0].text;
+    assert_eq!(view.files[0].name, "results.csv");
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
     for col in [
@@ -74,12 +101,14 @@ fn the_dpgd_quick_preset_runs_to_the_end_through_the_wrapper() {
         assert!(header.split(',').any(|c| c == col), "column {col}");
     }
     assert_eq!(lines.count(), 7 * 6 + 2 * 3);
-    assert_eq!(s.config_fields(), scenario::fields("dpgd-quick").unwrap());
+    // Its one part merges back to the same view.
+    let merged = s.merge("dpgd-quick", &[], &[run.part()]).unwrap();
+    assert_eq!(same_view(&merged, &run.view()), Ok(()));
 }
 
 /// The noise std on the mean gradient ḡ per step, (2C/n)·σ/√η, and the
 /// replace-one sensitivity 2C/n of ḡ.
-fn std_and_sensitivity(r: &dp_explorer::experiment::dpgd_sweep::DpGdRow, n: usize) -> (f64, f64) {
+fn std_and_sensitivity(r: &DpGdRow, n: usize) -> (f64, f64) {
     let s = 2.0 * r.clip / n as f64;
     (s * r.sigma / r.eta.sqrt(), s)
 }
@@ -90,20 +119,11 @@ fn rel(a: f64, b: f64) -> f64 {
 
 #[test]
 fn prop32_sigma_is_the_papers_and_epsilon_spent_is_its_exact_epsilon() {
-    let s = run("dpgd-quick", &[("calibration", "prop32")]);
-    let Snapshot::DpGd(snap) = s.snapshot() else {
-        panic!()
-    };
+    let rows = run("dpgd-quick", &[("calibration", "prop32")]);
     let n = 100;
-    let private: Vec<_> = snap
-        .rows
-        .iter()
-        .chain(&snap.trace)
-        .filter(|r| r.row.sigma > 0.0)
-        .collect();
+    let private: Vec<_> = rows.iter().filter(|r| r.0.sigma > 0.0).collect();
     assert_eq!(private.len(), 7 * 3 + 2 * 3);
-    for v in private {
-        let r = &v.row;
+    for (r, report) in private {
         let want = dpgd_prop32_multiplier(r.eta, r.steps as u64, r.epsilon, r.delta);
         assert!(rel(r.sigma, want) < 1e-12, "{r:?}");
         // The algorithm's own noise std √η·(2C/n)·σ.
@@ -124,7 +144,7 @@ fn prop32_sigma_is_the_papers_and_epsilon_spent_is_its_exact_epsilon() {
         assert!(delta_for_epsilon(mu, r.epsilon_spent) <= r.delta * (1.0 + 1e-9));
         // Prop. 3.2 is conservative: the run spends less than its target.
         assert!(r.epsilon_spent < r.epsilon, "{r:?}");
-        let report = v.privacy.as_ref().unwrap();
+        let report = report.as_ref().unwrap();
         assert_eq!(report.epsilon_exact, r.epsilon_spent);
         assert_eq!(report.stages.len(), 1);
         assert!(rel(report.stages[0].sensitivity, sens) < 1e-12);
@@ -143,24 +163,15 @@ fn exact_sigma_spends_exactly_the_target() {
             ("trace_p", "500"),
         ],
     );
-    let Snapshot::DpGd(snap) = s.snapshot() else {
-        panic!()
-    };
     let n = 100;
-    for v in snap
-        .rows
-        .iter()
-        .chain(&snap.trace)
-        .filter(|r| r.row.sigma > 0.0)
-    {
-        let r = &v.row;
+    for (r, report) in s.iter().filter(|r| r.0.sigma > 0.0) {
         let (std, sens) = std_and_sensitivity(r, n);
         let want = sigma_for_epsilon_exact(r.epsilon, r.delta, r.steps as u64, sens).unwrap();
         assert!(rel(std, want) < 1e-12, "{r:?}");
         assert!(rel(r.epsilon_spent, r.epsilon) < 1e-9, "{r:?}");
         let mu = (r.steps as f64).sqrt() * sens / std;
         assert!(delta_for_epsilon(mu, r.epsilon_spent) <= r.delta * (1.0 + 1e-9));
-        let report = v.privacy.as_ref().unwrap();
+        let report = report.as_ref().unwrap();
         assert_eq!(report.epsilon_exact, r.epsilon_spent);
         assert!(
             report
@@ -174,22 +185,83 @@ fn exact_sigma_spends_exactly_the_target() {
 }
 
 #[test]
-fn fedrep_presets_keep_their_snapshot_shape() {
-    let s = Sweep::from_preset_and_fields(Some("fedrep-paper"), [("n", "2000")]).unwrap();
-    assert_eq!(s.scenario(), Scenario::FedRep);
-    let json = snapshot_json(&s);
-    for key in [
-        "done", "total", "phase", "finished", "rows", "curves", "charts", "config",
-    ] {
-        assert!(json.get(key).is_some(), "snapshot has {key}");
+fn every_preset_of_every_scenario_round_trips_through_text() {
+    let mut names = Vec::new();
+    for s in SCENARIOS {
+        let info = s.info();
+        assert!(
+            !info.presets.is_empty() && !info.charts.is_empty(),
+            "{}",
+            info.id
+        );
+        for p in info.presets {
+            names.push(p.name);
+            let fields = s.preset_fields(p.name).unwrap();
+            let listed: Vec<&str> = info.fields.iter().map(|f| f.name).collect();
+            let got: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+            assert_eq!(got, listed, "{}", p.name);
+            let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            // Under another preset of the same scenario, the same text gives the same config.
+            let other = info.presets[(info.presets.len() - 1).min(1)].name;
+            assert!(s.validate(p.name, &pairs).is_empty(), "{}", p.name);
+            assert_eq!(s.preset_fields(other).unwrap().len(), fields.len());
+            let (found, name) = scenarios::by_preset(&p.name.to_ascii_uppercase()).unwrap();
+            assert_eq!((found.info().id, name), (info.id, p.name));
+        }
     }
-    assert_eq!(json["charts"].as_array().unwrap().len(), 2);
-    // No preset: FedRep's defaults, as before.
-    let s = Sweep::from_preset_and_fields(None, []).unwrap();
-    assert_eq!(s.scenario(), Scenario::FedRep);
-    // A FedRep-only field is refused under a DP-GD preset, and vice versa.
-    let e = scenario::validate(Some("dpgd-quick"), [("rounds", "5")]);
+    let before = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(
+        names.len(),
+        before,
+        "preset names are unique across scenarios"
+    );
+    let e = scenarios::validate("nope", &[]);
+    assert_eq!(e[0].field(), "preset");
+    assert!(e[0].to_string().contains("dpgd-browser") && e[0].to_string().contains("fedrep-paper"));
+}
+
+#[test]
+fn settings_of_another_scenario_are_refused_at_their_field() {
+    let e = scenarios::validate("dpgd-quick", &[("rounds", "5")]);
     assert_eq!(e[0].field(), "rounds");
-    let e = scenario::validate(Some("fedrep-paper"), [("p_grid", "10")]);
+    let e = scenarios::validate("fedrep-paper", &[("p_grid", "10")]);
     assert_eq!(e[0].field(), "p_grid");
+    // Every bad field at once, in DP-GD too.
+    let e = scenarios::validate(
+        "dpgd-quick",
+        &[("n", "x"), ("p_grid", ""), ("d", "0"), ("clip_scale", "-1")],
+    );
+    let fields: Vec<&str> = e.iter().map(|e| e.field()).collect();
+    for f in ["n", "p_grid", "d", "clip_scale"] {
+        assert!(fields.contains(&f), "{f} in {fields:?}");
+    }
+    // Old names of renamed settings still work.
+    assert!(scenarios::validate("fedrep-paper", &[("step", "1"), ("n", "2000")]).is_empty());
+    assert!(scenarios::validate("dpgd-quick", &[("repeats", "2")]).is_empty());
+}
+
+#[test]
+fn fedrep_runs_through_the_registry_and_its_shards_merge_to_the_whole() {
+    let pairs = [("n", "600"), ("d", "10"), ("epsilons", "1,4")];
+    let (s, mut whole) = scenarios::start("fedrep-paper", &pairs, Shard::WHOLE).unwrap();
+    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let parts: Vec<Vec<u8>> = (0..3)
+        .map(|index| {
+            let (_, mut run) =
+                scenarios::start("fedrep-paper", &pairs, Shard { index, count: 3 }).unwrap();
+            scenarios::run_to_end(run.as_mut()).unwrap();
+            run.part()
+        })
+        .collect();
+    let merged = s.merge("fedrep-paper", &pairs, &parts).unwrap();
+    assert_eq!(same_view(&merged, &whole.view()), Ok(()));
+    let json = serde_json::to_value(scenarios::snapshot("fedrep", whole.as_ref())).unwrap();
+    assert_eq!(json["charts"].as_array().unwrap().len(), 2);
+    assert_eq!(json["tables"].as_array().unwrap().len(), 2);
+    // Two private methods × two ε: one explain entry each.
+    assert_eq!(json["privacy"].as_array().unwrap().len(), 4);
+    let files: Vec<&str> = merged.files.iter().map(|f| f.name).collect();
+    assert_eq!(files, ["results.csv", "angles.csv"]);
 }

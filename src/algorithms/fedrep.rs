@@ -152,6 +152,10 @@ impl FedRep {
         self.round
     }
 
+    pub fn params(&self) -> &FedRepParams {
+        &self.params
+    }
+
     pub fn u(&self) -> &DMatrix<f64> {
         &self.u
     }

@@ -7,3 +7,4 @@ pub mod local_gd;
 pub mod min_norm;
 pub mod priv_altmin;
 pub mod private_init;
+pub mod stepwise;

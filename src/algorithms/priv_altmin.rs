@@ -65,7 +65,7 @@
 //! DisjointSubsets: a user's data enters only its group's release; later
 //! iterations see it only through the released U (post-processing), so by
 //! parallel composition the cost is that of **one** iteration. See
-//! [`PrivAltMin::release_stages`]. The number of users n (hence N_t in the
+//! [`PrivAltMinParams::privacy_events`]. The number of users n (hence N_t in the
 //! ridge) is treated as public, as everywhere in the project.
 
 use crate::data::shared_representation::{FederatedDataset, Part, Points};
@@ -75,6 +75,7 @@ use crate::linalg::{
 };
 use crate::metrics::principal_angle_distance;
 use crate::privacy::clipping::clip_factor;
+use crate::privacy::event::PrivacyEvent;
 use crate::rng::{stream, Purpose};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
@@ -213,15 +214,38 @@ pub fn statistic_sensitivity(
     }
 }
 
-/// One kind of Gaussian release of the run, for the accountant: `count`
-/// compositions (per user) of a Gaussian mechanism with L2 `sensitivity` and
-/// noise std `sigma`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReleaseStage {
-    pub name: String,
-    pub sensitivity: f64,
-    pub sigma: f64,
-    pub count: u64,
+impl PrivAltMinParams {
+    /// What a run with these parameters releases, per user, for the
+    /// accountant: the noisy W = Σ w wᵀ and b = Σ ỹ w of every iteration
+    /// (sensitivities from [`statistic_sensitivity`] with the split's statistic
+    /// points out of `m_train`). With all users, T iterations each (T-fold
+    /// composition); with disjoint subsets, each user is in one iteration's
+    /// group (parallel composition). Returns (W, b).
+    pub fn privacy_events(
+        &self,
+        m_train: usize,
+        relation_is_replace: bool,
+    ) -> (PrivacyEvent, PrivacyEvent) {
+        let points = self.split.statistic_points(m_train).len();
+        let (s_w, s_b) = statistic_sensitivity(self, points, relation_is_replace);
+        let w = PrivacyEvent::gaussian(
+            "Priv-AltMin W = Σ w wᵀ",
+            "symmetric Gaussian noise on the sum of clipped per-sample w wᵀ ((dk)×(dk))",
+            s_w,
+            self.sigma_w,
+        );
+        let b = PrivacyEvent::gaussian(
+            "Priv-AltMin b = Σ ỹ w",
+            "Gaussian noise on the sum of clamped-label ỹ·w (dk)",
+            s_b,
+            self.sigma_b,
+        );
+        let t = self.rounds as u64;
+        match self.mode {
+            AltMinMode::AllUsers => (w.repeated(t), b.repeated(t)),
+            AltMinMode::DisjointSubsets => (w.on_disjoint_groups(t), b.on_disjoint_groups(t)),
+        }
+    }
 }
 
 /// The head v = argmin ‖y − X U v‖² + λ‖v‖² for rows X (rows×d row-major), U
@@ -502,41 +526,19 @@ impl PrivAltMin {
         self.params.split.statistic_points(self.m_train).len()
     }
 
-    /// The Gaussian releases of the whole run, per user, for the accountant:
-    /// "W" (s_W, σ_W) and "b" (s_b, σ_b), each with count T (AllUsers) or 1
-    /// (DisjointSubsets: parallel composition, each user is in one group).
-    /// The run is then μ-GDP with μ² = Σ count·(s/σ)².
-    pub fn release_stages(&self, relation_is_replace: bool) -> Vec<ReleaseStage> {
-        let (s_w, s_b) = statistic_sensitivity(
-            &self.params,
-            self.statistic_points_per_user(),
-            relation_is_replace,
-        );
-        let count = match self.params.mode {
-            AltMinMode::AllUsers => self.params.rounds as u64,
-            AltMinMode::DisjointSubsets => u64::from(self.params.rounds > 0),
-        };
-        vec![
-            ReleaseStage {
-                name: "Priv-AltMin W = Σ w wᵀ".into(),
-                sensitivity: s_w,
-                sigma: self.params.sigma_w,
-                count,
-            },
-            ReleaseStage {
-                name: "Priv-AltMin b = Σ ỹ w".into(),
-                sensitivity: s_b,
-                sigma: self.params.sigma_b,
-                count,
-            },
-        ]
+    /// What the whole run releases, for the accountant ([`PrivAltMinParams::privacy_events`]).
+    pub fn privacy_events(&self, relation_is_replace: bool) -> (PrivacyEvent, PrivacyEvent) {
+        self.params
+            .privacy_events(self.m_train, relation_is_replace)
     }
 
     /// μ of the whole run as a GDP mechanism (∞ when a σ is 0).
     pub fn gdp_mu(&self, relation_is_replace: bool) -> f64 {
-        self.release_stages(relation_is_replace)
+        let (w, b) = self.privacy_events(relation_is_replace);
+        PrivacyEvent::Composed(vec![w, b])
+            .gaussian_stages()
             .iter()
-            .map(|s| s.count as f64 * (s.sensitivity / s.sigma).powi(2))
+            .map(|s| s.steps as f64 * (s.sensitivity / s.sigma).powi(2))
             .sum::<f64>()
             .sqrt()
     }
@@ -907,7 +909,10 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s == 1));
-        assert_eq!(alg.release_stages(true)[0].count, 1);
+        assert_eq!(
+            PrivacyEvent::Composed(vec![alg.privacy_events(true).0]).gaussian_stages()[0].steps,
+            1
+        );
         assert_eq!(alg.statistic_points_per_user(), 2);
     }
 

@@ -1,7 +1,7 @@
 //! `dp-explorer bench`: times the shared benchmarks natively. `scripts/bench.sh`
 //! runs the same benchmarks in headless chromium and prints both side by side.
 
-use crate::experiment::bench::{run_bench, BENCHES};
+use crate::bench::{run_bench, BENCHES};
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]

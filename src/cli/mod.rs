@@ -5,14 +5,14 @@ pub mod account;
 pub mod bench;
 pub mod sweep;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "dp-explorer",
     version,
-    about = "Differential privacy made visible: Private FedRep (personalized federated learning) and DP-GD on random features; reproducible sweeps and privacy accounting"
+    about = "Differential privacy made visible: the papers' private algorithms as reproducible sweeps (CSV + SVG), and privacy accounting"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -23,14 +23,21 @@ pub struct Cli {
 pub enum Command {
     /// Time the benchmarks natively (scripts/bench.sh adds the browser column).
     Bench(bench::BenchArgs),
-    /// Run a sweep (a preset: fedrep-* or dpgd-*, with overrides) and write results.csv and SVG charts.
+    /// Run a sweep (a preset of any scenario, with overrides) and write its CSV files and SVG charts.
     Sweep(sweep::SweepArgs),
     /// Print ε (or σ) for a Gaussian mechanism under every accountant.
     Account(account::AccountArgs),
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // `sweep --help` lists every scenario's presets and settings, read from the registry.
+    let matches = Cli::command()
+        .mut_subcommand("sweep", |c| c.after_help(sweep::settings_help()))
+        .get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let outcome = match cli.command {
         Command::Account(args) => account::run(&args),
         Command::Bench(args) => bench::run(&args),

@@ -1,79 +1,130 @@
-//! `dp-explorer sweep`: runs a preset's sweep natively and writes
-//! `results.csv` plus one SVG per chart, drawn by the page's chart code. The
-//! preset picks the scenario: `fedrep-*` (Private FedRep) or `dpgd-*` (DP-GD
-//! on random features).
+//! `dp-explorer sweep`: runs a preset's sweep natively and writes its files
+//! (`results.csv`, and any other the scenario makes) plus one SVG per chart,
+//! drawn by the page's chart code. The preset picks the scenario; the
+//! settings, presets and chart names come from the registry.
 
-use crate::experiment::dpgd_sweep::DpGdRow;
-use crate::experiment::fedrep_sweep::{charts_for_config, merge_shards};
-use crate::experiment::results::write_csv;
-use crate::experiment::results::{AngleCurve, ResultRow};
-use crate::experiment::scenario::{self, DpGdScenario, Scenario, Sweep};
-use crate::experiment::{FedRepConfig, FedRepSweep};
 use crate::plot::chart_svg;
+use crate::scenarios::{self, field::FieldKind, Run, Shard, View, SCENARIOS};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Largest `--config` file read (a config is a few hundred bytes).
+const MAX_CONFIG_BYTES: u64 = 4 << 20;
+/// Most threads `--threads` takes.
+const MAX_THREADS: usize = 64;
+
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
-    /// Starting point; the preset picks the scenario.
-    /// Private FedRep: fedrep-paper (the paper's Figure 1 setting) or
-    /// fedrep-authors-code (as the public code behind the paper) or
-    /// fedrep-linear-sim (FedRep's linear simulation, Collins et al.: angle over 500 rounds).
-    /// DP-GD on random features: dpgd-browser (Fig. 3's shape, d = 20, n = 400),
-    /// dpgd-paper (d = 100, n = 2000, p up to 16000; minutes) or dpgd-quick
-    /// (d = 10, n = 100; under a second).
-    #[arg(long, default_value = "fedrep-paper")]
-    pub preset: String,
-    /// A JSON file with config fields (applied after the preset, before --set).
+    /// Starting point; the preset picks the scenario (the list is below).
+    /// Default: the page's default preset, or the `preset` key of --config.
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// A JSON file with settings (applied after the preset, before --set); a
+    /// "preset" key in it chooses the preset when --preset is not given.
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Override a field, e.g. --set n=5000 --set epsilons=1,2,4 (repeatable).
-    /// Private FedRep fields: n, d, k, m, epsilons, delta, rounds, step, clip,
-    /// noise, seed, calibration (exact|paper|authors-code), relation
-    /// (replace-one|add-remove-one), init (private|non-private|random), init_share,
-    /// init_clip, init_normalization (unbiased|printed), batch (split|full|fresh),
-    /// heads (gaussian|unit), local_steps, local_step, seeds (several datasets: mean and
-    /// band), altmin (on|off), altmin_mode (disjoint|all-users), altmin_rounds,
-    /// altmin_clip, altmin_label_clip.
-    /// DP-GD fields: n, d, p_grid, n_test, epsilons, delta, calibration
-    /// (prop32|exact), clip_scale (C = clip_scale·√p), time_scale (ηT = time_scale·d/p),
-    /// eta_mode (inverse-p|fixed), eta, activation (tanh|sin), target (sign|linear),
-    /// label_noise, seed, repeats, trace_p (none or widths), trace_epsilon,
-    /// trace_time_scales, trace_eta.
+    /// Override a setting, e.g. --set n=5000 --set epsilons=1,2,4 (repeatable;
+    /// the settings of each scenario are listed below).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// The seed (same as --set seed=S).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Output directory for results.csv and the SVG charts (Private FedRep:
-    /// risk-chart.svg, angle-chart.svg, angles.csv; DP-GD: dpgd-eps-chart.svg,
-    /// dpgd-width-chart.svg, dpgd-steps-chart.svg, dpgd-rescaled-chart.svg).
+    /// Output directory for the CSV files and one SVG per chart.
     #[arg(long)]
     pub out: PathBuf,
-    /// Threads for a Private FedRep sweep (default: the machine's cores). Runs
-    /// are shared out as in the page's worker pool; the results are the same
-    /// for any number of threads.
+    /// Threads for a sweep that splits over workers (default: the machine's
+    /// cores, at most 64). Runs are shared out as in the page's worker pool;
+    /// the results are the same for any number of threads.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// The text after `dp-explorer sweep --help`: every scenario's presets and
+/// settings, from the registry.
+pub fn settings_help() -> String {
+    let mut out = String::from("Presets and settings, per scenario:\n");
+    for s in SCENARIOS {
+        let info = s.info();
+        out.push_str(&format!("\n{} ({})\n  presets:\n", info.title, info.id));
+        for p in info.presets {
+            out.push_str(&format!("    {:<22} {}\n", p.name, p.label));
+        }
+        out.push_str("  settings (--set KEY=VALUE; default in brackets):\n");
+        for f in &info.fields {
+            let values = match f.kind {
+                FieldKind::Choice | FieldKind::Switch => format!(
+                    " ({})",
+                    f.choices
+                        .iter()
+                        .map(|c| c.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join("|")
+                ),
+                FieldKind::RealList | FieldKind::IntegerList => " (list)".into(),
+                _ => String::new(),
+            };
+            let help = if f.help.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", f.help)
+            };
+            out.push_str(&format!(
+                "    {:<20} {}{values}{help} [{}]\n",
+                f.name, f.label, f.default
+            ));
+        }
+    }
+    out
 }
 
 fn split_pair(s: &str) -> Result<(&str, &str), String> {
     s.split_once('=')
         .map(|(k, v)| (k.trim(), v.trim()))
-        .ok_or_else(|| format!("--set expects KEY=VALUE (got \"{s}\")"))
+        .ok_or_else(|| format!("--set expects KEY=VALUE (got \"{}\")", shorten(s)))
 }
 
-/// The --config file's fields, then --set, then --seed, as (key, text) pairs.
-fn pairs_from_args(args: &SweepArgs) -> Result<Vec<(String, String)>, String> {
+fn shorten(s: &str) -> String {
+    s.chars().filter(|c| !c.is_control()).take(60).collect()
+}
+
+/// The text of a `--config` file: a regular file of at most a few MB, with
+/// any UTF-8 byte-order mark dropped.
+fn read_config_file(path: &Path) -> Result<String, String> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(format!(
+            "{} is larger than {} MB; a config is a small JSON object of settings",
+            path.display(),
+            MAX_CONFIG_BYTES >> 20
+        ));
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
+    Ok(text.trim_start_matches('\u{feff}').to_string())
+}
+
+/// The preset, then the --config file's settings, --set, and --seed, as
+/// (key, text) pairs.
+fn preset_and_pairs(args: &SweepArgs) -> Result<(String, Vec<(String, String)>), String> {
+    let mut preset = args.preset.clone();
     let mut pairs = Vec::new();
     if let Some(path) = &args.config {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = read_config_file(path)?;
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let obj = value
             .as_object()
-            .ok_or_else(|| format!("{}: expected a JSON object of fields", path.display()))?;
+            .ok_or_else(|| format!("{}: expected a JSON object of settings", path.display()))?;
         for (k, v) in obj {
             let text = match v {
                 serde_json::Value::String(s) => s.clone(),
@@ -84,7 +135,22 @@ fn pairs_from_args(args: &SweepArgs) -> Result<Vec<(String, String)>, String> {
                     .join(","),
                 other => other.to_string(),
             };
-            pairs.push((k.clone(), text));
+            if k == "preset" {
+                match &preset {
+                    None => preset = Some(text),
+                    Some(p) if p.trim().eq_ignore_ascii_case(text.trim()) => {}
+                    Some(p) => {
+                        return Err(format!(
+                            "preset: --preset {} and the preset \"{}\" of {} differ; give one",
+                            shorten(p),
+                            shorten(&text),
+                            path.display()
+                        ))
+                    }
+                }
+            } else {
+                pairs.push((k.clone(), text));
+            }
         }
     }
     for s in &args.set {
@@ -94,24 +160,10 @@ fn pairs_from_args(args: &SweepArgs) -> Result<Vec<(String, String)>, String> {
     if let Some(seed) = args.seed {
         pairs.push(("seed".into(), seed.to_string()));
     }
-    Ok(pairs)
-}
-
-/// The config of `--preset`, `--config`, `--set` and `--seed`, parsed and
-/// validated by the same code as the page's fields (every bad field at once).
-pub fn fedrep_config_from_args(args: &SweepArgs) -> Result<FedRepConfig, String> {
-    let pairs = pairs_from_args(args)?;
-    FedRepConfig::from_pairs(
-        Some(&args.preset),
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    )
-    .map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
+    Ok((
+        preset.unwrap_or_else(|| scenarios::default_preset().to_string()),
+        pairs,
+    ))
 }
 
 fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
@@ -120,104 +172,30 @@ fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String
     Ok(path)
 }
 
-/// One row per (method, ε, round): the principal-angle curves.
-fn angle_csv(curves: &[crate::experiment::results::AngleCurve]) -> String {
-    let mut out = String::from("method,epsilon,round,principal_angle\n");
-    for c in curves {
-        let eps = c.epsilon.map_or("inf".to_string(), |e| format!("{e}"));
-        for (t, a) in c.angles.iter().enumerate() {
-            out.push_str(&format!("{},{eps},{t},{a}\n", c.method));
-        }
-    }
-    out
+fn join_errors(errors: &[scenarios::ConfigError]) -> String {
+    errors
+        .iter()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
-pub fn run(args: &SweepArgs) -> Result<String, String> {
-    match Scenario::of_preset(&args.preset) {
-        Some(Scenario::DpGd) => run_dpgd(args),
-        Some(Scenario::FedRep) => run_fedrep(args),
-        None => Err(format!(
-            "unknown preset \"{}\"; known presets: {}",
-            args.preset.chars().take(40).collect::<String>(),
-            scenario::presets()
-                .iter()
-                .map(|p| p.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-/// Chart file names of the DP-GD scenario, in `charts()` order (the page's canvas ids).
-pub const DPGD_CHART_NAMES: [&str; 4] = [
-    "dpgd-eps-chart",
-    "dpgd-width-chart",
-    "dpgd-steps-chart",
-    "dpgd-rescaled-chart",
-];
-
-fn run_dpgd(args: &SweepArgs) -> Result<String, String> {
-    let pairs = pairs_from_args(args)?;
-    let join = |errors: Vec<crate::experiment::ConfigError>| {
-        errors
-            .iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let config = scenario::dpgd_config(
-        &args.preset,
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    )
-    .map_err(join)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let started = Instant::now();
-    let mut sweep = Sweep::DpGd(Box::new(
-        DpGdScenario::new(config).map_err(|e| e.to_string())?,
-    ));
-    sweep.run_to_end()?;
-    let seconds = started.elapsed().as_secs_f64();
-
-    let mut written = vec![write_file(
-        &args.out,
-        "results.csv",
-        sweep.csv().as_bytes(),
-    )?];
-    for (spec, name) in sweep.charts().iter().zip(DPGD_CHART_NAMES) {
-        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
-        written.push(write_file(
-            &args.out,
-            &format!("{name}.svg"),
-            svg.as_bytes(),
-        )?);
-    }
-    let Sweep::DpGd(s) = &sweep else {
-        unreachable!("built as DP-GD")
-    };
-    let mut out = dpgd_table(&s.all_rows());
-    out.push_str(&format!("sweep took {seconds:.3} s\n"));
-    for p in written {
-        out.push_str(&format!("wrote {}\n", p.display()));
-    }
-    Ok(out)
-}
-
-/// The sweep's runs shared out over `threads` threads (the shards of the page's
-/// worker pool), merged in sweep order: the same rows as one thread.
-fn run_fedrep_on_threads(
-    config: &FedRepConfig,
-    threads: usize,
-) -> Result<(Vec<ResultRow>, Vec<AngleCurve>), String> {
+/// The sweep's runs shared out over `threads` shards (as the page's worker
+/// pool shares them), merged by the scenario: the same view as one thread.
+fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<View, String> {
+    let (scenario, _) = scenarios::by_preset(preset).map_err(|e| e.to_string())?;
     let parts = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|shard| {
-                let config = config.clone();
-                scope.spawn(move || -> Result<_, String> {
-                    let mut part = FedRepSweep::new_shard(config, shard, threads)
-                        .map_err(|e| e.to_string())?;
-                    part.run_to_end().map_err(|e| e.to_string())?;
-                    Ok((part.rows(), part.curves()))
+            .map(|index| {
+                scope.spawn(move || -> Result<Vec<u8>, String> {
+                    let shard = Shard {
+                        index,
+                        count: threads,
+                    };
+                    let (_, mut run) =
+                        scenarios::start(preset, pairs, shard).map_err(|e| join_errors(&e))?;
+                    scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+                    Ok(run.part())
                 })
             })
             .collect();
@@ -229,104 +207,60 @@ fn run_fedrep_on_threads(
             })
             .collect::<Result<Vec<_>, String>>()
     })?;
-    Ok(merge_shards(parts))
+    scenario
+        .merge(preset, pairs, &parts)
+        .map_err(|e| e.to_string())
 }
 
-/// One line per row, grouped by width.
-fn dpgd_table(rows: &[DpGdRow]) -> String {
-    let mut rows: Vec<&DpGdRow> = rows.iter().collect();
-    rows.sort_by(|a, b| {
-        (a.method == "dp-gd-trace", a.p, a.seed).cmp(&(b.method == "dp-gd-trace", b.p, b.seed))
-    });
-    let opt = |x: f64, f: &dyn Fn(f64) -> String| {
-        if x.is_nan() {
-            "—".to_string()
-        } else {
-            f(x)
-        }
-    };
-    let mut out = format!(
-        "{:<12} {:>6} {:>5} {:>7} {:>10} {:>10} {:>11} {:>10} {:>10} {:>8} {:>8}\n",
-        "method",
-        "p",
-        "ε",
-        "T",
-        "test loss",
-        "train loss",
-        "excess risk",
-        "σ",
-        "ε spent",
-        "clipped",
-        "seed"
-    );
-    for r in rows {
-        out.push_str(&format!(
-            "{:<12} {:>6} {:>5} {:>7} {:>10.4} {:>10.4} {:>11.4} {:>10} {:>10} {:>8} {:>8}\n",
-            r.method,
-            r.p,
-            opt(r.epsilon, &|e| format!("{e}")),
-            r.steps,
-            r.test_loss,
-            r.train_loss,
-            r.excess_risk,
-            if r.sigma > 0.0 {
-                format!("{:.3e}", r.sigma)
-            } else {
-                "0".into()
-            },
-            opt(r.epsilon_spent, &|e| format!("{e:.4}")),
-            opt(r.clipped_fraction, &|c| format!("{:.1}%", 100.0 * c)),
-            r.seed
-        ));
+pub fn run(args: &SweepArgs) -> Result<String, String> {
+    let (preset, pairs) = preset_and_pairs(args)?;
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let (scenario, name) = scenarios::by_preset(&preset).map_err(|e| e.to_string())?;
+    let info = scenario.info();
+    let errors = scenario.validate(name, &pairs);
+    if !errors.is_empty() {
+        return Err(join_errors(&errors));
     }
-    out
-}
-
-fn run_fedrep(args: &SweepArgs) -> Result<String, String> {
-    let config = fedrep_config_from_args(args)?;
+    let threads = match args.threads {
+        Some(t) if t == 0 || t > MAX_THREADS => {
+            return Err(format!(
+                "--threads must be between 1 and {MAX_THREADS} (got {t})"
+            ))
+        }
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
+    };
+    let threads = if info.splits { threads } else { 1 };
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
     let started = Instant::now();
-    let (rows, curves) = run_fedrep_on_threads(&config, threads)?;
+    let view = if threads > 1 {
+        run_sharded(name, &pairs, threads)?
+    } else {
+        let mut run: Box<dyn Run> = scenario
+            .start(name, &pairs, Shard::WHOLE)
+            .map_err(|e| join_errors(&e))?;
+        scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+        run.view()
+    };
     let seconds = started.elapsed().as_secs_f64();
 
-    let mut csv = Vec::new();
-    write_csv(&rows, &mut csv).map_err(|e| e.to_string())?;
-    let mut written = vec![write_file(&args.out, "results.csv", &csv)?];
-    written.push(write_file(
-        &args.out,
-        "angles.csv",
-        angle_csv(&curves).as_bytes(),
-    )?);
-    for (spec, name) in charts_for_config(&config, &rows, &curves)
-        .iter()
-        .zip(["risk-chart.svg", "angle-chart.svg"])
-    {
+    let mut written = Vec::new();
+    for file in &view.files {
+        written.push(write_file(&args.out, file.name, file.text.as_bytes())?);
+    }
+    for (spec, chart) in view.charts.iter().zip(info.charts) {
         let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
-        written.push(write_file(&args.out, name, svg.as_bytes())?);
+        written.push(write_file(
+            &args.out,
+            &format!("{}.svg", chart.id),
+            svg.as_bytes(),
+        )?);
     }
-
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{:<16} {:>6} {:>12} {:>10} {:>10} {:>10} {:>12}\n",
-        "method", "ε", "excess risk", "angle", "σ", "ε spent", "clipped"
-    ));
-    for r in &rows {
-        out.push_str(&format!(
-            "{:<16} {:>6} {:>12.4e} {:>10.4} {:>10.3e} {:>10.4} {:>12.3}\n",
-            r.method,
-            r.epsilon.map_or("∞".to_string(), |e| format!("{e}")),
-            r.excess_risk,
-            r.principal_angle,
-            r.sigma,
-            r.epsilon_spent,
-            r.clipped_fraction
-        ));
-    }
+    let mut out = view.summary.clone();
     out.push_str(&format!(
         "sweep took {seconds:.3} s on {threads} thread{}\n",
         if threads == 1 { "" } else { "s" }

@@ -6,4 +6,4 @@ pub mod draw;
 pub mod spec;
 
 pub use draw::{chart_svg, draw_chart, PlotError};
-pub use spec::{ChartLayout, ChartSpec, LineStyle, Series};
+pub use spec::{readable_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint, Series};

@@ -96,6 +96,76 @@ impl ChartLayout {
     }
 }
 
+/// A point a reader can land on with the pointer or the keyboard, with its
+/// pixel on the drawn chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadablePoint {
+    /// Index of its series in the spec.
+    pub series: usize,
+    pub name: String,
+    /// NaN for a horizontal reference line (the same at every x).
+    pub x: f64,
+    pub y: f64,
+    pub px: f64,
+    pub py: f64,
+    pub horizontal: bool,
+}
+
+/// Every point a reader can land on, in series order: each drawable point,
+/// and a horizontal reference once (at the middle of the plot). Series whose
+/// name starts with one of `skip` (fitted guides, not measurements) are left out.
+pub fn readable_points(
+    spec: &ChartSpec,
+    layout: &ChartLayout,
+    skip: &[String],
+) -> Vec<ReadablePoint> {
+    let mut out = Vec::new();
+    for (si, s) in spec.series.iter().enumerate() {
+        if skip
+            .iter()
+            .any(|p| !p.is_empty() && s.name.starts_with(p.as_str()))
+        {
+            continue;
+        }
+        if s.horizontal {
+            let Some(&(_, y)) = s.points.first() else {
+                continue;
+            };
+            let mid_x = if layout.log_x {
+                10f64.powf(0.5 * (layout.x_min + layout.x_max))
+            } else {
+                0.5 * (layout.x_min + layout.x_max)
+            };
+            if let Some((_, py)) = layout.to_pixel(mid_x, y) {
+                out.push(ReadablePoint {
+                    series: si,
+                    name: s.name.clone(),
+                    x: f64::NAN,
+                    y,
+                    px: 0.5 * (layout.left + layout.right) as f64,
+                    py,
+                    horizontal: true,
+                });
+            }
+            continue;
+        }
+        for &(x, y) in &s.points {
+            if let Some((px, py)) = layout.to_pixel(x, y) {
+                out.push(ReadablePoint {
+                    series: si,
+                    name: s.name.clone(),
+                    x,
+                    y,
+                    px,
+                    py,
+                    horizontal: false,
+                });
+            }
+        }
+    }
+    out
+}
+
 fn listed() -> bool {
     true
 }

@@ -6,6 +6,7 @@
 //! - [`rdp`], [`zcdp`]: the looser accountants, shown for comparison;
 //! - [`formulas`]: the papers' own noise formulas, to reproduce their figures;
 //! - [`calibration`]: σ from a target (ε, δ), exactly or by a paper's formula;
+//! - [`event`]: what an algorithm releases, as typed events the accountant composes;
 //! - [`report`]: what a run spends, under every accountant, in plain words;
 //! - [`relation`]: neighbouring datasets and the sensitivity of a clipped mean;
 //! - [`gaussian`]: the Gaussian mechanism itself; [`clipping`]: bounding norms.
@@ -13,6 +14,7 @@
 pub mod calibration;
 pub mod clipping;
 pub mod error;
+pub mod event;
 pub mod formulas;
 pub mod gaussian;
 pub mod gdp;
@@ -23,6 +25,7 @@ pub mod zcdp;
 
 pub use calibration::{calibrate_exact, Calibration};
 pub use error::AccountingError;
+pub use event::PrivacyEvent;
 pub use relation::Relation;
 pub use report::{GaussianStage, PrivacyReport};
 

@@ -169,6 +169,26 @@ impl PrivacyReport {
         })
     }
 
+    /// The report of everything `event` releases: its Gaussian stages composed
+    /// by every accountant, and a note for each part that is not private.
+    pub fn from_event(
+        event: &super::event::PrivacyEvent,
+        delta: f64,
+        relation: Relation,
+        calibration: Calibration,
+        epsilon_target: f64,
+    ) -> Result<Self, AccountingError> {
+        let mut report = Self::from_stages(
+            event.gaussian_stages(),
+            delta,
+            relation,
+            calibration,
+            epsilon_target,
+        )?;
+        report.notes.extend(event.non_private_parts());
+        Ok(report)
+    }
+
     /// Appends a note, e.g. "Initialization is not private."
     pub fn add_note(&mut self, note: impl Into<String>) {
         self.notes.push(note.into());

@@ -1,11 +1,12 @@
-//! The only `#[wasm_bindgen]` code: thin wrappers that delegate 1:1 to the pure
-//! core (as rapier.js does), convert values with serde-wasm-bindgen, and turn
-//! every error into a `JsError` at the boundary. Nothing here panics on user
-//! input; a panic elsewhere is reported by `console_error_panic_hook`.
+//! The only `#[wasm_bindgen]` code: thin wrappers that delegate 1:1 to the
+//! pure core (as rapier.js does), convert values with serde-wasm-bindgen, and
+//! turn every error into a `JsError` at the boundary. Nothing here knows a
+//! scenario by name: everything goes through the registry
+//! (`crate::scenarios`). Nothing here panics on user input; a panic elsewhere
+//! is reported by `console_error_panic_hook`.
 
-use crate::experiment::scenario::{self, Sweep};
-use crate::experiment::{ConfigError, FedRepConfig};
-use crate::plot::{self, ChartSpec};
+use crate::plot::{self, ChartLayout, ChartSpec, ReadablePoint};
+use crate::scenarios::{self, ConfigError, Run, Shard};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
@@ -42,20 +43,10 @@ struct FieldError {
     message: String,
 }
 
-fn field_errors(errors: &[ConfigError]) -> Vec<FieldError> {
-    errors
-        .iter()
-        .map(|e| FieldError {
-            field: e.field().to_string(),
-            message: e.to_string(),
-        })
-        .collect()
-}
-
 /// Reads `{ key: "text", … }` from JS; every value is taken as text.
-fn fields_from_js(fields: JsValue) -> Result<BTreeMap<String, String>, JsError> {
+fn fields_from_js(fields: JsValue) -> Result<Vec<(String, String)>, JsError> {
     if fields.is_undefined() || fields.is_null() {
-        return Ok(BTreeMap::new());
+        return Ok(Vec::new());
     }
     let raw: BTreeMap<String, serde_json::Value> = serde_wasm_bindgen::from_value(fields)
         .map_err(|e| JsError::new(&format!("fields must be an object of texts: {e}")))?;
@@ -71,57 +62,90 @@ fn fields_from_js(fields: JsValue) -> Result<BTreeMap<String, String>, JsError> 
         .collect())
 }
 
-/// Trims the preset name the page sends (None stays None: FedRep's defaults).
-fn preset_name(preset: &Option<String>) -> Option<&str> {
-    preset.as_deref().map(str::trim)
+fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
 }
 
-/// The scenario of a preset: "fedrep" or "dpgd" (throws for an unknown preset).
+/// The preset the page sends, or the default one.
+fn preset_or_default(preset: Option<String>) -> String {
+    preset.unwrap_or_else(|| scenarios::default_preset().to_string())
+}
+
+/// Every scenario: `[{ id, title, lede, source, unit, presets, fields, charts, splits }]`.
 #[wasm_bindgen]
-pub fn preset_scenario(name: &str) -> Result<String, JsError> {
-    scenario::scenario_of(Some(name.trim()))
-        .map(|s| s.id().to_string())
-        .map_err(|e| JsError::new(&e.to_string()))
+pub fn scenarios() -> Result<JsValue, JsError> {
+    let infos: Vec<_> = scenarios::SCENARIOS.iter().map(|s| s.info()).collect();
+    to_js(&infos)
 }
 
-/// A preset's fields as `[[key, text], …]` in the page's order; the preset
-/// decides the scenario (and so which fields there are).
+/// The default preset's name.
+#[wasm_bindgen]
+pub fn default_preset() -> String {
+    scenarios::default_preset().to_string()
+}
+
+/// The scenario id and canonical name of a preset (names match in any case):
+/// `{ scenario, preset }`; throws for an unknown preset.
+#[wasm_bindgen]
+pub fn find_preset(name: &str) -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct Found {
+        scenario: &'static str,
+        preset: &'static str,
+    }
+    let (s, preset) = scenarios::by_preset(name).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&Found {
+        scenario: s.info().id,
+        preset,
+    })
+}
+
+/// A preset's settings as `[[key, text], …]` in the page's order.
 #[wasm_bindgen]
 pub fn preset_fields(name: &str) -> Result<JsValue, JsError> {
-    let fields = scenario::fields(name.trim()).map_err(|e| JsError::new(&e.to_string()))?;
+    let (s, preset) = scenarios::by_preset(name).map_err(|e| JsError::new(&e.to_string()))?;
+    let fields = s
+        .preset_fields(preset)
+        .map_err(|e| JsError::new(&e.to_string()))?;
     to_js(&fields)
 }
 
-/// Every problem with these fields, as `[{ field, message }]` (empty: valid);
-/// the preset decides the scenario (none: Private FedRep's defaults).
+/// Every problem with these settings, as `[{ field, message }]` (empty: valid).
 #[wasm_bindgen]
 pub fn validate_fields(preset: Option<String>, fields: JsValue) -> Result<JsValue, JsError> {
     let fields = fields_from_js(fields)?;
-    let errors = scenario::validate(
-        preset_name(&preset),
-        fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    );
-    to_js(&field_errors(&errors))
+    let errors = scenarios::validate(&preset_or_default(preset), &pairs(&fields));
+    let out: Vec<FieldError> = errors
+        .iter()
+        .map(|e| FieldError {
+            field: e.field().to_string(),
+            message: e.to_string(),
+        })
+        .collect();
+    to_js(&out)
 }
 
-/// A sweep of the preset's scenario (Private FedRep or DP-GD on random
-/// features), driven step by step from the worker.
+/// A sweep of any scenario, driven step by step (in a worker).
 #[wasm_bindgen]
 pub struct Runner {
-    inner: Sweep,
+    scenario: &'static str,
+    inner: Box<dyn Run>,
 }
 
 #[wasm_bindgen]
 impl Runner {
-    /// Validates and prepares a sweep; a bad config throws an error whose
-    /// `message` lists `field: message` lines.
+    /// Validates and prepares the whole sweep; a bad config throws an error
+    /// whose `message` lists `field: message` lines.
     #[wasm_bindgen(constructor)]
     pub fn new(preset: Option<String>, fields: JsValue) -> Result<Runner, JsError> {
         Runner::shard(preset, fields, 0, 1)
     }
 
-    /// Shard `shard` of `shards` of the sweep (one per worker of a pool);
-    /// the shards' results merge with [`merge_fedrep_results`].
+    /// Shard `shard` of `shards` of the sweep (one per worker of a pool); the
+    /// shards' `part()`s merge with [`merge`].
     pub fn shard(
         preset: Option<String>,
         fields: JsValue,
@@ -129,19 +153,21 @@ impl Runner {
         shards: usize,
     ) -> Result<Runner, JsError> {
         let fields = fields_from_js(fields)?;
-        let inner = Sweep::shard_from_preset_and_fields(
-            preset_name(&preset),
-            fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-            shard,
-            shards,
-        )
-        .map_err(|errors| errors_to_js(&errors))?;
-        Ok(Runner { inner })
+        let shard = Shard {
+            index: shard,
+            count: shards,
+        };
+        let (s, inner) = scenarios::start(&preset_or_default(preset), &pairs(&fields), shard)
+            .map_err(|errors| errors_to_js(&errors))?;
+        Ok(Runner {
+            scenario: s.info().id,
+            inner,
+        })
     }
 
     /// One unit of work; true when the sweep is finished.
     pub fn step(&mut self) -> Result<bool, JsError> {
-        self.inner.step().map_err(|e| JsError::new(&e))
+        self.inner.step().map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Steps until `budget_ms` milliseconds have passed (or the end): the
@@ -158,18 +184,44 @@ impl Runner {
         }
     }
 
-    /// Progress, phase, finished rows and the chart specs. Private FedRep:
-    /// `{ scenario, done, total, phase, finished, rows, curves, charts, config }`;
-    /// DP-GD: `{ scenario, done, total, phase, finished, rows, trace, charts,
-    /// tables, config }` (rows carry `privacy` reports when private).
+    /// `{ scenario, done, total, phase, finished, charts, tables, privacy, files }`.
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.snapshot())
+        to_js(&scenarios::snapshot(self.scenario, self.inner.as_ref()))
+    }
+
+    /// This shard's results, compact and exact, for [`merge`].
+    pub fn part(&self) -> Vec<u8> {
+        self.inner.part()
     }
 
     /// The results as CSV (header + one row per run).
     pub fn csv(&self) -> String {
-        self.inner.csv()
+        self.inner
+            .view()
+            .files
+            .into_iter()
+            .next()
+            .map(|f| f.text)
+            .unwrap_or_default()
     }
+}
+
+/// The view (`{ charts, tables, privacy, files }`) of a sweep computed by
+/// several workers, from their `part()`s: exactly what one worker gives.
+#[wasm_bindgen]
+pub fn merge(
+    preset: Option<String>,
+    fields: JsValue,
+    parts: Vec<js_sys::Uint8Array>,
+) -> Result<JsValue, JsError> {
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
+    let view = s
+        .merge(name, &pairs(&fields), &parts)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&view)
 }
 
 fn spec_from_js(spec: JsValue) -> Result<ChartSpec, JsError> {
@@ -177,24 +229,33 @@ fn spec_from_js(spec: JsValue) -> Result<ChartSpec, JsError> {
         .map_err(|e| JsError::new(&format!("not a chart spec: {e}")))
 }
 
+/// What [`draw_chart`] returns: where the plot area is and the points a
+/// reader can land on.
+#[derive(Serialize)]
+struct Drawn {
+    layout: ChartLayout,
+    points: Vec<ReadablePoint>,
+}
+
 /// Draws a chart spec on a canvas (main thread only: plotters measures text
 /// through `window`). `scale` multiplies fonts and line widths (device pixel
-/// ratio × the page's text size). Returns the layout
-/// `{ left, right, top, bottom, x_min, x_max, y_min, y_max, log_x, log_y }`:
-/// the plot area in canvas pixels and the axis ranges in plotting
-/// coordinates (log10 on a log axis), so the page can map a pointer to data.
+/// ratio × the page's text size). Returns `{ layout, points }`: the plot area
+/// in canvas pixels with the axis ranges, and every point a reader can land
+/// on with its pixel (series whose name starts with one of `skip` left out).
 #[wasm_bindgen]
 pub fn draw_chart(
     canvas: web_sys::HtmlCanvasElement,
     spec: JsValue,
     scale: f64,
+    skip: Vec<String>,
 ) -> Result<JsValue, JsError> {
     let spec = spec_from_js(spec)?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| JsError::new("canvas has no 2D context"))?;
     let root = backend.into_drawing_area();
     let layout = plot::draw_chart(&root, &spec, scale).map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&layout)
+    let points = plot::readable_points(&spec, &layout, &skip);
+    to_js(&Drawn { layout, points })
 }
 
 /// The same chart as an SVG document (for export).
@@ -205,63 +266,17 @@ pub fn chart_svg(spec: JsValue, width: u32, height: u32) -> Result<String, JsErr
 }
 
 /// Runs a shared benchmark to the end (timed by the caller) and returns its
-/// one-line summary; see `experiment::bench`.
+/// one-line summary; see `crate::bench`.
 #[wasm_bindgen]
 pub fn run_bench(name: &str) -> Result<String, JsError> {
-    crate::experiment::bench::run_bench(name).map_err(|e| JsError::new(&e))
+    crate::bench::run_bench(name).map_err(|e| JsError::new(&e))
 }
 
 /// The benchmark names.
 #[wasm_bindgen]
 pub fn bench_names() -> Vec<String> {
-    crate::experiment::bench::BENCHES
+    crate::bench::BENCHES
         .iter()
         .map(|b| b.0.to_string())
         .collect()
-}
-
-/// Merges the `{ rows, curves }` of a Private FedRep sweep computed by several
-/// workers (shards) into what one worker would have produced: rows and curves
-/// in sweep order, the charts drawn from all of them, and the CSV.
-#[wasm_bindgen]
-pub fn merge_fedrep_results(
-    preset: Option<String>,
-    fields: JsValue,
-    parts: JsValue,
-) -> Result<JsValue, JsError> {
-    use crate::experiment::fedrep_sweep::charts_for_config;
-    use crate::experiment::results::{AngleCurve, ResultRow};
-    #[derive(serde::Deserialize)]
-    struct Part {
-        #[serde(default)]
-        rows: Vec<ResultRow>,
-        #[serde(default)]
-        curves: Vec<AngleCurve>,
-    }
-    #[derive(Serialize)]
-    struct Merged {
-        rows: Vec<ResultRow>,
-        curves: Vec<AngleCurve>,
-        charts: Vec<ChartSpec>,
-        csv: String,
-    }
-    let fields = fields_from_js(fields)?;
-    let config = FedRepConfig::from_pairs(
-        preset_name(&preset),
-        fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    )
-    .map_err(|errors| errors_to_js(&errors))?;
-    let parts: Vec<Part> = serde_wasm_bindgen::from_value(parts)
-        .map_err(|e| JsError::new(&format!("not sweep results: {e}")))?;
-    let (rows, curves) = crate::experiment::fedrep_sweep::merge_shards(
-        parts.into_iter().map(|p| (p.rows, p.curves)),
-    );
-    let charts = charts_for_config(&config, &rows, &curves);
-    let csv = crate::experiment::results::csv_string(&rows);
-    to_js(&Merged {
-        rows,
-        curves,
-        charts,
-        csv,
-    })
 }

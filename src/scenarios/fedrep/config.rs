@@ -2,14 +2,16 @@
 //! one struct, parsed from text field by field (page, URL, CLI `--set`),
 //! validated once with messages a user can act on.
 
-use super::error::ConfigError;
-use super::fields::{parse_bool, parse_f64, parse_f64_list, parse_named, parse_u64, parse_usize};
 use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::algorithms::private_init::PairNormalization;
 use crate::data::shared_representation::{SharedRepresentationModel, Storage};
 use crate::privacy::{Calibration, Relation};
+use crate::scenarios::error::ConfigError;
+use crate::scenarios::field::{Choice, Config, Field};
+use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// How U_0 is obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -199,243 +201,23 @@ pub const ALTMIN_DEFAULT_LABEL_CLIP: f64 = 1e-4;
 /// with c² keeps the ridge's weight relative to W the same at any clip.
 pub const ALTMIN_RIDGE_PER_CLIP2: f64 = 0.5;
 
-pub const FEDREP_PRESETS: &[&str] = &["fedrep-paper", "fedrep-authors-code", "fedrep-linear-sim"];
+/// The scenario's presets, in the page's order (the first is the default).
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "fedrep-paper",
+        label: "Paper, Figure 1 (exact accountant, private init)",
+    },
+    Preset {
+        name: "fedrep-authors-code",
+        label: "As in the authors' code",
+    },
+    Preset {
+        name: "fedrep-linear-sim",
+        label: "FedRep's linear simulation (Collins et al.; angle over 500 rounds)",
+    },
+];
 
 impl FedRepConfig {
-    /// The names of all settings, in the order the page shows them.
-    pub const FIELDS: &'static [&'static str] = &[
-        "n",
-        "d",
-        "k",
-        "m",
-        "epsilons",
-        "delta",
-        "rounds",
-        "step",
-        "clip",
-        "noise",
-        "seed",
-        "seeds",
-        "calibration",
-        "relation",
-        "init",
-        "init_share",
-        "init_clip",
-        "init_normalization",
-        "batch",
-        "heads",
-        "local_steps",
-        "local_step",
-        "altmin",
-        "altmin_mode",
-        "altmin_rounds",
-        "altmin_clip",
-        "altmin_label_clip",
-    ];
-
-    /// A named starting point.
-    /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
-    ///   and the private initialization (the defaults).
-    /// - `fedrep-authors-code`: as the public code behind the paper (peers.md):
-    ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
-    ///   non-private spectral init, all points every round.
-    /// - `fedrep-linear-sim`: FedRep's linear simulation (Collins et al. 2021,
-    ///   Fig. 1 of the official notebook; peers.md): d = 20, k = 2, n = 100,
-    ///   T = 500, step 0.1, label noise 0.001, unit heads, random N(0, 1) init
-    ///   (orthonormalized), every training point for head and gradient. Their
-    ///   clients have 10 samples, all used for training; here m = 20 so that
-    ///   |S⁰| = 10 trains and |S¹| = 10 refits the final heads. Differences
-    ///   kept on purpose: the step multiplies the *mean* of the users'
-    ///   gradients (theirs the sum over 100 clients of gradients with features
-    ///   scaled by 1/√m), U is re-orthonormalized every round, and the figure
-    ///   shows dist = sin of the largest principal angle (theirs its square).
-    ///   Private runs at ε ∈ {10, 100} with ψ = 1: with only 100 users the
-    ///   noise is large, so their curves stop at visible floors. Priv-AltMin off.
-    pub fn preset(name: &str) -> Result<Self, ConfigError> {
-        // Preset names are matched like the DP-GD ones: trimmed, any case.
-        match name.trim().to_ascii_lowercase().as_str() {
-            "fedrep-paper" => Ok(FedRepConfig::default()),
-            "fedrep-authors-code" => Ok(FedRepConfig {
-                calibration: Calibration::AuthorsCode,
-                init: InitMode::NonPrivate,
-                batch: BatchMode::Full,
-                heads: Heads::Unit,
-                altmin: true,
-                altmin_mode: AltMinUsers::AllUsers,
-                altmin_rounds: 5,
-                altmin_clip: 1e-4,
-                altmin_label_clip: 1e-4,
-                ..FedRepConfig::default()
-            }),
-            "fedrep-linear-sim" => Ok(FedRepConfig {
-                n: 100,
-                d: 20,
-                k: 2,
-                m: 20,
-                epsilons: vec![10.0, 100.0],
-                delta: 1e-4,
-                rounds: 500,
-                step: 0.1,
-                clip: 1.0,
-                noise: 0.001,
-                calibration: Calibration::Exact,
-                init: InitMode::Random,
-                batch: BatchMode::Full,
-                heads: Heads::Unit,
-                altmin: false,
-                ..FedRepConfig::default()
-            }),
-            other => Err(ConfigError::UnknownPreset {
-                name: other.chars().take(40).collect(),
-                known: FEDREP_PRESETS.join(", "),
-            }),
-        }
-    }
-
-    /// Sets one field from text.
-    pub fn apply_field(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        match key {
-            "n" => self.n = parse_usize(key, value)?,
-            "d" => self.d = parse_usize(key, value)?,
-            "k" => self.k = parse_usize(key, value)?,
-            "m" => self.m = parse_usize(key, value)?,
-            "epsilons" => self.epsilons = parse_f64_list(key, value)?,
-            "delta" => self.delta = parse_f64(key, value)?,
-            "rounds" => self.rounds = parse_usize(key, value)?,
-            "step" => self.step = parse_f64(key, value)?,
-            "clip" => self.clip = parse_f64(key, value)?,
-            "noise" => self.noise = parse_f64(key, value)?,
-            "seed" => self.seed = parse_u64(key, value)?,
-            "seeds" => self.seeds = parse_usize(key, value)?,
-            "calibration" => {
-                self.calibration = parse_named(
-                    key,
-                    value,
-                    &[
-                        ("exact", Calibration::Exact),
-                        ("paper", Calibration::Paper),
-                        ("authors-code", Calibration::AuthorsCode),
-                    ],
-                )?
-            }
-            "relation" => {
-                self.relation = parse_named(
-                    key,
-                    value,
-                    &[
-                        ("replace-one", Relation::ReplaceOne),
-                        ("add-remove-one", Relation::AddRemoveOne),
-                    ],
-                )?
-            }
-            "init" => {
-                self.init = parse_named(
-                    key,
-                    value,
-                    &[
-                        ("private", InitMode::Private),
-                        ("non-private", InitMode::NonPrivate),
-                        ("random", InitMode::Random),
-                    ],
-                )?
-            }
-            "init_share" => self.init_share = parse_f64(key, value)?,
-            "init_clip" => self.init_clip = parse_f64(key, value)?,
-            "init_normalization" => {
-                self.init_normalization = parse_named(
-                    key,
-                    value,
-                    &[
-                        ("unbiased", PairNormalization::Unbiased),
-                        ("printed", PairNormalization::Printed),
-                    ],
-                )?
-            }
-            "batch" => {
-                self.batch = parse_named(
-                    key,
-                    value,
-                    &[
-                        ("split", BatchMode::Split),
-                        ("full", BatchMode::Full),
-                        ("fresh", BatchMode::Fresh),
-                    ],
-                )?
-            }
-            "heads" => {
-                self.heads = parse_named(
-                    key,
-                    value,
-                    &[("gaussian", Heads::Gaussian), ("unit", Heads::Unit)],
-                )?
-            }
-            "local_steps" => self.local_steps = parse_usize(key, value)?,
-            "local_step" => self.local_step = parse_f64(key, value)?,
-            "altmin" => self.altmin = parse_bool(key, value)?,
-            "altmin_mode" => {
-                self.altmin_mode = parse_named(
-                    key,
-                    value,
-                    &[
-                        ("disjoint", AltMinUsers::Disjoint),
-                        ("all-users", AltMinUsers::AllUsers),
-                    ],
-                )?
-            }
-            "altmin_rounds" => self.altmin_rounds = parse_usize(key, value)?,
-            "altmin_clip" => self.altmin_clip = parse_f64(key, value)?,
-            "altmin_label_clip" => self.altmin_label_clip = parse_f64(key, value)?,
-            other => return Err(ConfigError::unknown_field(other, Self::FIELDS)),
-        }
-        Ok(())
-    }
-
-    /// Each field as the text `apply_field` reads back (for URLs and forms).
-    pub fn to_fields(&self) -> Vec<(&'static str, String)> {
-        let list = |v: &[f64]| {
-            v.iter()
-                .map(|x| format!("{x}"))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        vec![
-            ("n", self.n.to_string()),
-            ("d", self.d.to_string()),
-            ("k", self.k.to_string()),
-            ("m", self.m.to_string()),
-            ("epsilons", list(&self.epsilons)),
-            ("delta", format!("{}", self.delta)),
-            ("rounds", self.rounds.to_string()),
-            ("step", format!("{}", self.step)),
-            ("clip", format!("{}", self.clip)),
-            ("noise", format!("{}", self.noise)),
-            ("seed", self.seed.to_string()),
-            ("seeds", self.seeds.to_string()),
-            ("calibration", self.calibration.name().to_string()),
-            ("relation", self.relation.name().to_string()),
-            ("init", self.init.name().to_string()),
-            ("init_share", format!("{}", self.init_share)),
-            ("init_clip", format!("{}", self.init_clip)),
-            (
-                "init_normalization",
-                match self.init_normalization {
-                    PairNormalization::Unbiased => "unbiased",
-                    PairNormalization::Printed => "printed",
-                }
-                .to_string(),
-            ),
-            ("batch", self.batch.name().to_string()),
-            ("heads", self.heads.name().to_string()),
-            ("local_steps", self.local_steps.to_string()),
-            ("local_step", format!("{}", self.local_step)),
-            ("altmin", if self.altmin { "on" } else { "off" }.to_string()),
-            ("altmin_mode", self.altmin_mode.name().to_string()),
-            ("altmin_rounds", self.altmin_rounds.to_string()),
-            ("altmin_clip", format!("{}", self.altmin_clip)),
-            ("altmin_label_clip", format!("{}", self.altmin_label_clip)),
-        ]
-    }
-
     /// |S⁰|, the training points of each user.
     pub fn m_train(&self) -> usize {
         self.m / 2
@@ -491,17 +273,79 @@ impl FedRepConfig {
             head_ridge: PrivAltMinParams::authors_code().head_ridge,
         }
     }
+}
 
-    /// Every check, first failure first; all failures via [`validate_all`](Self::validate_all).
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        match self.validate_all().into_iter().next() {
-            Some(e) => Err(e),
-            None => Ok(()),
+impl Config for FedRepConfig {
+    fn fields() -> &'static [Field<Self>] {
+        static FIELDS: OnceLock<Vec<Field<FedRepConfig>>> = OnceLock::new();
+        FIELDS.get_or_init(field_table)
+    }
+
+    /// A named starting point.
+    /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
+    ///   and the private initialization (the defaults).
+    /// - `fedrep-authors-code`: as the public code behind the paper (peers.md):
+    ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
+    ///   non-private spectral init, all points every round.
+    /// - `fedrep-linear-sim`: FedRep's linear simulation (Collins et al. 2021,
+    ///   Fig. 1 of the official notebook; peers.md): d = 20, k = 2, n = 100,
+    ///   T = 500, step 0.1, label noise 0.001, unit heads, random N(0, 1) init
+    ///   (orthonormalized), every training point for head and gradient. Their
+    ///   clients have 10 samples, all used for training; here m = 20 so that
+    ///   |S⁰| = 10 trains and |S¹| = 10 refits the final heads. Differences
+    ///   kept on purpose: the step multiplies the *mean* of the users'
+    ///   gradients (theirs the sum over 100 clients of gradients with features
+    ///   scaled by 1/√m), U is re-orthonormalized every round, and the figure
+    ///   shows dist = sin of the largest principal angle (theirs its square).
+    ///   Private runs at ε ∈ {10, 100} with ψ = 1: with only 100 users the
+    ///   noise is large, so their curves stop at visible floors. Priv-AltMin off.
+    fn preset(name: &str) -> Result<Self, ConfigError> {
+        // Preset names are matched like the DP-GD ones: trimmed, any case.
+        match name.trim().to_ascii_lowercase().as_str() {
+            "fedrep-paper" => Ok(FedRepConfig::default()),
+            "fedrep-authors-code" => Ok(FedRepConfig {
+                calibration: Calibration::AuthorsCode,
+                init: InitMode::NonPrivate,
+                batch: BatchMode::Full,
+                heads: Heads::Unit,
+                altmin: true,
+                altmin_mode: AltMinUsers::AllUsers,
+                altmin_rounds: 5,
+                altmin_clip: 1e-4,
+                altmin_label_clip: 1e-4,
+                ..FedRepConfig::default()
+            }),
+            "fedrep-linear-sim" => Ok(FedRepConfig {
+                n: 100,
+                d: 20,
+                k: 2,
+                m: 20,
+                epsilons: vec![10.0, 100.0],
+                delta: 1e-4,
+                rounds: 500,
+                step: 0.1,
+                clip: 1.0,
+                noise: 0.001,
+                calibration: Calibration::Exact,
+                init: InitMode::Random,
+                batch: BatchMode::Full,
+                heads: Heads::Unit,
+                altmin: false,
+                ..FedRepConfig::default()
+            }),
+            other => Err(ConfigError::UnknownPreset {
+                name: other.chars().filter(|c| !c.is_control()).take(40).collect(),
+                known: PRESETS
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
         }
     }
 
     /// All problems at once, so the page can mark every bad field.
-    pub fn validate_all(&self) -> Vec<ConfigError> {
+    fn validate_all(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
         let mut check = |ok: bool, e: ConfigError| {
             if !ok {
@@ -671,35 +515,207 @@ impl FedRepConfig {
         }
         errors
     }
+}
 
-    /// Builds a config from a preset (or the defaults) and `key=value` pairs, then validates.
-    pub fn from_pairs<'a>(
-        preset: Option<&str>,
-        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<Self, Vec<ConfigError>> {
-        let mut config = match preset {
-            Some(p) => FedRepConfig::preset(p).map_err(|e| vec![e])?,
-            None => FedRepConfig::default(),
-        };
-        let mut errors: Vec<ConfigError> = pairs
-            .into_iter()
-            .filter_map(|(k, v)| config.apply_field(k, v).err())
-            .collect();
-        // Judge the fields that did parse too, so that every bad field is marked
-        // at once; skip checks on fields whose text did not parse.
-        let unparsed: Vec<String> = errors.iter().map(|e| e.field().to_string()).collect();
-        errors.extend(
-            config
-                .validate_all()
-                .into_iter()
-                .filter(|e| !unparsed.iter().any(|f| f == e.field())),
-        );
-        if errors.is_empty() {
-            Ok(config)
-        } else {
-            Err(errors)
-        }
-    }
+impl Choice for Calibration {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (Calibration::Exact, "exact (GDP composition)"),
+        (Calibration::Paper, "paper's formula (App. B.4)"),
+        (Calibration::AuthorsCode, "authors' code formula"),
+    ];
+}
+
+impl Choice for Relation {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (Relation::ReplaceOne, "replace one user"),
+        (Relation::AddRemoveOne, "add or remove one user"),
+    ];
+}
+
+impl Choice for InitMode {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (InitMode::Private, "private (Algorithm 2)"),
+        (InitMode::NonPrivate, "non-private spectral"),
+        (
+            InitMode::Random,
+            "random N(0, 1), orthonormalized (no budget)",
+        ),
+    ];
+}
+
+impl Choice for PairNormalization {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (PairNormalization::Unbiased, "1/(m′(m′−1)) (unbiased)"),
+        (PairNormalization::Printed, "2/(m(m−1)) (as printed)"),
+    ];
+}
+
+impl Choice for BatchMode {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (BatchMode::Full, "all of S⁰ for head and gradient"),
+        (BatchMode::Split, "S⁰ split: head / gradient"),
+        (BatchMode::Fresh, "fresh disjoint batches (analysed)"),
+    ];
+}
+
+impl Choice for Heads {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (Heads::Unit, "unit norm (authors' code)"),
+        (Heads::Gaussian, "N(0, I) (paper's text)"),
+    ];
+}
+
+impl Choice for AltMinUsers {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (AltMinUsers::Disjoint, "disjoint groups (Jain et al.)"),
+        (AltMinUsers::AllUsers, "all users (authors' code)"),
+    ];
+}
+
+const PROBLEM: &str = "Problem";
+const PRIVACY: &str = "Privacy";
+const TRAINING: &str = "Training";
+const ALTMIN: &str = "Priv-AltMin baseline (Jain et al. 2021)";
+const OPEN: &str = "Details the paper leaves open";
+
+/// Every setting of a Private FedRep sweep, in the page's order.
+fn field_table() -> Vec<Field<FedRepConfig>> {
+    type C = FedRepConfig;
+    vec![
+        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
+            .label("users n")
+            .group(PROBLEM)
+            .essential(),
+        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
+            .label("dimension d")
+            .group(PROBLEM)
+            .essential(),
+        Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
+            .label("representation k")
+            .group(PROBLEM)
+            .essential(),
+        Field::new("m", |c: &C| &c.m, |c: &mut C| &mut c.m)
+            .label("points per user m")
+            .help("half train (S⁰), half refit the final heads (S¹)")
+            .group(PROBLEM),
+        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
+            .label("ε values")
+            .help("list 1,2,4 or range 1:8:1")
+            .group(PRIVACY)
+            .essential(),
+        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
+            .label("δ")
+            .group(PRIVACY)
+            .essential(),
+        Field::new("rounds", |c: &C| &c.rounds, |c: &mut C| &mut c.rounds)
+            .label("rounds T")
+            .group(TRAINING),
+        Field::new("eta", |c: &C| &c.step, |c: &mut C| &mut c.step)
+            .label("step size η")
+            .group(TRAINING)
+            .aliases(&["step"]),
+        Field::new("clip", |c: &C| &c.clip, |c: &mut C| &mut c.clip)
+            .label("clip ψ")
+            .help("Frobenius norm bound of each user's gradient")
+            .group(TRAINING)
+            .essential(),
+        Field::new("noise", |c: &C| &c.noise, |c: &mut C| &mut c.noise)
+            .label("label noise R")
+            .group(PROBLEM),
+        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
+            .label("seed")
+            .group(PROBLEM),
+        Field::new("seeds", |c: &C| &c.seeds, |c: &mut C| &mut c.seeds)
+            .label("seeds")
+            .help("datasets seed, seed+1, …: the charts show their mean and a band")
+            .group(PROBLEM),
+        Field::new(
+            "calibration",
+            |c: &C| &c.calibration,
+            |c: &mut C| &mut c.calibration,
+        )
+        .label("noise calibration")
+        .group(PRIVACY),
+        Field::new("relation", |c: &C| &c.relation, |c: &mut C| &mut c.relation)
+            .label("neighbouring relation")
+            .group(PRIVACY),
+        Field::new("init", |c: &C| &c.init, |c: &mut C| &mut c.init)
+            .label("initialization")
+            .group(TRAINING),
+        Field::new(
+            "init_share",
+            |c: &C| &c.init_share,
+            |c: &mut C| &mut c.init_share,
+        )
+        .label("init share of budget")
+        .help("share of μ² spent on the private initialization")
+        .group(OPEN),
+        Field::new(
+            "init_clip",
+            |c: &C| &c.init_clip,
+            |c: &mut C| &mut c.init_clip,
+        )
+        .label("init clip ψ_init")
+        .group(OPEN),
+        Field::new(
+            "init_normalization",
+            |c: &C| &c.init_normalization,
+            |c: &mut C| &mut c.init_normalization,
+        )
+        .label("init pair factor")
+        .group(OPEN),
+        Field::new("batch", |c: &C| &c.batch, |c: &mut C| &mut c.batch)
+            .label("batches")
+            .group(OPEN),
+        Field::new("heads", |c: &C| &c.heads, |c: &mut C| &mut c.heads)
+            .label("true heads v*")
+            .group(OPEN),
+        Field::new(
+            "local_steps",
+            |c: &C| &c.local_steps,
+            |c: &mut C| &mut c.local_steps,
+        )
+        .label("local GD steps")
+        .group(OPEN),
+        Field::new(
+            "local_step",
+            |c: &C| &c.local_step,
+            |c: &mut C| &mut c.local_step,
+        )
+        .label("local GD step size")
+        .group(OPEN),
+        Field::new("altmin", |c: &C| &c.altmin, |c: &mut C| &mut c.altmin)
+            .label("run Priv-AltMin")
+            .group(ALTMIN),
+        Field::new(
+            "altmin_mode",
+            |c: &C| &c.altmin_mode,
+            |c: &mut C| &mut c.altmin_mode,
+        )
+        .label("users per iteration")
+        .group(ALTMIN),
+        Field::new(
+            "altmin_rounds",
+            |c: &C| &c.altmin_rounds,
+            |c: &mut C| &mut c.altmin_rounds,
+        )
+        .label("iterations")
+        .group(ALTMIN),
+        Field::new(
+            "altmin_clip",
+            |c: &C| &c.altmin_clip,
+            |c: &mut C| &mut c.altmin_clip,
+        )
+        .label("per-sample clip c_x")
+        .group(ALTMIN),
+        Field::new(
+            "altmin_label_clip",
+            |c: &C| &c.altmin_label_clip,
+            |c: &mut C| &mut c.altmin_label_clip,
+        )
+        .label("label clip c_y")
+        .group(ALTMIN),
+    ]
 }
 
 #[cfg(test)]
@@ -717,7 +733,7 @@ mod tests {
 
     #[test]
     fn every_preset_is_valid_and_the_linear_simulation_starts_at_random() {
-        for name in FEDREP_PRESETS {
+        for name in PRESETS.iter().map(|p| p.name) {
             let c = FedRepConfig::preset(name).unwrap();
             assert!(
                 c.validate_all().is_empty(),
@@ -728,7 +744,7 @@ mod tests {
         let c = FedRepConfig::preset("fedrep-linear-sim").unwrap();
         assert_eq!(c.init, InitMode::Random);
         let back = FedRepConfig::from_pairs(
-            Some("fedrep-paper"),
+            "fedrep-paper",
             c.to_fields().iter().map(|(k, v)| (*k, v.as_str())),
         )
         .unwrap();
@@ -737,7 +753,7 @@ mod tests {
 
     #[test]
     fn k_larger_than_d_is_refused_with_a_message_at_k() {
-        let e = FedRepConfig::from_pairs(None, [("k", "60")]).unwrap_err();
+        let e = FedRepConfig::from_pairs("fedrep-paper", [("k", "60")]).unwrap_err();
         assert_eq!(e[0].field(), "k");
         assert_eq!(e[0].to_string(), "k: k must be ≤ d (got k = 60, d = 50)");
     }
@@ -755,20 +771,21 @@ mod tests {
             ("rounds", "0"),
             ("step", "-1"),
         ] {
-            let e = FedRepConfig::from_pairs(None, [(key, value)]).unwrap_err();
+            let e = FedRepConfig::from_pairs("fedrep-paper", [(key, value)]).unwrap_err();
             assert_eq!(e[0].field(), key, "{key}={value}: {}", e[0]);
         }
     }
 
     #[test]
     fn infeasible_fresh_batches_are_explained() {
-        let e = FedRepConfig::from_pairs(None, [("batch", "fresh")]).unwrap_err();
+        let e = FedRepConfig::from_pairs("fedrep-paper", [("batch", "fresh")]).unwrap_err();
         assert_eq!(e[0].field(), "batch");
         assert!(e[0].to_string().contains("2·b·T ≤ |S⁰|"));
-        assert!(
-            FedRepConfig::from_pairs(None, [("batch", "fresh"), ("m", "20"), ("rounds", "5")])
-                .is_ok()
-        );
+        assert!(FedRepConfig::from_pairs(
+            "fedrep-paper",
+            [("batch", "fresh"), ("m", "20"), ("rounds", "5")]
+        )
+        .is_ok());
     }
 
     #[test]
@@ -781,15 +798,18 @@ mod tests {
         c.altmin_label_clip = 2.5;
         let pairs = c.to_fields();
         let names: Vec<&str> = pairs.iter().map(|(k, _)| *k).collect();
-        assert_eq!(names, FedRepConfig::FIELDS);
+        let table: Vec<&str> = FedRepConfig::fields().iter().map(|f| f.name).collect();
+        assert_eq!(names, table);
         let back =
-            FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+            FedRepConfig::from_pairs("fedrep-paper", pairs.iter().map(|(k, v)| (*k, v.as_str())))
+                .unwrap();
         assert_eq!(back, c);
         c.altmin = false;
         c.altmin_mode = AltMinUsers::Disjoint;
         let pairs = c.to_fields();
         let back =
-            FedRepConfig::from_pairs(None, pairs.iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+            FedRepConfig::from_pairs("fedrep-paper", pairs.iter().map(|(k, v)| (*k, v.as_str())))
+                .unwrap();
         assert_eq!(back, c);
     }
 
@@ -821,22 +841,29 @@ mod tests {
             ("altmin_clip", "0"),
             ("altmin_label_clip", "-1"),
         ] {
-            let e = FedRepConfig::from_pairs(None, [(key, value)]).unwrap_err();
+            let e = FedRepConfig::from_pairs("fedrep-paper", [(key, value)]).unwrap_err();
             assert_eq!(e[0].field(), key, "{key}={value}: {}", e[0]);
         }
-        let e = FedRepConfig::from_pairs(None, [("n", "3")]).unwrap_err();
+        let e = FedRepConfig::from_pairs("fedrep-paper", [("n", "3")]).unwrap_err();
         assert_eq!(e[0].field(), "altmin_mode");
         assert!(e[0].to_string().contains("n ≥ T"), "{}", e[0]);
         assert!(e[0].to_string().contains("all-users"), "{}", e[0]);
-        assert!(FedRepConfig::from_pairs(None, [("n", "3"), ("altmin", "off")]).is_ok());
-        assert!(FedRepConfig::from_pairs(None, [("n", "3"), ("altmin_mode", "all-users")]).is_ok());
+        assert!(FedRepConfig::from_pairs("fedrep-paper", [("n", "3"), ("altmin", "off")]).is_ok());
+        assert!(FedRepConfig::from_pairs(
+            "fedrep-paper",
+            [("n", "3"), ("altmin_mode", "all-users")]
+        )
+        .is_ok());
     }
 
     #[test]
     fn a_memory_hungry_setting_is_refused_with_a_suggestion() {
         // Streamed data needs nothing per user but the heads: 8·n·k bytes.
-        let e = FedRepConfig::from_pairs(None, [("n", "10000000"), ("d", "100"), ("k", "20")])
-            .unwrap_err();
+        let e = FedRepConfig::from_pairs(
+            "fedrep-paper",
+            [("n", "10000000"), ("d", "100"), ("k", "20")],
+        )
+        .unwrap_err();
         assert_eq!(e[0].field(), "n");
         assert!(
             e[0].to_string().contains("MB") && e[0].to_string().contains("lower n (e.g. n = "),
@@ -848,7 +875,7 @@ mod tests {
     #[test]
     fn a_million_users_stream_their_data_instead_of_storing_it() {
         // Priv-AltMin included: it keeps no copy of the users' data either.
-        let c = FedRepConfig::from_pairs(None, [("n", "1000000")]).unwrap();
+        let c = FedRepConfig::from_pairs("fedrep-paper", [("n", "1000000")]).unwrap();
         assert!(c.altmin);
         assert_eq!(c.storage(), Storage::Streamed);
         assert!(c.memory_bytes() < 64 << 20, "{} bytes", c.memory_bytes());
@@ -858,7 +885,7 @@ mod tests {
     #[test]
     fn unknown_fields_and_presets_are_named() {
         assert!(matches!(
-            FedRepConfig::from_pairs(None, [("bogus", "1")]).unwrap_err()[0],
+            FedRepConfig::from_pairs("fedrep-paper", [("bogus", "1")]).unwrap_err()[0],
             ConfigError::UnknownField { .. }
         ));
         assert!(FedRepConfig::preset("nope").is_err());

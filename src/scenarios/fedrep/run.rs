@@ -5,29 +5,24 @@
 //! AltMin iteration of one run), so a Web Worker can report progress and
 //! honour a cancel between steps.
 
-use super::fedrep_config::{FedRepConfig, InitMode};
-use super::guides::{fit_private_rate, guide_series};
+use super::config::{FedRepConfig, InitMode};
+use super::plan::{plan_priv_altmin, plan_private_fedrep};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{
     final_risk_sum, risk_from_sum, FedRep, FedRepParams, FinalRisk, USER_BLOCK,
 };
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
-use crate::algorithms::priv_altmin::{
-    participants, AltMinMode, PrivAltMin, PrivAltMinParams, ReleaseStage,
-};
+use crate::algorithms::priv_altmin::{participants, PrivAltMin};
 use crate::algorithms::private_init::{spectral_init, SpectralAccumulator, SpectralStatistic};
+use crate::algorithms::stepwise::RepresentationLearner;
+use crate::data::shared_representation::FederatedDataset;
 use crate::data::shared_representation::Storage;
-use crate::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
 use crate::linalg::{gaussian_matrix, orthonormalize};
-use crate::plot::{ChartSpec, LineStyle, Series};
-use crate::privacy::formulas::{classic_gaussian_sigma, priv_altmin_authors_code_sigmas};
-use crate::privacy::{
-    calibrate_exact, calibration::fedrep_sigma, AccountingError, Calibration, GaussianStage,
-    PrivacyReport, Relation,
-};
+use crate::privacy::{AccountingError, PrivacyReport};
 use crate::rng::{combine, stream, Purpose};
+use crate::scenarios::field::Config;
+use crate::scenarios::ConfigError;
 use nalgebra::DMatrix;
-use serde::Serialize;
 
 /// Users per step of a pass over the users (a multiple of the algorithms'
 /// block sizes, so chunked passes add exactly the one-pass numbers).
@@ -38,12 +33,6 @@ const USERS_PER_DATA_STEP: usize = 4000;
 /// Users trained per step of the local GD baseline.
 const USERS_PER_LOCAL_STEP: usize = 10_000;
 
-/// Stable colours per method (indices into the chart palette).
-pub const COLOR_PRIVATE_FEDREP: usize = 0;
-pub const COLOR_FEDREP: usize = 1;
-pub const COLOR_LOCAL_GD: usize = 2;
-pub const COLOR_PRIV_ALTMIN: usize = 3;
-
 #[derive(Clone, Debug, PartialEq)]
 enum Job {
     FedRepReference,
@@ -52,7 +41,6 @@ enum Job {
     PrivAltMin { epsilon_index: usize },
 }
 
-#[derive(Debug)]
 enum Phase {
     Data {
         next_user: usize,
@@ -68,12 +56,11 @@ enum Phase {
     Done,
 }
 
-#[derive(Debug)]
 enum Running {
     /// A run that learns U (FedRep, private or not, or Priv-AltMin): its
     /// rounds, then the final heads.
     Model {
-        model: Model,
+        model: Box<dyn RepresentationLearner>,
         privacy: Option<PrivacyReport>,
         sigma: f64,
         /// The final pass in progress: (next user, Σ excess risk so far).
@@ -83,69 +70,6 @@ enum Running {
         next_user: usize,
         sum: f64,
     },
-}
-
-/// The two algorithms that learn a shared U, stepped the same way by the sweep.
-#[derive(Debug)]
-enum Model {
-    FedRep(Box<FedRep>),
-    AltMin(Box<PrivAltMin>),
-}
-
-impl Model {
-    fn is_done(&self) -> bool {
-        match self {
-            Model::FedRep(run) => run.is_done(),
-            Model::AltMin(run) => run.is_done(),
-        }
-    }
-
-    /// At most USERS_PER_STEP users of the current round or iteration.
-    fn advance(&mut self, data: &FederatedDataset) {
-        match self {
-            Model::FedRep(run) => {
-                run.step_blocks(data, USERS_PER_STEP / USER_BLOCK);
-            }
-            Model::AltMin(run) => {
-                run.advance(data, USERS_PER_STEP);
-            }
-        }
-    }
-
-    fn u(&self) -> &DMatrix<f64> {
-        match self {
-            Model::FedRep(run) => run.u(),
-            Model::AltMin(run) => run.u(),
-        }
-    }
-
-    /// dist(U_t, U*) for t = 0, 1, … so far.
-    fn angles(&self) -> &[f64] {
-        match self {
-            Model::FedRep(run) => run.angles(),
-            Model::AltMin(run) => run.angle_history(),
-        }
-    }
-
-    /// Fraction of users clipped in the last round (NaN for Priv-AltMin, which
-    /// clips per sample and does not count).
-    fn clipped_fraction(&self) -> f64 {
-        match self {
-            Model::FedRep(run) => run.clipped_fraction(),
-            Model::AltMin(_) => f64::NAN,
-        }
-    }
-}
-
-/// What the page and the CLI read while and after a sweep runs.
-#[derive(Clone, Debug, Serialize)]
-pub struct SweepSnapshot {
-    pub done: usize,
-    pub total: usize,
-    pub phase: String,
-    pub finished: bool,
-    pub rows: Vec<ResultRow>,
-    pub curves: Vec<AngleCurve>,
 }
 
 /// The runs of one seed (one dataset) that a worker was given.
@@ -313,34 +237,12 @@ impl SeedSweep {
             Phase::Jobs { index, running } => {
                 let job = &self.jobs[*index].1;
                 let round = match running {
-                    Some(Running::Model {
-                        model: Model::FedRep(run),
-                        ..
-                    }) => format!(": round {} of {}", run.round(), self.config.rounds),
-                    Some(Running::Model {
-                        model: Model::AltMin(run),
-                        ..
-                    }) => format!(
-                        ": iteration {} of {}",
-                        run.iteration(),
-                        self.config.altmin_rounds
-                    ),
+                    Some(Running::Model { model, .. }) => format!(": {}", model.position()),
                     _ => String::new(),
                 };
                 format!("{}{round}", self.job_label(job))
             }
             Phase::Done => "done".into(),
-        }
-    }
-
-    pub fn snapshot(&self) -> SweepSnapshot {
-        SweepSnapshot {
-            done: self.units_done,
-            total: self.units_total,
-            phase: self.phase_label(),
-            finished: self.is_done(),
-            rows: self.rows.clone(),
-            curves: self.curves(),
         }
     }
 
@@ -434,7 +336,7 @@ impl SeedSweep {
                 mut finishing,
             } => {
                 let unfinished = if !model.is_done() {
-                    model.advance(&self.data);
+                    model.advance(&self.data, USERS_PER_STEP);
                     true
                 } else {
                     self.final_heads_step(model.u(), &mut finishing)
@@ -563,12 +465,7 @@ impl SeedSweep {
                     batch: c.batch,
                 };
                 Ok(Running::Model {
-                    model: Model::FedRep(Box::new(FedRep::new(
-                        &self.data,
-                        u0,
-                        params,
-                        self.job_seed(job),
-                    ))),
+                    model: Box::new(FedRep::new(&self.data, u0, params, self.job_seed(job))),
                     privacy: None,
                     sigma: 0.0,
                     finishing: None,
@@ -587,7 +484,7 @@ impl SeedSweep {
                     batch: c.batch,
                 };
                 Ok(Running::Model {
-                    model: Model::FedRep(Box::new(FedRep::new(&self.data, u0, params, seed))),
+                    model: Box::new(FedRep::new(&self.data, u0, params, seed)),
                     privacy: Some(plan.report),
                     sigma: plan.sigma,
                     finishing: None,
@@ -598,13 +495,8 @@ impl SeedSweep {
                 let plan = plan_priv_altmin(c, epsilon)?;
                 let u0 = self.initialization(*epsilon_index, plan.init_sigma);
                 let run = PrivAltMin::new(&self.data, u0, plan.params, self.job_seed(job));
-                // The plan accounted for exactly the releases this run makes.
-                debug_assert_eq!(
-                    run.release_stages(c.relation == Relation::ReplaceOne),
-                    plan.releases
-                );
                 Ok(Running::Model {
-                    model: Model::AltMin(Box::new(run)),
+                    model: Box::new(run),
                     privacy: Some(plan.report),
                     sigma: plan.sigma_w,
                     finishing: None,
@@ -765,7 +657,7 @@ pub struct FedRepSweep {
 
 impl FedRepSweep {
     /// Validates the config; the whole sweep in one worker.
-    pub fn new(config: FedRepConfig) -> Result<Self, super::ConfigError> {
+    pub fn new(config: FedRepConfig) -> Result<Self, ConfigError> {
         Self::new_shard(config, 0, 1)
     }
 
@@ -774,10 +666,10 @@ impl FedRepSweep {
         config: FedRepConfig,
         shard: usize,
         shards: usize,
-    ) -> Result<Self, super::ConfigError> {
+    ) -> Result<Self, ConfigError> {
         config.validate()?;
         if shards == 0 || shard >= shards {
-            return Err(super::ConfigError::invalid(
+            return Err(ConfigError::invalid(
                 "shards",
                 format!("shard {shard} of {shards} does not exist"),
             ));
@@ -847,18 +739,6 @@ impl FedRepSweep {
         }
     }
 
-    pub fn snapshot(&self) -> SweepSnapshot {
-        let (done, total) = self.progress();
-        SweepSnapshot {
-            done,
-            total,
-            phase: self.phase_label(),
-            finished: self.is_done(),
-            rows: self.rows(),
-            curves: self.curves(),
-        }
-    }
-
     /// Runs to the end (CLI, tests).
     pub fn run_to_end(&mut self) -> Result<(), AccountingError> {
         while !self.step()? {}
@@ -876,11 +756,6 @@ impl FedRepSweep {
         }
         Ok(self.is_done())
     }
-
-    /// The two charts of the page, from what is finished so far.
-    pub fn charts(&self) -> Vec<ChartSpec> {
-        charts_for_config(&self.config, &self.rows(), &self.curves())
-    }
 }
 
 /// The rows and curves of the shards of one sweep, merged in sweep order:
@@ -897,427 +772,4 @@ pub fn merge_shards(
     rows.sort_by_key(|r| r.order);
     curves.sort_by_key(|c| c.order);
     (rows, curves)
-}
-
-/// The page's two charts for rows and curves of a sweep with this config
-/// (also used to merge the results of several workers).
-pub fn charts_for_config(
-    c: &FedRepConfig,
-    rows: &[ResultRow],
-    curves: &[AngleCurve],
-) -> Vec<ChartSpec> {
-    let rounds = if c.altmin {
-        c.rounds.max(c.altmin_rounds)
-    } else {
-        c.rounds
-    };
-    fedrep_charts(rows, curves, &c.epsilons, rounds, c.n)
-}
-
-/// The release of Algorithm 2 (private initialization), shared by both private methods.
-fn init_stage(sensitivity: f64, sigma: f64) -> GaussianStage {
-    GaussianStage::new(
-        "private initialization (Alg. 2)",
-        "Gaussian noise on the mean of n clipped Z_i (d×d)",
-        sensitivity,
-        sigma,
-        1,
-    )
-}
-
-/// σ's and the accounting of one Private FedRep run.
-pub struct PrivateFedRepPlan {
-    /// σ of Algorithm 2's noise (None: non-private initialization).
-    pub init_sigma: Option<f64>,
-    /// σ̂ of the training rounds.
-    pub sigma: f64,
-    pub report: PrivacyReport,
-}
-
-/// Calibrates Private FedRep at target ε: under `exact`, the initialization
-/// (if private) and the T rounds share the budget (init_share of μ²) and compose
-/// to exactly (ε, δ); under `paper` / `authors-code` the σ's are the papers'
-/// formulas (Alg. 2 line 1 for the init) and the report says what they spend.
-pub fn plan_private_fedrep(
-    c: &FedRepConfig,
-    epsilon: f64,
-) -> Result<PrivateFedRepPlan, AccountingError> {
-    let s_train = c.relation.mean_sensitivity(c.clip, c.n);
-    let s_init = c.relation.mean_sensitivity(c.init_clip, c.n);
-    let private_init = c.init == InitMode::Private;
-    let (init_sigma, sigma) = match (c.calibration, private_init) {
-        (Calibration::Exact, true) => {
-            let s = calibrate_exact(
-                epsilon,
-                c.delta,
-                &[
-                    (1, s_init, c.init_share),
-                    (c.rounds as u64, s_train, 1.0 - c.init_share),
-                ],
-            )?;
-            (Some(s[0]), s[1])
-        }
-        (Calibration::Exact, false) => (
-            None,
-            calibrate_exact(epsilon, c.delta, &[(c.rounds as u64, s_train, 1.0)])?[0],
-        ),
-        (cal, init) => {
-            let sigma = fedrep_sigma(
-                cal,
-                c.relation,
-                c.clip,
-                c.rounds as u64,
-                c.n,
-                epsilon,
-                c.delta,
-            )?;
-            // Alg. 2 line 1: σ̂_init = ψ_init·√(2 ln(1.25/δ))/(nε).
-            let init_sigma =
-                init.then(|| classic_gaussian_sigma(c.init_clip / c.n as f64, epsilon, c.delta));
-            (init_sigma, sigma)
-        }
-    };
-    let mut stages: Vec<GaussianStage> = init_sigma
-        .map(|si| init_stage(s_init, si))
-        .into_iter()
-        .collect();
-    stages.push(GaussianStage::new(
-        "training rounds (Alg. 1)",
-        "Gaussian noise on the mean of n clipped gradients (d×k)",
-        s_train,
-        sigma,
-        c.rounds as u64,
-    ));
-    let mut report =
-        PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
-    match c.init {
-        InitMode::NonPrivate => report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the training rounds only"),
-        InitMode::Random => report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything"),
-        InitMode::Private => {}
-    }
-    report.add_note("each user refits its head on its own held-out points; heads are never released (billboard model)");
-    Ok(PrivateFedRepPlan {
-        init_sigma,
-        sigma,
-        report,
-    })
-}
-
-/// σ's and the accounting of one Priv-AltMin run.
-pub struct PrivAltMinPlan {
-    /// σ of Algorithm 2's noise (None: non-private initialization).
-    pub init_sigma: Option<f64>,
-    /// The run's parameters with σ_W and σ_b set.
-    pub params: PrivAltMinParams,
-    /// σ_W, noise std on the raw sum W (the row's `sigma`).
-    pub sigma_w: f64,
-    /// σ_b, noise std on the raw sum b.
-    pub sigma_b: f64,
-    /// The run's releases per user ([`PrivAltMin::release_stages`]), with σ set.
-    pub releases: Vec<ReleaseStage>,
-    pub report: PrivacyReport,
-}
-
-/// The releases ([`PrivAltMin::release_stages`]) of Priv-AltMin with `params`
-/// in a sweep with config `c`. They depend on the parameters and |S⁰| only,
-/// so the algorithm is asked on an empty dataset of the sweep's shape.
-fn altmin_releases(c: &FedRepConfig, params: &PrivAltMinParams) -> Vec<ReleaseStage> {
-    let empty = SharedRepresentationModel { n: 0, ..c.model() }.allocate();
-    let u = empty.u_star.clone();
-    PrivAltMin::new(&empty, u, params.clone(), 0).release_stages(c.relation == Relation::ReplaceOne)
-}
-
-/// Calibrates Priv-AltMin at target ε, with the init of Private FedRep.
-///
-/// * `exact`: the initialization (if private) gets `init_share` of μ², as in
-///   [`plan_private_fedrep`] (so the same σ_init), and the AltMin releases
-///   the rest, split evenly between the W and the b releases. Both then have
-///   the same noise multiplier z = σ_W/s_W = σ_b/s_b, and all stages compose to
-///   exactly (ε, δ). Each release is counted as [`PrivAltMin::release_stages`]
-///   says: T times with all users, once with disjoint subsets (parallel
-///   composition: a user's data enters only its group's W and b).
-/// * `paper` / `authors-code`: σ_W, σ_b from the authors' code
-///   ([`priv_altmin_authors_code_sigmas`], m = |S⁰|) and Alg. 2 line 1 for the
-///   init (as Private FedRep); the report shows the ε the exact accountant
-///   finds for these σ's, whatever it is.
-pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan, AccountingError> {
-    let mut params = c.altmin_params();
-    let shape = altmin_releases(c, &params);
-    let (w_stage, b_stage) = (&shape[0], &shape[1]);
-    let s_init = c.relation.mean_sensitivity(c.init_clip, c.n);
-    let private_init = c.init == InitMode::Private;
-    let (init_sigma, sigma_w, sigma_b) = match c.calibration {
-        Calibration::Exact => {
-            let train_share = if private_init {
-                1.0 - c.init_share
-            } else {
-                1.0
-            };
-            let mut stages = vec![
-                (w_stage.count, w_stage.sensitivity, train_share / 2.0),
-                (b_stage.count, b_stage.sensitivity, train_share / 2.0),
-            ];
-            if private_init {
-                stages.push((1, s_init, c.init_share));
-            }
-            let s = calibrate_exact(epsilon, c.delta, &stages)?;
-            (private_init.then(|| s[2]), s[0], s[1])
-        }
-        Calibration::Paper | Calibration::AuthorsCode => {
-            let (sw, sb) = priv_altmin_authors_code_sigmas(
-                c.altmin_clip,
-                c.m_train(),
-                c.altmin_rounds as u64,
-                epsilon,
-                c.delta,
-            );
-            let init_sigma = private_init
-                .then(|| classic_gaussian_sigma(c.init_clip / c.n as f64, epsilon, c.delta));
-            (init_sigma, sw, sb)
-        }
-    };
-    params.sigma_w = sigma_w;
-    params.sigma_b = sigma_b;
-    let releases = altmin_releases(c, &params);
-    let mut stages: Vec<GaussianStage> = init_sigma
-        .map(|si| init_stage(s_init, si))
-        .into_iter()
-        .collect();
-    // W last: the CSV's sensitivity / multiplier / steps columns describe the
-    // last stage, and the row's σ is σ_W.
-    for r in releases.iter().rev() {
-        stages.push(GaussianStage::new(
-            r.name.clone(),
-            if r.name.contains('W') {
-                "symmetric Gaussian noise on the sum of clipped per-sample w wᵀ ((dk)×(dk))"
-            } else {
-                "Gaussian noise on the sum of clamped-label ỹ·w (dk)"
-            },
-            r.sensitivity,
-            r.sigma,
-            r.count,
-        ));
-    }
-    let mut report =
-        PrivacyReport::from_stages(stages, c.delta, c.relation, c.calibration, epsilon)?;
-    match c.init {
-        InitMode::NonPrivate => report.add_note("initialization is NOT private: the spectral estimator runs without clipping or noise (as in the authors' code), so the ε shown covers the AltMin iterations only"),
-        InitMode::Random => report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget"),
-        InitMode::Private => {}
-    }
-    report.add_note(match c.altmin_mode.mode() {
-        AltMinMode::DisjointSubsets => format!(
-            "Priv-AltMin splits the users into T = {} disjoint groups, one per iteration: each user's data enters one W and one b release (parallel composition); later iterations see it only through the released U",
-            c.altmin_rounds
-        ),
-        AltMinMode::AllUsers => format!(
-            "Priv-AltMin uses every user in each of its T = {} iterations: each user's data enters T W and T b releases",
-            c.altmin_rounds
-        ),
-    });
-    report.add_note("each user fits its head locally (never released) and refits it on its held-out points at the end");
-    Ok(PrivAltMinPlan {
-        init_sigma,
-        params,
-        sigma_w,
-        sigma_b,
-        releases,
-        report,
-    })
-}
-
-fn epsilon_label(e: Option<f64>) -> String {
-    match e {
-        Some(e) => format!("ε = {e}"),
-        None => "non-private".into(),
-    }
-}
-
-/// Chart 1: excess risk versus ε, one line per private method, the non-private
-/// methods as horizontal reference lines, and (once non-private FedRep and at
-/// least two Private FedRep points are finished) the theory guide
-/// A/(nε)² + floor with A fitted to those points ([`super::guides`]).
-/// Chart 2: principal angle versus round, one line per ε (and the
-/// non-private reference).
-pub fn fedrep_charts(
-    rows: &[ResultRow],
-    curves: &[AngleCurve],
-    epsilons: &[f64],
-    rounds: usize,
-    n: usize,
-) -> Vec<ChartSpec> {
-    let eps_min = epsilons.iter().copied().fold(f64::INFINITY, f64::min);
-    let eps_max = epsilons.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mut risk_series: Vec<Series> = Vec::new();
-    let methods = [
-        ("private-fedrep", "Private FedRep", COLOR_PRIVATE_FEDREP),
-        ("priv-altmin", "Priv-AltMin", COLOR_PRIV_ALTMIN),
-        ("fedrep", "FedRep (non-private)", COLOR_FEDREP),
-        ("local-gd", "local GD (non-private)", COLOR_LOCAL_GD),
-    ];
-    for (id, name, color) in methods {
-        // Several seeds give several rows per ε: the mean, and the seeds'
-        // spread (min to max) as a band.
-        let mut groups: Vec<(f64, Vec<f64>)> = Vec::new();
-        for r in rows.iter().filter(|r| r.method == id) {
-            let eps = r.epsilon.unwrap_or(f64::NAN);
-            match groups
-                .iter_mut()
-                .find(|(e, _)| e.to_bits() == eps.to_bits())
-            {
-                Some((_, v)) => v.push(r.excess_risk),
-                None => groups.push((eps, vec![r.excess_risk])),
-            }
-        }
-        if groups.is_empty() {
-            continue;
-        }
-        let horizontal = groups.iter().all(|g| g.0.is_nan());
-        groups.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let points = groups.iter().map(|(e, v)| (*e, mean(v))).collect();
-        risk_series.push(Series {
-            name: name.into(),
-            points,
-            style: if horizontal {
-                LineStyle::Dashed
-            } else {
-                LineStyle::Solid
-            },
-            color,
-            horizontal,
-            band: if horizontal {
-                Vec::new()
-            } else {
-                spread(&groups)
-            },
-            faded: false,
-            in_legend: true,
-        });
-    }
-    // The theory guide A/(nε)² + floor, fitted to the mean Private FedRep points.
-    let reference = risk_series
-        .iter()
-        .find(|s| s.name == "FedRep (non-private)")
-        .and_then(|s| s.points.first());
-    let private = risk_series
-        .iter()
-        .find(|s| s.name == "Private FedRep")
-        .map(|s| s.points.clone());
-    if let (Some(&(_, floor)), Some(private)) = (reference, private) {
-        if let Some(fit) = fit_private_rate(&private, n, floor) {
-            risk_series.push(guide_series(&fit, eps_min, eps_max, COLOR_PRIVATE_FEDREP));
-        }
-    }
-    // One angle line per (method, ε), averaged over seeds round by round; the
-    // same ε has the same colour for both private methods (dotted: Priv-AltMin).
-    let mut keys: Vec<(String, Option<f64>)> = Vec::new();
-    for c in curves {
-        if !keys
-            .iter()
-            .any(|(m, e)| *m == c.method && e.map(f64::to_bits) == c.epsilon.map(f64::to_bits))
-        {
-            keys.push((c.method.clone(), c.epsilon));
-        }
-    }
-    let mut angle_series = Vec::new();
-    for (method, epsilon) in keys {
-        let group: Vec<&AngleCurve> = curves
-            .iter()
-            .filter(|c| {
-                c.method == method && c.epsilon.map(f64::to_bits) == epsilon.map(f64::to_bits)
-            })
-            .collect();
-        let len = group.iter().map(|c| c.angles.len()).max().unwrap_or(0);
-        let per_round: Vec<(f64, Vec<f64>)> = (0..len)
-            .map(|t| {
-                (
-                    t as f64,
-                    group
-                        .iter()
-                        .filter_map(|c| c.angles.get(t).copied())
-                        .collect(),
-                )
-            })
-            .collect();
-        let (name, style, color) = match (method.as_str(), epsilon) {
-            (_, None) => (
-                "FedRep (non-private)".to_string(),
-                LineStyle::Dashed,
-                COLOR_FEDREP,
-            ),
-            ("priv-altmin", Some(e)) => (
-                format!("Priv-AltMin {}", epsilon_label(Some(e))),
-                LineStyle::Dotted,
-                4 + epsilon_index(epsilons, e),
-            ),
-            (_, Some(e)) => (
-                format!("Private FedRep {}", epsilon_label(Some(e))),
-                LineStyle::Solid,
-                4 + epsilon_index(epsilons, e),
-            ),
-        };
-        // Priv-AltMin's curves share the colours of Private FedRep's at the same
-        // ε (dotted); the caption says so and the legend lists one entry per ε.
-        let in_legend = style != LineStyle::Dotted;
-        angle_series.push(Series {
-            name,
-            points: per_round.iter().map(|(t, v)| (*t, mean(v))).collect(),
-            style,
-            color,
-            horizontal: false,
-            band: spread(&per_round),
-            faded: false,
-            in_legend,
-        });
-    }
-    vec![
-        ChartSpec {
-            title: "Excess population risk versus ε".into(),
-            x_label: "user-level ε".into(),
-            y_label: "excess risk (mean over users)".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((eps_min, eps_max)),
-            series: risk_series,
-        },
-        ChartSpec {
-            title: "Principal angle to U* over rounds".into(),
-            x_label: "round t".into(),
-            y_label: "dist(U_t, U*)".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((0.0, rounds as f64)),
-            series: angle_series,
-        },
-    ]
-}
-
-/// (x, min, max) over the seeds at each x, when there are several seeds.
-fn spread(groups: &[(f64, Vec<f64>)]) -> Vec<(f64, f64, f64)> {
-    if groups.iter().all(|(_, v)| v.len() < 2) {
-        return Vec::new();
-    }
-    groups
-        .iter()
-        .map(|(x, v)| {
-            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            (*x, lo, hi)
-        })
-        .collect()
-}
-
-fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-fn epsilon_index(epsilons: &[f64], e: f64) -> usize {
-    epsilons
-        .iter()
-        .position(|x| x.to_bits() == e.to_bits())
-        .unwrap_or(0)
 }

@@ -73,3 +73,18 @@ impl ConfigError {
         }
     }
 }
+
+/// Why a validated run stopped: the accountant refused a derived quantity,
+/// or the results of a worker could not be read back.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Accounting(#[from] crate::privacy::AccountingError),
+    #[error("{context}: {source}")]
+    AccountingAt {
+        context: String,
+        source: crate::privacy::AccountingError,
+    },
+    #[error("the results of a worker could not be read: {0}")]
+    Part(String),
+}

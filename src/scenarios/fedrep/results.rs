@@ -132,3 +132,15 @@ pub fn csv_string(rows: &[ResultRow]) -> String {
     write_csv(rows, &mut buf).expect("writing to memory");
     String::from_utf8(buf).expect("CSV is UTF-8")
 }
+
+/// `angles.csv`: one row per (method, ε, round), the principal-angle curves.
+pub fn angle_csv(curves: &[AngleCurve]) -> String {
+    let mut out = String::from("method,epsilon,round,principal_angle\n");
+    for c in curves {
+        let eps = c.epsilon.map_or("inf".to_string(), |e| format!("{e}"));
+        for (t, a) in c.angles.iter().enumerate() {
+            out.push_str(&format!("{},{eps},{t},{a}\n", c.method));
+        }
+    }
+    out
+}

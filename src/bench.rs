@@ -2,13 +2,16 @@
 //! (`www/bench.html`): the same Rust code is timed in both, so the two numbers
 //! are directly comparable. Benchmarks report numbers; tests assert behaviour.
 
-use super::fedrep_config::FedRepConfig;
-use super::fedrep_sweep::{plan_private_fedrep, FedRepSweep};
 use crate::algorithms::fedrep::FedRep;
 use crate::algorithms::fedrep::FedRepParams;
 use crate::algorithms::private_init::{spectral_init, spectral_statistic};
 use crate::data::shared_representation::Storage;
 use crate::rng::{stream, Purpose};
+use crate::scenarios::fedrep::config::FedRepConfig;
+use crate::scenarios::fedrep::plan::plan_private_fedrep;
+use crate::scenarios::fedrep::run::FedRepSweep;
+use crate::scenarios::field::Config;
+use crate::scenarios::{self, Shard};
 
 /// (name, what it measures).
 pub const BENCHES: &[(&str, &str)] = &[
@@ -56,18 +59,16 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
         }
         "dpgd-browser-sweep" => {
-            let mut sweep = super::scenario::Sweep::from_preset_and_fields(
-                Some("dpgd-browser"),
-                std::iter::empty(),
-            )
-            .map_err(|e| {
-                e.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            })?;
-            while !sweep.step()? {}
-            Ok(format!("{} CSV lines", sweep.csv().lines().count()))
+            let (_, mut run) =
+                scenarios::start("dpgd-browser", &[], Shard::WHOLE).map_err(|e| {
+                    e.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })?;
+            scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+            let lines = run.view().files[0].text.lines().count();
+            Ok(format!("{lines} CSV lines"))
         }
         "private-fedrep-run-1m" => {
             let config = FedRepConfig {

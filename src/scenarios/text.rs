@@ -130,48 +130,21 @@ pub fn parse_bool(field: &str, value: &str) -> Result<bool, ConfigError> {
         "false" | "0" | "no" | "off" => Ok(false),
         other => Err(ConfigError::invalid(
             field,
-            format!("must be true or false (got \"{}\")", shorten(other)),
+            format!("must be on or off (got \"{}\")", shorten(other)),
         )),
     }
 }
 
-/// One of a fixed set of names.
-pub fn parse_choice<'a>(
-    field: &str,
-    value: &str,
-    choices: &[&'a str],
-) -> Result<&'a str, ConfigError> {
-    let v = trimmed(field, value)?;
-    choices
-        .iter()
-        .find(|c| c.eq_ignore_ascii_case(v))
-        .copied()
-        .ok_or_else(|| {
-            ConfigError::invalid(
-                field,
-                format!(
-                    "must be one of {} (got \"{}\")",
-                    choices.join(", "),
-                    shorten(v)
-                ),
-            )
-        })
-}
-
-/// One of a fixed set of names, mapped to its value: `parse_named("batch",
-/// "full", &[("split", Split), ("full", Full)])`.
-pub fn parse_named<T: Copy>(
-    field: &str,
-    value: &str,
-    choices: &[(&str, T)],
-) -> Result<T, ConfigError> {
-    let names: Vec<&str> = choices.iter().map(|c| c.0).collect();
-    let name = parse_choice(field, value, &names)?;
-    Ok(choices
-        .iter()
-        .find(|c| c.0 == name)
-        .expect("a listed name")
-        .1)
+/// The error for a text that is none of the listed names.
+pub fn not_one_of(field: &str, value: &str, choices: &[&str]) -> ConfigError {
+    ConfigError::invalid(
+        field,
+        format!(
+            "must be one of {} (got \"{}\")",
+            choices.join(", "),
+            shorten(value.trim())
+        ),
+    )
 }
 
 /// Keeps echoed user input short (and harmless) in messages.

@@ -1,0 +1,160 @@
+//! What an algorithm releases, as typed privacy events, in the spirit of
+//! `dp_accounting`'s `DpEvent`: an algorithm's parameters say what it releases
+//! (a Gaussian release with its sensitivity and σ, repeated T times, composed
+//! with others, applied to disjoint groups of users, or a release that is not
+//! private at all), and the accountant composes the events. Nobody has to run
+//! an algorithm to learn what it releases, or recognise a release by its name.
+
+use super::report::GaussianStage;
+use serde::{Deserialize, Serialize};
+
+/// One Gaussian release: `sigma`-std noise added to a statistic whose L2
+/// sensitivity under the run's neighbouring relation is `sensitivity`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GaussianRelease {
+    /// What is released, e.g. "training rounds (Alg. 1)".
+    pub name: String,
+    /// How, e.g. "Gaussian noise on the mean of n clipped gradients (d×k)".
+    pub mechanism: String,
+    pub sensitivity: f64,
+    pub sigma: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PrivacyEvent {
+    /// One release of the Gaussian mechanism.
+    Gaussian(GaussianRelease),
+    /// The same event `count` times, adaptively (sequential composition).
+    Repeated {
+        event: Box<PrivacyEvent>,
+        count: u64,
+    },
+    /// Events one after another (sequential composition).
+    Composed(Vec<PrivacyEvent>),
+    /// The event applied once to each of `groups` disjoint groups of users:
+    /// every user's data enters one group only, so for any one user it is one
+    /// event (parallel composition).
+    Disjoint {
+        event: Box<PrivacyEvent>,
+        groups: u64,
+    },
+    /// A release computed from the data without any noise: not private. Never
+    /// accounted as private; the report says so.
+    NonPrivate { name: String, why: String },
+}
+
+impl PrivacyEvent {
+    /// One Gaussian release.
+    pub fn gaussian(
+        name: impl Into<String>,
+        mechanism: impl Into<String>,
+        sensitivity: f64,
+        sigma: f64,
+    ) -> Self {
+        PrivacyEvent::Gaussian(GaussianRelease {
+            name: name.into(),
+            mechanism: mechanism.into(),
+            sensitivity,
+            sigma,
+        })
+    }
+
+    /// This event `count` times (0 times: nothing is released).
+    pub fn repeated(self, count: u64) -> Self {
+        PrivacyEvent::Repeated {
+            event: Box::new(self),
+            count,
+        }
+    }
+
+    /// This event on each of `groups` disjoint groups of users.
+    pub fn on_disjoint_groups(self, groups: u64) -> Self {
+        PrivacyEvent::Disjoint {
+            event: Box::new(self),
+            groups,
+        }
+    }
+
+    /// The Gaussian stages the accountant composes, in order: each Gaussian
+    /// release with how many times one user's data enters it.
+    pub fn gaussian_stages(&self) -> Vec<GaussianStage> {
+        let mut out = Vec::new();
+        self.collect_stages(1, &mut out);
+        out
+    }
+
+    fn collect_stages(&self, times: u64, out: &mut Vec<GaussianStage>) {
+        match self {
+            PrivacyEvent::Gaussian(g) => {
+                if times > 0 {
+                    out.push(GaussianStage::new(
+                        g.name.clone(),
+                        g.mechanism.clone(),
+                        g.sensitivity,
+                        g.sigma,
+                        times,
+                    ));
+                }
+            }
+            PrivacyEvent::Repeated { event, count } => {
+                event.collect_stages(times.saturating_mul(*count), out)
+            }
+            PrivacyEvent::Composed(events) => {
+                for e in events {
+                    e.collect_stages(times, out);
+                }
+            }
+            // A user is in one group: the groups cost one event for that user
+            // (none when there are no groups).
+            PrivacyEvent::Disjoint { event, groups } => {
+                event.collect_stages(if *groups > 0 { times } else { 0 }, out)
+            }
+            PrivacyEvent::NonPrivate { .. } => {}
+        }
+    }
+
+    /// Why each non-private part is not private, in order.
+    pub fn non_private_parts(&self) -> Vec<String> {
+        match self {
+            PrivacyEvent::NonPrivate { name, why } => vec![format!("{name} is NOT private: {why}")],
+            PrivacyEvent::Repeated { event, .. } | PrivacyEvent::Disjoint { event, .. } => {
+                event.non_private_parts()
+            }
+            PrivacyEvent::Composed(events) => {
+                events.iter().flat_map(|e| e.non_private_parts()).collect()
+            }
+            PrivacyEvent::Gaussian(_) => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_disjoint_and_composed_events_flatten_to_counted_stages() {
+        let w = PrivacyEvent::gaussian("W", "sum", 2.0, 4.0);
+        let b = PrivacyEvent::gaussian("b", "sum", 1.0, 3.0);
+        let all = PrivacyEvent::Composed(vec![
+            PrivacyEvent::NonPrivate {
+                name: "init".into(),
+                why: "no noise".into(),
+            },
+            w.clone().repeated(5),
+            b.clone().on_disjoint_groups(5),
+            b.clone().on_disjoint_groups(0),
+            w.repeated(2).repeated(3),
+        ]);
+        let stages = all.gaussian_stages();
+        let counts: Vec<(String, u64)> = stages.iter().map(|s| (s.name.clone(), s.steps)).collect();
+        assert_eq!(
+            counts,
+            vec![("W".into(), 5), ("b".into(), 1), ("W".into(), 6)]
+        );
+        assert_eq!(
+            all.non_private_parts(),
+            vec!["init is NOT private: no noise".to_string()]
+        );
+    }
+}

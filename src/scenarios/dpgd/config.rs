@@ -1,0 +1,609 @@
+//! The settings of the "privacy for free" sweep (Bombari & Mondelli, Fig. 3):
+//! DP-GD on random features over widths p and privacy levels ε. One field
+//! table, the presets, and checks that report every bad field at once.
+
+use crate::data::random_features::{Activation, Target};
+use crate::scenarios::error::ConfigError;
+use crate::scenarios::field::{Choice, Config, Field, OptionalList};
+use crate::scenarios::Preset;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// Multiply–adds one `step()` may spend on GD (a step costs ≈ 2np).
+pub const WORK_PER_UNIT: usize = 20_000_000;
+/// Largest (n + n_test)·p (matrix entries held at once, 8 bytes each).
+pub const MAX_FEATURE_ENTRIES: usize = 60_000_000;
+/// Largest T of a single run.
+pub const MAX_STEPS: usize = 200_000;
+
+/// How η is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EtaMode {
+    /// η = 1/p, so T = time_scale·d (the repo's `main_RF.py`).
+    #[default]
+    InverseP,
+    /// η = `eta` for every p, so T = round(time_scale·d/(p·η)).
+    Fixed,
+}
+
+/// Which accountant the caller should use to turn (ε, δ, T, η) into σ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Calibration {
+    /// The paper's Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε (needs ε < 8 ln(1/δ)).
+    #[default]
+    Prop32,
+    /// The smallest σ that a tight accountant certifies for the same mechanism.
+    Exact,
+}
+
+/// Label model (the data module's [`Target`] without its parameter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetKind {
+    /// y = sign(uᵀx).
+    #[default]
+    Sign,
+    /// y = uᵀx + label_noise·ξ.
+    Linear,
+}
+
+/// What the sweep asks the accountant: the σ for one DP-GD run. The mechanism
+/// is T full-batch steps, each adding N(0, σ²·η·(2C/n)²) per coordinate to an
+/// update of replace-one sensitivity 2ηC/n. Equivalently, each step releases
+/// the clipped mean gradient ḡ (replace-one sensitivity `sensitivity` = 2C/n)
+/// plus Gaussian noise of std (2C/n)·σ/√η, i.e. noise multiplier σ/√η on ḡ.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SigmaQuery {
+    pub calibration: Calibration,
+    pub epsilon: f64,
+    pub delta: f64,
+    pub steps: usize,
+    pub eta: f64,
+    /// Replace-one L2 sensitivity of the mean clipped gradient ḡ: 2C/n.
+    pub sensitivity: f64,
+}
+
+/// What the sweep asks for the optional "ε spent" column: the ε that σ buys.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpentQuery {
+    pub calibration: Calibration,
+    pub sigma: f64,
+    pub delta: f64,
+    pub steps: usize,
+    pub eta: f64,
+    /// Replace-one L2 sensitivity of the mean clipped gradient ḡ: 2C/n.
+    pub sensitivity: f64,
+}
+
+/// Every knob of the sweep. Field names are the `apply_field` keys.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DpGdConfig {
+    /// Training samples.
+    pub n: usize,
+    /// Input dimension.
+    pub d: usize,
+    /// Widths p (number of random features), swept in the given order.
+    pub p_grid: Vec<usize>,
+    /// Test samples.
+    pub n_test: usize,
+    /// Privacy levels ε of the DP-GD runs.
+    pub epsilons: Vec<f64>,
+    pub delta: f64,
+    /// C = clip_scale·√p.
+    pub clip_scale: f64,
+    /// τ = ηT = time_scale·d/p.
+    pub time_scale: f64,
+    pub eta_mode: EtaMode,
+    /// η when `eta_mode` is fixed (ignored otherwise).
+    pub eta: f64,
+    pub activation: Activation,
+    pub target: TargetKind,
+    /// Label noise std of the linear target (ignored for sign).
+    pub label_noise: f64,
+    pub seed: u64,
+    /// Number of seeds: seed, seed+1, …
+    pub repeats: usize,
+    pub calibration: Calibration,
+    /// Widths for the loss-versus-T experiment (each must be in `p_grid`; empty = off).
+    pub trace_p: OptionalList,
+    pub trace_epsilon: f64,
+    /// time_scale values (ηTp/d) of the loss-versus-T runs.
+    pub trace_time_scales: Vec<f64>,
+    /// Fixed η of the loss-versus-T runs (0 = the main `eta_mode`).
+    pub trace_eta: f64,
+}
+
+/// The scenario's presets, in the page's order (the first is the default).
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "dpgd-browser",
+        label: "Figure 3's shape at browser size (d = 20, n = 400)",
+    },
+    Preset {
+        name: "dpgd-quick",
+        label: "Quick look (d = 10, n = 100)",
+    },
+    Preset {
+        name: "dpgd-paper",
+        label: "Paper size (d = 100, n = 2000; slow)",
+    },
+];
+
+impl Default for DpGdConfig {
+    /// The `dpgd-browser` preset.
+    fn default() -> Self {
+        browser_preset()
+    }
+}
+
+/// Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20), p from 20 to
+/// 8000 around p = n; ε ∈ {1, 2, 4}.
+fn browser_preset() -> DpGdConfig {
+    DpGdConfig {
+        n: 400,
+        d: 20,
+        p_grid: vec![20, 50, 100, 200, 300, 400, 500, 800, 1600, 3200, 8000],
+        n_test: 400,
+        epsilons: vec![1.0, 2.0, 4.0],
+        delta: 1.0 / 400.0,
+        clip_scale: 0.5,
+        time_scale: 4.0,
+        eta_mode: EtaMode::InverseP,
+        eta: 3e-5,
+        activation: Activation::Tanh,
+        target: TargetKind::Sign,
+        label_noise: 0.0,
+        seed: 1,
+        repeats: 1,
+        calibration: Calibration::Prop32,
+        trace_p: OptionalList(vec![800, 3200, 8000]),
+        trace_epsilon: 4.0,
+        trace_time_scales: vec![0.5, 1.0, 2.0, 4.0, 8.0, 16.0],
+        trace_eta: 5e-4,
+    }
+}
+
+impl Choice for EtaMode {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (EtaMode::InverseP, "η = 1/p (T = scale·d)"),
+        (EtaMode::Fixed, "fixed η (below)"),
+    ];
+    const ALIASES: &'static [(&'static str, Self)] = &[("1/p", EtaMode::InverseP)];
+}
+
+impl Choice for Calibration {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (Calibration::Prop32, "paper's Prop. 3.2"),
+        (Calibration::Exact, "exact (GDP composition)"),
+    ];
+}
+
+impl Choice for Activation {
+    const CHOICES: &'static [(Self, &'static str)] =
+        &[(Activation::Tanh, "tanh"), (Activation::Sin, "sin")];
+}
+
+impl Choice for TargetKind {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (TargetKind::Sign, "sign(uᵀx)"),
+        (TargetKind::Linear, "uᵀx + noise"),
+    ];
+}
+
+const PROBLEM: &str = "Problem";
+const PRIVACY: &str = "Privacy";
+const TRAINING: &str = "DP-GD training";
+const TRACE: &str = "Loss versus T (separate runs, σ calibrated for each T)";
+
+/// Every setting of the sweep, in the page's order.
+fn field_table() -> Vec<Field<DpGdConfig>> {
+    type C = DpGdConfig;
+    vec![
+        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
+            .label("training samples n")
+            .group(PROBLEM)
+            .essential(),
+        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
+            .label("input dimension d")
+            .group(PROBLEM)
+            .essential(),
+        Field::new("p_grid", |c: &C| &c.p_grid, |c: &mut C| &mut c.p_grid)
+            .label("widths p")
+            .help("number of random features; list, e.g. 50,400,1600")
+            .group(PROBLEM)
+            .essential(),
+        Field::new("n_test", |c: &C| &c.n_test, |c: &mut C| &mut c.n_test)
+            .label("test samples n_test")
+            .group(PROBLEM),
+        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
+            .label("ε values")
+            .help("list 1,2,4 or range 1:8:1")
+            .group(PRIVACY)
+            .essential(),
+        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
+            .label("δ")
+            .group(PRIVACY)
+            .essential(),
+        Field::new("calibration", |c: &C| &c.calibration, |c: &mut C| &mut c.calibration)
+            .label("noise calibration")
+            .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ).")
+            .group(PRIVACY),
+        Field::new("clip_scale", |c: &C| &c.clip_scale, |c: &mut C| &mut c.clip_scale)
+            .label("clip scale")
+            .help("C = scale·√p")
+            .group(TRAINING)
+            .essential(),
+        Field::new("time_scale", |c: &C| &c.time_scale, |c: &mut C| &mut c.time_scale)
+            .label("time scale")
+            .help("ηT = scale·d/p")
+            .group(TRAINING),
+        Field::new("eta_mode", |c: &C| &c.eta_mode, |c: &mut C| &mut c.eta_mode)
+            .label("step size η")
+            .group(TRAINING),
+        Field::new("eta", |c: &C| &c.eta, |c: &mut C| &mut c.eta)
+            .label("fixed η")
+            .group(TRAINING),
+        Field::new("activation", |c: &C| &c.activation, |c: &mut C| &mut c.activation)
+            .label("activation")
+            .group(PROBLEM),
+        Field::new("target", |c: &C| &c.target, |c: &mut C| &mut c.target)
+            .label("labels y")
+            .group(PROBLEM),
+        Field::new("label_noise", |c: &C| &c.label_noise, |c: &mut C| &mut c.label_noise)
+            .label("label noise (linear labels)")
+            .group(PROBLEM),
+        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
+            .label("seed")
+            .group(PROBLEM),
+        Field::new("seeds", |c: &C| &c.repeats, |c: &mut C| &mut c.repeats)
+            .label("seeds")
+            .help("datasets seed, seed+1, …: the charts show their mean")
+            .group(TRAINING)
+            .aliases(&["repeats"]),
+        Field::new("trace_p", |c: &C| &c.trace_p, |c: &mut C| &mut c.trace_p)
+            .label("widths p")
+            .help("each in the widths above; “none” = off")
+            .group(TRACE),
+        Field::new("trace_epsilon", |c: &C| &c.trace_epsilon, |c: &mut C| &mut c.trace_epsilon)
+            .label("ε of these runs")
+            .group(TRACE),
+        Field::new(
+            "trace_time_scales",
+            |c: &C| &c.trace_time_scales,
+            |c: &mut C| &mut c.trace_time_scales,
+        )
+        .label("time scales ηTp/d")
+        .help("list")
+        .group(TRACE),
+        Field::new("trace_eta", |c: &C| &c.trace_eta, |c: &mut C| &mut c.trace_eta)
+            .label("η of these runs")
+            .help("0 = as above")
+            .group(TRACE),
+    ]
+}
+
+impl Config for DpGdConfig {
+    fn fields() -> &'static [Field<Self>] {
+        static FIELDS: OnceLock<Vec<Field<DpGdConfig>>> = OnceLock::new();
+        FIELDS.get_or_init(field_table)
+    }
+
+    /// Built-in configurations:
+    /// - `dpgd-browser`: Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20
+    ///   as the spec advises), p from 20 to 8000 around p = n; ε ∈ {1, 2, 4}.
+    /// - `dpgd-paper`: the paper's d = 100, n = 2000, n_test = 1000, p up to 16000
+    ///   (memory: Φ and Φ_test are (n + n_test)·p doubles). Native speed: minutes.
+    /// - `dpgd-quick`: d = 10, n = 100 for tests and a first look (well under a second).
+    fn preset(name: &str) -> Result<Self, ConfigError> {
+        let browser = browser_preset();
+        match name.trim().to_ascii_lowercase().as_str() {
+            "dpgd-browser" => Ok(browser),
+            "dpgd-paper" => Ok(DpGdConfig {
+                n: 2000,
+                d: 100,
+                p_grid: vec![50, 125, 316, 794, 1258, 1995, 2000, 3162, 5011, 7943, 16000],
+                n_test: 1000,
+                delta: 1.0 / 2000.0,
+                time_scale: 5.0,
+                trace_p: OptionalList(vec![3162, 7943, 16000]),
+                trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
+                trace_eta: 3e-5,
+                ..browser
+            }),
+            "dpgd-quick" => Ok(DpGdConfig {
+                n: 100,
+                d: 10,
+                p_grid: vec![10, 25, 50, 100, 200, 500, 2000],
+                n_test: 200,
+                delta: 1.0 / 100.0,
+                trace_p: OptionalList(vec![500, 2000]),
+                trace_time_scales: vec![1.0, 4.0, 16.0],
+                trace_eta: 5e-4,
+                ..browser
+            }),
+            _ => Err(ConfigError::UnknownPreset {
+                name: name.chars().filter(|c| !c.is_control()).take(40).collect(),
+                known: PRESETS
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    /// Every problem at once, each naming the field to change. Checks that
+    /// need a field to be sane first (e.g. the largest width) are skipped
+    /// while that field is reported.
+    fn validate_all(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        let mut reject = |bad: bool, field: &str, requirement: &str, value: String| {
+            if bad {
+                errors.push(ConfigError::out_of_range(field, requirement, value));
+            }
+        };
+        reject(
+            self.d == 0 || self.d > 2000,
+            "d",
+            "between 1 and 2000",
+            self.d.to_string(),
+        );
+        reject(
+            self.n < 2 || self.n > 20_000,
+            "n",
+            "between 2 and 20000",
+            self.n.to_string(),
+        );
+        reject(
+            self.n_test == 0 || self.n_test > 20_000,
+            "n_test",
+            "between 1 and 20000",
+            self.n_test.to_string(),
+        );
+        reject(
+            !(self.delta > 0.0 && self.delta < 1.0),
+            "delta",
+            "strictly between 0 and 1",
+            self.delta.to_string(),
+        );
+        reject(
+            !(self.clip_scale > 0.0 && self.clip_scale.is_finite()),
+            "clip_scale",
+            "> 0 (C = clip_scale·√p)",
+            self.clip_scale.to_string(),
+        );
+        reject(
+            !(self.time_scale > 0.0 && self.time_scale.is_finite()),
+            "time_scale",
+            "> 0 (ηT = time_scale·d/p)",
+            self.time_scale.to_string(),
+        );
+        reject(
+            !(self.label_noise >= 0.0 && self.label_noise.is_finite()),
+            "label_noise",
+            "≥ 0",
+            self.label_noise.to_string(),
+        );
+        reject(
+            self.repeats == 0 || self.repeats > 20,
+            "seeds",
+            "between 1 and 20",
+            self.repeats.to_string(),
+        );
+        if self.epsilons.is_empty() {
+            errors.push(ConfigError::invalid(
+                "epsilons",
+                "give at least one ε, e.g. 1,2,4",
+            ));
+        } else if let Some(e) = self
+            .epsilons
+            .iter()
+            .find_map(|&eps| self.check_epsilon("epsilons", eps).err())
+        {
+            errors.push(e);
+        }
+        if let Err(e) = self.check_widths() {
+            errors.push(e);
+            return errors;
+        }
+        let p_max = self.p_grid.iter().copied().max().unwrap_or(1);
+        // GD on L is stable for η < n/λ₁(K) with λ₁(K) ≲ p·(1 + n/d) for a
+        // 1-Lipschitz activation, so η ≤ d/p keeps every run stable.
+        let eta_limit = self.d as f64 / p_max as f64;
+        if self.eta_mode == EtaMode::Fixed && !(self.eta > 0.0 && self.eta <= eta_limit) {
+            errors.push(ConfigError::out_of_range(
+                "eta",
+                &format!(
+                    "in (0, d/p] = (0, {eta_limit:.3e}] for p up to {p_max}, where GD is stable"
+                ),
+                self.eta,
+            ));
+        }
+        if let Err(e) = self.check_trace() {
+            errors.push(e);
+        }
+        if errors.is_empty() {
+            if let Err(e) = self.check_step_counts() {
+                errors.push(e);
+            }
+        }
+        errors
+    }
+}
+
+impl DpGdConfig {
+    /// The widths: at least one, each ≥ 1 and listed once, and the features of
+    /// the largest within memory.
+    fn check_widths(&self) -> Result<(), ConfigError> {
+        if self.p_grid.is_empty() {
+            return Err(ConfigError::invalid(
+                "p_grid",
+                "give at least one width, e.g. 100,400,1600",
+            ));
+        }
+        if let Some(&p) = self.p_grid.iter().find(|&&p| p == 0) {
+            return Err(ConfigError::out_of_range(
+                "p_grid",
+                "≥ 1 for every width",
+                p,
+            ));
+        }
+        let mut sorted = self.p_grid.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(ConfigError::invalid("p_grid", "list each width once"));
+        }
+        let p_max = sorted.last().copied().unwrap_or(1);
+        let entries = (self.n + self.n_test).saturating_mul(p_max);
+        if entries > MAX_FEATURE_ENTRIES {
+            return Err(ConfigError::invalid(
+                "p_grid",
+                format!(
+                    "the largest width {p_max} with n + n_test = {} needs {} MB of features; \
+                     keep (n + n_test)·p ≤ {MAX_FEATURE_ENTRIES} (lower p, n or n_test)",
+                    self.n + self.n_test,
+                    entries * 8 / 1_000_000
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The loss-versus-T runs: widths from `p_grid`, their ε, time scales and η.
+    fn check_trace(&self) -> Result<(), ConfigError> {
+        if let Some(&p) = self.trace_p.iter().find(|p| !self.p_grid.contains(p)) {
+            return Err(ConfigError::invalid(
+                "trace_p",
+                format!("width {p} is not in p_grid; add it there or remove it here"),
+            ));
+        }
+        if self.trace_p.is_empty() {
+            return Ok(());
+        }
+        self.check_epsilon("trace_epsilon", self.trace_epsilon)?;
+        if self.trace_time_scales.is_empty() {
+            return Err(ConfigError::invalid(
+                "trace_time_scales",
+                "give at least one value, e.g. 1,2,4,8",
+            ));
+        }
+        if let Some(&t) = self
+            .trace_time_scales
+            .iter()
+            .find(|t| !(t.is_finite() && **t > 0.0))
+        {
+            return Err(ConfigError::out_of_range(
+                "trace_time_scales",
+                "> 0 for every value",
+                t,
+            ));
+        }
+        let traced_max = self.trace_p.iter().copied().max().unwrap_or(1);
+        let limit = self.d as f64 / traced_max as f64;
+        ConfigError::reject_if(
+            !(self.trace_eta >= 0.0 && self.trace_eta <= limit),
+            "trace_eta",
+            &format!("0 (use eta_mode) or in (0, d/p] = (0, {limit:.3e}] for p up to {traced_max}"),
+            self.trace_eta,
+        )
+    }
+
+    /// No run longer than [`MAX_STEPS`]; the message names the setting to change.
+    fn check_step_counts(&self) -> Result<(), ConfigError> {
+        for &p in &self.p_grid {
+            let mut runs = vec![(self.schedule(p, self.time_scale).1, "eta", "time_scale")];
+            if self.trace_p.contains(&p) {
+                for &ts in &self.trace_time_scales {
+                    runs.push((
+                        self.trace_schedule(p, ts).1,
+                        "trace_eta",
+                        "trace_time_scales",
+                    ));
+                }
+            }
+            for (steps, eta_field, scale_field) in runs {
+                if steps > MAX_STEPS {
+                    let fixed = if eta_field == "eta" {
+                        self.eta_mode == EtaMode::Fixed
+                    } else {
+                        self.trace_eta > 0.0 || self.eta_mode == EtaMode::Fixed
+                    };
+                    let field = if fixed { eta_field } else { scale_field };
+                    return Err(ConfigError::invalid(
+                        field,
+                        format!("p = {p} would need T = {steps} steps (limit {MAX_STEPS}); raise eta or lower the time scale"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_epsilon(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
+        ConfigError::reject_if(!(eps > 0.0 && eps.is_finite()), field, "> 0", eps)?;
+        if self.calibration == Calibration::Prop32 {
+            let bound = 8.0 * (1.0 / self.delta).ln();
+            if eps >= bound {
+                return Err(ConfigError::invalid(
+                    field,
+                    format!(
+                        "ε = {eps} is outside Prop. 3.2's range ε < 8 ln(1/δ) = {bound:.3}; \
+                         lower ε or use calibration = exact"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// (η, T) for width p at a time scale (ηT = time_scale·d/p).
+    pub fn schedule(&self, p: usize, time_scale: f64) -> (f64, usize) {
+        let tau = time_scale * self.d as f64 / p as f64;
+        let eta = match self.eta_mode {
+            EtaMode::InverseP => 1.0 / p as f64,
+            EtaMode::Fixed => self.eta,
+        };
+        let steps = (tau / eta).round().max(1.0);
+        let steps = if steps > 1e12 {
+            usize::MAX
+        } else {
+            steps as usize
+        };
+        (eta, steps)
+    }
+
+    /// (η, T) of a loss-versus-T run: `trace_eta` if set, else as [`Self::schedule`].
+    pub fn trace_schedule(&self, p: usize, time_scale: f64) -> (f64, usize) {
+        if self.trace_eta > 0.0 {
+            let steps = (time_scale * self.d as f64 / (p as f64 * self.trace_eta))
+                .round()
+                .max(1.0);
+            (
+                self.trace_eta,
+                if steps > 1e12 {
+                    usize::MAX
+                } else {
+                    steps as usize
+                },
+            )
+        } else {
+            self.schedule(p, time_scale)
+        }
+    }
+
+    /// C = clip_scale·√p.
+    pub fn clip(&self, p: usize) -> f64 {
+        self.clip_scale * (p as f64).sqrt()
+    }
+
+    pub(super) fn data_target(&self) -> Target {
+        match self.target {
+            TargetKind::Sign => Target::Sign,
+            TargetKind::Linear => Target::Linear {
+                noise: self.label_noise,
+            },
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! DP-GD on random features (Bombari & Mondelli, "Privacy for Free in the
+//! Overparameterized Regime"): noisy clipped gradient descent on a random
+//! features model, private at the level of training samples; as the width p
+//! grows past n, DP-GD does not get worse.
+//!
+//! - [`config`]: the settings (field table, presets, checks);
+//! - [`plan`]: what a run releases, its σ and its report;
+//! - [`run`]: the sweep as a step-wise state machine, rows and CSV;
+//! - [`charts`]: the four charts.
+
+pub mod charts;
+pub mod config;
+pub mod plan;
+pub mod run;
+
+use self::config::{Calibration, DpGdConfig, PRESETS};
+use self::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
+use self::run::{write_csv, DpGdRow, DpGdSweep};
+use super::explain::{accountants_table, ExplainEntry};
+use super::field::Config;
+use super::table::{cell, chart_table, Table};
+use super::{
+    ChartInfo, ConfigError, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard, View,
+};
+use crate::plot::ChartSpec;
+use crate::privacy::report::{fmt_eps, fmt_num};
+use crate::privacy::PrivacyReport;
+use serde::{Deserialize, Serialize};
+
+/// The scenario in the registry.
+pub struct DpGd;
+
+const CHARTS: &[ChartInfo] = &[
+    ChartInfo {
+        id: "dpgd-eps-chart",
+        name: "loss versus ε chart",
+        alt: "Test loss of DP-GD versus epsilon for a few widths; the same numbers are in the table below",
+        caption: "Test loss of DP-GD versus ε for a few widths p. The loss falls as ε grows (less noise); compare each curve with \
+                  “predict 0”, the trivial baseline: a private run below it has learned something despite the noise.",
+        toggle: None,
+    },
+    ChartInfo {
+        id: "dpgd-width-chart",
+        name: "loss versus width chart",
+        alt: "Test loss versus width p for the minimum-norm solution, plain GD and DP-GD at each epsilon; the same numbers are in the table below",
+        caption: "Test loss (mean squared error on fresh samples) versus the width p, log–log. The dashed θ* = Φ⁺Y is the \
+                  non-private interpolator; the solid lines are DP-GD, one per ε. θ* peaks at p = n (double descent); \
+                  the paper's claim is that DP-GD does not get worse as p grows past n.",
+        toggle: None,
+    },
+    ChartInfo {
+        id: "dpgd-steps-chart",
+        name: "loss versus T chart",
+        alt: "Test loss of DP-GD versus the number of steps T, one curve per traced width; the same numbers are in the table below",
+        caption: "Test loss versus the number of steps T at a fixed ε (each point a separate run, its noise calibrated \
+                  for its own T). Too few steps underfit, too many add noise.",
+        toggle: None,
+    },
+    ChartInfo {
+        id: "dpgd-rescaled-chart",
+        name: "loss versus ηTp/d chart",
+        alt: "The same test losses versus eta times T times p over d; the same numbers are in the table below",
+        caption: "The same runs against the rescaled time ηT·p/d: where the curves for different p collapse onto one, \
+                  the right training time scales like d/p.",
+        toggle: None,
+    },
+];
+
+/// Who one unit of privacy is in this scenario.
+const UNIT_NOTE: &str = "Here one “user” is one training sample (xᵢ, yᵢ).";
+
+/// The finished rows of a run (and their reports): what [`Scenario::merge`] reads.
+#[derive(Serialize, Deserialize)]
+struct Part {
+    rows: Vec<DpGdRow>,
+    trace: Vec<DpGdRow>,
+    reports: Vec<Option<PrivacyReport>>,
+    trace_reports: Vec<Option<PrivacyReport>>,
+}
+
+fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<DpGdConfig, Vec<ConfigError>> {
+    DpGdConfig::from_pairs(preset, pairs.iter().copied())
+}
+
+/// The four charts, with x ranges from the config so that empty charts have axes.
+fn charts_for_config(c: &DpGdConfig, rows: &[DpGdRow]) -> Vec<ChartSpec> {
+    let mut charts = charts::charts(rows);
+    let range = |v: &mut dyn Iterator<Item = f64>| {
+        v.fold(None, |acc: Option<(f64, f64)>, x| {
+            Some(acc.map_or((x, x), |(a, b)| (a.min(x), b.max(x))))
+        })
+    };
+    let steps = c.trace_p.iter().flat_map(|&p| {
+        c.trace_time_scales
+            .iter()
+            .map(move |&ts| c.trace_schedule(p, ts).1 as f64)
+    });
+    let hints = [
+        range(&mut c.epsilons.iter().copied()),
+        range(&mut c.p_grid.iter().map(|&p| p as f64)),
+        range(&mut steps.into_iter()),
+        range(&mut c.trace_time_scales.iter().copied()),
+    ];
+    for (chart, hint) in charts.iter_mut().zip(hints) {
+        chart.x_hint = hint;
+    }
+    charts
+}
+
+/// One explain-ε entry per target ε (a row per width): one mechanism and
+/// relation, σ and the ε actually spent per run.
+fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
+    // (method, target ε, its runs), in order of first appearance.
+    type Group<'a> = (String, f64, Vec<(&'a DpGdRow, &'a PrivacyReport)>);
+    let mut groups: Vec<Group> = Vec::new();
+    for &(r, p) in rows {
+        match groups
+            .iter_mut()
+            .find(|g| g.0 == r.method && g.1 == p.epsilon_target)
+        {
+            Some(g) => g.2.push((r, p)),
+            None => groups.push((r.method.clone(), p.epsilon_target, vec![(r, p)])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(method, _, runs)| {
+            let (first_row, p) = runs[0];
+            let spent: Vec<f64> = runs.iter().map(|(_, q)| q.epsilon_exact).collect();
+            let lo = spent.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = spent.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let spends = if fmt_eps(lo) == fmt_eps(hi) {
+                format!("each spend ε = {}", fmt_eps(hi))
+            } else {
+                format!("spend ε = {} to {}", fmt_eps(lo), fmt_eps(hi))
+            };
+            let stage = &p.stages[0];
+            let mut table = Table::new(
+                "Each run (width p): its noise and the ε it spends, per accountant",
+                &["p", "sensitivity s", "σ", "σ/s", "releases", "ε exact", "ε RDP", "ε zCDP"],
+            );
+            for (r, q) in &runs {
+                let st = &q.stages[0];
+                table.push(vec![
+                    r.p.to_string(),
+                    cell(st.sensitivity),
+                    cell(st.sigma),
+                    cell(st.sigma / st.sensitivity),
+                    st.steps.to_string(),
+                    fmt_eps(q.epsilon_exact),
+                    fmt_eps(q.epsilon_rdp),
+                    fmt_eps(q.epsilon_zcdp),
+                ]);
+            }
+            ExplainEntry {
+                summary: format!(
+                    "{}, target ε = {}: {} runs {spends} at δ = {} ({} calibration)",
+                    method_name(&method),
+                    fmt_num(p.epsilon_target),
+                    runs.len(),
+                    fmt_num(p.delta),
+                    p.calibration.name()
+                ),
+                paragraphs: vec![format!(
+                    "Mechanism: {}; neighbouring relation: {}; sensitivity s = 2C/n of the mean gradient; {} releases per run.",
+                    stage.mechanism,
+                    p.relation.name(),
+                    stage.steps
+                )],
+                tables: vec![table, accountants_table(runs[runs.len() - 1].1)],
+                notes: p.notes.clone(),
+                reading: Some(format!("{} {UNIT_NOTE}", first_row_reading(first_row, p))),
+            }
+        })
+        .collect()
+}
+
+fn first_row_reading(_row: &DpGdRow, p: &PrivacyReport) -> String {
+    p.plain_language()
+}
+
+fn method_name(method: &str) -> &str {
+    match method {
+        "dp-gd" => "DP-GD",
+        "dp-gd-trace" => "DP-GD (loss vs T)",
+        "gd" => "GD (non-private)",
+        "min-norm" => "θ* = Φ⁺Y (non-private)",
+        "zero" => "predict 0",
+        other => other,
+    }
+}
+
+/// Everything shown for these rows (a run's, or a merged part's).
+fn view(
+    c: &DpGdConfig,
+    rows: &[DpGdRow],
+    trace: &[DpGdRow],
+    reports: &[Option<PrivacyReport>],
+    trace_reports: &[Option<PrivacyReport>],
+) -> View {
+    let all: Vec<DpGdRow> = [rows, trace].concat();
+    let charts = charts_for_config(c, &all);
+    let private: Vec<(&DpGdRow, &PrivacyReport)> = rows
+        .iter()
+        .zip(reports)
+        .chain(trace.iter().zip(trace_reports))
+        .filter_map(|(r, p)| p.as_ref().map(|p| (r, p)))
+        .collect();
+    let mut csv = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write_csv(&all, &mut csv);
+    View {
+        tables: charts.iter().map(chart_table).collect(),
+        charts,
+        privacy: privacy_entries(&private),
+        files: vec![OutputFile {
+            name: "results.csv",
+            text: String::from_utf8_lossy(&csv).into_owned(),
+        }],
+        summary: summary(&all),
+    }
+}
+
+/// The CLI's table: one line per row, grouped by width.
+fn summary(rows: &[DpGdRow]) -> String {
+    let mut rows: Vec<&DpGdRow> = rows.iter().collect();
+    rows.sort_by(|a, b| {
+        (a.method == "dp-gd-trace", a.p, a.seed).cmp(&(b.method == "dp-gd-trace", b.p, b.seed))
+    });
+    let opt = |x: f64, f: &dyn Fn(f64) -> String| {
+        if x.is_nan() {
+            "—".to_string()
+        } else {
+            f(x)
+        }
+    };
+    let mut out = format!(
+        "{:<12} {:>6} {:>5} {:>7} {:>10} {:>10} {:>11} {:>10} {:>10} {:>8} {:>8}\n",
+        "method",
+        "p",
+        "ε",
+        "T",
+        "test loss",
+        "train loss",
+        "excess risk",
+        "σ",
+        "ε spent",
+        "clipped",
+        "seed"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:<12} {:>6} {:>5} {:>7} {:>10.4} {:>10.4} {:>11.4} {:>10} {:>10} {:>8} {:>8}\n",
+            r.method,
+            r.p,
+            opt(r.epsilon, &|e| format!("{e}")),
+            r.steps,
+            r.test_loss,
+            r.train_loss,
+            r.excess_risk,
+            if r.sigma > 0.0 {
+                format!("{:.3e}", r.sigma)
+            } else {
+                "0".into()
+            },
+            opt(r.epsilon_spent, &|e| format!("{e:.4}")),
+            opt(r.clipped_fraction, &|c| format!("{:.1}%", 100.0 * c)),
+            r.seed
+        ));
+    }
+    out
+}
+
+/// A DP-GD sweep with its σ from the accountant and its reports cached.
+struct DpGdRun {
+    sweep: DpGdSweep,
+    /// One entry per `sweep.rows()` / `sweep.trace()` row, filled as rows finish.
+    reports: Vec<Option<PrivacyReport>>,
+    trace_reports: Vec<Option<PrivacyReport>>,
+}
+
+impl DpGdRun {
+    fn new(config: DpGdConfig) -> Result<Self, ConfigError> {
+        let sweep = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent)?;
+        Ok(DpGdRun {
+            sweep,
+            reports: Vec::new(),
+            trace_reports: Vec::new(),
+        })
+    }
+
+    /// Reports of rows that finished since the last call.
+    fn update_reports(&mut self) -> Result<(), RunError> {
+        let c = self.sweep.config();
+        let (n, cal): (usize, Calibration) = (c.n, c.calibration);
+        for (rows, reports) in [
+            (self.sweep.rows(), &mut self.reports),
+            (self.sweep.trace(), &mut self.trace_reports),
+        ] {
+            for row in &rows[reports.len()..] {
+                let report = dpgd_report(row, n, cal).transpose().map_err(|source| {
+                    RunError::AccountingAt {
+                        context: format!("accounting DP-GD at p = {}", row.p),
+                        source,
+                    }
+                })?;
+                reports.push(report);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Run for DpGdRun {
+    fn step(&mut self) -> Result<bool, RunError> {
+        let done = self.sweep.step();
+        self.update_reports()?;
+        Ok(done)
+    }
+    fn is_done(&self) -> bool {
+        self.sweep.is_done()
+    }
+    fn progress(&self) -> (usize, usize) {
+        self.sweep.progress()
+    }
+    fn phase(&self) -> String {
+        self.sweep.phase_label()
+    }
+    fn view(&self) -> View {
+        view(
+            self.sweep.config(),
+            self.sweep.rows(),
+            self.sweep.trace(),
+            &self.reports,
+            &self.trace_reports,
+        )
+    }
+    fn part(&self) -> Vec<u8> {
+        let part = Part {
+            rows: self.sweep.rows().to_vec(),
+            trace: self.sweep.trace().to_vec(),
+            reports: self.reports.clone(),
+            trace_reports: self.trace_reports.clone(),
+        };
+        postcard::to_allocvec(&part).unwrap_or_default()
+    }
+}
+
+impl Scenario for DpGd {
+    fn info(&self) -> ScenarioInfo {
+        ScenarioInfo {
+            id: "dpgd",
+            title: "DP-GD on random features",
+            lede: "DP-GD on random features (Bombari & Mondelli, “Privacy for free in the overparameterized regime”): noisy clipped \
+                   gradient descent on a random-features model, private at the level of training samples. The paper's claim: as the \
+                   width p grows past n, DP-GD does not get worse.",
+            source: "Bombari, Mondelli, Privacy for Free in the Overparameterized Regime",
+            unit: "training sample",
+            presets: PRESETS,
+            fields: DpGdConfig::field_infos(&DpGdConfig::default()),
+            charts: CHARTS,
+            splits: false,
+        }
+    }
+
+    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+        Ok(DpGdConfig::preset(preset)?.to_fields())
+    }
+
+    /// Also asks the accountant, so an ε it cannot calibrate is reported here.
+    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
+        match config_of(preset, pairs) {
+            Ok(config) => match DpGdSweep::new(config, dpgd_sigma) {
+                Ok(_) => Vec::new(),
+                Err(e) => vec![e],
+            },
+            Err(errors) => errors,
+        }
+    }
+
+    fn start(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        let config = config_of(preset, pairs)?;
+        // Not split: shard 0 runs the whole sweep, any other shard nothing.
+        let config = if shard.index == 0 {
+            config
+        } else {
+            return Err(vec![ConfigError::invalid(
+                "shards",
+                "DP-GD sweeps run in one worker",
+            )]);
+        };
+        Ok(Box::new(DpGdRun::new(config).map_err(|e| vec![e])?))
+    }
+
+    fn merge(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+    ) -> Result<View, RunError> {
+        let config = config_of(preset, pairs).map_err(|e| {
+            RunError::Part(
+                e.iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })?;
+        let mut merged = Part {
+            rows: Vec::new(),
+            trace: Vec::new(),
+            reports: Vec::new(),
+            trace_reports: Vec::new(),
+        };
+        for bytes in parts {
+            let p: Part = postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string()))?;
+            merged.rows.extend(p.rows);
+            merged.trace.extend(p.trace);
+            merged.reports.extend(p.reports);
+            merged.trace_reports.extend(p.trace_reports);
+        }
+        Ok(view(
+            &config,
+            &merged.rows,
+            &merged.trace,
+            &merged.reports,
+            &merged.trace_reports,
+        ))
+    }
+}

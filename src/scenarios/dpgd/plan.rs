@@ -1,0 +1,102 @@
+//! What a DP-GD run releases and what it spends (Bombari & Mondelli,
+//! Algorithm 1 and Prop. 3.2): T Gaussian releases of the mean of n
+//! per-sample-clipped gradients, σ from the chosen calibration, and the
+//! report of the ε actually spent.
+
+use super::config::{Calibration as DpGdCalibration, SigmaQuery, SpentQuery};
+use super::run::DpGdRow;
+use crate::privacy::calibration::sigma_for_epsilon_exact;
+use crate::privacy::formulas::dpgd_prop32_multiplier;
+use crate::privacy::report::fmt_num;
+use crate::privacy::{AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation};
+
+/// The releases of one DP-GD run, as the accountant sees them.
+///
+/// Algorithm 1 does θ ← θ − ηḡ + √η·(2C/n)·σ·N(0, I) = θ − η·(ḡ + (2C/n)·(σ/√η)·N(0, I)),
+/// so each step releases the mean clipped gradient ḡ (each per-sample gradient
+/// clipped to norm ≤ C, so replacing one sample moves ḡ by ≤ 2C/n) plus
+/// Gaussian noise of std (2C/n)·σ/√η: a Gaussian mechanism with sensitivity
+/// s = 2C/n and noise multiplier σ/√η, repeated T times (adaptively; θ_t is
+/// post-processing). Its GDP μ is √T·√η/σ = √(ηT)/σ.
+pub fn dpgd_event(sensitivity: f64, sigma: f64, eta: f64, steps: usize) -> PrivacyEvent {
+    PrivacyEvent::gaussian(
+        "training steps",
+        "Gaussian noise on the mean of n per-sample-clipped gradients",
+        sensitivity,
+        sensitivity * sigma / eta.sqrt(),
+    )
+    .repeated(steps as u64)
+}
+
+/// σ of one DP-GD run (the multiplier in the algorithm's √η·(2C/n)·σ):
+/// - Prop. 3.2: the paper's σ = √(ηT)·√(8 ln(1/δ))/ε;
+/// - exact: the noise std on ḡ that T Gaussian steps of sensitivity 2C/n need
+///   to compose to exactly (ε, δ) (GDP), turned into the algorithm's σ by
+///   σ = √η·std/(2C/n).
+///
+/// NaN when the accountant refuses (the sweep then reports the field).
+pub fn dpgd_sigma(q: &SigmaQuery) -> f64 {
+    match q.calibration {
+        DpGdCalibration::Prop32 => {
+            dpgd_prop32_multiplier(q.eta, q.steps as u64, q.epsilon, q.delta)
+        }
+        DpGdCalibration::Exact => {
+            match sigma_for_epsilon_exact(q.epsilon, q.delta, q.steps as u64, q.sensitivity) {
+                Ok(std) => q.eta.sqrt() * std / q.sensitivity,
+                Err(_) => f64::NAN,
+            }
+        }
+    }
+}
+
+/// The ε a DP-GD run with this σ spends at δ, by the exact (GDP) accountant:
+/// the same number its [`PrivacyReport`] shows.
+pub fn dpgd_epsilon_spent(q: &SpentQuery) -> f64 {
+    let stages = dpgd_event(q.sensitivity, q.sigma, q.eta, q.steps).gaussian_stages();
+    match stages.first() {
+        Some(stage) if stage.validate().is_ok() => {
+            crate::privacy::gdp::epsilon_for_mu(stage.mu(), q.delta).unwrap_or(f64::NAN)
+        }
+        _ => f64::NAN,
+    }
+}
+
+fn report_calibration(c: DpGdCalibration) -> Calibration {
+    match c {
+        DpGdCalibration::Exact => Calibration::Exact,
+        DpGdCalibration::Prop32 => Calibration::Paper,
+    }
+}
+
+/// The accounting of one private DP-GD row (None for non-private rows).
+pub fn dpgd_report(
+    row: &DpGdRow,
+    n: usize,
+    calibration: DpGdCalibration,
+) -> Option<Result<PrivacyReport, AccountingError>> {
+    if !(row.method == "dp-gd" || row.method == "dp-gd-trace") || row.sigma <= 0.0 {
+        return None;
+    }
+    let sensitivity = 2.0 * row.clip / n as f64;
+    let event = dpgd_event(sensitivity, row.sigma, row.eta, row.steps);
+    Some(
+        PrivacyReport::from_event(
+            &event,
+            row.delta,
+            Relation::ReplaceOne,
+            report_calibration(calibration),
+            row.epsilon,
+        )
+        .map(|mut r| {
+            if calibration == DpGdCalibration::Prop32 {
+                r.add_note(format!(
+                    "Prop. 3.2 (the paper's formula): σ = √(ηT)·√(8 ln(1/δ))/ε = {}, so \
+                     the noise on the mean gradient has multiplier σ/√η = {} per step.",
+                    fmt_num(row.sigma),
+                    fmt_num(row.sigma / row.eta.sqrt())
+                ));
+            }
+            r
+        }),
+    )
+}

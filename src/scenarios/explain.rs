@@ -1,0 +1,98 @@
+//! The "Explain ε" panel as data: one entry per private run (or group of
+//! runs), each a summary line, tables and notes, built from the runs'
+//! [`PrivacyReport`]s. The page draws any scenario's entries the same way.
+
+use super::table::{cell, Table};
+use crate::privacy::report::{fmt_eps, fmt_num};
+use crate::privacy::PrivacyReport;
+use serde::Serialize;
+
+/// One collapsible entry of the panel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExplainEntry {
+    /// The line shown when the entry is folded.
+    pub summary: String,
+    /// Short paragraphs before the tables.
+    pub paragraphs: Vec<String>,
+    pub tables: Vec<Table>,
+    pub notes: Vec<String>,
+    /// The plain-language reading of the ε spent.
+    pub reading: Option<String>,
+}
+
+/// The released stages of one run: mechanism, relation, sensitivity, σ, releases.
+pub fn stages_table(p: &PrivacyReport) -> Table {
+    let mut t = Table::new(
+        "Released stages (each a Gaussian mechanism)",
+        &[
+            "stage",
+            "mechanism",
+            "neighbouring relation",
+            "sensitivity s",
+            "σ",
+            "noise multiplier σ/s",
+            "releases",
+        ],
+    );
+    for s in &p.stages {
+        t.push(vec![
+            s.name.clone(),
+            s.mechanism.clone(),
+            p.relation.name().to_string(),
+            cell(s.sensitivity),
+            cell(s.sigma),
+            cell(s.sigma / s.sensitivity),
+            s.steps.to_string(),
+        ]);
+    }
+    t
+}
+
+/// The ε the same noise spends under every accountant.
+pub fn accountants_table(p: &PrivacyReport) -> Table {
+    let mut t = Table::new(
+        format!(
+            "ε spent at δ = {} by the same noise, per accountant",
+            fmt_num(p.delta)
+        ),
+        &["accountant", "ε", "note"],
+    );
+    t.push(vec![
+        "exact (Gaussian DP composition)".into(),
+        fmt_eps(p.epsilon_exact),
+        "tight: the number this page reports".into(),
+    ]);
+    t.push(vec![
+        "RDP, improved conversion".into(),
+        fmt_eps(p.epsilon_rdp),
+        format!("optimal order α = {}", fmt_num(p.rdp_alpha)),
+    ]);
+    t.push(vec![
+        "RDP, classic conversion".into(),
+        fmt_eps(p.epsilon_rdp_classic),
+        format!("α = {}", fmt_num(p.rdp_classic_alpha)),
+    ]);
+    t.push(vec![
+        "zCDP (Bun–Steinke)".into(),
+        fmt_eps(p.epsilon_zcdp),
+        "ρ + 2√(ρ ln 1/δ)".into(),
+    ]);
+    t
+}
+
+/// The entry of one private run: `who` names it (e.g. "Private FedRep").
+pub fn run_entry(who: &str, p: &PrivacyReport, reading: Option<String>) -> ExplainEntry {
+    ExplainEntry {
+        summary: format!(
+            "{who}, target ε = {}: spends ε = {} at δ = {} ({} calibration)",
+            fmt_num(p.epsilon_target),
+            fmt_eps(p.epsilon_exact),
+            fmt_num(p.delta),
+            p.calibration.name()
+        ),
+        paragraphs: Vec::new(),
+        tables: vec![stages_table(p), accountants_table(p)],
+        notes: p.notes.clone(),
+        reading,
+    }
+}

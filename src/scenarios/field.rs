@@ -1,0 +1,408 @@
+//! A scenario's settings as one table: each [`Field`] says its name, how the
+//! page shows it (label, help, group, choices) and how its value is read from
+//! and written to text. The page's form, the URL, the CLI's `--set` and its
+//! `--help` are all generated from these tables, and one generic
+//! [`Config::from_pairs`] turns text into a validated config for every scenario.
+//!
+//! Choice settings are enums that carry their names through serde
+//! (`#[serde(rename_all = "kebab-case")]`); [`Choice`] adds the page's labels,
+//! and one parser and one printer serve them all.
+
+use super::error::ConfigError;
+use super::text::{
+    parse_bool, parse_f64, parse_f64_list, parse_u64, parse_usize, parse_usize_list,
+};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// How a setting is written (the page picks its input from this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldKind {
+    /// A whole number ≥ 0.
+    Integer,
+    /// A finite real number.
+    Real,
+    /// A seed: any whole number in 0..2⁶⁴.
+    Seed,
+    /// A list of reals ("1,2,4" or a range "1:8:1").
+    RealList,
+    /// A list of whole numbers.
+    IntegerList,
+    /// on / off.
+    Switch,
+    /// One of the listed choices.
+    Choice,
+}
+
+/// One choice of a choice setting, as the page lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChoiceInfo {
+    /// The text the setting takes (URL, CLI, config file).
+    pub value: String,
+    /// What the page shows.
+    pub label: &'static str,
+}
+
+/// An enum setting: its values carry their names through serde; this adds the
+/// page's labels (in the page's order) and any older names still accepted.
+pub trait Choice: Copy + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// Every value with the label the page shows, in the page's order.
+    const CHOICES: &'static [(Self, &'static str)];
+    /// Other names accepted on input (e.g. an older spelling).
+    const ALIASES: &'static [(&'static str, Self)] = &[];
+}
+
+/// The text name of a choice (its serde name).
+pub fn choice_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        // Every Choice is a unit enum variant: serde gives its name as a string.
+        other => format!("{other:?}"),
+    }
+}
+
+/// A choice from its text: any listed name or alias, in any case.
+pub fn parse_choice<T: Choice>(field: &str, text: &str) -> Result<T, ConfigError> {
+    let names: Vec<String> = T::CHOICES.iter().map(|(v, _)| choice_name(v)).collect();
+    let wanted = text.trim();
+    if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(wanted)) {
+        return Ok(T::CHOICES[i].0);
+    }
+    if let Some((_, v)) = T::ALIASES
+        .iter()
+        .find(|(a, _)| a.eq_ignore_ascii_case(wanted))
+    {
+        return Ok(*v);
+    }
+    let listed: Vec<&str> = names.iter().map(String::as_str).collect();
+    Err(super::text::not_one_of(field, text, &listed))
+}
+
+/// A setting's value type: read from and written to text.
+pub trait FieldValue: Sized {
+    const KIND: FieldKind;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError>;
+    fn print(&self) -> String;
+    fn choices() -> Vec<ChoiceInfo> {
+        Vec::new()
+    }
+}
+
+fn list<T: std::fmt::Display>(v: &[T]) -> String {
+    v.iter()
+        .map(|x| format!("{x}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl FieldValue for usize {
+    const KIND: FieldKind = FieldKind::Integer;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_usize(field, text)
+    }
+    fn print(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl FieldValue for u64 {
+    const KIND: FieldKind = FieldKind::Seed;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_u64(field, text)
+    }
+    fn print(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl FieldValue for f64 {
+    const KIND: FieldKind = FieldKind::Real;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_f64(field, text)
+    }
+    fn print(&self) -> String {
+        format!("{self}")
+    }
+}
+
+impl FieldValue for Vec<f64> {
+    const KIND: FieldKind = FieldKind::RealList;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_f64_list(field, text)
+    }
+    fn print(&self) -> String {
+        list(self)
+    }
+}
+
+/// A list of widths that may be empty: written "none".
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct OptionalList(pub Vec<usize>);
+
+impl std::ops::Deref for OptionalList {
+    type Target = Vec<usize>;
+    fn deref(&self) -> &Vec<usize> {
+        &self.0
+    }
+}
+
+impl FieldValue for OptionalList {
+    const KIND: FieldKind = FieldKind::IntegerList;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        let t = text.trim();
+        if t.is_empty() || t.eq_ignore_ascii_case("none") {
+            Ok(OptionalList(Vec::new()))
+        } else {
+            parse_usize_list(field, text).map(OptionalList)
+        }
+    }
+    fn print(&self) -> String {
+        if self.0.is_empty() {
+            "none".into()
+        } else {
+            list(&self.0)
+        }
+    }
+}
+
+impl FieldValue for Vec<usize> {
+    const KIND: FieldKind = FieldKind::IntegerList;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_usize_list(field, text)
+    }
+    fn print(&self) -> String {
+        list(self)
+    }
+}
+
+impl FieldValue for bool {
+    const KIND: FieldKind = FieldKind::Switch;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_bool(field, text)
+    }
+    fn print(&self) -> String {
+        if *self { "on" } else { "off" }.into()
+    }
+    fn choices() -> Vec<ChoiceInfo> {
+        vec![
+            ChoiceInfo {
+                value: "on".into(),
+                label: "on",
+            },
+            ChoiceInfo {
+                value: "off".into(),
+                label: "off",
+            },
+        ]
+    }
+}
+
+impl<T: Choice> FieldValue for T {
+    const KIND: FieldKind = FieldKind::Choice;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        parse_choice(field, text)
+    }
+    fn print(&self) -> String {
+        choice_name(self)
+    }
+    fn choices() -> Vec<ChoiceInfo> {
+        T::CHOICES
+            .iter()
+            .map(|(v, label)| ChoiceInfo {
+                value: choice_name(v),
+                label,
+            })
+            .collect()
+    }
+}
+
+type Setter<C> = Box<dyn Fn(&mut C, &str, &str) -> Result<(), ConfigError> + Send + Sync>;
+type Getter<C> = Box<dyn Fn(&C) -> String + Send + Sync>;
+
+/// One setting of config `C`: its description and how to read and write it.
+pub struct Field<C> {
+    pub name: &'static str,
+    pub kind: FieldKind,
+    pub label: &'static str,
+    pub help: &'static str,
+    pub group: &'static str,
+    /// Shown first on the page; the others are folded under "More settings".
+    pub essential: bool,
+    /// Older names of the same setting, still read (URLs, scripts).
+    pub aliases: &'static [&'static str],
+    choices: Vec<ChoiceInfo>,
+    set: Setter<C>,
+    get: Getter<C>,
+}
+
+impl<C: 'static> Field<C> {
+    /// The setting `name`, stored where `get`/`get_mut` point.
+    pub fn new<T: FieldValue + 'static>(
+        name: &'static str,
+        get: fn(&C) -> &T,
+        get_mut: fn(&mut C) -> &mut T,
+    ) -> Self {
+        Field {
+            name,
+            kind: T::KIND,
+            label: name,
+            help: "",
+            group: "",
+            essential: false,
+            aliases: &[],
+            choices: T::choices(),
+            set: Box::new(move |c, key, text| {
+                *get_mut(c) = T::parse(key, text)?;
+                Ok(())
+            }),
+            get: Box::new(move |c| get(c).print()),
+        }
+    }
+
+    pub fn label(mut self, label: &'static str) -> Self {
+        self.label = label;
+        self
+    }
+
+    pub fn help(mut self, help: &'static str) -> Self {
+        self.help = help;
+        self
+    }
+
+    pub fn group(mut self, group: &'static str) -> Self {
+        self.group = group;
+        self
+    }
+
+    pub fn essential(mut self) -> Self {
+        self.essential = true;
+        self
+    }
+
+    pub fn aliases(mut self, aliases: &'static [&'static str]) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    /// Sets this field of `config` from text (errors name the field).
+    pub fn set(&self, config: &mut C, text: &str) -> Result<(), ConfigError> {
+        (self.set)(config, self.name, text)
+    }
+
+    /// This field of `config` as text that [`Field::set`] reads back.
+    pub fn get(&self, config: &C) -> String {
+        (self.get)(config)
+    }
+
+    /// The page's description, with `default` the value in the default preset.
+    pub fn info(&self, default: &C) -> FieldInfo {
+        FieldInfo {
+            name: self.name,
+            kind: self.kind,
+            label: self.label,
+            help: self.help,
+            group: self.group,
+            essential: self.essential,
+            aliases: self.aliases,
+            choices: self.choices.clone(),
+            default: self.get(default),
+        }
+    }
+}
+
+/// The page's and the CLI's view of one setting.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldInfo {
+    pub name: &'static str,
+    pub kind: FieldKind,
+    pub label: &'static str,
+    pub help: &'static str,
+    pub group: &'static str,
+    pub essential: bool,
+    pub aliases: &'static [&'static str],
+    pub choices: Vec<ChoiceInfo>,
+    pub default: String,
+}
+
+/// A scenario's config: its field table, presets and checks. Everything else
+/// (text in, text out, every error at once) is provided, the same for all.
+pub trait Config: Clone + Sized + 'static {
+    /// Every setting, in the page's order.
+    fn fields() -> &'static [Field<Self>];
+    /// The named starting point (names are matched trimmed, in any case).
+    fn preset(name: &str) -> Result<Self, ConfigError>;
+    /// Every problem of a parsed config, each naming its field.
+    fn validate_all(&self) -> Vec<ConfigError>;
+
+    /// The first problem, if any.
+    fn validate(&self) -> Result<(), ConfigError> {
+        match self.validate_all().into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The field called `key` (or one of its aliases).
+    fn field(key: &str) -> Option<&'static Field<Self>> {
+        let key = key.trim();
+        Self::fields()
+            .iter()
+            .find(|f| f.name == key || f.aliases.contains(&key))
+    }
+
+    /// Sets one field from text; an unknown name is an error that lists the known ones.
+    fn apply_field(&mut self, key: &str, text: &str) -> Result<(), ConfigError> {
+        match Self::field(key) {
+            Some(f) => f.set(self, text),
+            None if key.trim() == "preset" => Err(ConfigError::invalid(
+                "preset",
+                "the preset is chosen on its own (the preset menu, --preset), not as a setting",
+            )),
+            None => Err(ConfigError::unknown_field(
+                key,
+                &Self::fields().iter().map(|f| f.name).collect::<Vec<_>>(),
+            )),
+        }
+    }
+
+    /// Every field as `(name, text)`, in the table's order; [`Config::apply_field`]
+    /// reads each back.
+    fn to_fields(&self) -> Vec<(&'static str, String)> {
+        Self::fields()
+            .iter()
+            .map(|f| (f.name, f.get(self)))
+            .collect()
+    }
+
+    /// A config from a preset and `key=value` pairs, then validated: every
+    /// field whose text does not parse, and every check that fails on the
+    /// fields that did, at once (so the page can mark every bad field).
+    fn from_pairs<'a>(
+        preset: &str,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, Vec<ConfigError>> {
+        let mut config = Self::preset(preset).map_err(|e| vec![e])?;
+        let mut errors: Vec<ConfigError> = pairs
+            .into_iter()
+            .filter_map(|(k, v)| config.apply_field(k, v).err())
+            .collect();
+        let unparsed: Vec<String> = errors.iter().map(|e| e.field().to_string()).collect();
+        errors.extend(
+            config
+                .validate_all()
+                .into_iter()
+                .filter(|e| !unparsed.iter().any(|f| f == e.field())),
+        );
+        if errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The page's description of every field (defaults from `default`).
+    fn field_infos(default: &Self) -> Vec<FieldInfo> {
+        Self::fields().iter().map(|f| f.info(default)).collect()
+    }
+}

@@ -1,0 +1,251 @@
+//! Scenarios: one folder per paper's experiment, each behind the [`Scenario`]
+//! trait, and one list of them ([`registry::SCENARIOS`]). The CLI, the wasm
+//! module and the page read the registry and the scenarios' descriptions
+//! (presets, field table, charts) instead of switching on names.
+//!
+//! A scenario turns text settings into a validated config (generic, through
+//! its field table: [`field::from_pairs`]), plans its private releases as
+//! typed privacy events, and starts a [`Run`]: a step-wise state machine that
+//! a worker drives in bounded steps, with progress, a [`View`] of what is
+//! finished (charts, tables, the explain-ε entries, CSV files) and, for a run
+//! split over workers, a compact part that [`Scenario::merge`] combines.
+
+pub mod dpgd;
+pub mod error;
+pub mod explain;
+pub mod fedrep;
+pub mod field;
+pub mod registry;
+pub mod table;
+pub mod text;
+
+pub use error::{ConfigError, RunError};
+pub use explain::ExplainEntry;
+pub use field::FieldInfo;
+pub use registry::SCENARIOS;
+pub use table::Table;
+
+use crate::plot::ChartSpec;
+use serde::Serialize;
+
+/// A named starting point of a scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Preset {
+    /// The name used in URLs and `--preset` (unique across scenarios).
+    pub name: &'static str,
+    /// What the page's menu says.
+    pub label: &'static str,
+}
+
+/// One chart of a scenario: where it is drawn and what it says.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ChartInfo {
+    /// The canvas id on the page and the SVG file name of the CLI.
+    pub id: &'static str,
+    /// A short name for buttons, file names and readouts ("risk chart").
+    pub name: &'static str,
+    /// The canvas's accessible description.
+    pub alt: &'static str,
+    /// The caption under the chart: what it shows, and what to notice.
+    pub caption: &'static str,
+    /// A series-name prefix the page can hide with a checkbox (a fitted
+    /// guide, not a measurement), with the checkbox's label.
+    pub toggle: Option<(&'static str, &'static str)>,
+}
+
+/// Everything the page and the CLI need to present a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioInfo {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// One paragraph for the page's header (plain text).
+    pub lede: &'static str,
+    /// The paper(s), for the footer and the docs.
+    pub source: &'static str,
+    /// Who one "unit of privacy" is: "user" or "training sample".
+    pub unit: &'static str,
+    pub presets: &'static [Preset],
+    pub fields: Vec<FieldInfo>,
+    pub charts: &'static [ChartInfo],
+    /// Whether a sweep can be split over several workers.
+    pub splits: bool,
+}
+
+/// A run's share of a sweep split over workers (shard `index` of `count`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole sweep in one worker.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+}
+
+/// One output file of a run (the CLI writes it; the page exports the first).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutputFile {
+    pub name: &'static str,
+    pub text: String,
+}
+
+/// What a run has to show so far.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// In the order of the scenario's [`ChartInfo`]s.
+    pub charts: Vec<ChartSpec>,
+    /// One table per chart, same order.
+    pub tables: Vec<Table>,
+    /// The explain-ε panel.
+    pub privacy: Vec<ExplainEntry>,
+    /// `results.csv` first, then any other file (e.g. `angles.csv`).
+    pub files: Vec<OutputFile>,
+    /// A console table of the rows (the CLI prints it).
+    #[serde(skip)]
+    pub summary: String,
+}
+
+/// What the page reads while and after a run: progress and the view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub scenario: &'static str,
+    pub done: usize,
+    pub total: usize,
+    pub phase: String,
+    pub finished: bool,
+    #[serde(flatten)]
+    pub view: View,
+}
+
+/// A sweep in progress: bounded steps, progress, a view of what is finished.
+pub trait Run: Send {
+    /// One bounded unit of work; Ok(true) once everything is done.
+    fn step(&mut self) -> Result<bool, RunError>;
+    fn is_done(&self) -> bool;
+    /// (units done, total units).
+    fn progress(&self) -> (usize, usize);
+    /// What is being computed now, in words.
+    fn phase(&self) -> String;
+    /// Charts, tables, explain-ε entries and files of what is finished.
+    fn view(&self) -> View;
+    /// This run's results in the compact form [`Scenario::merge`] reads
+    /// (exact: every number keeps its bits).
+    fn part(&self) -> Vec<u8>;
+}
+
+/// Runs to the end (CLI, tests).
+pub fn run_to_end(run: &mut dyn Run) -> Result<(), RunError> {
+    while !run.step()? {}
+    Ok(())
+}
+
+/// The snapshot of a run for the page.
+pub fn snapshot(id: &'static str, run: &dyn Run) -> Snapshot {
+    let (done, total) = run.progress();
+    Snapshot {
+        scenario: id,
+        done,
+        total,
+        phase: run.phase(),
+        finished: run.is_done(),
+        view: run.view(),
+    }
+}
+
+/// One experiment of a paper, behind one interface.
+pub trait Scenario: Sync {
+    /// Id, title, presets, field table, charts.
+    fn info(&self) -> ScenarioInfo;
+    /// The preset's fields as text, in the field table's order.
+    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError>;
+    /// Every problem with these settings at once (empty: valid), including
+    /// what the run would derive from them (σ from the accountant, sizes).
+    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError>;
+    /// A validated run of `shard` (a scenario that does not split runs the
+    /// whole sweep in shard 0 and nothing in the others).
+    fn start(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>>;
+    /// The view of shards' [`Run::part`]s merged: exactly one run's view.
+    fn merge(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+    ) -> Result<View, RunError>;
+}
+
+/// The scenario with this id.
+pub fn by_id(id: &str) -> Option<&'static dyn Scenario> {
+    SCENARIOS.iter().copied().find(|s| s.info().id == id)
+}
+
+/// The scenario a preset belongs to, and the preset's canonical name (names
+/// are matched trimmed and in any case). An unknown name is an error at
+/// `preset` that lists every preset.
+pub fn by_preset(name: &str) -> Result<(&'static dyn Scenario, &'static str), ConfigError> {
+    let wanted = name.trim();
+    for s in SCENARIOS.iter().copied() {
+        if let Some(p) = s
+            .info()
+            .presets
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(wanted))
+        {
+            return Ok((s, p.name));
+        }
+    }
+    Err(ConfigError::UnknownPreset {
+        name: wanted
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect(),
+        known: all_presets()
+            .iter()
+            .map(|(_, p)| p.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+/// The default preset: the first preset of the first scenario.
+pub fn default_preset() -> &'static str {
+    SCENARIOS[0].info().presets[0].name
+}
+
+/// Every preset with its scenario's id, in registry order.
+pub fn all_presets() -> Vec<(&'static str, Preset)> {
+    SCENARIOS
+        .iter()
+        .flat_map(|s| {
+            let info = s.info();
+            info.presets.iter().map(move |p| (info.id, *p))
+        })
+        .collect()
+}
+
+/// Every problem with a preset and these settings (empty: valid).
+pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
+    match by_preset(preset) {
+        Ok((s, name)) => s.validate(name, pairs),
+        Err(e) => vec![e],
+    }
+}
+
+/// A run with the scenario it belongs to.
+pub type Started = (&'static dyn Scenario, Box<dyn Run>);
+
+/// A validated run of a preset with these settings.
+pub fn start(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    shard: Shard,
+) -> Result<Started, Vec<ConfigError>> {
+    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
+    Ok((s, s.start(name, pairs, shard)?))
+}
