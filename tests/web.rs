@@ -1,9 +1,12 @@
 //! Browser tests of the wasm API (`wasm-pack test --headless --chrome`):
-//! validation errors, a small run to the end with the shape of its results,
-//! and drawing on a real canvas.
+//! the registry as the page reads it, validation errors, a small run to the
+//! end with the shape of its results, shards merged, and drawing on a real
+//! canvas.
 #![cfg(target_arch = "wasm32")]
 
-use dp_explorer::wasm::{chart_svg, draw_chart, preset_fields, validate_fields, Runner};
+use dp_explorer::wasm::{
+    chart_svg, draw_chart, find_preset, merge, preset_fields, scenarios, validate_fields, Runner,
+};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -91,54 +94,101 @@ fn preset_fields_list_the_papers_setting() {
 }
 
 #[wasm_bindgen_test]
-fn a_small_run_goes_to_the_end_with_rows_curves_and_charts() {
-    let mut runner = Runner::new(Some("fedrep-paper".into()), small()).unwrap();
+fn every_scenario_describes_its_presets_fields_and_charts() {
+    let list: Array = scenarios().unwrap().into();
+    assert!(list.length() >= 2);
+    for s in list.iter() {
+        let id = get(&s, "id").as_string().unwrap();
+        let presets: Array = get(&s, "presets").into();
+        let fields: Array = get(&s, "fields").into();
+        let charts: Array = get(&s, "charts").into();
+        assert!(
+            presets.length() >= 1 && fields.length() >= 5 && charts.length() >= 1,
+            "{id}"
+        );
+        for f in fields.iter() {
+            assert!(get(&f, "label").as_string().is_some_and(|l| !l.is_empty()));
+            assert!(get(&f, "default").as_string().is_some());
+        }
+        // Each preset is found back, with its scenario.
+        let first = get(&presets.get(0), "name").as_string().unwrap();
+        let found = find_preset(&first.to_uppercase()).unwrap();
+        assert_eq!(get(&found, "scenario").as_string().unwrap(), id);
+        assert_eq!(get(&found, "preset").as_string().unwrap(), first);
+    }
+    assert!(find_preset("nope").is_err());
+}
+
+fn run_to_end(mut runner: Runner) -> Runner {
     let mut steps = 0;
     while !runner.step().unwrap() {
         steps += 1;
         assert!(steps < 10_000);
     }
+    runner
+}
+
+#[wasm_bindgen_test]
+fn a_small_run_goes_to_the_end_with_tables_charts_accounting_and_csv() {
+    let runner = run_to_end(Runner::new(Some("fedrep-paper".into()), small()).unwrap());
     let snap = runner.snapshot().unwrap();
+    assert_eq!(get(&snap, "scenario").as_string().unwrap(), "fedrep");
     assert_eq!(get(&snap, "finished").as_bool(), Some(true));
     assert_eq!(get(&snap, "done").as_f64(), get(&snap, "total").as_f64());
-    let rows: Array = get(&snap, "rows").into();
+    let tables: Array = get(&snap, "tables").into();
+    assert_eq!(tables.length(), 2);
+    let rows: Array = get(&tables.get(0), "rows").into();
     let methods: Vec<String> = rows
         .iter()
-        .map(|r| get(&r, "method").as_string().unwrap())
+        .map(|r| Array::from(&r).get(0).as_string().unwrap())
         .collect();
-    for m in ["fedrep", "local-gd", "private-fedrep"] {
+    for m in [
+        "FedRep (non-private)",
+        "local GD (non-private)",
+        "Private FedRep",
+    ] {
         assert!(
             methods.iter().any(|x| x == m),
             "{m} missing from {methods:?}"
         );
     }
-    for r in rows.iter() {
-        let risk = get(&r, "excess_risk").as_f64().unwrap();
-        assert!(risk.is_finite() && risk >= 0.0);
-        if get(&r, "method").as_string().unwrap() == "private-fedrep" {
-            let privacy = get(&r, "privacy");
-            let spent = get(&privacy, "epsilon_exact").as_f64().unwrap();
-            let target = get(&privacy, "epsilon_target").as_f64().unwrap();
-            assert!(
-                (spent - target).abs() < 1e-6 * target,
-                "spent {spent} for target {target}"
-            );
-            assert!(get(&r, "sigma").as_f64().unwrap() > 0.0);
-        }
+    // Every private run is explained: its ε spent is the target (exact calibration).
+    let privacy: Array = get(&snap, "privacy").into();
+    assert_eq!(privacy.length(), 4, "2 private methods × 2 ε");
+    for e in privacy.iter() {
+        let summary = get(&e, "summary").as_string().unwrap();
+        assert!(
+            summary.contains("target ε = 1: spends ε = 1 at")
+                || summary.contains("target ε = 8: spends ε = 8 at"),
+            "{summary}"
+        );
     }
-    let curves: Array = get(&snap, "curves").into();
-    assert!(curves.length() >= 3);
-    // One angle curve per run that has a U: every row but local GD's.
-    let local = methods.iter().filter(|m| *m == "local-gd").count() as u32;
-    assert_eq!(curves.length(), rows.length() - local);
     let charts: Array = get(&snap, "charts").into();
     assert_eq!(charts.length(), 2);
     let csv = runner.csv();
     assert!(csv.starts_with(
         "method,epsilon,delta,seed,excess_risk,mse,principal_angle,sigma,epsilon_spent"
     ));
-    assert!(csv.lines().count() >= 5);
     assert_eq!(csv.lines().count(), rows.length() as usize + 1);
+    let files: Array = get(&snap, "files").into();
+    assert_eq!(get(&files.get(0), "text").as_string().unwrap(), csv);
+}
+
+#[wasm_bindgen_test]
+fn shards_merged_in_the_browser_give_the_single_worker_csv() {
+    let whole = run_to_end(Runner::new(Some("fedrep-paper".into()), small()).unwrap());
+    let parts: Vec<js_sys::Uint8Array> = (0..2)
+        .map(|i| {
+            let r = run_to_end(Runner::shard(Some("fedrep-paper".into()), small(), i, 2).unwrap());
+            js_sys::Uint8Array::from(r.part().as_slice())
+        })
+        .collect();
+    let merged = merge(Some("fedrep-paper".into()), small(), parts).unwrap();
+    let files: Array = get(&merged, "files").into();
+    assert_eq!(get(&files.get(0), "text").as_string().unwrap(), whole.csv());
+    // No parts: the empty charts the page draws before a run.
+    let empty = merge(Some("dpgd-quick".into()), JsValue::UNDEFINED, vec![]).unwrap();
+    assert_eq!(Array::from(&get(&empty, "charts")).length(), 4);
 }
 
 fn canvas(width: u32, height: u32) -> web_sys::HtmlCanvasElement {
@@ -172,15 +222,27 @@ fn non_white_pixels(canvas: &web_sys::HtmlCanvasElement) -> usize {
 
 #[wasm_bindgen_test]
 fn drawing_a_chart_changes_the_canvas_pixels() {
-    let mut runner = Runner::new(Some("fedrep-paper".into()), small()).unwrap();
-    while !runner.step().unwrap() {}
+    let runner = run_to_end(Runner::new(Some("fedrep-paper".into()), small()).unwrap());
     let snap = runner.snapshot().unwrap();
     let charts: Array = get(&snap, "charts").into();
     for spec in charts.iter() {
         let c = canvas(640, 400);
         assert_eq!(non_white_pixels(&c), 0);
-        draw_chart(c.clone(), spec.clone(), 1.0).unwrap();
+        let drawn = draw_chart(c.clone(), spec.clone(), 1.0, vec![]).unwrap();
         let ink = non_white_pixels(&c);
+        // The readable points come with their pixels, inside the canvas.
+        let points: Array = get(&drawn, "points").into();
+        assert!(points.length() >= 2);
+        for p in points.iter() {
+            let (px, py) = (
+                get(&p, "px").as_f64().unwrap(),
+                get(&p, "py").as_f64().unwrap(),
+            );
+            assert!(
+                (0.0..=640.0).contains(&px) && (0.0..=400.0).contains(&py),
+                "{px}, {py}"
+            );
+        }
         assert!(ink > 2000, "only {ink} pixels drawn");
         let svg = chart_svg(spec, 640, 400).unwrap();
         assert!(svg.contains("<svg") && svg.contains("polyline"));
@@ -190,5 +252,5 @@ fn drawing_a_chart_changes_the_canvas_pixels() {
 #[wasm_bindgen_test]
 fn a_malformed_chart_spec_is_an_error_not_a_panic() {
     let c = canvas(100, 100);
-    assert!(draw_chart(c, fields(&[("title", "x")]), 1.0).is_err());
+    assert!(draw_chart(c, fields(&[("title", "x")]), 1.0, vec![]).is_err());
 }

@@ -1,19 +1,19 @@
-// A pool of module workers sharing one sweep. A Private FedRep sweep is split
-// into shards (run number r goes to worker r mod N); each worker draws the
-// same seeded data and computes its runs, and the main thread merges the
-// shards' rows in sweep order with the Rust merge (so the result is exactly
-// the single-worker one). A DP-GD sweep runs in one worker. Stop cancels every
+// A pool of module workers sharing one sweep. A sweep whose scenario splits
+// (ScenarioInfo.splits) is cut into shards, one per worker; each worker draws
+// the same seeded data and computes its runs, and posts its snapshot and its
+// compact `part`. The main thread merges the parts with the scenario's Rust
+// merge, so the result is exactly the single-worker one. Stop cancels every
 // worker; one that does not answer (inside a long step) is terminated and
-// replaced. No SharedArrayBuffer: works on any static host.
+// replaced, and so is one that reports an internal error. No
+// SharedArrayBuffer: works on any static host.
 
-/** How much a shard's snapshot shows: rows, curves, and points on its charts
- * (a change in any of them changes this). */
-function contentSize(part) {
-  const points = (part.charts || []).reduce(
+/** How much a shard's snapshot shows (a change in any chart's points changes this). */
+function contentSize(snapshot) {
+  const points = (snapshot.charts || []).reduce(
     (sum, chart) => sum + (chart.series || []).reduce((s, series) => s + (series.points || []).length, 0),
     0,
   );
-  return `${(part.rows || []).length}/${(part.curves || part.trace || []).length}/${points}`;
+  return `${(snapshot.tables || []).map((t) => t.rows.length).join('/')}/${points}`;
 }
 
 /** Workers to use: the machine's cores, at least 1, at most 4. */
@@ -25,11 +25,11 @@ export class SweepPool {
   /**
    * @param {object} o
    * @param {number} o.size  workers for a splittable sweep
-   * @param {(parts: object[]) => object} o.merge  merges the shards' snapshots into one
+   * @param {(preset: string, fields: object, parts: Uint8Array[]) => object} o.merge  the merged view
    * @param {(p: {done: number, total: number, phase: string, changed: boolean, snapshot: () => object}) => void} o.onProgress
-   * @param {(snap: object, csv: string, seconds: number) => void} o.onResult
+   * @param {(snapshot: object, seconds: number) => void} o.onResult
    * @param {(message: string) => void} o.onError
-   * @param {() => void} o.onCancelled
+   * @param {(partial: object|null) => void} o.onCancelled  with the last snapshot, if any
    */
   constructor(o) {
     Object.assign(this, o);
@@ -43,19 +43,18 @@ export class SweepPool {
       const index = this.workers.length;
       const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
       w.onmessage = (e) => this.receive(index, e.data);
-      w.onerror = (e) => this.fail(`worker error: ${e.message || 'unknown'}`);
+      w.onerror = (e) => this.fail(`worker error: ${e.message || 'unknown'}`, true);
       this.workers.push(w);
     }
     return this.workers[i];
   }
 
-  /** Starts the workers now, so that each has loaded and compiled the wasm
-   * module before the first Run. */
+  /** Starts the workers now, so that each has compiled the wasm module before the first Run. */
   warm() {
     this.worker(this.size - 1);
   }
 
-  /** Starts a sweep; `shards` is 1 for a sweep that does not split. */
+  /** Starts a sweep over `shards` workers (1 for a sweep that does not split). */
   run(preset, fields, shards) {
     this.generation += 1;
     const n = Math.max(1, shards);
@@ -63,9 +62,9 @@ export class SweepPool {
       generation: this.generation,
       preset,
       fields,
+      snapshots: Array.from({ length: n }, () => null),
       parts: Array.from({ length: n }, () => null),
       finished: Array.from({ length: n }, () => false),
-      csv: null,
       started: performance.now(),
       cancelled: 0,
     };
@@ -80,28 +79,30 @@ export class SweepPool {
     switch (msg.type) {
       case 'progress':
       case 'result': {
-        a.parts[index] = msg.snapshot;
-        if (msg.type === 'result') {
-          a.finished[index] = true;
-          if (a.parts.length === 1) a.csv = msg.csv;
-        }
-        if (a.parts.some((p) => p === null)) return;
+        a.snapshots[index] = msg.snapshot;
+        a.parts[index] = msg.part;
+        if (msg.type === 'result') a.finished[index] = true;
+        if (a.snapshots.some((p) => p === null)) return;
         if (a.finished.every(Boolean)) {
-          const merged = this.combine(a);
+          let merged;
+          try {
+            merged = this.combine(a);
+          } catch (e) {
+            this.fail(String(e.message || e));
+            return;
+          }
           this.active = null;
-          this.onResult(merged, merged.csv ?? a.csv, (performance.now() - a.started) / 1000);
+          this.onResult(merged, (performance.now() - a.started) / 1000);
         } else {
-          // Progress is cheap to sum; the merge (rows, charts) is done only
-          // when the page actually draws (`snapshot()`), at most every 150 ms,
-          // and only when a shard's results changed: at n = 10⁶ a run takes
-          // seconds, and redrawing the same charts meanwhile only takes CPU
-          // from the workers.
-          const content = a.parts.map(contentSize).join(',');
+          // Progress is cheap to sum; the merge is done only when the page
+          // actually draws (`snapshot()`), and only when a shard's results
+          // changed: redrawing the same charts only takes CPU from the workers.
+          const content = a.snapshots.map(contentSize).join(',');
           const changed = content !== a.content;
           a.content = content;
           this.onProgress({
-            done: a.parts.reduce((s, p) => s + p.done, 0),
-            total: a.parts.reduce((s, p) => s + p.total, 0),
+            done: a.snapshots.reduce((s, p) => s + p.done, 0),
+            total: a.snapshots.reduce((s, p) => s + p.total, 0),
             phase: this.phase(a),
             changed,
             snapshot: () => this.combine(a),
@@ -111,13 +112,14 @@ export class SweepPool {
       }
       case 'cancelled':
         a.cancelled += 1;
-        if (a.cancelled === a.parts.length) {
+        if (a.cancelled === a.snapshots.length) {
           clearTimeout(this.stopTimer);
           this.active = null;
-          this.onCancelled();
+          this.onCancelled(this.partial(a));
         }
         break;
       case 'error':
+        if (msg.fatal) this.replace(index);
         this.fail(msg.message);
         break;
       default:
@@ -126,24 +128,49 @@ export class SweepPool {
   }
 
   phase(a) {
-    if (a.parts.length === 1) return a.parts[0].phase;
-    const running = a.parts.find((p, i) => !a.finished[i]) || a.parts[0];
-    return `${a.parts.length} workers; ${running.phase}`;
+    if (a.snapshots.length === 1) return a.snapshots[0].phase;
+    const running = a.snapshots.find((p, i) => !a.finished[i]) || a.snapshots[0];
+    return `${a.snapshots.length} workers; ${running.phase}`;
   }
 
   combine(a) {
-    if (a.parts.length === 1) return a.parts[0];
+    if (a.snapshots.length === 1) return a.snapshots[0];
     return {
-      ...a.parts[0],
+      ...a.snapshots[0],
       ...this.merge(a.preset, a.fields, a.parts),
-      done: a.parts.reduce((s, p) => s + p.done, 0),
-      total: a.parts.reduce((s, p) => s + p.total, 0),
+      done: a.snapshots.reduce((s, p) => s + p.done, 0),
+      total: a.snapshots.reduce((s, p) => s + p.total, 0),
       finished: a.finished.every(Boolean),
       phase: this.phase(a),
     };
   }
 
-  fail(message) {
+  /** What a stopped sweep had finished (null if no worker had reported). */
+  partial(a) {
+    if (a.snapshots.some((p) => p === null)) return null;
+    try {
+      return { ...this.combine(a), finished: false };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Ends worker `index` (after an internal error); a fresh one starts on the next run. */
+  replace(index) {
+    const w = this.workers[index];
+    if (!w) return;
+    w.terminate();
+    const fresh = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    fresh.onmessage = (e) => this.receive(index, e.data);
+    fresh.onerror = (e) => this.fail(`worker error: ${e.message || 'unknown'}`, true);
+    this.workers[index] = fresh;
+  }
+
+  fail(message, fatal = false) {
+    if (fatal) {
+      for (const w of this.workers) w.terminate();
+      this.workers = [];
+    }
     if (!this.active) return;
     this.cancelWorkers();
     this.active = null;
@@ -159,7 +186,7 @@ export class SweepPool {
   cancel() {
     const a = this.active;
     if (!a) return;
-    for (let i = 0; i < a.parts.length; i += 1) this.workers[i].postMessage({ type: 'cancel', generation: a.generation });
+    for (let i = 0; i < a.snapshots.length; i += 1) this.workers[i].postMessage({ type: 'cancel', generation: a.generation });
     // A worker inside a long step cannot read the message: if the pool is not
     // all stopped soon, end the workers and start fresh ones on the next run.
     clearTimeout(this.stopTimer);
@@ -168,7 +195,7 @@ export class SweepPool {
       for (const w of this.workers) w.terminate();
       this.workers = [];
       this.active = null;
-      this.onCancelled();
+      this.onCancelled(this.partial(a));
     }, 1500);
   }
 }

@@ -1,11 +1,14 @@
-// Module worker: runs one shard of a sweep in slices of ~40 ms so that progress
-// is posted often and a "cancel" message is read between slices. Every message
-// carries the run's generation, so the pool can ignore stale ones. Every error
-// is caught and posted; the page stays usable.
+// Module worker: runs one shard of a sweep in slices of ~40 ms so that
+// progress is posted often and a "cancel" message is read between slices.
+// Every message carries the run's generation, so the pool can ignore stale
+// ones. Every error is caught and posted. After a panic inside the wasm
+// module the runner is not touched again (even `free()` would throw): the
+// worker says so (`fatal`), and the pool replaces it.
 import init, { Runner } from './pkg/dp_explorer.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
+let poisoned = false; // a panic happened: the module's state can no longer be trusted
 
 const SLICE_MS = 40;
 const PROGRESS_MS = 120;
@@ -29,6 +32,21 @@ function errorMessage(e) {
   return String((e && e.message) || e);
 }
 
+/** A wasm panic surfaces as a RuntimeError ("unreachable"); a JsError from
+ * Rust (a refused setting) is a plain Error. */
+function isPanic(e) {
+  return e instanceof WebAssembly.RuntimeError;
+}
+
+function freeQuietly(runner) {
+  if (poisoned || !runner) return;
+  try {
+    runner.free();
+  } catch {
+    poisoned = true;
+  }
+}
+
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === 'cancel') {
@@ -39,47 +57,58 @@ self.onmessage = async (event) => {
   if (msg.type !== 'run') return;
   const generation = msg.generation;
   current = generation;
-  const post = (m) => self.postMessage({ ...m, generation });
+  const post = (m, transfer = []) => self.postMessage({ ...m, generation }, transfer);
+  const fail = (e) => {
+    if (isPanic(e)) poisoned = true;
+    post({ type: 'error', message: errorMessage(e), fatal: poisoned });
+  };
+  if (poisoned) {
+    post({ type: 'error', message: 'this worker stopped after an internal error', fatal: true });
+    return;
+  }
   try {
     await ready;
   } catch (e) {
-    post({ type: 'error', message: `could not load the WebAssembly module: ${errorMessage(e)}` });
+    post({ type: 'error', message: `could not load the WebAssembly module: ${errorMessage(e)}`, fatal: true });
     return;
   }
   let runner;
   try {
     runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
   } catch (e) {
-    post({ type: 'error', message: errorMessage(e) });
+    fail(e);
     return;
   }
   const started = performance.now();
   let lastPost = -Infinity;
+  const report = (type) => {
+    const snapshot = runner.snapshot();
+    const part = runner.part();
+    post({ type, snapshot, part, seconds: (performance.now() - started) / 1000 }, [part.buffer]);
+  };
   const slice = () => {
     if (current !== generation) {
-      runner.free();
+      freeQuietly(runner);
       return;
     }
     try {
       const done = runner.run_for(SLICE_MS);
       if (done) {
-        const snapshot = runner.snapshot();
-        const csv = runner.csv();
-        runner.free();
-        post({ type: 'result', snapshot, csv, seconds: (performance.now() - started) / 1000 });
+        report('result');
+        freeQuietly(runner);
       } else {
-        // A snapshot (rows, charts, tables) costs time: post one at most every
+        // A snapshot (charts, tables) costs time: post one at most every
         // PROGRESS_MS; the slices in between only compute (and read "cancel").
         const now = performance.now();
         if (now - lastPost >= PROGRESS_MS) {
           lastPost = now;
-          post({ type: 'progress', snapshot: runner.snapshot() });
+          report('progress');
         }
         yieldThen(slice);
       }
     } catch (e) {
-      runner.free();
-      post({ type: 'error', message: errorMessage(e) });
+      fail(e);
+      if (!poisoned) freeQuietly(runner);
     }
   };
   slice();

@@ -227,7 +227,8 @@ pub struct Field<C> {
     pub label: &'static str,
     pub help: &'static str,
     pub group: &'static str,
-    /// Shown first on the page; the others are folded under "More settings".
+    /// Shown at once on the page (the default); the others are folded under
+    /// "More settings".
     pub essential: bool,
     /// Older names of the same setting, still read (URLs, scripts).
     pub aliases: &'static [&'static str],
@@ -249,7 +250,7 @@ impl<C: 'static> Field<C> {
             label: name,
             help: "",
             group: "",
-            essential: false,
+            essential: true,
             aliases: &[],
             choices: T::choices(),
             set: Box::new(move |c, key, text| {
@@ -275,8 +276,9 @@ impl<C: 'static> Field<C> {
         self
     }
 
-    pub fn essential(mut self) -> Self {
-        self.essential = true;
+    /// Not needed to read a run: the page folds it under "More settings".
+    pub fn folded(mut self) -> Self {
+        self.essential = false;
         self
     }
 

@@ -69,7 +69,8 @@ test('the dpgd-quick preset runs to done with ink on every chart and rows in eve
   // Explain ε: one entry per target ε, with a row per width p (7 widths),
   // naming the mechanism, replace-one and the ε each run spends.
   const reports = page.locator('#privacy-content details');
-  assert.equal(await reports.count(), 3);
+  // One entry per target ε of the main grid (3), and one for the loss-versus-T runs.
+  assert.equal(await reports.count(), 4);
   assert.equal(await reports.first().locator('tbody tr').count(), 7);
   const first = await reports.first().textContent();
   assert.match(first, /per-sample-clipped gradients/);

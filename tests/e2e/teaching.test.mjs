@@ -133,7 +133,7 @@ test('the CSV export has the accounting columns filled; PNG and SVG exports are 
   assert.match(svg.bytes.toString('utf8'), /^<svg[\s\S]*Principal angle/);
   // The risk chart's SVG carries the fitted guide; the checkbox removes it.
   assert.match((await download(page, '#risk-chart-svg')).bytes.toString('utf8'), /theory guide/);
-  await page.uncheck('#show-guide');
+  await page.uncheck('#risk-chart-toggle');
   assert.doesNotMatch((await download(page, '#risk-chart-svg')).bytes.toString('utf8'), /theory guide/);
   assert.deepEqual(errors, []);
   await page.close();

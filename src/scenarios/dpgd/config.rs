@@ -203,29 +203,24 @@ fn field_table() -> Vec<Field<DpGdConfig>> {
     vec![
         Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
             .label("training samples n")
-            .group(PROBLEM)
-            .essential(),
+            .group(PROBLEM),
         Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
             .label("input dimension d")
-            .group(PROBLEM)
-            .essential(),
+            .group(PROBLEM),
         Field::new("p_grid", |c: &C| &c.p_grid, |c: &mut C| &mut c.p_grid)
             .label("widths p")
             .help("number of random features; list, e.g. 50,400,1600")
-            .group(PROBLEM)
-            .essential(),
+            .group(PROBLEM),
         Field::new("n_test", |c: &C| &c.n_test, |c: &mut C| &mut c.n_test)
             .label("test samples n_test")
             .group(PROBLEM),
         Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
             .label("ε values")
             .help("list 1,2,4 or range 1:8:1")
-            .group(PRIVACY)
-            .essential(),
+            .group(PRIVACY),
         Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
             .label("δ")
-            .group(PRIVACY)
-            .essential(),
+            .group(PRIVACY),
         Field::new("calibration", |c: &C| &c.calibration, |c: &mut C| &mut c.calibration)
             .label("noise calibration")
             .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ).")
@@ -233,8 +228,7 @@ fn field_table() -> Vec<Field<DpGdConfig>> {
         Field::new("clip_scale", |c: &C| &c.clip_scale, |c: &mut C| &mut c.clip_scale)
             .label("clip scale")
             .help("C = scale·√p")
-            .group(TRAINING)
-            .essential(),
+            .group(TRAINING),
         Field::new("time_scale", |c: &C| &c.time_scale, |c: &mut C| &mut c.time_scale)
             .label("time scale")
             .help("ηT = scale·d/p")

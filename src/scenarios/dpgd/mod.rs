@@ -16,7 +16,7 @@ pub mod run;
 use self::config::{Calibration, DpGdConfig, PRESETS};
 use self::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
 use self::run::{write_csv, DpGdRow, DpGdSweep};
-use super::explain::{accountants_table, ExplainEntry};
+use super::explain::ExplainEntry;
 use super::field::Config;
 use super::table::{cell, chart_table, Table};
 use super::{
@@ -167,7 +167,7 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
                     p.relation.name(),
                     stage.steps
                 )],
-                tables: vec![table, accountants_table(runs[runs.len() - 1].1)],
+                tables: vec![table],
                 notes: p.notes.clone(),
                 reading: Some(format!("{} {UNIT_NOTE}", first_row_reading(first_row, p))),
             }

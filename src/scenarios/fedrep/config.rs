@@ -584,16 +584,13 @@ fn field_table() -> Vec<Field<FedRepConfig>> {
     vec![
         Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
             .label("users n")
-            .group(PROBLEM)
-            .essential(),
+            .group(PROBLEM),
         Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
             .label("dimension d")
-            .group(PROBLEM)
-            .essential(),
+            .group(PROBLEM),
         Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
             .label("representation k")
-            .group(PROBLEM)
-            .essential(),
+            .group(PROBLEM),
         Field::new("m", |c: &C| &c.m, |c: &mut C| &mut c.m)
             .label("points per user m")
             .help("half train (S⁰), half refit the final heads (S¹)")
@@ -601,12 +598,10 @@ fn field_table() -> Vec<Field<FedRepConfig>> {
         Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
             .label("ε values")
             .help("list 1,2,4 or range 1:8:1")
-            .group(PRIVACY)
-            .essential(),
+            .group(PRIVACY),
         Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
             .label("δ")
-            .group(PRIVACY)
-            .essential(),
+            .group(PRIVACY),
         Field::new("rounds", |c: &C| &c.rounds, |c: &mut C| &mut c.rounds)
             .label("rounds T")
             .group(TRAINING),
@@ -617,8 +612,7 @@ fn field_table() -> Vec<Field<FedRepConfig>> {
         Field::new("clip", |c: &C| &c.clip, |c: &mut C| &mut c.clip)
             .label("clip ψ")
             .help("Frobenius norm bound of each user's gradient")
-            .group(TRAINING)
-            .essential(),
+            .group(TRAINING),
         Field::new("noise", |c: &C| &c.noise, |c: &mut C| &mut c.noise)
             .label("label noise R")
             .group(PROBLEM),
@@ -649,41 +643,48 @@ fn field_table() -> Vec<Field<FedRepConfig>> {
         )
         .label("init share of budget")
         .help("share of μ² spent on the private initialization")
-        .group(OPEN),
+        .group(OPEN)
+        .folded(),
         Field::new(
             "init_clip",
             |c: &C| &c.init_clip,
             |c: &mut C| &mut c.init_clip,
         )
         .label("init clip ψ_init")
-        .group(OPEN),
+        .group(OPEN)
+        .folded(),
         Field::new(
             "init_normalization",
             |c: &C| &c.init_normalization,
             |c: &mut C| &mut c.init_normalization,
         )
         .label("init pair factor")
-        .group(OPEN),
+        .group(OPEN)
+        .folded(),
         Field::new("batch", |c: &C| &c.batch, |c: &mut C| &mut c.batch)
             .label("batches")
-            .group(OPEN),
+            .group(OPEN)
+            .folded(),
         Field::new("heads", |c: &C| &c.heads, |c: &mut C| &mut c.heads)
             .label("true heads v*")
-            .group(OPEN),
+            .group(OPEN)
+            .folded(),
         Field::new(
             "local_steps",
             |c: &C| &c.local_steps,
             |c: &mut C| &mut c.local_steps,
         )
         .label("local GD steps")
-        .group(OPEN),
+        .group(OPEN)
+        .folded(),
         Field::new(
             "local_step",
             |c: &C| &c.local_step,
             |c: &mut C| &mut c.local_step,
         )
         .label("local GD step size")
-        .group(OPEN),
+        .group(OPEN)
+        .folded(),
         Field::new("altmin", |c: &C| &c.altmin, |c: &mut C| &mut c.altmin)
             .label("run Priv-AltMin")
             .group(ALTMIN),

@@ -1,0 +1,277 @@
+// One chart of a scenario (Rust `ChartInfo`: id, name, alt, caption, toggle):
+// its canvas, the tools under it (log/linear per axis, an optional series
+// toggle, PNG and SVG export), a readout of the point nearest the pointer or
+// the keyboard focus, its caption and the table of its numbers. Drawing and
+// the pixel of every readable point come from Rust (`draw_chart`); this class
+// keeps what was drawn and answers the reader.
+import { draw_chart, chart_svg } from './pkg/dp_explorer.js';
+import { fmt, shortLabel } from './format.js';
+import { fillTable } from './tables.js';
+import { download, downloadBlob } from './download.js';
+
+const READOUT_PROMPT = 'Point at the chart, or focus it and use the arrow keys, to read the nearest value.';
+
+export class ChartView {
+  /**
+   * @param {object} info ChartInfo
+   * @param {object} o
+   * @param {() => number} o.textScale multiplier of fonts and lines (large text)
+   * @param {(id: string, spec: object) => object} o.decorate the spec as shown (pinned runs)
+   */
+  constructor(info, o) {
+    this.info = info;
+    this.id = info.id;
+    this.o = o;
+    this.spec = null; // the spec last given (before the axis choices, toggle, pins)
+    this.shown = null; // the spec as drawn
+    this.points = [];
+    this.image = null;
+    this.focus = null;
+    this.axis = {}; // the reader's log/linear choice per axis (undefined: the spec's)
+    this.figure = this.build();
+  }
+
+  build() {
+    const { id, name, alt, caption } = this.info;
+    const figure = document.createElement('figure');
+    figure.className = 'chart';
+    const canvas = document.createElement('canvas');
+    canvas.id = id;
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', alt);
+    canvas.tabIndex = 0;
+    canvas.setAttribute('aria-describedby', `${id}-readout`);
+    // Created before plotters asks, so that the readout's pixel copies stay cheap.
+    canvas.getContext('2d', { willReadFrequently: true });
+    this.canvas = canvas;
+
+    const tools = document.createElement('div');
+    tools.className = 'chart-tools';
+    tools.setAttribute('role', 'group');
+    tools.setAttribute('aria-label', `${name}: axes and export`);
+    const box = (suffix, text, onChange, checked = false) => {
+      const label = document.createElement('label');
+      label.className = 'inline';
+      const input = document.createElement('input');
+      input.type = 'checkbox';
+      input.id = `${id}-${suffix}`;
+      input.checked = checked;
+      input.addEventListener('change', () => onChange(input.checked));
+      label.append(input, ` ${text}`);
+      tools.append(label);
+      return input;
+    };
+    this.logx = box('logx', 'log x axis', (on) => { this.axis.log_x = on; this.redraw(); });
+    this.logy = box('logy', 'log y axis', (on) => { this.axis.log_y = on; this.redraw(); });
+    if (this.info.toggle) {
+      this.toggle = box('toggle', this.info.toggle[1], () => this.redraw(), true);
+    }
+    const button = (suffix, text, onClick) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.id = `${id}-${suffix}`;
+      b.className = 'chart-export';
+      b.textContent = text;
+      b.disabled = true;
+      b.addEventListener('click', onClick);
+      tools.append(b);
+      return b;
+    };
+    this.exports = [
+      button('png', `Save ${name} as PNG`, () => this.exportPng()),
+      button('svg', `Save ${name} as SVG`, () => this.exportSvg()),
+    ];
+    const readout = document.createElement('p');
+    readout.className = 'readout';
+    readout.id = `${id}-readout`;
+    readout.setAttribute('aria-live', 'polite');
+    readout.textContent = READOUT_PROMPT;
+    this.readout = readout;
+
+    const cap = document.createElement('figcaption');
+    cap.textContent = caption;
+
+    const tableId = id.replace(/-chart$/, '') + '-table';
+    const wrap = document.createElement('div');
+    wrap.className = 'table-wrap';
+    wrap.tabIndex = 0;
+    wrap.setAttribute('role', 'region');
+    wrap.setAttribute('aria-labelledby', `${tableId}-caption`);
+    const table = document.createElement('table');
+    table.id = tableId;
+    const tcap = document.createElement('caption');
+    tcap.id = `${tableId}-caption`;
+    table.append(tcap, document.createElement('thead'), document.createElement('tbody'));
+    wrap.append(table);
+    this.table = table;
+
+    figure.append(canvas, tools, readout, cap, wrap);
+
+    canvas.addEventListener('pointermove', (e) => this.onPointer(e));
+    canvas.addEventListener('pointerdown', (e) => this.onPointer(e));
+    canvas.addEventListener('pointerleave', () => this.clearHighlight());
+    canvas.addEventListener('keydown', (e) => this.onKey(e));
+    canvas.addEventListener('focus', () => { if (this.points.length) this.highlight(this.focus ?? 0); });
+    canvas.addEventListener('blur', () => this.clearHighlight());
+    return figure;
+  }
+
+  setExportsEnabled(on) {
+    for (const b of this.exports) b.disabled = !on;
+  }
+
+  /** Fills the table under the chart (a Rust `Table`). */
+  showTable(t) {
+    if (t) fillTable(this.table, t);
+    else {
+      this.table.querySelector('thead').replaceChildren();
+      this.table.querySelector('tbody').replaceChildren();
+    }
+  }
+
+  /** The spec as shown: the axis choices, the toggle and the pins applied. */
+  shownSpec(spec) {
+    let series = spec.series || [];
+    if (this.toggle && !this.toggle.checked) {
+      series = series.filter((s) => !s.name.startsWith(this.info.toggle[0]));
+    }
+    const decorated = this.o.decorate(this.id, { ...spec, series });
+    return {
+      ...decorated,
+      log_x: this.axis.log_x ?? spec.log_x,
+      log_y: this.axis.log_y ?? spec.log_y,
+    };
+  }
+
+  draw(spec) {
+    this.spec = spec;
+    this.redraw();
+  }
+
+  redraw() {
+    if (!this.spec) return;
+    const canvas = this.canvas;
+    const dpr = window.devicePixelRatio || 1;
+    const rect = canvas.getBoundingClientRect();
+    if (rect.width === 0) return; // hidden: drawn when shown
+    const w = Math.max(200, Math.round(rect.width * dpr));
+    const h = Math.max(150, Math.round(rect.height * dpr));
+    if (canvas.width !== w) canvas.width = w;
+    if (canvas.height !== h) canvas.height = h;
+    const shown = this.shownSpec(this.spec);
+    const skip = this.info.toggle ? [this.info.toggle[0]] : [];
+    try {
+      const { points } = draw_chart(canvas, shown, dpr * this.o.textScale(), skip);
+      this.shown = shown;
+      this.points = points;
+      this.dpr = dpr;
+      this.image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      if (this.focus !== null && this.focus >= points.length) this.focus = null;
+      this.logx.checked = !!shown.log_x;
+      this.logy.checked = !!shown.log_y;
+      if (this.focus !== null) this.highlight(this.focus, false);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+
+  readoutText(p) {
+    const spec = this.shown;
+    const y = `${shortLabel(spec.y_label)} ${fmt(p.y, 3)}`;
+    if (p.horizontal) return `${p.name}: ${y} (the same at every ${shortLabel(spec.x_label)})`;
+    return `${p.name}, ${shortLabel(spec.x_label)} = ${fmt(p.x, 4)}: ${y}`;
+  }
+
+  /** Rings point `i` on the canvas and reads it out. */
+  highlight(i, announce = true) {
+    const p = this.points[i];
+    if (!p || !this.image) return;
+    this.focus = i;
+    const ctx = this.canvas.getContext('2d');
+    ctx.putImageData(this.image, 0, 0);
+    const r = this.dpr * this.o.textScale();
+    ctx.save();
+    ctx.lineWidth = 2.5 * this.dpr;
+    ctx.strokeStyle = '#000';
+    ctx.beginPath();
+    ctx.arc(p.px, p.py, 7 * r, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.strokeStyle = '#fff';
+    ctx.lineWidth = this.dpr;
+    ctx.beginPath();
+    ctx.arc(p.px, p.py, 9 * r, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.restore();
+    if (announce) this.readout.textContent = this.readoutText(p);
+  }
+
+  clearHighlight() {
+    if (this.image) this.canvas.getContext('2d').putImageData(this.image, 0, 0);
+  }
+
+  onPointer(e) {
+    if (!this.points.length) return;
+    const rect = this.canvas.getBoundingClientRect();
+    const px = (e.clientX - rect.left) * (this.canvas.width / rect.width);
+    const py = (e.clientY - rect.top) * (this.canvas.height / rect.height);
+    let best = null;
+    let bestD = Infinity;
+    this.points.forEach((p, i) => {
+      // A horizontal line is as near as its vertical distance.
+      const d = p.horizontal ? Math.abs(p.py - py) * 1.5 : Math.hypot(p.px - px, p.py - py);
+      if (d < bestD) { bestD = d; best = i; }
+    });
+    if (best !== null) this.highlight(best);
+  }
+
+  // Arrow keys: left/right along a series, up/down to the nearest point of the
+  // next/previous series; Home/End: first/last point; Escape: hide the ring.
+  onKey(e) {
+    const pts = this.points;
+    if (!pts.length) return;
+    let i = this.focus ?? 0;
+    const cur = pts[i];
+    const same = (j) => pts[j].series === cur.series;
+    switch (e.key) {
+      case 'ArrowRight': if (i + 1 < pts.length && same(i + 1)) i += 1; break;
+      case 'ArrowLeft': if (i > 0 && same(i - 1)) i -= 1; break;
+      case 'ArrowDown':
+      case 'ArrowUp': {
+        const series = [...new Set(pts.map((p) => p.series))];
+        const k = series.indexOf(cur.series) + (e.key === 'ArrowDown' ? 1 : -1);
+        const target = series[(k + series.length) % series.length];
+        let best = i;
+        let bestD = Infinity;
+        pts.forEach((p, j) => {
+          if (p.series !== target) return;
+          const d = Math.abs(p.px - cur.px);
+          if (d < bestD) { bestD = d; best = j; }
+        });
+        i = best;
+        break;
+      }
+      case 'Home': i = 0; break;
+      case 'End': i = pts.length - 1; break;
+      case 'Escape': this.clearHighlight(); this.focus = null; e.stopPropagation(); return;
+      default: return;
+    }
+    e.preventDefault();
+    this.highlight(i);
+  }
+
+  /** The canvas as drawn (device pixels), without the ring. */
+  exportPng() {
+    this.clearHighlight();
+    this.canvas.toBlob((blob) => {
+      if (!blob) return;
+      downloadBlob(`${this.id}.png`, blob);
+      if (this.focus !== null && document.activeElement === this.canvas) this.highlight(this.focus, false);
+    }, 'image/png');
+  }
+
+  /** The same chart drawn as SVG by the same Rust code. */
+  exportSvg() {
+    if (!this.spec) return;
+    download(`${this.id}.svg`, 'image/svg+xml', chart_svg(this.shownSpec(this.spec), 900, 560));
+  }
+}
