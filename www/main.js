@@ -317,6 +317,8 @@ function run() {
   lastRun = { preset: currentPreset(), fields: form.read() };
   running = true;
   setStatus('running', 'Starting…');
+  // Stacked layout (a phone): the results come after the form; bring them into view.
+  if (window.matchMedia('(max-width: 62rem)').matches) $('results').scrollIntoView();
   pool.run(lastRun.preset, lastRun.fields, info.splits ? pool.size : 1);
 }
 

@@ -10,10 +10,8 @@
 //! finished (charts, tables, the explain-ε entries, CSV files) and, for a run
 //! split over workers, a compact part that [`Scenario::merge`] combines.
 
-pub mod dpgd;
 pub mod error;
 pub mod explain;
-pub mod fedrep;
 pub mod field;
 pub mod registry;
 pub mod table;
@@ -22,7 +20,8 @@ pub mod text;
 pub use error::{ConfigError, RunError};
 pub use explain::ExplainEntry;
 pub use field::FieldInfo;
-pub use registry::SCENARIOS;
+// The scenarios' modules (`scenarios::fedrep`, …) and the list, as the registry declares them.
+pub use registry::*;
 pub use table::Table;
 
 use crate::plot::ChartSpec;

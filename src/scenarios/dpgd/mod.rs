@@ -16,10 +16,10 @@ pub mod run;
 use self::config::{Calibration, DpGdConfig, PRESETS};
 use self::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
 use self::run::{write_csv, DpGdRow, DpGdSweep};
-use super::explain::ExplainEntry;
-use super::field::Config;
-use super::table::{cell, chart_table, Table};
-use super::{
+use crate::scenarios::explain::ExplainEntry;
+use crate::scenarios::field::Config;
+use crate::scenarios::table::{cell, chart_table, Table};
+use crate::scenarios::{
     ChartInfo, ConfigError, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard, View,
 };
 use crate::plot::ChartSpec;

@@ -20,9 +20,9 @@ use self::charts::{angle_table, charts_for_config, method_name, risk_table};
 use self::config::{FedRepConfig, PRESETS};
 use self::results::{angle_csv, csv_string, AngleCurve, ResultRow};
 use self::run::{merge_shards, FedRepSweep};
-use super::explain::run_entry;
-use super::field::Config;
-use super::{
+use crate::scenarios::explain::run_entry;
+use crate::scenarios::field::Config;
+use crate::scenarios::{
     ChartInfo, ConfigError, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard, View,
 };
 use serde::{Deserialize, Serialize};
