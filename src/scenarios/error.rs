@@ -87,4 +87,19 @@ pub enum RunError {
     },
     #[error("the results of a worker could not be read: {0}")]
     Part(String),
+    #[error("{0}")]
+    Config(String),
+}
+
+impl From<Vec<ConfigError>> for RunError {
+    /// Settings refused where a run was expected to start (e.g. a merge of parts).
+    fn from(errors: Vec<ConfigError>) -> Self {
+        RunError::Config(
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    }
 }

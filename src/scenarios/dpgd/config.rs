@@ -286,7 +286,7 @@ impl Config for DpGdConfig {
 
     /// Built-in configurations:
     /// - `dpgd-browser`: Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20
-    ///   as the spec advises), p from 20 to 8000 around p = n; ε ∈ {1, 2, 4}.
+    ///   keeps the paper's ratio n/d at 20), p from 20 to 8000 around p = n; ε ∈ {1, 2, 4}.
     /// - `dpgd-paper`: the paper's d = 100, n = 2000, n_test = 1000, p up to 16000
     ///   (memory: Φ and Φ_test are (n + n_test)·p doubles). Native speed: minutes.
     /// - `dpgd-quick`: d = 10, n = 100 for tests and a first look (well under a second).

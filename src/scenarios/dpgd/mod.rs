@@ -16,15 +16,15 @@ pub mod run;
 use self::config::{Calibration, DpGdConfig, PRESETS};
 use self::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
 use self::run::{write_csv, DpGdRow, DpGdSweep};
+use crate::plot::ChartSpec;
+use crate::privacy::report::{fmt_eps, fmt_num};
+use crate::privacy::PrivacyReport;
 use crate::scenarios::explain::ExplainEntry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, chart_table, Table};
 use crate::scenarios::{
     ChartInfo, ConfigError, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard, View,
 };
-use crate::plot::ChartSpec;
-use crate::privacy::report::{fmt_eps, fmt_num};
-use crate::privacy::PrivacyReport;
 use serde::{Deserialize, Serialize};
 
 /// The scenario in the registry.
@@ -403,14 +403,7 @@ impl Scenario for DpGd {
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
     ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs).map_err(|e| {
-            RunError::Part(
-                e.iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        let config = config_of(preset, pairs)?;
         let mut merged = Part {
             rows: Vec::new(),
             trace: Vec::new(),

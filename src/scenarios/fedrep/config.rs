@@ -284,11 +284,12 @@ impl Config for FedRepConfig {
     /// A named starting point.
     /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
     ///   and the private initialization (the defaults).
-    /// - `fedrep-authors-code`: as the public code behind the paper (peers.md):
+    /// - `fedrep-authors-code`: as the public code behind the paper
+    ///   (docs/algorithms.md, "The public code behind the papers"):
     ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
     ///   non-private spectral init, all points every round.
     /// - `fedrep-linear-sim`: FedRep's linear simulation (Collins et al. 2021,
-    ///   Fig. 1 of the official notebook; peers.md): d = 20, k = 2, n = 100,
+    ///   Fig. 1 of the official notebook): d = 20, k = 2, n = 100,
     ///   T = 500, step 0.1, label noise 0.001, unit heads, random N(0, 1) init
     ///   (orthonormalized), every training point for head and gradient. Their
     ///   clients have 10 samples, all used for training; here m = 20 so that

@@ -1,6 +1,6 @@
 //! Theory guides drawn over measured curves.
 //!
-//! Private FedRep's excess risk (Theorem 10, `private_fedrep.md` §9) has the
+//! Private FedRep's excess risk (Snedeker et al., Theorem 10) has the
 //! shape Õ(C₁/(n²ε²) + C₂/(nm)) + R²k/m: a privacy term that falls like
 //! 1/(nε)² and a floor that does not depend on ε. The constants hide
 //! polylog factors and problem constants, so the page does not claim them:

@@ -190,14 +190,7 @@ impl Scenario for FedRep {
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
     ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs).map_err(|e| {
-            RunError::Part(
-                e.iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        let config = config_of(preset, pairs)?;
         let parts = parts
             .iter()
             .map(|bytes| {

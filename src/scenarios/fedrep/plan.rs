@@ -34,6 +34,26 @@ fn init_event(
     }
 }
 
+/// The report of a private run's releases at target ε, with a note when the
+/// start is random (it never sees the data, so it is no release).
+fn run_report(
+    c: &FedRepConfig,
+    epsilon: f64,
+    events: Vec<PrivacyEvent>,
+) -> Result<PrivacyReport, AccountingError> {
+    let mut report = PrivacyReport::from_event(
+        &PrivacyEvent::Composed(events),
+        c.delta,
+        c.relation,
+        c.calibration,
+        epsilon,
+    )?;
+    if c.init == InitMode::Random {
+        report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything");
+    }
+    Ok(report)
+}
+
 /// σ's and the accounting of one Private FedRep run.
 pub struct PrivateFedRepPlan {
     /// σ of Algorithm 2's noise (None: non-private initialization).
@@ -98,16 +118,7 @@ pub fn plan_private_fedrep(
         )
         .repeated(c.rounds as u64),
     );
-    let mut report = PrivacyReport::from_event(
-        &PrivacyEvent::Composed(events),
-        c.delta,
-        c.relation,
-        c.calibration,
-        epsilon,
-    )?;
-    if c.init == InitMode::Random {
-        report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything");
-    }
+    let mut report = run_report(c, epsilon, events)?;
     report.add_note("each user refits its head on its own held-out points; heads are never released (billboard model)");
     Ok(PrivateFedRepPlan {
         init_sigma,
@@ -191,16 +202,7 @@ pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan
         .into_iter()
         .collect();
     events.extend([b_event, w_event]);
-    let mut report = PrivacyReport::from_event(
-        &PrivacyEvent::Composed(events),
-        c.delta,
-        c.relation,
-        c.calibration,
-        epsilon,
-    )?;
-    if c.init == InitMode::Random {
-        report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget");
-    }
+    let mut report = run_report(c, epsilon, events)?;
     report.add_note(match c.altmin_mode.mode() {
         AltMinMode::DisjointSubsets => format!(
             "Priv-AltMin splits the users into T = {} disjoint groups, one per iteration: each user's data enters one W and one b release (parallel composition); later iterations see it only through the released U",
