@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make demo   set up, build the wasm module, serve the page and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
-# Other targets: make build, make dist (the hosted static site in dist/), make bench, make setup, make lint.
+# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make setup, make lint.
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -15,8 +15,11 @@ export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 setup:
 	@bash scripts/setup.sh
 
+# The JS package in pkg/ (package.json, .js, .wasm, .d.ts), and its module
+# and wasm copied into www/pkg/ for the page (both generated, git-ignored).
 build: setup
-	$(WASM_PACK) build --release --target web --out-dir www/pkg --mode no-install
+	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
+	bash scripts/copy-pkg.sh
 
 # A self-contained static site in dist/ (release wasm, page, worker, css).
 # Needs no browser, so it sets up without one (as on a CI runner).

@@ -5,14 +5,14 @@
 # no request outside its own origin, so dist/ can be served from any static
 # server or GitHub Pages, under any path.
 #
-#   bash scripts/build-dist.sh            builds www/pkg (release) first
-#   SKIP_WASM_BUILD=1 bash scripts/...    reuses the www/pkg already built
+#   bash scripts/build-dist.sh            builds pkg/ (release) first
+#   SKIP_WASM_BUILD=1 bash scripts/...    reuses the pkg/ already built
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 if [[ "${SKIP_WASM_BUILD:-}" != 1 ]]; then
-  wasm-pack build --release --target web --out-dir www/pkg --mode no-install
+  wasm-pack build --release --target web --out-dir pkg --mode no-install
 fi
 
 rm -rf dist
@@ -25,7 +25,7 @@ for f in www/*.js; do
     *) cp "$f" dist/ ;;
   esac
 done
-cp www/pkg/dp_explorer.js www/pkg/dp_explorer_bg.wasm dist/pkg/
+cp pkg/dp_explorer.js pkg/dp_explorer_bg.wasm dist/pkg/
 # GitHub Pages: serve files as they are (no Jekyll processing).
 touch dist/.nojekyll
 

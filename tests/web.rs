@@ -5,7 +5,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use dp_explorer::wasm::{
-    chart_svg, draw_chart, find_preset, merge, preset_fields, scenarios, validate_fields, Runner,
+    chart_svg, draw_chart, epsilon_for_sigma, epsilon_for_stages, find_preset, merge,
+    preset_fields, scenarios, sigma_for_epsilon, validate_fields, Runner,
 };
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -253,4 +254,43 @@ fn drawing_a_chart_changes_the_canvas_pixels() {
 fn a_malformed_chart_spec_is_an_error_not_a_panic() {
     let c = canvas(100, 100);
     assert!(draw_chart(c, fields(&[("title", "x")]), 1.0, vec![]).is_err());
+}
+
+#[wasm_bindgen_test]
+fn the_accountant_answers_as_a_user_calls_it() {
+    let e = epsilon_for_sigma(1.0, 1e-5, 1, 1.0).unwrap();
+    let exact = get(&e, "exact").as_f64().unwrap();
+    assert!((exact - 4.377178).abs() < 1e-6, "{exact}");
+    assert!(get(&e, "rdp").as_f64().unwrap() > exact);
+    let s = sigma_for_epsilon(1.0, 1e-5, 100, 1.0).unwrap();
+    let sigma = get(&s, "exact").as_f64().unwrap();
+    assert!((sigma - 37.3063).abs() < 1e-3, "{sigma}");
+    // The same releases as one stage list: the same ε.
+    let stage = Object::new();
+    for (k, v) in [
+        ("name", JsValue::from_str("rounds")),
+        ("mechanism", JsValue::from_str("Gaussian")),
+    ] {
+        Reflect::set(&stage, &JsValue::from_str(k), &v).unwrap();
+    }
+    for (k, v) in [("sensitivity", 1.0), ("sigma", sigma), ("steps", 100.0)] {
+        Reflect::set(&stage, &JsValue::from_str(k), &JsValue::from_f64(v)).unwrap();
+    }
+    let stages = Array::of1(&stage);
+    let back = epsilon_for_stages(stages.into(), 1e-5).unwrap();
+    assert!((get(&back, "exact").as_f64().unwrap() - 1.0).abs() < 1e-9);
+    assert!(epsilon_for_sigma(0.0, 1e-5, 1, 1.0).is_err());
+    assert!(epsilon_for_stages(JsValue::from_str("nope"), 1e-5).is_err());
+}
+
+#[wasm_bindgen_test]
+fn run_to_end_and_progress_as_the_docs_show() {
+    let mut runner = Runner::new(Some("dpgd-quick".into()), fields(&[("epsilons", "2")])).unwrap();
+    let before = runner.progress();
+    assert_eq!(before[0], 0.0);
+    let snap = runner.run_to_end().unwrap();
+    let after = runner.progress();
+    assert_eq!(after[0], after[1]);
+    assert_eq!(get(&snap, "finished").as_bool(), Some(true));
+    assert_eq!(Array::from(&get(&snap, "charts")).length(), 4);
 }

@@ -7,6 +7,7 @@
 //! - [`formulas`]: the papers' own noise formulas, to reproduce their figures;
 //! - [`calibration`]: σ from a target (ε, δ), exactly or by a paper's formula;
 //! - [`event`]: what an algorithm releases, as typed events the accountant composes;
+//! - [`query`]: ε for σ, σ for ε, ε of a stage list, under every accountant at once;
 //! - [`report`]: what a run spends, under every accountant, in plain words;
 //! - [`relation`]: neighbouring datasets and the sensitivity of a clipped mean;
 //! - [`gaussian`]: the Gaussian mechanism itself; [`clipping`]: bounding norms.
@@ -18,6 +19,7 @@ pub mod event;
 pub mod formulas;
 pub mod gaussian;
 pub mod gdp;
+pub mod query;
 pub mod rdp;
 pub mod relation;
 pub mod report;

@@ -1,9 +1,11 @@
-//! The only `#[wasm_bindgen]` code: thin wrappers that delegate 1:1 to the
-//! pure core (as rapier.js does), convert values with serde-wasm-bindgen, and
-//! turn every error into a `JsError` at the boundary. Nothing here knows a
-//! scenario by name: everything goes through the registry
-//! (`crate::scenarios`). Nothing here panics on user input; a panic elsewhere
-//! is reported by `console_error_panic_hook`.
+//! The JS-facing API (the `pkg/` package) and the only `#[wasm_bindgen]`
+//! code: thin wrappers that delegate 1:1 to the pure core (as rapier.js
+//! does), convert values with serde-wasm-bindgen, and turn every error into a
+//! `JsError` at the boundary. Nothing here knows a scenario by name:
+//! everything goes through the registry (`crate::scenarios`). Nothing here
+//! panics on user input; a panic elsewhere is reported by
+//! `console_error_panic_hook`. The TypeScript shapes below mirror the Rust
+//! types that serde writes; docs/js-api.md shows the API in use.
 
 use crate::plot::{self, ChartLayout, ChartSpec, ReadablePoint};
 use crate::scenarios::{self, ConfigError, Run, Shard};
@@ -13,6 +15,72 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** Settings as text, by name: `{ n: "20000", epsilons: "1,2,4" }` (numbers are taken as text too). */
+export type Settings = Record<string, string | number>;
+/** A named starting point of a scenario. */
+export interface Preset { name: string; label: string }
+export interface ChoiceInfo { value: string; label: string }
+/** One setting of a scenario's field table. */
+export interface FieldInfo {
+  name: string;
+  kind: "integer" | "real" | "seed" | "real-list" | "integer-list" | "switch" | "choice";
+  label: string; help: string; group: string;
+  /** Shown at once (true) or folded under "More settings". */
+  essential: boolean;
+  /** Older names still read. */
+  aliases: string[];
+  choices: ChoiceInfo[];
+  /** The value in the scenario's first preset. */
+  default: string;
+}
+/** One chart of a scenario. `toggle`: [series-name prefix, label] of a series a reader may hide. */
+export interface ChartInfo { id: string; name: string; alt: string; caption: string; toggle: [string, string] | null }
+export interface ScenarioInfo {
+  id: string; title: string; lede: string; source: string;
+  /** Who one unit of privacy is: "user" or "training sample". */
+  unit: string;
+  presets: Preset[]; fields: FieldInfo[]; charts: ChartInfo[];
+  /** Whether a sweep can be split over several workers (Runner.shard + merge). */
+  splits: boolean;
+}
+export interface FoundPreset { scenario: string; preset: string }
+export interface FieldError { field: string; message: string }
+export interface Series {
+  name: string; points: [number, number][]; style: "solid" | "dashed" | "dotted";
+  color: number; horizontal?: boolean; band?: [number, number, number][]; faded?: boolean; in_legend?: boolean;
+}
+export interface ChartSpec {
+  title: string; x_label: string; y_label: string; log_x: boolean; log_y: boolean;
+  x_hint: [number, number] | null; series: Series[];
+}
+export interface Table { caption: string; headers: string[]; rows: string[][] }
+export interface ExplainEntry { summary: string; paragraphs: string[]; tables: Table[]; notes: string[]; reading: string | null }
+export interface OutputFile { name: string; text: string }
+/** What a run has to show: charts, one table per chart, explain-ε entries, files (results.csv first). */
+export interface View { charts: ChartSpec[]; tables: Table[]; privacy: ExplainEntry[]; files: OutputFile[] }
+export interface Snapshot extends View { scenario: string; done: number; total: number; phase: string; finished: boolean }
+export interface ChartLayout {
+  left: number; right: number; top: number; bottom: number;
+  x_min: number; x_max: number; y_min: number; y_max: number; log_x: boolean; log_y: boolean;
+}
+export interface ReadablePoint { series: number; name: string; x: number; y: number; px: number; py: number; horizontal: boolean }
+export interface Drawn { layout: ChartLayout; points: ReadablePoint[] }
+/** `steps` releases of a Gaussian mechanism with L2 `sensitivity` and noise std `sigma`. */
+export interface Stage { name: string; mechanism: string; sensitivity: number; sigma: number; steps: number }
+export interface EpsilonSpent {
+  delta: number; mu: number; exact: number; rdp: number; rdp_alpha: number;
+  rdp_classic: number; rdp_classic_alpha: number; zcdp: number;
+}
+export interface SigmaNeeded {
+  epsilon: number; delta: number; steps: number; sensitivity: number; exact: number;
+  rdp: number; rdp_alpha: number; rdp_classic: number; rdp_classic_alpha: number; zcdp: number;
+}
+"#;
+
+/// Installs the panic hook, so that a panic's message reaches the console
+/// (runs by itself when the module is initialised).
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -75,7 +143,7 @@ fn preset_or_default(preset: Option<String>) -> String {
 }
 
 /// Every scenario: `[{ id, title, lede, source, unit, presets, fields, charts, splits }]`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
 pub fn scenarios() -> Result<JsValue, JsError> {
     let infos: Vec<_> = scenarios::SCENARIOS.iter().map(|s| s.info()).collect();
     to_js(&infos)
@@ -89,7 +157,7 @@ pub fn default_preset() -> String {
 
 /// The scenario id and canonical name of a preset (names match in any case):
 /// `{ scenario, preset }`; throws for an unknown preset.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "FoundPreset")]
 pub fn find_preset(name: &str) -> Result<JsValue, JsError> {
     #[derive(Serialize)]
     struct Found {
@@ -103,8 +171,9 @@ pub fn find_preset(name: &str) -> Result<JsValue, JsError> {
     })
 }
 
-/// A preset's settings as `[[key, text], …]` in the page's order.
-#[wasm_bindgen]
+/// A preset's settings as `[[key, text], …]` in the page's order; throws for
+/// an unknown preset.
+#[wasm_bindgen(unchecked_return_type = "[string, string][]")]
 pub fn preset_fields(name: &str) -> Result<JsValue, JsError> {
     let (s, preset) = scenarios::by_preset(name).map_err(|e| JsError::new(&e.to_string()))?;
     let fields = s
@@ -113,9 +182,13 @@ pub fn preset_fields(name: &str) -> Result<JsValue, JsError> {
     to_js(&fields)
 }
 
-/// Every problem with these settings, as `[{ field, message }]` (empty: valid).
-#[wasm_bindgen]
-pub fn validate_fields(preset: Option<String>, fields: JsValue) -> Result<JsValue, JsError> {
+/// Every problem with a preset (default: the default preset) and these
+/// settings, as `[{ field, message }]` (empty: valid).
+#[wasm_bindgen(unchecked_return_type = "FieldError[]")]
+pub fn validate_fields(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+) -> Result<JsValue, JsError> {
     let fields = fields_from_js(fields)?;
     let errors = scenarios::validate(&preset_or_default(preset), &pairs(&fields));
     let out: Vec<FieldError> = errors
@@ -140,7 +213,10 @@ impl Runner {
     /// Validates and prepares the whole sweep; a bad config throws an error
     /// whose `message` lists `field: message` lines.
     #[wasm_bindgen(constructor)]
-    pub fn new(preset: Option<String>, fields: JsValue) -> Result<Runner, JsError> {
+    pub fn new(
+        preset: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    ) -> Result<Runner, JsError> {
         Runner::shard(preset, fields, 0, 1)
     }
 
@@ -148,7 +224,7 @@ impl Runner {
     /// shards' `part()`s merge with [`merge`].
     pub fn shard(
         preset: Option<String>,
-        fields: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
         shard: usize,
         shards: usize,
     ) -> Result<Runner, JsError> {
@@ -184,7 +260,9 @@ impl Runner {
         }
     }
 
-    /// `{ scenario, done, total, phase, finished, charts, tables, privacy, files }`.
+    /// Progress and what is finished: `{ scenario, done, total, phase,
+    /// finished, charts, tables, privacy, files }`.
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
         to_js(&scenarios::snapshot(self.scenario, self.inner.as_ref()))
     }
@@ -192,6 +270,20 @@ impl Runner {
     /// This shard's results, compact and exact, for [`merge`].
     pub fn part(&self) -> Vec<u8> {
         self.inner.part()
+    }
+
+    /// Steps to the end (blocking: in a worker, or for a small run) and
+    /// returns the final snapshot.
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
+    pub fn run_to_end(&mut self) -> Result<JsValue, JsError> {
+        while !self.step()? {}
+        self.snapshot()
+    }
+
+    /// (units done, total units) as `[done, total]`.
+    pub fn progress(&self) -> Vec<f64> {
+        let (done, total) = self.inner.progress();
+        vec![done as f64, total as f64]
     }
 
     /// The results as CSV (header + one row per run).
@@ -208,10 +300,10 @@ impl Runner {
 
 /// The view (`{ charts, tables, privacy, files }`) of a sweep computed by
 /// several workers, from their `part()`s: exactly what one worker gives.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "View")]
 pub fn merge(
     preset: Option<String>,
-    fields: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
     parts: Vec<js_sys::Uint8Array>,
 ) -> Result<JsValue, JsError> {
     let fields = fields_from_js(fields)?;
@@ -242,10 +334,10 @@ struct Drawn {
 /// ratio × the page's text size). Returns `{ layout, points }`: the plot area
 /// in canvas pixels with the axis ranges, and every point a reader can land
 /// on with its pixel (series whose name starts with one of `skip` left out).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Drawn")]
 pub fn draw_chart(
     canvas: web_sys::HtmlCanvasElement,
-    spec: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
     scale: f64,
     skip: Vec<String>,
 ) -> Result<JsValue, JsError> {
@@ -260,7 +352,11 @@ pub fn draw_chart(
 
 /// The same chart as an SVG document (for export).
 #[wasm_bindgen]
-pub fn chart_svg(spec: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+pub fn chart_svg(
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+    width: u32,
+    height: u32,
+) -> Result<String, JsError> {
     let spec = spec_from_js(spec)?;
     plot::chart_svg(&spec, width, height).map_err(|e| JsError::new(&e.to_string()))
 }
@@ -279,4 +375,50 @@ pub fn bench_names() -> Vec<String> {
         .iter()
         .map(|b| b.0.to_string())
         .collect()
+}
+
+/// The ε that `steps` releases of a Gaussian mechanism with L2 `sensitivity`
+/// and noise std `sigma` spend at `delta`, under every accountant.
+#[wasm_bindgen(unchecked_return_type = "EpsilonSpent")]
+pub fn epsilon_for_sigma(
+    sigma: f64,
+    delta: f64,
+    steps: u32,
+    sensitivity: f64,
+) -> Result<JsValue, JsError> {
+    let e = crate::privacy::query::epsilon_for_sigma(sigma, delta, steps as u64, sensitivity)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&e)
+}
+
+/// The noise std σ per release that `steps` releases of L2 `sensitivity`
+/// need to spend exactly (`epsilon`, `delta`), under every accountant.
+#[wasm_bindgen(unchecked_return_type = "SigmaNeeded")]
+pub fn sigma_for_epsilon(
+    epsilon: f64,
+    delta: f64,
+    steps: u32,
+    sensitivity: f64,
+) -> Result<JsValue, JsError> {
+    let s = crate::privacy::query::sigma_for_epsilon(epsilon, delta, steps as u64, sensitivity)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&s)
+}
+
+/// The ε that a list of stages (each `steps` Gaussian releases) spends
+/// together at `delta`, under every accountant.
+#[wasm_bindgen(unchecked_return_type = "EpsilonSpent")]
+pub fn epsilon_for_stages(
+    #[wasm_bindgen(unchecked_param_type = "Stage[]")] stages: JsValue,
+    delta: f64,
+) -> Result<JsValue, JsError> {
+    let stages: Vec<crate::privacy::GaussianStage> = serde_wasm_bindgen::from_value(stages)
+        .map_err(|e| {
+            JsError::new(&format!(
+                "stages must be [{{ name, mechanism, sensitivity, sigma, steps }}]: {e}"
+            ))
+        })?;
+    let e = crate::privacy::query::epsilon_for_stages(&stages, delta)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&e)
 }

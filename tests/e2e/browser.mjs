@@ -18,13 +18,13 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serves www/ on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serve() {
+/** Serves `root` (default: www/) on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serve(root = ROOT) {
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(ROOT, path));
-      if (!file.startsWith(ROOT)) throw new Error('outside root');
+      let file = normalize(join(root, path));
+      if (!file.startsWith(root)) throw new Error('outside root');
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });

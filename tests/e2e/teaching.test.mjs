@@ -7,11 +7,10 @@
 // Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
-import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { serve, waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 
 const CANVASES = {
   fedrep: ['risk-chart', 'angle-chart'],
@@ -237,23 +236,6 @@ test('no page of this file requested anything outside its own origin', async () 
 });
 
 // dist/ from `make dist`, served on its own.
-async function serveDir(root) {
-  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
-  const srv = createServer(async (req, res) => {
-    try {
-      let file = normalize(join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
-      if (!file.startsWith(root)) throw new Error('outside');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      res.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream' });
-      res.end(await readFile(file));
-    } catch {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise((ok) => srv.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${srv.address().port}/`, close: () => new Promise((ok) => srv.close(ok)) };
-}
 
 test('the make-dist build runs the default preset on its own', {
   skip: existsSync(join(DIST, 'index.html')) ? false : 'dist/ is not built: run `make dist` to check the hosted build',
@@ -261,7 +243,7 @@ test('the make-dist build runs the default preset on its own', {
   for (const dev of ['bench.html', 'bench.js', 'pkg/package.json', 'pkg/dp_explorer.d.ts']) {
     assert.ok(!existsSync(join(DIST, dev)), `dist/ leaves out ${dev}`);
   }
-  const site = await serveDir(DIST);
+  const site = await serve(DIST);
   try {
     const { page, errors } = await openPage('', { base: site.url });
     await runToDone(page);
