@@ -35,8 +35,8 @@ function setStatus(status, text) {
   $('run').disabled = status === 'running' || status === 'loading';
   $('stop').disabled = status !== 'running';
   // Keep the keyboard focus on a control when the focused button disables itself.
-  if (runWasFocused && $('run').disabled) $('stop').focus();
-  if (stopWasFocused && $('stop').disabled) $('run').focus();
+  if (runWasFocused && $('run').disabled) $('stop').focus({ preventScroll: true });
+  if (stopWasFocused && $('stop').disabled) $('run').focus({ preventScroll: true });
 }
 
 function showError(message) {

@@ -8,9 +8,12 @@
 use super::spec::{ChartLayout, ChartSpec, LineStyle};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Colour-blind-safe palette (Okabe–Ito) for the methods, then a sequential
-/// ramp (dark → light) for the ε lines so that their order reads at a glance.
+/// Colour-blind-safe palette (Okabe–Ito) for the methods, then a ramp for
+/// the ε lines (smallest ε first) whose neighbours differ in both hue and
+/// lightness, so that every ε stays apart for colour-blind readers and in
+/// print; every colour is dark enough to read on white.
 const METHOD_COLORS: [RGBColor; 4] = [
     RGBColor(0, 114, 178), // blue: Private FedRep
     RGBColor(80, 80, 80),  // grey: non-private FedRep
@@ -18,14 +21,14 @@ const METHOD_COLORS: [RGBColor; 4] = [
     RGBColor(213, 94, 0),  // vermillion: Priv-AltMin
 ];
 const RAMP: [RGBColor; 8] = [
-    RGBColor(68, 1, 84),
-    RGBColor(70, 51, 127),
-    RGBColor(54, 92, 141),
-    RGBColor(39, 127, 142),
-    RGBColor(31, 161, 135),
-    RGBColor(74, 193, 109),
-    RGBColor(160, 218, 57),
-    RGBColor(200, 170, 20),
+    RGBColor(68, 1, 84),    // deep purple
+    RGBColor(49, 104, 142), // blue
+    RGBColor(31, 158, 137), // teal
+    RGBColor(92, 170, 40),  // green
+    RGBColor(181, 140, 0),  // mustard
+    RGBColor(230, 97, 1),   // orange
+    RGBColor(166, 54, 3),   // brown
+    RGBColor(204, 68, 153), // magenta
 ];
 
 pub fn color(index: usize) -> RGBColor {
@@ -67,19 +70,28 @@ fn padded(lo: f64, hi: f64, log: bool) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// A tick label in plain numbers where they are short (0.1, 0.032, 250),
+/// powers of ten past them (1e-5, 3.2e6).
 fn tick_label(v: f64, log: bool) -> String {
-    if log {
-        let x = 10f64.powf(v);
-        if (v - v.round()).abs() < 1e-9 {
-            format!("1e{}", v.round() as i32)
-        } else {
-            format!("{x:.1e}")
-        }
-    } else if v.abs() >= 1e4 || (v != 0.0 && v.abs() < 1e-2) {
-        format!("{v:.1e}")
-    } else {
-        let s = format!("{v:.2}");
+    let x = if log { 10f64.powf(v) } else { v };
+    if x == 0.0 || (!log && v.abs() < 1e-12) {
+        return "0".into();
+    }
+    let a = x.abs();
+    if !(1e-3..1e5).contains(&a) {
+        let s = format!("{x:.1e}");
+        return match s.split_once('e') {
+            Some((m, e)) => format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.')),
+            None => s,
+        };
+    }
+    // Two significant digits, no trailing zeros.
+    let digits = (1 - a.log10().floor() as i32).max(0) as usize;
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
     }
 }
 
@@ -94,71 +106,27 @@ fn legend_pieces(style: LineStyle, width: i32) -> [(i32, i32); 3] {
     }
 }
 
-/// The corner of the plot where the legend hides the fewest data points:
-/// each corner box (45 % of the width, 40 % of the height) counts the points
-/// (a horizontal reference line counts as crossing the box) and band edges
-/// inside it; ties keep the usual upper right.
-fn legend_corner(
-    spec: &ChartSpec,
-    (x_lo, x_hi): (f64, f64),
-    (y_lo, y_hi): (f64, f64),
-) -> SeriesLabelPosition {
-    let (w, h) = (x_hi - x_lo, y_hi - y_lo);
-    let corners = [
-        (SeriesLabelPosition::UpperRight, true, true),
-        (SeriesLabelPosition::UpperLeft, false, true),
-        (SeriesLabelPosition::LowerLeft, false, false),
-        (SeriesLabelPosition::LowerRight, true, false),
-    ];
-    let in_x = |x: f64, right: bool| {
-        if right {
-            x >= x_hi - 0.45 * w
-        } else {
-            x <= x_lo + 0.45 * w
+/// The legend's items laid out in rows below the plot: (row, x offset) of
+/// each, and the rows' count. Items flow left to right and wrap, so the
+/// legend never covers a curve and fits a phone.
+fn legend_rows(
+    widths: &[i32],
+    sample: i32,
+    gap: i32,
+    available: i32,
+) -> (Vec<(usize, i32)>, usize) {
+    let mut places = Vec::with_capacity(widths.len());
+    let (mut row, mut x) = (0, 0);
+    for &w in widths {
+        let item = sample + gap / 2 + w;
+        if x > 0 && x + item > available {
+            row += 1;
+            x = 0;
         }
-    };
-    let in_y = |y: f64, upper: bool| {
-        if upper {
-            y >= y_hi - 0.4 * h
-        } else {
-            y <= y_lo + 0.4 * h
-        }
-    };
-    let mut best = (usize::MAX, 0);
-    for (i, &(_, right, upper)) in corners.iter().enumerate() {
-        let mut count = 0;
-        for s in &spec.series {
-            for &(x, y) in &s.points {
-                let Some(ty) = transform(y, spec.log_y) else {
-                    continue;
-                };
-                if s.horizontal {
-                    count += 4 * usize::from(in_y(ty, upper));
-                } else if let Some(tx) = transform(x, spec.log_x) {
-                    count += usize::from(in_x(tx, right) && in_y(ty, upper));
-                }
-            }
-            for &(x, lo, hi) in &s.band {
-                let Some(tx) = transform(x, spec.log_x) else {
-                    continue;
-                };
-                for v in [lo, hi] {
-                    if let Some(ty) = transform(v, spec.log_y) {
-                        count += usize::from(in_x(tx, right) && in_y(ty, upper));
-                    }
-                }
-            }
-        }
-        if count < best.0 {
-            best = (count, i);
-        }
+        places.push((row, x));
+        x += item + gap;
     }
-    match best.1 {
-        0 => SeriesLabelPosition::UpperRight,
-        1 => SeriesLabelPosition::UpperLeft,
-        2 => SeriesLabelPosition::LowerLeft,
-        _ => SeriesLabelPosition::LowerRight,
-    }
+    (places, if widths.is_empty() { 0 } else { row + 1 })
 }
 
 /// Draws `spec` filling `root` and returns where the plot area landed.
@@ -172,6 +140,32 @@ pub fn draw_chart<DB: DrawingBackend>(
     root.fill(&WHITE).map_err(err)?;
     let px = |v: f64| (v * scale).round().max(1.0) as u32;
     let font = |size: f64| ("sans-serif", size * scale).into_font();
+
+    // The legend goes below the plot area, in as many rows as it needs.
+    let legend: Vec<&super::spec::Series> = spec
+        .series
+        .iter()
+        .filter(|s| s.in_legend && !s.points.is_empty())
+        .collect();
+    let (width, height) = root.dim_in_pixel();
+    let (sample, gap, row_h) = (2 * px(10.0) as i32, px(18.0) as i32, px(19.0) as i32);
+    let pad = px(12.0) as i32;
+    let mut text_widths = Vec::with_capacity(legend.len());
+    for s in &legend {
+        let (w, _) = root
+            .estimate_text_size(&s.name, &TextStyle::from(font(12.0)))
+            .map_err(err)?;
+        text_widths.push(w as i32);
+    }
+    let (places, rows) = legend_rows(&text_widths, sample, gap, width as i32 - 2 * pad);
+    // Never more than half the height: a legend that long is cut, not the plot.
+    let legend_h = if rows == 0 {
+        0
+    } else {
+        (rows as i32 * row_h + pad).min(height as i32 / 2)
+    };
+    let (plot_root, legend_root) = root.split_vertically(height as i32 - legend_h);
+    let root = &plot_root;
 
     // Data ranges in plotting coordinates.
     let (mut x_lo, mut x_hi) = spec
@@ -311,42 +305,60 @@ pub fn draw_chart<DB: DrawingBackend>(
         if pts.is_empty() {
             continue;
         }
-        let legend_style = style;
-        let anno = match s.style {
+        match s.style {
             LineStyle::Solid => {
                 chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, px(3.5), c.filled())))
                     .map_err(err)?;
                 chart
                     .draw_series(LineSeries::new(pts.clone(), style))
-                    .map_err(err)?
+                    .map_err(err)?;
             }
-            LineStyle::Dashed => chart
-                .draw_series(DashedLineSeries::new(pts.clone(), px(8.0), px(5.0), style))
-                .map_err(err)?,
-            LineStyle::Dotted => chart
-                .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
-                .map_err(err)?,
-        };
-        if s.in_legend {
-            let width = 2 * px(10.0) as i32;
-            let pieces = legend_pieces(s.style, width);
-            // The legend shows each line in its own style, so a dashed reference
-            // or a dotted guide is not mistaken for a solid curve of the same colour.
-            anno.label(&s.name).legend(move |(x, y)| {
-                let seg = |(a, b): (i32, i32)| PathElement::new(vec![(a, 0), (b, 0)], legend_style);
-                EmptyElement::at((x, y)) + seg(pieces[0]) + seg(pieces[1]) + seg(pieces[2])
-            });
+            LineStyle::Dashed => {
+                chart
+                    .draw_series(DashedLineSeries::new(pts.clone(), px(8.0), px(5.0), style))
+                    .map_err(err)?;
+            }
+            LineStyle::Dotted => {
+                chart
+                    .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
+                    .map_err(err)?;
+            }
         }
     }
-    if spec.series.iter().any(|s| s.in_legend) {
-        chart
-            .configure_series_labels()
-            .position(legend_corner(spec, (x_lo, x_hi), (y_lo, y_hi)))
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .label_font(font(12.0))
-            .draw()
+    for ((s, &(row, x)), _) in legend.iter().zip(&places).zip(&text_widths) {
+        let y = row as i32 * row_h + row_h / 2;
+        if y + row_h / 2 > legend_h {
+            break;
+        }
+        let c = if s.faded {
+            faded(color(s.color))
+        } else {
+            color(s.color)
+        };
+        let style = ShapeStyle::from(&c).stroke_width(px(if s.style == LineStyle::Solid {
+            2.2
+        } else {
+            1.8
+        }));
+        // Each sample in its line's own style, so a dashed reference or a
+        // dotted guide is not mistaken for a solid curve of the same colour.
+        for (a, b) in legend_pieces(s.style, sample) {
+            legend_root
+                .draw(&PathElement::new(
+                    vec![(pad + x + a, y), (pad + x + b, y)],
+                    style,
+                ))
+                .map_err(err)?;
+        }
+        legend_root
+            .draw(&Text::new(
+                s.name.clone(),
+                (pad + x + sample + gap / 2, y),
+                font(12.0)
+                    .color(&RGBColor(30, 30, 30))
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
             .map_err(err)?;
     }
     root.present().map_err(err)?;
@@ -388,23 +400,35 @@ mod tests {
     }
 
     #[test]
-    fn the_legend_goes_to_the_emptiest_corner() {
-        // Points crowd the upper right and upper left: the lower left is free.
-        let mut s = spec();
-        s.log_y = false;
-        s.series[0].points = vec![(1.0, 9.0), (2.0, 9.5), (7.0, 9.0), (8.0, 10.0), (8.0, 1.0)];
-        s.series[1].points = vec![(f64::NAN, 9.8)];
-        assert!(matches!(
-            legend_corner(&s, (1.0, 8.0), (0.0, 10.0)),
-            SeriesLabelPosition::LowerLeft
-        ));
-        // Nothing anywhere: the usual upper right.
-        s.series.clear();
-        assert!(matches!(
-            legend_corner(&s, (1.0, 8.0), (0.0, 10.0)),
-            SeriesLabelPosition::UpperRight
-        ));
+    fn the_legend_wraps_into_rows_below_the_plot() {
+        // Three items of 100 px text with 20 px samples and 18 px gaps: two fit
+        // in 300 px, the third starts a second row.
+        let (places, rows) = legend_rows(&[100, 100, 100], 20, 18, 300);
+        assert_eq!(rows, 2);
+        assert_eq!(places, vec![(0, 0), (0, 147), (1, 0)]);
+        assert_eq!(legend_rows(&[], 20, 18, 300).1, 0);
+        // The plot area ends above the legend.
+        let mut out = String::new();
+        let layout = {
+            let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+            draw_chart(&root, &spec(), 1.0).unwrap()
+        };
+        assert!(layout.bottom < 400 - 19, "{layout:?}");
     }
+
+    #[test]
+    fn tick_labels_are_plain_numbers_where_short() {
+        assert_eq!(tick_label(-1.0, true), "0.1");
+        assert_eq!(tick_label(0.032f64.log10(), true), "0.032");
+        assert_eq!(tick_label(0.0, true), "1");
+        assert_eq!(tick_label(1.3f64.log10(), true), "1.3");
+        assert_eq!(tick_label(-5.0, true), "1e-5");
+        assert_eq!(tick_label(250.0, false), "250");
+        assert_eq!(tick_label(0.5, false), "0.5");
+        assert_eq!(tick_label(0.0, false), "0");
+        assert_eq!(tick_label(2e6, false), "2e6");
+    }
+
     use crate::plot::Series;
 
     fn spec() -> ChartSpec {
@@ -450,7 +474,10 @@ mod tests {
             "{}",
             svg.matches("<polyline").count()
         );
-        assert!(svg.contains("1e-3"));
+        assert!(
+            svg.contains(">0.001<") || svg.contains("\n0.001\n"),
+            "plain tick labels"
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@
 pub mod error;
 pub mod explain;
 pub mod field;
+pub mod labels;
 pub mod registry;
 pub mod table;
 pub mod text;

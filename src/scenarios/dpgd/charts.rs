@@ -3,6 +3,7 @@
 
 use super::run::DpGdRow;
 use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::scenarios::labels::spent_suffix;
 
 /// Mean test loss over seeds of rows matching `keep`, grouped by `key`, sorted by key.
 fn mean_by<K: Fn(&DpGdRow) -> f64>(
@@ -91,8 +92,13 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     let shown = pick_spread(&dp_widths, 4);
     let mut series = Vec::new();
     for (k, &p) in shown.iter().enumerate() {
+        let spent = spent_suffix(
+            main.iter()
+                .filter(|r| r.method == "dp-gd" && r.p == p)
+                .map(|r| (r.epsilon, r.epsilon_spent)),
+        );
         series.push(Series {
-            name: format!("DP-GD, p = {p}"),
+            name: format!("DP-GD, p = {p}{spent}"),
             points: mean_by(&main, |r| r.method == "dp-gd" && r.p == p, |r| r.epsilon),
             style: LineStyle::Solid,
             color: k,
@@ -124,7 +130,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     series.push(null_level.clone());
     let first_x = epsilons.first().copied().unwrap_or(1.0);
     charts.push(ChartSpec {
-        title: "Test loss vs ε: wider models are not hurt by privacy".into(),
+        title: "Test loss of DP-GD vs ε".into(),
         x_label: "ε".into(),
         y_label: "test MSE".into(),
         log_x: true,
@@ -157,8 +163,13 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         },
     ];
     for (k, &eps) in epsilons.iter().enumerate() {
+        let spent = spent_suffix(
+            main.iter()
+                .filter(|r| r.method == "dp-gd" && r.epsilon == eps)
+                .map(|r| (r.epsilon, r.epsilon_spent)),
+        );
         series.push(Series {
-            name: format!("DP-GD, ε = {}", fmt_eps(eps)),
+            name: format!("DP-GD, ε = {}{spent}", fmt_eps(eps)),
             points: mean_by(
                 &main,
                 |r| r.method == "dp-gd" && r.epsilon == eps,
@@ -175,7 +186,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     series.push(null_level.clone());
     let first_p = widths.first().map_or(1.0, |&p| p as f64);
     charts.push(ChartSpec {
-        title: "Test loss vs width p: θ* peaks at p = n, DP-GD does not".into(),
+        title: "Test loss vs width p".into(),
         x_label: "p (number of random features)".into(),
         y_label: "test MSE".into(),
         log_x: true,
@@ -191,8 +202,14 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     let mut rescaled = Vec::new();
     for (k, &p) in traced.iter().enumerate() {
         let keep = |r: &DpGdRow| r.p as f64 == p;
+        let spent = spent_suffix(
+            trace
+                .iter()
+                .filter(|r| keep(r))
+                .map(|r| (r.epsilon, r.epsilon_spent)),
+        );
         raw.push(Series {
-            name: format!("p = {p}"),
+            name: format!("p = {p}{spent}"),
             points: mean_by(&trace, keep, |r| r.steps as f64),
             style: LineStyle::Solid,
             color: k,
@@ -202,7 +219,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
             in_legend: true,
         });
         rescaled.push(Series {
-            name: format!("p = {p}"),
+            name: format!("p = {p}{spent}"),
             points: mean_by(&trace, keep, |r| r.time_scale),
             style: LineStyle::Solid,
             color: k,
@@ -213,10 +230,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         });
     }
     charts.push(ChartSpec {
-        title: format!(
-            "Test loss vs T (ε = {}): the best T falls with p",
-            fmt_eps(trace_eps)
-        ),
+        title: format!("Test loss vs T (target ε = {})", fmt_eps(trace_eps)),
         x_label: "T (steps)".into(),
         y_label: "test MSE".into(),
         log_x: true,
@@ -225,10 +239,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         series: raw,
     });
     charts.push(ChartSpec {
-        title: format!(
-            "Test loss vs ηTp/d (ε = {}): curves collapse",
-            fmt_eps(trace_eps)
-        ),
+        title: format!("Test loss vs ηTp/d (target ε = {})", fmt_eps(trace_eps)),
         x_label: "ηT·p/d".into(),
         y_label: "test MSE".into(),
         log_x: true,

@@ -6,6 +6,7 @@ use super::guides::{fit_private_rate, guide_series};
 use super::results::{AngleCurve, ResultRow};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_eps;
+use crate::scenarios::labels::spent_suffix;
 use crate::scenarios::table::{cell, Table};
 
 /// Stable colours per method (indices into the chart palette).
@@ -157,8 +158,13 @@ pub fn fedrep_charts(
         let horizontal = groups.iter().all(|g| g.0.is_nan());
         groups.sort_by(|a, b| a.0.total_cmp(&b.0));
         let points = groups.iter().map(|(e, v)| (*e, mean(v))).collect();
+        let spent = spent_suffix(
+            rows.iter()
+                .filter(|r| r.method == id)
+                .map(|r| (r.epsilon.unwrap_or(f64::NAN), r.epsilon_spent)),
+        );
         risk_series.push(Series {
-            name: name.into(),
+            name: format!("{name}{spent}"),
             points,
             style: if horizontal {
                 LineStyle::Dashed
@@ -179,11 +185,11 @@ pub fn fedrep_charts(
     // The theory guide A/(nε)² + floor, fitted to the mean Private FedRep points.
     let reference = risk_series
         .iter()
-        .find(|s| s.name == "FedRep (non-private)")
+        .find(|s| s.name.starts_with("FedRep (non-private)"))
         .and_then(|s| s.points.first());
     let private = risk_series
         .iter()
-        .find(|s| s.name == "Private FedRep")
+        .find(|s| s.name.starts_with("Private FedRep"))
         .map(|s| s.points.clone());
     if let (Some(&(_, floor)), Some(private)) = (reference, private) {
         if let Some(fit) = fit_private_rate(&private, n, floor) {
@@ -221,6 +227,13 @@ pub fn fedrep_charts(
                 )
             })
             .collect();
+        let spent = spent_suffix(
+            rows.iter()
+                .filter(|r| {
+                    r.method == method && r.epsilon.map(f64::to_bits) == epsilon.map(f64::to_bits)
+                })
+                .map(|r| (r.epsilon.unwrap_or(f64::NAN), r.epsilon_spent)),
+        );
         let (name, style, color) = match (method.as_str(), epsilon) {
             (_, None) => (
                 "FedRep (non-private)".to_string(),
@@ -228,12 +241,12 @@ pub fn fedrep_charts(
                 COLOR_FEDREP,
             ),
             ("priv-altmin", Some(e)) => (
-                format!("Priv-AltMin {}", epsilon_label(Some(e))),
+                format!("Priv-AltMin {}{spent}", epsilon_label(Some(e))),
                 LineStyle::Dotted,
                 4 + epsilon_index(epsilons, e),
             ),
             (_, Some(e)) => (
-                format!("Private FedRep {}", epsilon_label(Some(e))),
+                format!("Private FedRep {}{spent}", epsilon_label(Some(e))),
                 LineStyle::Solid,
                 4 + epsilon_index(epsilons, e),
             ),
