@@ -265,3 +265,32 @@ fn fedrep_runs_through_the_registry_and_its_shards_merge_to_the_whole() {
     let files: Vec<&str> = merged.files.iter().map(|f| f.name).collect();
     assert_eq!(files, ["results.csv", "angles.csv"]);
 }
+
+#[test]
+fn every_lesson_step_sets_valid_settings_of_its_scenario() {
+    for s in SCENARIOS {
+        let info = s.info();
+        assert!(!info.lesson.is_empty(), "{} has a lesson", info.id);
+        for step in info.lesson {
+            let (found, name) = scenarios::by_preset(step.preset).unwrap();
+            assert_eq!(found.info().id, info.id, "{}: {}", info.id, step.title);
+            let errors = found.validate(name, step.settings);
+            assert!(errors.is_empty(), "{}: {errors:?}", step.title);
+            // Short enough to run live in class.
+            let seconds = found.estimated_seconds(name, step.settings).unwrap();
+            assert!(seconds < 10.0, "{}: {seconds} s", step.title);
+        }
+    }
+}
+
+#[test]
+fn the_estimate_grows_with_the_work() {
+    let (s, name) = scenarios::by_preset("fedrep-paper").unwrap();
+    let small = s.estimated_seconds(name, &[("n", "2000")]).unwrap();
+    let large = s.estimated_seconds(name, &[("n", "200000")]).unwrap();
+    assert!(large > 50.0 * small, "{small} vs {large}");
+    let (s, name) = scenarios::by_preset("dpgd-quick").unwrap();
+    let quick = s.estimated_seconds(name, &[]).unwrap();
+    assert!(quick > 0.0 && quick < 1.0, "{quick}");
+    assert!(s.estimated_seconds(name, &[("n", "x")]).is_err());
+}

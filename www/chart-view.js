@@ -28,6 +28,8 @@ export class ChartView {
     this.image = null;
     this.focus = null;
     this.axis = {}; // the reader's log/linear choice per axis (undefined: the spec's)
+    this.reveal = null; // playing rounds: the last x shown (null: every point)
+    this.timer = null;
     this.figure = this.build();
   }
 
@@ -77,6 +79,12 @@ export class ChartView {
       tools.append(b);
       return b;
     };
+    if (this.info.animate) {
+      this.play = button('play', 'Play rounds', () => this.togglePlay());
+      this.stepButton = button('step', 'Next round', () => this.stepRound());
+      this.play.disabled = false;
+      this.stepButton.disabled = false;
+    }
     this.exports = [
       button('png', `Save ${name} as PNG`, () => this.exportPng()),
       button('svg', `Save ${name} as SVG`, () => this.exportSvg()),
@@ -129,9 +137,54 @@ export class ChartView {
     }
   }
 
-  /** The spec as shown: the axis choices, the toggle and the pins applied. */
+  /** The distinct x of the curves (rounds), ascending. */
+  rounds() {
+    const xs = new Set();
+    for (const s of (this.spec && this.spec.series) || []) {
+      if (!s.horizontal) for (const [x] of s.points) if (Number.isFinite(x)) xs.add(x);
+    }
+    return [...xs].sort((a, b) => a - b);
+  }
+
+  /** Shows the curves up to the next round (from the first after the last). */
+  stepRound() {
+    const xs = this.rounds();
+    if (!xs.length) return;
+    const next = this.reveal === null ? xs[0] : xs.find((x) => x > this.reveal);
+    this.reveal = next === undefined || next === xs[xs.length - 1] ? null : next;
+    if (this.reveal === null) this.stopPlay();
+    this.readout.textContent = this.reveal === null ? 'Every round shown.' : `Rounds up to ${fmt(this.reveal)} shown.`;
+    this.redraw();
+  }
+
+  togglePlay() {
+    if (this.timer) {
+      this.stopPlay();
+      return;
+    }
+    this.reveal = null;
+    this.play.textContent = 'Pause';
+    this.stepRound();
+    this.timer = setInterval(() => this.stepRound(), 400);
+  }
+
+  stopPlay() {
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.play) this.play.textContent = 'Play rounds';
+  }
+
+  /** The spec as shown: the axis choices, the toggle, the pins and the rounds played applied. */
   shownSpec(spec) {
     let series = spec.series || [];
+    if (this.reveal !== null) {
+      const last = this.reveal;
+      series = series.map((s) => (s.horizontal ? s : {
+        ...s,
+        points: s.points.filter(([x]) => x <= last),
+        band: (s.band || []).filter(([x]) => x <= last),
+      }));
+    }
     if (this.toggle && !this.toggle.checked) {
       series = series.filter((s) => !s.name.startsWith(this.info.toggle[0]));
     }

@@ -44,7 +44,55 @@ function fieldElement(f) {
   error.className = 'error';
   error.id = `${f.name}-error`;
   error.setAttribute('role', 'alert');
-  wrap.append(label, input, error);
+  wrap.append(label, input);
+  if (f.slider) wrap.append(sliderFor(f, input));
+  wrap.append(error);
+  return wrap;
+}
+
+const SLIDER_STEPS = 1000;
+
+/** A value of the slider's scale as a setting's text (3 significant digits). */
+function sliderText(x) {
+  return String(Number(x.toPrecision(x < 1 ? 2 : 3)));
+}
+
+/** A range input that sets one value of a list setting, in a gesture. */
+function sliderFor(f, input) {
+  const { min, max, log } = f.slider;
+  const toValue = (pos) => {
+    const t = pos / SLIDER_STEPS;
+    return log ? min * (max / min) ** t : min + t * (max - min);
+  };
+  const toPos = (v) => {
+    const t = log ? Math.log(v / min) / Math.log(max / min) : (v - min) / (max - min);
+    return Math.round(Math.min(1, Math.max(0, t)) * SLIDER_STEPS);
+  };
+  const wrap = document.createElement('div');
+  wrap.className = 'slider';
+  const range = document.createElement('input');
+  range.type = 'range';
+  range.id = `${f.name}-slider`;
+  range.min = '0';
+  range.max = String(SLIDER_STEPS);
+  range.setAttribute('aria-label', `${f.label}: try one value`);
+  const shown = document.createElement('output');
+  shown.htmlFor = range.id;
+  const sync = () => {
+    const first = Number(String(input.value).split(/[\s,;:]+/)[0]);
+    if (Number.isFinite(first) && first > 0) range.value = String(toPos(first));
+    shown.textContent = `one value: ${sliderText(toValue(Number(range.value)))}`;
+  };
+  range.addEventListener('input', () => {
+    input.value = sliderText(toValue(Number(range.value)));
+    shown.textContent = `one value: ${input.value}`;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  input.addEventListener('change', sync);
+  wrap.append(range, shown);
+  // After the form is filled (fill() dispatches nothing): sync on the next frame.
+  requestAnimationFrame(sync);
+  input.syncSlider = sync;
   return wrap;
 }
 
@@ -118,6 +166,7 @@ export class SettingsForm {
         el.appendChild(opt);
       }
       el.value = value;
+      if (el.syncSlider) el.syncSlider();
     }
   }
 

@@ -4,7 +4,7 @@
 // shows what the worker pool reports. No scenario is named here: everything
 // comes from the registry.
 import init, {
-  scenarios, default_preset, find_preset, preset_fields, validate_fields, merge,
+  scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds,
 } from './pkg/dp_explorer.js';
 import { SettingsForm } from './form.js';
 import { ChartView } from './chart-view.js';
@@ -24,7 +24,16 @@ let lastSnapshot = null; // what the charts show now (null: empty axes)
 let lastRun = null; // { preset, fields } of the shown results
 let running = false;
 let pinned = null; // { scenario, label, series: { chartId: Series[] } }
+let confirmKey = null; // the settings of a long run the user was warned about
+let lessonStep = 0;
 const pool = makePool();
+
+// A change re-runs by itself when the run is estimated to take at most this
+// long; a run estimated over LONG_SECONDS asks for a second press of Run.
+const AUTO_RUN_SECONDS = 3;
+const LONG_SECONDS = 30;
+// wasm in a worker against the native time the estimate is fitted to.
+const WASM_FACTOR = 1.3;
 
 // ---------- status ----------
 function setStatus(status, text) {
@@ -47,6 +56,29 @@ function showError(message) {
 
 function currentPreset() { return $('preset').value; }
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
+
+// ---------- time estimate ----------
+/** Seconds the current settings take on this page (null: they do not validate). */
+function estimate() {
+  try {
+    const one = estimated_seconds(currentPreset(), form.read());
+    return (one * WASM_FACTOR) / (info.splits ? pool.size : 1);
+  } catch {
+    return null;
+  }
+}
+
+function fmtDuration(seconds) {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  return `about ${Math.round(seconds / 60)} min`;
+}
+
+function showEstimate() {
+  const est = estimate();
+  $('estimate').textContent = est === null ? '' : `Estimated time: ${fmtDuration(est)}.`;
+  return est;
+}
 
 // ---------- scenarios, presets and charts (from the registry) ----------
 function buildPresetMenu() {
@@ -89,7 +121,33 @@ function applyScenario(id) {
   form.build(info);
   for (const v of views.values()) v.figure.hidden = v.figure.dataset.scenario !== id;
   clearResults('Run a sweep to see its accounting.');
+  lessonStep = 0;
+  showLesson();
   return true;
+}
+
+// ---------- the lesson (a few steps per scenario, each setting the controls) ----------
+function showLesson() {
+  const steps = info.lesson;
+  $('lesson').hidden = steps.length === 0;
+  if (!steps.length) return;
+  const step = steps[lessonStep];
+  $('lesson-title').textContent = `Lesson: ${info.title} in ${steps.length} steps`;
+  $('lesson-count').textContent = `Step ${lessonStep + 1} of ${steps.length}`;
+  $('lesson-step-title').textContent = step.title;
+  $('lesson-text').textContent = step.text;
+  $('lesson-prev').disabled = lessonStep === 0;
+  $('lesson-next').disabled = lessonStep === steps.length - 1;
+}
+
+function applyLessonStep() {
+  const step = info.lesson[lessonStep];
+  const keep = lessonStep;
+  loadPreset(step.preset);
+  lessonStep = keep;
+  showLesson();
+  form.fill(step.settings);
+  settingsChanged({ now: true });
 }
 
 function loadPreset(name) {
@@ -107,6 +165,7 @@ function writeUrl() {
   const fields = form.read();
   for (const name of form.names) params.set(name, fields[name]);
   if ($('large-text').checked) params.set('large', '1');
+  if ($('present').checked) params.set('present', '1');
   history.replaceState(null, '', `${location.pathname}?${params}`);
 }
 
@@ -129,9 +188,10 @@ function readUrl() {
   const extra = [];
   for (const [key, value] of params) {
     if (key === 'preset') continue;
-    if (key === 'large') {
-      $('large-text').checked = value === '1';
-      body.classList.toggle('large', $('large-text').checked);
+    if (key === 'large' || key === 'present') {
+      const box = $(key === 'large' ? 'large-text' : 'present');
+      box.checked = value === '1';
+      body.classList.toggle(key, box.checked);
       continue;
     }
     const name = form.canonical(key);
@@ -154,20 +214,33 @@ function validate() {
   return { errors, unplaced };
 }
 
+const OPTION_BOXES = ['large-text', 'present', 'auto-run'];
 let editTimer = null;
 $('config').addEventListener('input', (e) => {
-  if (e.target === $('large-text')) return;
+  if (OPTION_BOXES.includes(e.target.id)) return;
+  settingsChanged();
+});
+
+/** After an edit: mark the results stale, validate, keep the URL, update the
+ * estimate, and re-run a short sweep by itself. */
+function settingsChanged({ now = false } = {}) {
   markStale();
   clearTimeout(editTimer);
   editTimer = setTimeout(() => {
     const { errors } = validate();
     writeUrl();
-    if (!running && errors.length === 0 && body.dataset.status === 'error') {
+    const est = showEstimate();
+    if (errors.length === 0 && body.dataset.status === 'error' && !running) {
       showError('');
       setStatus('idle', 'Ready.');
     }
-  }, 200);
-});
+    if (errors.length === 0 && $('auto-run').checked && est !== null && est <= AUTO_RUN_SECONDS) {
+      run();
+    } else if (errors.length === 0 && !running && lastSnapshot === null) {
+      setStatus('idle', 'Ready. Press Run.');
+    }
+  }, now ? 0 : 250);
+}
 
 /** Results on screen no longer match the settings. */
 function markStale() {
@@ -301,7 +374,6 @@ function makePool() {
 }
 
 function run() {
-  if (running) return;
   const { errors, unplaced } = validate();
   if (errors.length) {
     setStatus('error', 'Nothing was run: fix the marked settings.');
@@ -311,10 +383,20 @@ function run() {
     showError(lines.join('\n'));
     return;
   }
+  const settings = { preset: currentPreset(), fields: form.read() };
+  const key = JSON.stringify(settings);
+  // Already computing exactly this: nothing to do (a new setting restarts).
+  if (running && lastRun && JSON.stringify(lastRun) === key) return;
+  const est = showEstimate();
+  if (est !== null && est > LONG_SECONDS && confirmKey !== key) {
+    confirmKey = key;
+    setStatus(running ? 'running' : 'idle', `This run is estimated to take ${fmtDuration(est)}. Press Run again to start it.`);
+    return;
+  }
   showError('');
   writeUrl();
   clearResults('No private run has finished yet.');
-  lastRun = { preset: currentPreset(), fields: form.read() };
+  lastRun = settings;
   running = true;
   setStatus('running', 'Starting…');
   // Stacked layout (a phone): the results come after the form; bring them into view.
@@ -363,12 +445,21 @@ $('preset').addEventListener('change', () => {
   const { errors } = validate();
   if (!running && errors.length === 0) { showError(''); setStatus('idle', 'Ready. Press Run.'); }
   writeUrl();
+  showEstimate();
 });
 $('large-text').addEventListener('change', () => {
   body.classList.toggle('large', $('large-text').checked);
   writeUrl();
   redraw();
 });
+$('present').addEventListener('change', () => {
+  body.classList.toggle('present', $('present').checked);
+  writeUrl();
+  redraw();
+});
+$('lesson-prev').addEventListener('click', () => { lessonStep = Math.max(0, lessonStep - 1); showLesson(); });
+$('lesson-next').addEventListener('click', () => { lessonStep = Math.min(info.lesson.length - 1, lessonStep + 1); showLesson(); });
+$('lesson-apply').addEventListener('click', applyLessonStep);
 $('pin-run').addEventListener('click', pinRun);
 $('clear-pin').addEventListener('click', clearPin);
 $('export-csv').addEventListener('click', () => {
@@ -415,6 +506,7 @@ async function main() {
     setStatus('idle', 'Ready. Press Run.');
   }
   drawEmptyCharts();
+  showEstimate();
   pool.warm();
 }
 

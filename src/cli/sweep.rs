@@ -234,6 +234,10 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     let threads = if info.splits { threads } else { 1 };
+    let estimate = scenario
+        .estimated_seconds(name, &pairs)
+        .map_err(|e| join_errors(&e))?
+        / threads as f64;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let started = Instant::now();
@@ -262,7 +266,7 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
     }
     let mut out = view.summary.clone();
     out.push_str(&format!(
-        "sweep took {seconds:.3} s on {threads} thread{}\n",
+        "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s)\n",
         if threads == 1 { "" } else { "s" }
     ));
     for p in written {

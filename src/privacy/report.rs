@@ -203,35 +203,55 @@ impl PrivacyReport {
             .sqrt()
     }
 
-    /// One-paragraph plain-language reading of the headline (exact) ε.
+    /// One-paragraph plain-language reading of the headline (exact) ε, for
+    /// users as the unit of privacy.
     pub fn plain_language(&self) -> String {
+        self.plain_language_for("user")
+    }
+
+    /// The same, for a scenario whose unit of privacy is `unit` ("user",
+    /// "training sample"): what ε and δ bound, in words, then how strong
+    /// that is.
+    pub fn plain_language_for(&self, unit: &str) -> String {
         let eps = self.epsilon_exact;
+        let change = match self.relation {
+            Relation::ReplaceOne => format!("one {unit}'s data replaced by anyone else's"),
+            Relation::AddRemoveOne => format!("one {unit}'s data added or removed"),
+        };
         format!(
-            "This run is (ε = {eps_s}, δ = {delta})-differentially private for {rel}. \
-             Whatever the other users' data, an observer who sees everything the run releases \
-             learns at most a factor e^ε {factor} more about any one user — whether that user \
-             took part, or what their data was — than without that user's data, except with \
-             probability δ = {delta}. {size}",
+            "This run is (ε = {eps_s}, δ = {delta})-differentially private for each {unit}. Whatever \
+             everyone else's data, any outcome of the run (everything it releases) becomes at most \
+             e^ε {factor} times as likely with {change}, except for a probability of at most \
+             δ = {delta} that escapes this bound. {size}",
             eps_s = fmt_eps(eps),
             delta = fmt_num(self.delta),
-            rel = self.relation.describe(),
             factor = exp_factor(eps),
-            // A hair of tolerance: ε is rounded up (never understated) by the solver.
-            size = if eps <= 1.0 + 1e-9 {
-                "That is a strong guarantee."
-            } else if eps <= 10.0 + 1e-9 {
-                "That is a moderate guarantee: useful against casual inference, weak against a determined attacker."
-            } else {
-                "That is a weak guarantee: the noise still hides something, but the formal bound says little."
-            }
+            size = strength(eps, unit),
         )
+    }
+}
+
+/// How strong a guarantee of this ε is, in graded words. A hair of
+/// tolerance: ε is rounded up (never understated) by the solver.
+fn strength(eps: f64, unit: &str) -> String {
+    let at_most = |x: f64| eps <= x * (1.0 + 1e-9);
+    if at_most(0.1) {
+        format!("That is a very strong guarantee: the run barely depends on any one {unit}.")
+    } else if at_most(1.0) {
+        "That is a strong guarantee, the range usually recommended.".into()
+    } else if at_most(3.0) {
+        "That is a moderate guarantee.".into()
+    } else if at_most(10.0) {
+        "That is a weak guarantee: useful against casual inference, not against a determined attacker.".into()
+    } else {
+        "That is a very weak guarantee: the noise still hides something, but the formal bound says little.".into()
     }
 }
 
 /// "≈ 2.72" for small ε, "≈ 10^43" for large ones (never overflows).
 fn exp_factor(eps: f64) -> String {
     if eps < 20.0 {
-        format!("≈ {}", fmt_eps(eps.exp()))
+        format!("≈ {}", fmt_num(eps.exp()))
     } else {
         format!("≈ 10^{:.0}", eps / std::f64::consts::LN_10)
     }
@@ -323,7 +343,20 @@ mod tests {
             text.contains("ε = 4.378") && text.contains("δ = 1e-5"),
             "{text}"
         );
-        assert!(text.contains("replace one user"), "{text}");
+        assert!(text.contains("for each user"), "{text}");
+        assert!(text.contains("one user's data replaced"), "{text}");
+        // e^ε is rounded, not rounded up; the size is graded.
+        assert!(text.contains("e^ε ≈ 79.61 times"), "{text}");
+        assert!(text.contains("weak guarantee"), "{text}");
+        let sample = r.plain_language_for("training sample");
+        assert!(sample.contains("for each training sample"), "{sample}");
+        assert_eq!(
+            strength(0.05, "user").split(':').next(),
+            Some("That is a very strong guarantee")
+        );
+        assert!(strength(1.0 + 1e-12, "user").contains("strong guarantee, the range"));
+        assert!(strength(2.0, "user").contains("moderate"));
+        assert!(strength(50.0, "user").contains("very weak"));
         assert!(r.notes.iter().any(|n| n.contains("more than the target")));
         assert!(r.notes.iter().any(|n| n.contains("paper's formula")));
     }

@@ -232,6 +232,8 @@ pub struct Field<C> {
     pub essential: bool,
     /// Older names of the same setting, still read (URLs, scripts).
     pub aliases: &'static [&'static str],
+    /// A slider beside the text input that sets one value.
+    pub slider: Option<Slider>,
     choices: Vec<ChoiceInfo>,
     set: Setter<C>,
     get: Getter<C>,
@@ -252,6 +254,7 @@ impl<C: 'static> Field<C> {
             group: "",
             essential: true,
             aliases: &[],
+            slider: None,
             choices: T::choices(),
             set: Box::new(move |c, key, text| {
                 *get_mut(c) = T::parse(key, text)?;
@@ -287,6 +290,12 @@ impl<C: 'static> Field<C> {
         self
     }
 
+    /// A slider from `min` to `max` (on a log scale if `log`) that sets one value.
+    pub fn slider(mut self, min: f64, max: f64, log: bool) -> Self {
+        self.slider = Some(Slider { min, max, log });
+        self
+    }
+
     /// Sets this field of `config` from text (errors name the field).
     pub fn set(&self, config: &mut C, text: &str) -> Result<(), ConfigError> {
         (self.set)(config, self.name, text)
@@ -307,10 +316,21 @@ impl<C: 'static> Field<C> {
             group: self.group,
             essential: self.essential,
             aliases: self.aliases,
+            slider: self.slider,
             choices: self.choices.clone(),
             default: self.get(default),
         }
     }
+}
+
+/// A slider that sets one value of a setting (e.g. one ε instead of a list),
+/// so that a change can be tried in a gesture.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Slider {
+    pub min: f64,
+    pub max: f64,
+    /// Steps evenly in log(value).
+    pub log: bool,
 }
 
 /// The page's and the CLI's view of one setting.
@@ -323,6 +343,7 @@ pub struct FieldInfo {
     pub group: &'static str,
     pub essential: bool,
     pub aliases: &'static [&'static str],
+    pub slider: Option<Slider>,
     pub choices: Vec<ChoiceInfo>,
     pub default: String,
 }

@@ -51,6 +51,19 @@ pub struct ChartInfo {
     /// A series-name prefix the page can hide with a checkbox (a fitted
     /// guide, not a measurement), with the checkbox's label.
     pub toggle: Option<(&'static str, &'static str)>,
+    /// Its x axis counts iterations (rounds): the page can play the curves
+    /// round by round.
+    pub animate: bool,
+}
+
+/// One step of a scenario's short lesson: what to look at, and the settings
+/// that show it (applied on top of the step's preset).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LessonStep {
+    pub title: &'static str,
+    pub text: &'static str,
+    pub preset: &'static str,
+    pub settings: &'static [(&'static str, &'static str)],
 }
 
 /// Everything the page and the CLI need to present a scenario.
@@ -69,6 +82,8 @@ pub struct ScenarioInfo {
     pub charts: &'static [ChartInfo],
     /// Whether a sweep can be split over several workers.
     pub splits: bool,
+    /// A short guided lesson (a few steps, each setting the controls).
+    pub lesson: &'static [LessonStep],
 }
 
 /// A run's share of a sweep split over workers (shard `index` of `count`).
@@ -170,6 +185,13 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         shard: Shard,
     ) -> Result<Box<dyn Run>, Vec<ConfigError>>;
+    /// Seconds the sweep takes on one core, estimated from its size before it
+    /// runs (within about 2×): the page's time estimate and warning.
+    fn estimated_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>>;
     /// The view of shards' [`Run::part`]s merged: exactly one run's view.
     fn merge(
         &self,

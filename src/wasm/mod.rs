@@ -31,12 +31,18 @@ export interface FieldInfo {
   essential: boolean;
   /** Older names still read. */
   aliases: string[];
+  slider: Slider | null;
   choices: ChoiceInfo[];
   /** The value in the scenario's first preset. */
   default: string;
 }
-/** One chart of a scenario. `toggle`: [series-name prefix, label] of a series a reader may hide. */
-export interface ChartInfo { id: string; name: string; alt: string; caption: string; toggle: [string, string] | null }
+/** One chart of a scenario. `toggle`: [series-name prefix, label] of a series a reader may hide;
+ * `animate`: its x axis counts rounds, so it can be played round by round. */
+export interface ChartInfo { id: string; name: string; alt: string; caption: string; toggle: [string, string] | null; animate: boolean }
+/** One step of a scenario's lesson: the preset and settings that show it. */
+export interface LessonStep { title: string; text: string; preset: string; settings: [string, string][] }
+/** A slider that sets one value of a list setting. */
+export interface Slider { min: number; max: number; log: boolean }
 export interface ScenarioInfo {
   id: string; title: string; lede: string; source: string;
   /** Who one unit of privacy is: "user" or "training sample". */
@@ -44,6 +50,7 @@ export interface ScenarioInfo {
   presets: Preset[]; fields: FieldInfo[]; charts: ChartInfo[];
   /** Whether a sweep can be split over several workers (Runner.shard + merge). */
   splits: boolean;
+  lesson: LessonStep[];
 }
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }
@@ -199,6 +206,21 @@ pub fn validate_fields(
         })
         .collect();
     to_js(&out)
+}
+
+/// Seconds the sweep of a preset with these settings takes on one core,
+/// estimated from its size before it runs (within about 2×); throws with
+/// `field: message` lines for settings that do not validate.
+#[wasm_bindgen]
+pub fn estimated_seconds(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+) -> Result<f64, JsError> {
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    s.estimated_seconds(name, &pairs(&fields))
+        .map_err(|errors| errors_to_js(&errors))
 }
 
 /// A sweep of any scenario, driven step by step (in a worker).

@@ -50,7 +50,7 @@ test('the default sweep runs to the end with both charts drawn and both tables f
   assert.match(panel, /replace-one/);
   assert.match(panel, /Gaussian noise on the mean of n clipped gradients/);
   assert.match(panel, /RDP, improved conversion/);
-  assert.match(panel, /an observer/);
+  assert.match(panel, /differentially private for each user/);
   // The URL now carries every setting.
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('n'), '20000');
@@ -69,9 +69,10 @@ test('k larger than d is refused with a message at the field and nothing runs', 
   assert.equal(await page.getAttribute('#k', 'aria-invalid'), 'true');
   assert.equal(await page.isVisible('#error'), true);
   assert.equal(await page.$eval('#progress', (p) => p.value), 0);
-  // Fixing the field clears the error state; the page stays usable.
+  // Fixing the field clears the error state; the page stays usable (a short
+  // run then starts by itself).
   await page.fill('#k', '2');
-  await waitStatus(page, ['idle']);
+  await waitStatus(page, ['idle', 'running', 'done']);
   assert.equal(await page.textContent('#k-error'), '');
   await page.close();
 });

@@ -10,6 +10,7 @@
 
 pub mod charts;
 pub mod config;
+pub mod cost;
 pub mod plan;
 pub mod run;
 
@@ -23,7 +24,8 @@ use crate::scenarios::explain::ExplainEntry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, chart_table, Table};
 use crate::scenarios::{
-    ChartInfo, ConfigError, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard, View,
+    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
+    View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +40,7 @@ const CHARTS: &[ChartInfo] = &[
         caption: "Test loss of DP-GD versus ε for a few widths p. The loss falls as ε grows (less noise); compare each curve with \
                   “predict 0”, the trivial baseline: a private run below it has learned something despite the noise.",
         toggle: None,
+        animate: false,
     },
     ChartInfo {
         id: "dpgd-width-chart",
@@ -47,6 +50,7 @@ const CHARTS: &[ChartInfo] = &[
                   non-private interpolator; the solid lines are DP-GD, one per ε. θ* peaks at p = n (double descent); \
                   the paper's claim is that DP-GD does not get worse as p grows past n.",
         toggle: None,
+        animate: false,
     },
     ChartInfo {
         id: "dpgd-steps-chart",
@@ -55,6 +59,7 @@ const CHARTS: &[ChartInfo] = &[
         caption: "Test loss versus the number of steps T at a fixed ε (each point a separate run, its noise calibrated \
                   for its own T). Too few steps underfit, too many add noise.",
         toggle: None,
+        animate: false,
     },
     ChartInfo {
         id: "dpgd-rescaled-chart",
@@ -63,11 +68,37 @@ const CHARTS: &[ChartInfo] = &[
         caption: "The same runs against the rescaled time ηT·p/d: where the curves for different p collapse onto one, \
                   the right training time scales like d/p.",
         toggle: None,
+        animate: false,
     },
 ];
 
-/// Who one unit of privacy is in this scenario.
-const UNIT_NOTE: &str = "Here one “user” is one training sample (xᵢ, yᵢ).";
+/// A short lesson: privacy for free as p grows, and the training time.
+const LESSON: &[LessonStep] = &[
+    LessonStep {
+        title: "Privacy per training sample",
+        text: "Here the unit of privacy is one training sample: DP-GD clips each sample's gradient and adds Gaussian noise \
+               at every step. Run the quick preset and read “Explain ε”.",
+        preset: "dpgd-quick",
+        settings: &[],
+    },
+    LessonStep {
+        title: "Wider models",
+        text: "The loss-versus-width chart shows the non-private interpolator θ* peaking where p = n (double descent), \
+               and DP-GD at each ε. The paper's claim: DP-GD does not get worse as p grows past n. Check it on the chart.",
+        preset: "dpgd-browser",
+        settings: &[],
+    },
+    LessonStep {
+        title: "How long to train",
+        text: "Each point of the loss-versus-T chart is a separate run with its noise calibrated for its own T: too few \
+               steps underfit, too many add noise.",
+        preset: "dpgd-browser",
+        settings: &[],
+    },
+];
+
+/// Who one unit of privacy is in this scenario: one training sample (xᵢ, yᵢ).
+const UNIT: &str = "training sample";
 
 /// The finished rows of a run (and their reports): what [`Scenario::merge`] reads.
 #[derive(Serialize, Deserialize)]
@@ -125,7 +156,7 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
     groups
         .into_iter()
         .map(|(method, _, runs)| {
-            let (first_row, p) = runs[0];
+            let p = runs[0].1;
             let spent: Vec<f64> = runs.iter().map(|(_, q)| q.epsilon_exact).collect();
             let lo = spent.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = spent.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -169,14 +200,10 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
                 )],
                 tables: vec![table],
                 notes: p.notes.clone(),
-                reading: Some(format!("{} {UNIT_NOTE}", first_row_reading(first_row, p))),
+                reading: Some(p.plain_language_for(UNIT)),
             }
         })
         .collect()
-}
-
-fn first_row_reading(_row: &DpGdRow, p: &PrivacyReport) -> String {
-    p.plain_language()
 }
 
 fn method_name(method: &str) -> &str {
@@ -355,11 +382,12 @@ impl Scenario for DpGd {
                    gradient descent on a random-features model, private at the level of training samples. The paper's claim: as the \
                    width p grows past n, DP-GD does not get worse.",
             source: "Bombari, Mondelli, Privacy for Free in the Overparameterized Regime",
-            unit: "training sample",
+            unit: UNIT,
             presets: PRESETS,
             fields: DpGdConfig::field_infos(&DpGdConfig::default()),
             charts: CHARTS,
             splits: false,
+            lesson: LESSON,
         }
     }
 
@@ -395,6 +423,14 @@ impl Scenario for DpGd {
             )]);
         };
         Ok(Box::new(DpGdRun::new(config).map_err(|e| vec![e])?))
+    }
+
+    fn estimated_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        Ok(cost::sweep_seconds(&config_of(preset, pairs)?))
     }
 
     fn merge(

@@ -599,6 +599,7 @@ fn field_table() -> Vec<Field<FedRepConfig>> {
         Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
             .label("ε values")
             .help("list 1,2,4 or range 1:8:1")
+            .slider(0.1, 100.0, true)
             .group(PRIVACY),
         Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
             .label("δ")

@@ -11,6 +11,7 @@
 
 pub mod charts;
 pub mod config;
+pub mod cost;
 pub mod guides;
 pub mod plan;
 pub mod results;
@@ -23,7 +24,8 @@ use self::run::{merge_shards, FedRepSweep};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    ChartInfo, ConfigError, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard, View,
+    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
+    View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +42,7 @@ const CHARTS: &[ChartInfo] = &[
                   The dotted theory guide is the shape Theorem 10 predicts, A/(nε)² + floor: the floor is non-private FedRep's risk and the one constant A \
                   is fitted to the finished Private FedRep points (least squares of the logarithms); if the points follow it, the privacy cost falls like 1/ε².",
         toggle: Some(("theory guide", "theory guide A/(nε)² + floor")),
+        animate: false,
     },
     ChartInfo {
         id: "angle-chart",
@@ -51,6 +54,42 @@ const CHARTS: &[ChartInfo] = &[
                   falls geometrically and then stays at a floor: the non-private one at the label noise's level, the private ones where each \
                   round's noise balances the progress, higher for smaller ε.",
         toggle: None,
+        animate: true,
+    },
+];
+
+/// A short lesson: what ε is, the trade-off, how more users make privacy
+/// cheaper, what clipping does.
+const LESSON: &[LessonStep] = &[
+    LessonStep {
+        title: "What ε is",
+        text: "Each private run adds Gaussian noise to what it releases, enough that one user's data changes the chance of \
+               any outcome by at most a factor e^ε (plus a small δ). Run the paper's setting and open “Explain ε”: it shows \
+               the noise σ each run adds and the ε it spends.",
+        preset: "fedrep-paper",
+        settings: &[],
+    },
+    LessonStep {
+        title: "The trade-off",
+        text: "Smaller ε means more noise and a larger risk. On the risk chart, Private FedRep's curve falls as ε grows \
+               towards the dashed non-private FedRep line. Try one ε with the slider under the ε values.",
+        preset: "fedrep-paper",
+        settings: &[("epsilons", "0.5,1,2,4,8,16")],
+    },
+    LessonStep {
+        title: "More users make privacy cheaper",
+        text: "The noise is added to an average over n users, so each user's influence is 1/n: with 5 times fewer users the \
+               same ε costs much more risk. Pin this run, then set n back to 20000 and run again to compare.",
+        preset: "fedrep-paper",
+        settings: &[("n", "4000"), ("altmin", "off")],
+    },
+    LessonStep {
+        title: "What clipping does",
+        text: "Each user's gradient is clipped to norm ψ, which bounds the sensitivity 2ψ/n and so the noise. A small ψ \
+               clips nearly every user (see “clipped users” in the table) and biases the steps; a large ψ needs more noise. \
+               Compare ψ = 1 with ψ = 10 (pin one run first).",
+        preset: "fedrep-paper",
+        settings: &[("clip", "1"), ("altmin", "off")],
     },
 ];
 
@@ -161,6 +200,7 @@ impl Scenario for FedRep {
             fields: FedRepConfig::field_infos(&FedRepConfig::default()),
             charts: CHARTS,
             splits: true,
+            lesson: LESSON,
         }
     }
 
@@ -182,6 +222,14 @@ impl Scenario for FedRep {
         let sweep =
             FedRepSweep::new_shard(config, shard.index, shard.count).map_err(|e| vec![e])?;
         Ok(Box::new(FedRepRun { sweep }))
+    }
+
+    fn estimated_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        Ok(cost::sweep_seconds(&config_of(preset, pairs)?))
     }
 
     fn merge(
