@@ -3,7 +3,7 @@
 #   - the wasm32 target, wasm-pack, and the wasm-bindgen CLI at the exact
 #     version pinned in Cargo.lock (wasm-pack uses it only when it matches);
 #   - Debian's chromium and chromium-driver (browser tests, end-to-end tests);
-#   - the npm packages of the end-to-end tests (playwright-core; no browser download).
+#   - the npm packages of the end-to-end tests (playwright-core, no browser download; @axe-core/playwright).
 # Usage: scripts/setup.sh [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."

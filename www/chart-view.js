@@ -109,6 +109,7 @@ export class ChartView {
     table.id = tableId;
     const tcap = document.createElement('caption');
     tcap.id = `${tableId}-caption`;
+    tcap.textContent = `The numbers of the ${name}`;
     table.append(tcap, document.createElement('thead'), document.createElement('tbody'));
     wrap.append(table);
     this.table = table;

@@ -29,7 +29,12 @@ export class ExplainPanel {
       det.appendChild(cell('summary', e.summary));
       if (e.reading) det.appendChild(cell('p', e.reading, { class: 'reading' }));
       for (const p of e.paragraphs) det.appendChild(cell('p', p));
-      for (const t of e.tables) det.appendChild(makeTable(t, 'privacy-table'));
+      for (const t of e.tables) {
+        // Wide tables scroll inside the panel: focusable, so a keyboard can scroll them.
+        const table = makeTable(t, 'privacy-table');
+        table.tabIndex = 0;
+        det.appendChild(table);
+      }
       if (e.notes.length) {
         const ul = document.createElement('ul');
         for (const n of e.notes) ul.appendChild(cell('li', n));

@@ -246,6 +246,7 @@ function settingsChanged({ now = false } = {}) {
 function markStale() {
   if (!lastSnapshot || running) return;
   $('results').classList.add('stale');
+  $('stale-note').hidden = false;
   if (body.dataset.status === 'done' || body.dataset.status === 'idle') {
     $('status').textContent = 'Settings changed: the results shown are from the previous run. Press Run to update them.';
   }
@@ -300,6 +301,7 @@ function clearResults(message) {
   lastSnapshot = null;
   lastRun = null;
   $('results').classList.remove('stale');
+  $('stale-note').hidden = true;
   setExportsEnabled(false);
   explain.clear(message);
   $('progress').value = 0;
@@ -400,7 +402,9 @@ function run() {
   running = true;
   setStatus('running', 'Starting…');
   // Stacked layout (a phone): the results come after the form; bring them into view.
-  if (window.matchMedia('(max-width: 62rem)').matches) $('results').scrollIntoView();
+  if (window.matchMedia('(max-width: 62rem)').matches) {
+    window.scrollTo({ top: Math.max(0, $('results').getBoundingClientRect().top + window.scrollY - 8) });
+  }
   pool.run(lastRun.preset, lastRun.fields, info.splits ? pool.size : 1);
 }
 
@@ -413,10 +417,18 @@ function pinRun() {
   if (!lastSnapshot || !lastSnapshot.finished) return;
   const series = {};
   currentViews().forEach((v, i) => { series[v.id] = lastSnapshot.charts[i].series; });
-  pinned = { scenario: info.id, label: `${lastRun.preset}, seed ${lastRun.fields.seed}`, series };
+  pinned = { scenario: info.id, label: describeRun(lastRun), series };
   $('clear-pin').disabled = false;
   $('pin-note').textContent = `Pinned: ${pinned.label}. The next runs draw it faded and dashed, marked “(pinned)”.`;
   redraw();
+}
+
+/** A run in words: its preset and the settings that differ from the preset's. */
+function describeRun(r) {
+  const changed = preset_fields(r.preset)
+    .filter(([name, value]) => r.fields[name] !== undefined && r.fields[name] !== value)
+    .map(([name]) => `${name} = ${r.fields[name]}`);
+  return changed.length ? `${r.preset} with ${changed.join(', ')}` : r.preset;
 }
 
 function clearPin() {
@@ -467,7 +479,11 @@ $('export-csv').addEventListener('click', () => {
     download(lastSnapshot.files[0].name, 'text/csv', lastSnapshot.files[0].text);
   }
 });
-$('export-json').addEventListener('click', () => download('config.json', 'application/json', `${JSON.stringify({ preset: currentPreset(), ...form.read() }, null, 2)}\n`));
+// The config of the results shown (the form may have changed since), or of the form.
+$('export-json').addEventListener('click', () => {
+  const r = lastRun && lastSnapshot ? lastRun : { preset: currentPreset(), fields: form.read() };
+  download('config.json', 'application/json', `${JSON.stringify({ preset: r.preset, ...r.fields }, null, 2)}\n`);
+});
 $('copy-link').addEventListener('click', async () => {
   writeUrl();
   try {

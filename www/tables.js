@@ -15,7 +15,7 @@ export function fillTable(table, { caption, headers, rows }) {
     cap = document.createElement('caption');
     table.prepend(cap);
   }
-  if (caption !== undefined) cap.textContent = caption;
+  if (caption) cap.textContent = caption;
   const thead = table.querySelector('thead') || table.appendChild(document.createElement('thead'));
   const tbody = table.querySelector('tbody') || table.appendChild(document.createElement('tbody'));
   const hr = document.createElement('tr');
