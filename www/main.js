@@ -27,6 +27,9 @@ let pinned = null; // { scenario, label, series: { chartId: Series[] } }
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
 const pool = makePool();
+// Tests only: the next Run panics inside a worker (see the hardening e2e test).
+let panicNextRun = null;
+window.dpExplorerTest = { panicNextRun: (message) => { panicNextRun = message; } };
 
 // A change re-runs by itself when the run is estimated to take at most this
 // long; a run estimated over LONG_SECONDS asks for a second press of Run.
@@ -379,9 +382,10 @@ function run() {
   const { errors, unplaced } = validate();
   if (errors.length) {
     setStatus('error', 'Nothing was run: fix the marked settings.');
-    const marked = errors.length - unplaced.length;
+    const placed = errors.filter((e) => !unplaced.includes(e.message));
+    const marked = new Set(placed.map((e) => e.field)).size;
     const lines = [...unplaced];
-    if (marked) lines.push(`Fix ${marked === 1 ? 'the marked setting' : `the ${marked} marked settings`}: ${errors.filter((e) => !unplaced.includes(e.message)).map((x) => x.message).join('; ')}`);
+    if (marked) lines.push(`Fix ${marked === 1 ? 'the marked setting' : `the ${marked} marked settings`}: ${placed.map((x) => x.message).join('; ')}`);
     showError(lines.join('\n'));
     return;
   }
@@ -405,7 +409,8 @@ function run() {
   if (window.matchMedia('(max-width: 62rem)').matches) {
     window.scrollTo({ top: Math.max(0, $('results').getBoundingClientRect().top + window.scrollY - 8) });
   }
-  pool.run(lastRun.preset, lastRun.fields, info.splits ? pool.size : 1);
+  pool.run(lastRun.preset, lastRun.fields, info.splits ? pool.size : 1, panicNextRun || undefined);
+  panicNextRun = null;
 }
 
 function stop() {

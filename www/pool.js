@@ -54,8 +54,9 @@ export class SweepPool {
     this.worker(this.size - 1);
   }
 
-  /** Starts a sweep over `shards` workers (1 for a sweep that does not split). */
-  run(preset, fields, shards) {
+  /** Starts a sweep over `shards` workers (1 for a sweep that does not split);
+   * `panic` (tests only) makes the first worker panic inside the wasm module. */
+  run(preset, fields, shards, panic = undefined) {
     this.generation += 1;
     const n = Math.max(1, shards);
     this.active = {
@@ -69,7 +70,9 @@ export class SweepPool {
       cancelled: 0,
     };
     for (let i = 0; i < n; i += 1) {
-      this.worker(i).postMessage({ type: 'run', generation: this.generation, preset, fields, shard: i, shards: n });
+      this.worker(i).postMessage({
+        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, panic: i === 0 ? panic : undefined,
+      });
     }
   }
 

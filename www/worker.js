@@ -4,7 +4,7 @@
 // ones. Every error is caught and posted. After a panic inside the wasm
 // module the runner is not touched again (even `free()` would throw): the
 // worker says so (`fatal`), and the pool replaces it.
-import init, { Runner } from './pkg/dp_explorer.js';
+import init, { Runner, last_panic, debug_panic } from './pkg/dp_explorer.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
@@ -29,6 +29,15 @@ function yieldThen(f) {
 }
 
 function errorMessage(e) {
+  if (isPanic(e)) {
+    let message = '';
+    try {
+      message = last_panic();
+    } catch {
+      // the module cannot answer any more: keep the runtime's message
+    }
+    return `internal error (a bug, not your settings): ${message || String(e.message || e)}`;
+  }
   return String((e && e.message) || e);
 }
 
@@ -59,8 +68,9 @@ self.onmessage = async (event) => {
   current = generation;
   const post = (m, transfer = []) => self.postMessage({ ...m, generation }, transfer);
   const fail = (e) => {
+    const message = errorMessage(e);
     if (isPanic(e)) poisoned = true;
-    post({ type: 'error', message: errorMessage(e), fatal: poisoned });
+    post({ type: 'error', message, fatal: poisoned });
   };
   if (poisoned) {
     post({ type: 'error', message: 'this worker stopped after an internal error', fatal: true });
@@ -74,6 +84,7 @@ self.onmessage = async (event) => {
   }
   let runner;
   try {
+    if (msg.panic) debug_panic(msg.panic); // the test-only trigger
     runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
   } catch (e) {
     fail(e);

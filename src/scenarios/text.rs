@@ -34,9 +34,13 @@ pub fn parse_usize(field: &str, value: &str) -> Result<usize, ConfigError> {
     }
     match v.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 1e15 => Ok(x as usize),
-        Ok(x) if x.is_finite() && x < 0.0 && x.fract() == 0.0 => {
-            Err(ConfigError::out_of_range(field, "≥ 0", v))
-        }
+        Ok(x) if x.is_finite() && x < 0.0 && x.fract() == 0.0 => Err(ConfigError::invalid(
+            field,
+            format!(
+                "{field} must be a whole number, not negative (got {})",
+                shorten(v)
+            ),
+        )),
         _ => Err(ConfigError::NotAnInteger {
             field: field.to_string(),
             value: shorten(v),

@@ -86,11 +86,34 @@ export interface SigmaNeeded {
 }
 "#;
 
-/// Installs the panic hook, so that a panic's message reaches the console
-/// (runs by itself when the module is initialised).
+/// The message of the last panic (a panic aborts the call: JS sees only a
+/// `RuntimeError`; the worker asks for this to tell the page what happened).
+static LAST_PANIC: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Installs the panic hook: a panic's message goes to the console and is kept
+/// for [`last_panic`] (runs by itself when the module is initialised).
 #[wasm_bindgen(start)]
 pub fn start() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            *last = info.to_string();
+        }
+    }));
+}
+
+/// The message of the last panic in this module ("" if none).
+#[wasm_bindgen]
+pub fn last_panic() -> String {
+    LAST_PANIC.lock().map(|m| m.clone()).unwrap_or_default()
+}
+
+/// Panics with `message`: a test-only trigger, so that the end-to-end tests
+/// can check that a panic inside a worker reaches the page as a message and
+/// leaves the page usable. Nothing in the page calls it otherwise.
+#[wasm_bindgen]
+pub fn debug_panic(message: &str) {
+    panic!("{message}");
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
