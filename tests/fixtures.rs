@@ -1,8 +1,9 @@
 //! Every preset's output is held byte for byte: `tests/fixtures/baseline/*/`
-//! holds the `results.csv` (and `angles.csv`) that the CLI wrote before the
-//! scenarios moved behind one trait and registry, at small sizes, for every
-//! preset and every value of every choice setting (`args.txt` says how each
-//! was made: `dp-explorer sweep --threads 1 ARGS`). The same settings through
+//! holds the `results.csv` (and `angles.csv`) that the CLI wrote at small
+//! sizes (`args.txt` says how each was made: `dp-explorer sweep --threads 1
+//! ARGS`): for Private FedRep and DP-GD, before the scenarios moved behind one
+//! trait and registry, for every preset and every value of every choice
+//! setting; for a later scenario, when it was added. The same settings through
 //! the registry, in one worker and split over three, must give the same bytes.
 
 use dp_explorer::scenarios::{self, Shard};

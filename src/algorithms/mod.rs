@@ -3,6 +3,7 @@
 
 pub mod dp_gd_random_features;
 pub mod fedrep;
+pub mod jl_exponential;
 pub mod local_gd;
 pub mod min_norm;
 pub mod priv_altmin;

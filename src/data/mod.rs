@@ -1,5 +1,6 @@
 //! Seeded synthetic data models. Each user's (or sample's) data comes from its
 //! own random stream, so a dataset is reproducible from (seed, index) alone.
 
+pub mod margin_classification;
 pub mod random_features;
 pub mod shared_representation;

@@ -38,6 +38,15 @@ pub enum PrivacyEvent {
         event: Box<PrivacyEvent>,
         groups: u64,
     },
+    /// One draw of the exponential mechanism over a data-independent set of
+    /// `candidates`, with a score of the given sensitivity: pure ε-DP (δ = 0).
+    Exponential {
+        name: String,
+        mechanism: String,
+        epsilon: f64,
+        sensitivity: f64,
+        candidates: u64,
+    },
     /// A release computed from the data without any noise: not private. Never
     /// accounted as private; the report says so.
     NonPrivate { name: String, why: String },
@@ -109,7 +118,49 @@ impl PrivacyEvent {
             PrivacyEvent::Disjoint { event, groups } => {
                 event.collect_stages(if *groups > 0 { times } else { 0 }, out)
             }
-            PrivacyEvent::NonPrivate { .. } => {}
+            PrivacyEvent::NonPrivate { .. } | PrivacyEvent::Exponential { .. } => {}
+        }
+    }
+
+    /// The pure-ε releases, each with how many times one user's data enters it.
+    pub fn pure_stages(&self) -> Vec<PureStage> {
+        let mut out = Vec::new();
+        self.collect_pure(1, &mut out);
+        out
+    }
+
+    fn collect_pure(&self, times: u64, out: &mut Vec<PureStage>) {
+        match self {
+            PrivacyEvent::Exponential {
+                name,
+                mechanism,
+                epsilon,
+                sensitivity,
+                candidates,
+            } => {
+                if times > 0 {
+                    out.push(PureStage {
+                        name: name.clone(),
+                        mechanism: mechanism.clone(),
+                        epsilon: *epsilon,
+                        sensitivity: *sensitivity,
+                        candidates: *candidates,
+                        steps: times,
+                    });
+                }
+            }
+            PrivacyEvent::Repeated { event, count } => {
+                event.collect_pure(times.saturating_mul(*count), out)
+            }
+            PrivacyEvent::Composed(events) => {
+                for e in events {
+                    e.collect_pure(times, out);
+                }
+            }
+            PrivacyEvent::Disjoint { event, groups } => {
+                event.collect_pure(if *groups > 0 { times } else { 0 }, out)
+            }
+            PrivacyEvent::Gaussian(_) | PrivacyEvent::NonPrivate { .. } => {}
         }
     }
 
@@ -123,9 +174,23 @@ impl PrivacyEvent {
             PrivacyEvent::Composed(events) => {
                 events.iter().flat_map(|e| e.non_private_parts()).collect()
             }
-            PrivacyEvent::Gaussian(_) => Vec::new(),
+            PrivacyEvent::Gaussian(_) | PrivacyEvent::Exponential { .. } => Vec::new(),
         }
     }
+}
+
+/// `steps` draws of a pure ε-DP mechanism (the exponential mechanism): they
+/// compose by adding their ε, with δ = 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PureStage {
+    pub name: String,
+    pub mechanism: String,
+    pub epsilon: f64,
+    /// The score's sensitivity (e.g. 1/n for an average of per-user values in [0, 1]).
+    pub sensitivity: f64,
+    /// The size of the range the mechanism draws from.
+    pub candidates: u64,
+    pub steps: u64,
 }
 
 #[cfg(test)]

@@ -78,6 +78,9 @@ pub struct PrivacyReport {
     pub epsilon_target: f64,
     /// Every released Gaussian stage (init, rounds, …).
     pub stages: Vec<GaussianStage>,
+    /// Every pure ε-DP release (the exponential mechanism), composed by adding ε.
+    #[serde(default)]
+    pub pure: Vec<super::event::PureStage>,
     /// ε actually spent at δ, exact GDP composition of all stages: the headline.
     pub epsilon_exact: f64,
     /// RDP, improved conversion, continuous α.
@@ -159,6 +162,7 @@ impl PrivacyReport {
             calibration,
             epsilon_target,
             stages,
+            pure: Vec::new(),
             epsilon_exact,
             epsilon_rdp: improved.epsilon,
             rdp_alpha: improved.alpha,
@@ -178,15 +182,58 @@ impl PrivacyReport {
         calibration: Calibration,
         epsilon_target: f64,
     ) -> Result<Self, AccountingError> {
-        let mut report = Self::from_stages(
-            event.gaussian_stages(),
-            delta,
-            relation,
-            calibration,
-            epsilon_target,
-        )?;
+        let stages = event.gaussian_stages();
+        let pure = event.pure_stages();
+        let pure_epsilon: f64 = pure.iter().map(|p| p.epsilon * p.steps as f64).sum();
+        let mut report = if stages.is_empty() && !pure.is_empty() {
+            Self::pure_only(pure_epsilon, relation, calibration, epsilon_target)?
+        } else {
+            let mut r = Self::from_stages(stages, delta, relation, calibration, epsilon_target)?;
+            if pure_epsilon > 0.0 {
+                // Basic composition of (ε₁, δ) with (ε₂, 0): (ε₁ + ε₂, δ), under every accountant.
+                r.epsilon_exact += pure_epsilon;
+                r.epsilon_rdp += pure_epsilon;
+                r.epsilon_rdp_classic += pure_epsilon;
+                r.epsilon_zcdp += pure_epsilon;
+                r.add_note(format!(
+                    "the pure ε-DP releases add ε = {} by basic composition",
+                    fmt_num(pure_epsilon)
+                ));
+            }
+            r
+        };
+        report.pure = pure;
         report.notes.extend(event.non_private_parts());
         Ok(report)
+    }
+
+    /// The report of pure ε-DP releases only: δ = 0 and every accountant gives
+    /// the same ε (their sum).
+    fn pure_only(
+        epsilon: f64,
+        relation: Relation,
+        calibration: Calibration,
+        epsilon_target: f64,
+    ) -> Result<Self, AccountingError> {
+        check_epsilon(epsilon_target)?;
+        Ok(PrivacyReport {
+            relation,
+            delta: 0.0,
+            calibration,
+            epsilon_target,
+            stages: Vec::new(),
+            pure: Vec::new(),
+            epsilon_exact: epsilon,
+            epsilon_rdp: epsilon,
+            rdp_alpha: f64::NAN,
+            epsilon_rdp_classic: epsilon,
+            rdp_classic_alpha: f64::NAN,
+            epsilon_zcdp: epsilon,
+            notes: vec![format!(
+                "A pure ε-DP mechanism: δ = 0, and every accountant gives ε = {} (no Gaussian noise to compose).",
+                fmt_eps(epsilon)
+            )],
+        })
     }
 
     /// Appends a note, e.g. "Initialization is not private."
@@ -218,11 +265,18 @@ impl PrivacyReport {
             Relation::ReplaceOne => format!("one {unit}'s data replaced by anyone else's"),
             Relation::AddRemoveOne => format!("one {unit}'s data added or removed"),
         };
+        let exception = if self.delta == 0.0 {
+            "with no exception (δ = 0: a pure guarantee)".to_string()
+        } else {
+            format!(
+                "except for a probability of at most δ = {} that escapes this bound",
+                fmt_num(self.delta)
+            )
+        };
         format!(
             "This run is (ε = {eps_s}, δ = {delta})-differentially private for each {unit}. Whatever \
              everyone else's data, any outcome of the run (everything it releases) becomes at most \
-             e^ε {factor} times as likely with {change}, except for a probability of at most \
-             δ = {delta} that escapes this bound. {size}",
+             e^ε {factor} times as likely with {change}, {exception}. {size}",
             eps_s = fmt_eps(eps),
             delta = fmt_num(self.delta),
             factor = exp_factor(eps),

@@ -23,7 +23,11 @@ pub struct ExplainEntry {
 /// The released stages of one run: mechanism, relation, sensitivity, σ, releases.
 pub fn stages_table(p: &PrivacyReport) -> Table {
     let mut t = Table::new(
-        "Released stages (each a Gaussian mechanism)",
+        if p.pure.is_empty() {
+            "Released stages (each a Gaussian mechanism)"
+        } else {
+            "Released stages"
+        },
         &[
             "stage",
             "mechanism",
@@ -42,6 +46,22 @@ pub fn stages_table(p: &PrivacyReport) -> Table {
             cell(s.sensitivity),
             cell(s.sigma),
             cell(s.sigma / s.sensitivity),
+            s.steps.to_string(),
+        ]);
+    }
+    for s in &p.pure {
+        t.push(vec![
+            s.name.clone(),
+            format!(
+                "{} over {} candidates: pure ε = {} per release",
+                s.mechanism,
+                s.candidates,
+                fmt_num(s.epsilon)
+            ),
+            p.relation.name().to_string(),
+            cell(s.sensitivity),
+            "— (no Gaussian noise)".into(),
+            "—".into(),
             s.steps.to_string(),
         ]);
     }

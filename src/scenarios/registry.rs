@@ -12,6 +12,9 @@ pub mod fedrep;
 #[path = "dpgd/mod.rs"]
 pub mod dpgd;
 
+#[path = "classifier/mod.rs"]
+pub mod classifier;
+
 /// Every scenario, in the page's order; the first scenario's first preset is
 /// the default.
-pub static SCENARIOS: &[&dyn Scenario] = &[&fedrep::FedRep, &dpgd::DpGd];
+pub static SCENARIOS: &[&dyn Scenario] = &[&fedrep::FedRep, &dpgd::DpGd, &classifier::Classifier];

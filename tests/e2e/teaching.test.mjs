@@ -15,6 +15,7 @@ import { serve, waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 const CANVASES = {
   fedrep: ['risk-chart', 'angle-chart'],
   dpgd: ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'],
+  classifier: ['jl-eps-chart', 'jl-d-chart', 'jl-candidates-chart'],
 };
 const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
 
@@ -69,6 +70,8 @@ for (const [preset, scen] of [
   ['fedrep-linear-sim', 'fedrep'],
   ['dpgd-quick', 'dpgd'],
   ['dpgd-browser', 'dpgd'],
+  ['jl-exact', 'classifier'],
+  ['jl-random', 'classifier'],
 ]) {
   test(`the ${preset} preset runs to done with every chart drawn`, async () => {
     const { page, errors } = await openPage(`?preset=${preset}`);

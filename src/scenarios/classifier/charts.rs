@@ -1,0 +1,174 @@
+//! The classifier's three charts: 0-1 error versus ε (against the baselines),
+//! versus d at a fixed k′ (Theorem 17: the bound does not depend on d), and
+//! versus the number of candidates (what the mechanism pays for a bigger
+//! range: log N_c/(εn)).
+
+use super::config::ClassifierConfig;
+use super::run::ClassifierRow;
+use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::privacy::report::fmt_num;
+
+/// Mean error over seeds of the rows that `keep`, by `x`, sorted by x.
+fn mean_by(
+    rows: &[ClassifierRow],
+    keep: impl Fn(&ClassifierRow) -> bool,
+    x: impl Fn(&ClassifierRow) -> f64,
+) -> Vec<(f64, f64)> {
+    let mut groups: Vec<(f64, f64, usize)> = Vec::new();
+    for r in rows.iter().filter(|r| keep(r)) {
+        let key = x(r);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => {
+                g.1 += r.error01;
+                g.2 += 1;
+            }
+            None => groups.push((key, r.error01, 1)),
+        }
+    }
+    groups.sort_by(|a, b| a.0.total_cmp(&b.0));
+    groups
+        .into_iter()
+        .map(|(x, s, c)| (x, s / c as f64))
+        .collect()
+}
+
+fn series(
+    name: String,
+    points: Vec<(f64, f64)>,
+    style: LineStyle,
+    color: usize,
+    horizontal: bool,
+) -> Series {
+    Series {
+        name,
+        points,
+        style,
+        color,
+        horizontal,
+        band: Vec::new(),
+        faded: false,
+        in_legend: true,
+    }
+}
+
+/// A baseline's mean error at dimension d, as a horizontal reference.
+fn level(rows: &[ClassifierRow], method: &str, d: usize) -> Option<f64> {
+    mean_by(rows, |r| r.method == method && r.d == d, |_| 0.0)
+        .first()
+        .map(|p| p.1)
+}
+
+pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
+    let mut by_eps = vec![series(
+        "JL + exponential mechanism".into(),
+        mean_by(rows, |r| r.method == "jl-em" && r.d == c.d, |r| r.epsilon),
+        LineStyle::Solid,
+        0,
+        false,
+    )];
+    for (method, name, color) in [
+        ("best-candidate", "best candidate (non-private)", 1),
+        ("local-only", "each user alone (nothing shared)", 2),
+        ("true-model", "true U*, heads on S¹", 3),
+    ] {
+        if let Some(y) = level(rows, method, c.d) {
+            by_eps.push(series(
+                name.into(),
+                vec![(f64::NAN, y)],
+                LineStyle::Dashed,
+                color,
+                true,
+            ));
+        }
+    }
+    let mut by_d = Vec::new();
+    for (e, &eps) in c.epsilons.iter().enumerate() {
+        by_d.push(series(
+            format!("ε = {}", fmt_num(eps)),
+            mean_by(
+                rows,
+                |r| r.method == "jl-em" && r.epsilon == eps,
+                |r| r.d as f64,
+            ),
+            LineStyle::Solid,
+            4 + e,
+            false,
+        ));
+    }
+    by_d.push(series(
+        "best candidate (non-private)".into(),
+        mean_by(rows, |r| r.method == "best-candidate", |r| r.d as f64),
+        LineStyle::Dashed,
+        1,
+        false,
+    ));
+    let mid = c.epsilons.get(c.epsilons.len() / 2).copied().unwrap_or(1.0);
+    let mut by_count = Vec::new();
+    let counted = mean_by(
+        rows,
+        |r| r.method == "jl-em-candidates",
+        |r| r.candidates as f64,
+    );
+    if !counted.is_empty() {
+        by_count.push(series(
+            format!("JL + EM, ε = {}", fmt_num(mid)),
+            counted,
+            LineStyle::Solid,
+            0,
+            false,
+        ));
+        if let Some(y) = level(rows, "true-model", c.d) {
+            by_count.push(series(
+                "true U*, heads on S¹".into(),
+                vec![(f64::NAN, y)],
+                LineStyle::Dashed,
+                3,
+                true,
+            ));
+        }
+    }
+    let hint = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+    };
+    let dims: Vec<f64> = c.dimensions().iter().map(|&d| d as f64).collect();
+    let counts: Vec<f64> = c.candidate_grid.iter().map(|&n| n as f64).collect();
+    let fix = |mut s: Vec<Series>, x: f64| {
+        for series in s.iter_mut().filter(|s| s.horizontal) {
+            for p in series.points.iter_mut() {
+                p.0 = x;
+            }
+        }
+        s
+    };
+    vec![
+        ChartSpec {
+            title: format!("0-1 error versus ε (d = {})", c.d),
+            x_label: "user-level ε (pure, δ = 0)".into(),
+            y_label: "0-1 error (mean over users)".into(),
+            log_x: true,
+            log_y: false,
+            x_hint: hint(&c.epsilons),
+            series: fix(by_eps, c.epsilons.first().copied().unwrap_or(1.0)),
+        },
+        ChartSpec {
+            title: format!("0-1 error versus d (k′ = {})", c.k_prime),
+            x_label: "dimension d".into(),
+            y_label: "0-1 error (mean over users)".into(),
+            log_x: true,
+            log_y: false,
+            x_hint: hint(&dims),
+            series: by_d,
+        },
+        ChartSpec {
+            title: "0-1 error versus the number of candidates".into(),
+            x_label: "candidates N_c".into(),
+            y_label: "0-1 error (mean over users)".into(),
+            log_x: true,
+            log_y: false,
+            x_hint: hint(&counts),
+            series: fix(by_count, counts.first().copied().unwrap_or(1.0)),
+        },
+    ]
+}

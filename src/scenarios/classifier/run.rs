@@ -1,0 +1,315 @@
+//! The classifier sweep as a step-wise runner: for every seed and dimension,
+//! one dataset (Snedeker et al., the setting of Theorem 17), the JL matrix,
+//! the candidates' scores (Algorithm 3, lines 1–4, computed once), then one
+//! draw of the exponential mechanism per ε (and per candidate count for the
+//! error-versus-N_c chart) with each user's head fitted on S¹ (line 6), and
+//! the baselines. One step is one (seed, d).
+
+use super::config::{ClassifierConfig, Cover};
+use super::plan::em_report;
+use crate::algorithms::jl_exponential::{
+    direction_set, exact_cover, exponential_mechanism, jl_matrix, map_points, min_margin_loss,
+    project, random_candidates, score,
+};
+use crate::data::margin_classification::{MarginModel, Points};
+use crate::linalg::{gaussian_matrix, orthonormalize};
+use crate::privacy::PrivacyReport;
+use crate::rng::{combine, stream, Purpose};
+use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
+
+/// Directions of the inner minimisation when k = 3 (fixed, data-independent).
+const DIRECTIONS: usize = 96;
+
+/// One result row. Non-applicable numbers are NaN.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassifierRow {
+    /// "jl-em" (Algorithm 3), "jl-em-candidates" (the same at a candidate
+    /// count of the chart), "best-candidate" (the score's argmax, non-private),
+    /// "local-only" (each user alone, nothing shared), "true-model" (U* with
+    /// heads fitted on S¹).
+    pub method: String,
+    pub d: usize,
+    /// Target ε (NaN: not private).
+    pub epsilon: f64,
+    pub seed: u64,
+    /// 0-1 error on fresh points, against the true labels, mean over users.
+    pub error01: f64,
+    /// Candidates the mechanism drew from (0: none).
+    pub candidates: usize,
+    /// ε spent (pure, δ = 0); ∞ for a method that is not private.
+    pub epsilon_spent: f64,
+    /// The score f of the chosen representation (NaN: not a candidate).
+    pub score: f64,
+}
+
+pub const CSV_HEADER: &str = "method,d,epsilon,seed,error01,candidates,epsilon_spent,score";
+
+fn num(x: f64) -> String {
+    if x.is_nan() {
+        String::new()
+    } else if x == f64::INFINITY {
+        "inf".into()
+    } else {
+        format!("{x}")
+    }
+}
+
+pub fn csv(rows: &[ClassifierRow]) -> String {
+    let mut out = format!("{CSV_HEADER}\n");
+    for r in rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{}\n",
+            r.method,
+            r.d,
+            num(r.epsilon),
+            r.seed,
+            num(r.error01),
+            r.candidates,
+            num(r.epsilon_spent),
+            num(r.score)
+        ));
+    }
+    out
+}
+
+/// Each user's head fitted on `fit` points by the inner minimisation with
+/// the 0-1 loss (ρ = 0), then the 0-1 error of sign(⟨x, U v_i⟩) on `test`.
+fn error_of(
+    u: &DMatrix<f64>,
+    fit: &[Points],
+    test: &[Points],
+    gamma: f64,
+    directions: &[Vec<f64>],
+) -> f64 {
+    let (d, k) = (u.nrows(), u.ncols());
+    let mut total = 0.0;
+    for (f, t) in fit.iter().zip(test) {
+        let w = map_points(&f.x, u);
+        let (_, v) = min_margin_loss(&w, &f.y, k, gamma, 0.0, directions);
+        let uv = u * nalgebra::DVector::from_column_slice(&v);
+        let wrong = (0..t.len())
+            .filter(|&j| {
+                let s: f64 = t.x[j * d..(j + 1) * d]
+                    .iter()
+                    .zip(uv.iter())
+                    .map(|(a, b)| a * b)
+                    .sum();
+                t.y[j] * s <= 0.0
+            })
+            .count();
+        total += wrong as f64 / t.len().max(1) as f64;
+    }
+    total / fit.len().max(1) as f64
+}
+
+/// A whole sweep, one (seed, d) per step.
+pub struct ClassifierSweep {
+    config: ClassifierConfig,
+    jobs: Vec<(u64, usize)>,
+    next: usize,
+    rows: Vec<ClassifierRow>,
+    reports: Vec<Option<PrivacyReport>>,
+}
+
+impl ClassifierSweep {
+    pub fn new(config: ClassifierConfig) -> Self {
+        let jobs = (0..config.seeds)
+            .flat_map(|s| {
+                let seed = config.seed.wrapping_add(s as u64);
+                config.dimensions().into_iter().map(move |d| (seed, d))
+            })
+            .collect();
+        ClassifierSweep {
+            config,
+            jobs,
+            next: 0,
+            rows: Vec::new(),
+            reports: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &ClassifierConfig {
+        &self.config
+    }
+
+    pub fn rows(&self) -> &[ClassifierRow] {
+        &self.rows
+    }
+
+    pub fn reports(&self) -> &[Option<PrivacyReport>] {
+        &self.reports
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.next >= self.jobs.len()
+    }
+
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.jobs.len())
+    }
+
+    pub fn phase_label(&self) -> String {
+        match self.jobs.get(self.next) {
+            Some(&(seed, d)) => format!("seed {seed}, d = {d}: scoring the candidates"),
+            None => "done".into(),
+        }
+    }
+
+    fn push(&mut self, row: ClassifierRow, report: Option<PrivacyReport>) {
+        self.rows.push(row);
+        self.reports.push(report);
+    }
+
+    /// One (seed, d); Ok(true) once everything is done.
+    pub fn step(&mut self) -> Result<bool, String> {
+        let Some(&(seed, d)) = self.jobs.get(self.next) else {
+            return Ok(true);
+        };
+        let c = self.config.clone();
+        let model = MarginModel {
+            n: c.n,
+            m: c.m,
+            d,
+            k: c.k,
+            radius: c.radius,
+            gamma: c.gamma,
+            margin: c.margin,
+            flip: c.flip,
+            seed,
+        };
+        let data = model.generate()?;
+        let test = data.test_points(c.test_points)?;
+        let key = d as u64;
+        let m = jl_matrix(
+            c.k_prime,
+            d,
+            &mut stream(seed, Purpose::Initialization, key),
+        );
+        let candidates = match c.cover {
+            Cover::Exact => {
+                exact_cover(c.k_prime, c.k, c.cover_gamma, super::config::MAX_CANDIDATES)
+                    .ok_or("the exact cover is too large")?
+            }
+            Cover::Random => random_candidates(
+                c.k_prime,
+                c.k,
+                c.largest_candidates(),
+                &mut stream(seed, Purpose::Initialization, combine(key, 1)),
+            ),
+        };
+        let directions = direction_set(
+            c.k,
+            DIRECTIONS,
+            &mut stream(seed, Purpose::Initialization, combine(key, 2)),
+        );
+        // Line 2: S⁰ projected; line 4's score of every candidate, once.
+        let projected: Vec<Vec<f64>> = data.train.iter().map(|p| project(&m, p)).collect();
+        let labels: Vec<&[f64]> = data.train.iter().map(|p| p.y.as_slice()).collect();
+        let scores: Vec<f64> = candidates
+            .iter()
+            .map(|cand| score(cand, &projected, &labels, c.gamma, c.margin, &directions))
+            .collect();
+        let main = match c.cover {
+            Cover::Exact => candidates.len(),
+            Cover::Random => c.candidates,
+        };
+        let back = |index: usize| m.transpose() * &candidates[index]; // line 5: MᵀŨ
+        let row = |method: &str, epsilon: f64, error01: f64, count: usize, spent: f64, s: f64| {
+            ClassifierRow {
+                method: method.into(),
+                d,
+                epsilon,
+                seed,
+                error01,
+                candidates: count,
+                epsilon_spent: spent,
+                score: s,
+            }
+        };
+        // Baselines.
+        let truth = error_of(&data.u_star, &data.holdout, &test, c.gamma, &directions);
+        self.push(
+            row("true-model", f64::NAN, truth, 0, f64::INFINITY, f64::NAN),
+            None,
+        );
+        let best = (0..main)
+            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+            .unwrap_or(0);
+        let best_error = error_of(&back(best), &data.holdout, &test, c.gamma, &directions);
+        self.push(
+            row(
+                "best-candidate",
+                f64::NAN,
+                best_error,
+                main,
+                f64::INFINITY,
+                scores[best],
+            ),
+            None,
+        );
+        let random_u = orthonormalize(gaussian_matrix(
+            d,
+            c.k,
+            &mut stream(seed, Purpose::Initialization, combine(key, 3)),
+        ));
+        let alone: Vec<Points> = data
+            .train
+            .iter()
+            .zip(&data.holdout)
+            .map(|(a, b)| Points {
+                x: [a.x.as_slice(), b.x.as_slice()].concat(),
+                y: [a.y.as_slice(), b.y.as_slice()].concat(),
+            })
+            .collect();
+        let local = error_of(&random_u, &alone, &test, c.gamma, &directions);
+        self.push(
+            row("local-only", f64::NAN, local, 0, f64::INFINITY, f64::NAN),
+            None,
+        );
+        // Line 4 at every ε: one draw each, from its own noise stream.
+        let sensitivity = 1.0 / c.n as f64;
+        for (e, &eps) in c.epsilons.iter().enumerate() {
+            let mut rng = stream(seed, Purpose::MechanismNoise, combine(key, e as u64));
+            let chosen = exponential_mechanism(&scores[..main], eps, sensitivity, &mut rng)
+                .ok_or("no candidate to choose from")?;
+            let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);
+            let report = em_report(&c, eps, main).map_err(|e| e.to_string())?;
+            self.push(
+                row(
+                    "jl-em",
+                    eps,
+                    error,
+                    main,
+                    report.epsilon_exact,
+                    scores[chosen],
+                ),
+                Some(report),
+            );
+        }
+        // Error versus the number of candidates, at the middle ε, at the main d.
+        if d == c.d && c.cover == Cover::Random {
+            let eps = c.epsilons[c.epsilons.len() / 2];
+            for (g, &count) in c.candidate_grid.iter().enumerate() {
+                let mut rng = stream(seed, Purpose::MechanismNoise, combine(key, 1000 + g as u64));
+                let chosen = exponential_mechanism(&scores[..count], eps, sensitivity, &mut rng)
+                    .ok_or("no candidate to choose from")?;
+                let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);
+                let report = em_report(&c, eps, count).map_err(|e| e.to_string())?;
+                self.push(
+                    row(
+                        "jl-em-candidates",
+                        eps,
+                        error,
+                        count,
+                        report.epsilon_exact,
+                        scores[chosen],
+                    ),
+                    Some(report),
+                );
+            }
+        }
+        self.next += 1;
+        Ok(self.is_done())
+    }
+}
