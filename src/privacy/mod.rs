@@ -2,6 +2,7 @@
 //! formulas), neighbouring relations and sensitivities, clipping, and the
 //! Gaussian mechanism. Every algorithm in the crate takes its σ from here.
 //!
+//! - [`audit`]: lower bounds on ε from an attack (Clopper–Pearson and Gaussian-DP routes);
 //! - [`gdp`]: exact composition of Gaussian stages (the default, the headline ε);
 //! - [`rdp`], [`zcdp`]: the looser accountants, shown for comparison;
 //! - [`formulas`]: the papers' own noise formulas, to reproduce their figures;
@@ -12,6 +13,7 @@
 //! - [`relation`]: neighbouring datasets and the sensitivity of a clipped mean;
 //! - [`gaussian`]: the Gaussian mechanism itself; [`clipping`]: bounding norms.
 
+pub mod audit;
 pub mod calibration;
 pub mod clipping;
 pub mod error;

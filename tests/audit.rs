@@ -1,0 +1,84 @@
+//! The audit's lower bounds on a plain Gaussian mechanism with known μ: the
+//! white-box score of a canary is N(μ, 1) with the canary in and N(0, 1)
+//! without it. At a claimed ε = 4 (δ = 1e-5), 1000 runs per side, 10 seeds,
+//! the threshold fixed in advance at μ/2: both lower bounds stay below the
+//! claim, the Gaussian-DP route comes close to it; with half the noise (a
+//! planted bug: true ε ≈ 9.1) the Gaussian-DP route exceeds the claim.
+
+use dp_explorer::privacy::audit::{audit_bounds, threshold_from_holdout};
+use dp_explorer::privacy::gdp::{epsilon_for_mu, mu_for_epsilon};
+use dp_explorer::rng::{stream, Purpose};
+use rand::RngExt;
+use rand_distr::StandardNormal;
+
+const DELTA: f64 = 1e-5;
+const RUNS: usize = 1000;
+
+fn scores(seed: u64, shift: f64) -> (Vec<f64>, Vec<f64>) {
+    let mut rng = stream(seed, Purpose::MechanismNoise, 0);
+    let ins = (0..RUNS)
+        .map(|_| shift + rng.sample::<f64, _>(StandardNormal))
+        .collect();
+    let outs = (0..RUNS)
+        .map(|_| rng.sample::<f64, _>(StandardNormal))
+        .collect();
+    (ins, outs)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn the_audit_of_an_honest_gaussian_mechanism_stays_below_the_claim_and_comes_close() {
+    let mu = mu_for_epsilon(4.0, DELTA).unwrap();
+    assert!((mu - 0.925).abs() < 0.01, "{mu}");
+    let (mut gdp, mut cp) = (Vec::new(), Vec::new());
+    for seed in 0..10 {
+        let (ins, outs) = scores(seed, mu);
+        let b = audit_bounds(&ins, &outs, &[mu / 2.0], DELTA, 0.05);
+        assert!(
+            b.epsilon_lb_gdp <= 4.0 && b.epsilon_lb_cp <= 4.0,
+            "seed {seed}: {b:?}"
+        );
+        gdp.push(b.epsilon_lb_gdp);
+        cp.push(b.epsilon_lb_cp);
+    }
+    let min_gdp = gdp.iter().copied().fold(f64::INFINITY, f64::min);
+    println!(
+        "ε_LB at claimed ε = 4: GDP median {:.2} (min {min_gdp:.2}), CP median {:.2}",
+        median(gdp.clone()),
+        median(cp.clone())
+    );
+    assert!(median(gdp) >= 2.5 && min_gdp >= 2.0);
+    assert!(median(cp) >= 0.5);
+}
+
+#[test]
+fn a_threshold_chosen_on_a_held_out_half_gives_valid_bounds_too() {
+    let mu = mu_for_epsilon(4.0, DELTA).unwrap();
+    let mut gdp = Vec::new();
+    for seed in 0..10 {
+        let (ins, outs) = scores(100 + seed, mu);
+        let t = threshold_from_holdout(&ins[..RUNS / 2], &outs[..RUNS / 2], 0.05);
+        let b = audit_bounds(&ins[RUNS / 2..], &outs[RUNS / 2..], &[t], DELTA, 0.05);
+        assert!(b.epsilon_lb_gdp <= 4.0, "seed {seed}: {b:?}");
+        gdp.push(b.epsilon_lb_gdp);
+    }
+    assert!(median(gdp) > 1.0);
+}
+
+#[test]
+fn half_the_noise_is_caught_by_the_gaussian_route_every_time() {
+    let mu = mu_for_epsilon(4.0, DELTA).unwrap();
+    let true_epsilon = epsilon_for_mu(2.0 * mu, DELTA).unwrap();
+    assert!((true_epsilon - 9.1).abs() < 0.2, "{true_epsilon}");
+    for seed in 0..10 {
+        // The claim's threshold (μ/2); the scores of a run with twice the separation.
+        let (ins, outs) = scores(200 + seed, 2.0 * mu);
+        let b = audit_bounds(&ins, &outs, &[mu / 2.0, mu], DELTA, 0.05);
+        assert!(b.epsilon_lb_gdp > 4.0, "seed {seed}: {b:?}");
+        assert!(b.epsilon_lb_gdp <= true_epsilon);
+    }
+}
