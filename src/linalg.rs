@@ -165,7 +165,13 @@ pub fn solve_spd_in_place(a: &mut [f64], b: &mut [f64], k: usize) -> bool {
 /// Minimum-norm least-squares solution of A v ≈ y (A is rows×k, row-major) via
 /// the SVD pseudo-inverse: the fallback when AᵀA is singular (fewer points than
 /// k, or collinear points), as the authors' code does with `pinverse`.
+///
+/// NaN in, NaN out: no SVD of a non-finite matrix (it may not terminate).
 pub fn pseudo_inverse_solve(a: &[f64], y: &[f64], rows: usize, k: usize, out: &mut [f64]) {
+    if !a.iter().chain(y).all(|x| x.is_finite()) {
+        out.iter_mut().for_each(|v| *v = f64::NAN);
+        return;
+    }
     let am = DMatrix::from_row_slice(rows, k, a);
     let svd = am.svd(true, true);
     let eps = 1e-12 * svd.singular_values.max().max(f64::MIN_POSITIVE) * (rows.max(k) as f64);
@@ -232,8 +238,13 @@ pub fn least_squares_head(
 
 /// The eigenvectors of the k largest (algebraic) eigenvalues of a symmetric
 /// matrix, as the columns of a d×k matrix.
+///
+/// NaN in, NaN out: no eigendecomposition of a non-finite matrix.
 pub fn top_k_eigenvectors(sym: DMatrix<f64>, k: usize) -> DMatrix<f64> {
     let d = sym.nrows();
+    if !sym.iter().all(|x| x.is_finite()) {
+        return DMatrix::from_element(d, k, f64::NAN);
+    }
     let eig = SymmetricEigen::new(sym);
     let mut order: Vec<usize> = (0..d).collect();
     order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));

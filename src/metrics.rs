@@ -6,7 +6,14 @@ use nalgebra::DMatrix;
 /// dist(U, U*) = ‖(I − UUᵀ)U*‖₂ for orthonormal U, U* (Snedeker et al., Def. 2):
 /// the sine of the largest principal angle, computed as √(1 − σ_min(UᵀU*)²).
 /// U is re-orthonormalized first, so an approximately orthonormal U is fine.
+///
+/// NaN when U has a non-finite entry (a diverged run): no decomposition is
+/// attempted on it (an SVD of a NaN matrix may not terminate), and no angle
+/// is ever shown for it.
 pub fn principal_angle_distance(u: &DMatrix<f64>, u_star: &DMatrix<f64>) -> f64 {
+    if !u.iter().all(|x| x.is_finite()) {
+        return f64::NAN;
+    }
     let q = u.clone().qr().q();
     let c = q.transpose() * u_star;
     let s_min = c.singular_values().min();

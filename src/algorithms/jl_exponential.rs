@@ -37,7 +37,10 @@ pub fn exact_cover(
     gamma: f64,
     limit: usize,
 ) -> Option<Vec<DMatrix<f64>>> {
-    let dim = k_prime * k;
+    let dim = k_prime.saturating_mul(k);
+    if dim == 0 || dim > 64 || gamma.is_nan() || gamma <= 0.0 {
+        return None;
+    }
     let r = ball_radius(k);
     let spacing = 2.0 * gamma / (dim as f64).sqrt();
     // Cells of side ≤ spacing, each represented by its centre: every point of

@@ -1,15 +1,9 @@
 //! `dp-explorer account`: what each accountant says about `steps` releases of
 //! a Gaussian mechanism. Given σ it prints the ε spent; given ε, the σ needed.
 
-use crate::privacy::calibration::sigma_for_epsilon_exact;
-use crate::privacy::error::{check_delta, check_epsilon};
-use crate::privacy::gdp::epsilon_for_mu;
-use crate::privacy::rdp::{
-    epsilon_classic, epsilon_improved, epsilon_improved_grid, slope_for_epsilon_classic,
-    slope_for_epsilon_improved,
-};
+use crate::privacy::query::{epsilon_for_sigma, sigma_for_epsilon};
+use crate::privacy::rdp::{epsilon_classic, epsilon_improved, epsilon_improved_grid};
 use crate::privacy::report::fmt_num;
-use crate::privacy::zcdp::{epsilon_for_rho, rho_for_epsilon};
 use crate::privacy::{AccountingError, GaussianStage};
 use serde_json::json;
 
@@ -55,14 +49,12 @@ fn header(args: &AccountArgs) -> String {
 }
 
 fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, AccountingError> {
-    check_delta(args.delta)?;
+    let spent = epsilon_for_sigma(sigma, args.delta, args.steps, args.sensitivity)?;
     let stage = GaussianStage::new("steps", "Gaussian", args.sensitivity, sigma, args.steps);
-    stage.validate()?;
-    let exact = epsilon_for_mu(stage.mu(), args.delta)?;
+    let (exact, zcdp) = (spent.exact, spent.zcdp);
     let improved = epsilon_improved(stage.rdp_slope(), args.delta)?;
     let grid = epsilon_improved_grid(stage.rdp_slope(), args.delta)?;
     let classic = epsilon_classic(stage.rdp_slope(), args.delta)?;
-    let zcdp = epsilon_for_rho(stage.rho(), args.delta)?;
     if args.json {
         let v = json!({
             "given": "sigma",
@@ -115,8 +107,8 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
     );
     s += &row("zCDP, simple conversion", zcdp, None);
     s += &format!(
-        "\nReading (exact): an observer who sees all {} release(s) learns at most a factor e^ε {} \
-         more about any one contribution than without it, except with probability δ = {}.\n",
+        "\nReading (exact): whatever the rest of the data, any outcome of the {} release(s) becomes at most \
+         e^ε {} times as likely with or without one contribution, except for a probability of at most δ = {}.\n",
         args.steps,
         exp_factor(exact),
         fmt_num(args.delta)
@@ -125,18 +117,11 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
 }
 
 fn sigma_from_epsilon(args: &AccountArgs, epsilon: f64) -> Result<String, AccountingError> {
-    check_epsilon(epsilon)?;
-    check_delta(args.delta)?;
     let (t, sens) = (args.steps, args.sensitivity);
-    let exact = sigma_for_epsilon_exact(epsilon, args.delta, t, sens)?;
-    let sigma_for_slope = |slope: f64| sens * (t as f64 / (2.0 * slope)).sqrt();
-    let improved_slope = slope_for_epsilon_improved(epsilon, args.delta)?;
-    let improved = sigma_for_slope(improved_slope);
-    let improved_alpha = epsilon_improved(improved_slope, args.delta)?.alpha;
-    let classic_slope = slope_for_epsilon_classic(epsilon, args.delta)?;
-    let classic = sigma_for_slope(classic_slope);
-    let classic_alpha = epsilon_classic(classic_slope, args.delta)?.alpha;
-    let zcdp = sigma_for_slope(rho_for_epsilon(epsilon, args.delta)?);
+    let needed = sigma_for_epsilon(epsilon, args.delta, t, sens)?;
+    let (exact, improved, classic, zcdp) =
+        (needed.exact, needed.rdp, needed.rdp_classic, needed.zcdp);
+    let (improved_alpha, classic_alpha) = (needed.rdp_alpha, needed.rdp_classic_alpha);
     if args.json {
         let v = json!({
             "given": "epsilon",

@@ -16,26 +16,36 @@ pub const MAX_MU: f64 = 1e100;
 
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum AccountingError {
-    #[error("ε must be a finite number in (0, {max}] (got {value})")]
+    #[error("ε must be a finite number in (0, {}] (got {})", num(.max), num(.value))]
     Epsilon { value: f64, max: f64 },
-    #[error("δ must be strictly between 0 and 1 (got {value}); δ is the probability that the ε guarantee fails, so it must be small but positive, e.g. 1e-5")]
+    #[error("δ must be strictly between 0 and 1 (got {}); δ is the probability that the ε guarantee fails, so it must be small but positive, e.g. 1e-5", num(.value))]
     Delta { value: f64 },
-    #[error("σ (noise standard deviation) must be a positive finite number (got {value}); σ = 0 adds no noise and cannot be accounted: leave that stage out and label the run as not private")]
+    #[error("σ (noise standard deviation) must be a positive finite number (got {}); σ = 0 adds no noise and cannot be accounted: leave that stage out and label the run as not private", num(.value))]
     Sigma { value: f64 },
     #[error("the number of steps must be between 1 and {max} (got {value})")]
     Steps { value: u64, max: u64 },
-    #[error("the sensitivity must be a positive finite number (got {value})")]
+    #[error("the sensitivity must be a positive finite number (got {})", num(.value))]
     Sensitivity { value: f64 },
-    #[error("μ (the Gaussian-DP parameter) must be a finite number in [0, {max}] (got {value}); a larger μ means the noise is negligible")]
+    #[error("μ (the Gaussian-DP parameter) must be a finite number in [0, {}] (got {}); a larger μ means the noise is negligible", num(.max), num(.value))]
     Mu { value: f64, max: f64 },
-    #[error("ρ (zCDP) must be a non-negative finite number (got {value})")]
+    #[error("ρ (zCDP) must be a non-negative finite number (got {})", num(.value))]
     Rho { value: f64 },
-    #[error("the RDP slope Σ steps·s²/(2σ²) must be a positive finite number (got {value})")]
+    #[error("the RDP slope Σ steps·s²/(2σ²) must be a positive finite number (got {})", num(.value))]
     RdpSlope { value: f64 },
     #[error("budget shares must be positive and sum to 1 (got {shares})")]
     Shares { shares: String },
     #[error("there is nothing to account: no private Gaussian stage was given")]
     NoStages,
+}
+
+/// A number in a message: plain when short, 1e300 rather than 301 digits.
+fn num(x: &f64) -> String {
+    let plain = format!("{x}");
+    if plain.len() > 12 {
+        format!("{x:e}")
+    } else {
+        plain
+    }
 }
 
 /// ε must be finite and in (0, MAX_EPSILON].

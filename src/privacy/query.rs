@@ -105,11 +105,12 @@ pub fn sigma_for_epsilon(
 ) -> Result<SigmaNeeded, AccountingError> {
     check_epsilon(epsilon)?;
     check_delta(delta)?;
+    super::error::check_sensitivity(sensitivity)?;
     let exact = sigma_for_epsilon_exact(epsilon, delta, steps, sensitivity)?;
     let sigma_for_slope = |slope: f64| sensitivity * (steps as f64 / (2.0 * slope)).sqrt();
     let improved_slope = slope_for_epsilon_improved(epsilon, delta)?;
     let classic_slope = slope_for_epsilon_classic(epsilon, delta)?;
-    Ok(SigmaNeeded {
+    let needed = SigmaNeeded {
         epsilon,
         delta,
         steps,
@@ -120,7 +121,12 @@ pub fn sigma_for_epsilon(
         rdp_classic: sigma_for_slope(classic_slope),
         rdp_classic_alpha: epsilon_classic(classic_slope, delta)?.alpha,
         zcdp: sigma_for_slope(rho_for_epsilon(epsilon, delta)?),
-    })
+    };
+    // A σ past what a number can hold (a huge sensitivity) is refused, not printed as ∞.
+    for sigma in [needed.exact, needed.rdp, needed.rdp_classic, needed.zcdp] {
+        super::error::check_sigma(sigma)?;
+    }
+    Ok(needed)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub enum ConfigError {
     },
     #[error("{field}: {message}")]
     Invalid { field: String, message: String },
-    #[error("unknown setting \"{field}\"; known settings: {known}")]
+    #[error("unknown setting \"{field}\"{}", if known.is_empty() { String::new() } else { format!("; known settings: {known}") })]
     UnknownField { field: String, known: String },
     #[error("unknown preset \"{name}\"; known presets: {known}")]
     UnknownPreset { name: String, known: String },
@@ -40,7 +40,7 @@ impl ConfigError {
         ConfigError::OutOfRange {
             field: field.to_string(),
             requirement: requirement.to_string(),
-            value: value.to_string(),
+            value: readable_number(value.to_string()),
         }
     }
 
@@ -74,6 +74,14 @@ impl ConfigError {
     }
 }
 
+/// A number as a person reads it in a message: 1e300, not 301 digits.
+fn readable_number(text: String) -> String {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && text.len() > 12 => format!("{x:e}"),
+        _ => text.chars().take(60).collect(),
+    }
+}
+
 /// Why a validated run stopped: the accountant refused a derived quantity,
 /// or the results of a worker could not be read back.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -89,6 +97,14 @@ pub enum RunError {
     Part(String),
     #[error("{0}")]
     Config(String),
+    /// The run's numbers stopped being finite: reported, never shown as results.
+    #[error("{method} diverged ({what}); change {field}: {advice}")]
+    Diverged {
+        method: String,
+        what: String,
+        field: String,
+        advice: String,
+    },
 }
 
 impl From<Vec<ConfigError>> for RunError {

@@ -348,6 +348,10 @@ pub struct FieldInfo {
     pub default: String,
 }
 
+/// Most parse errors reported for one config (a hostile input may hold
+/// hundreds of thousands of bad settings); the rest are counted.
+pub const MAX_ERRORS: usize = 50;
+
 /// A scenario's config: its field table, presets and checks. Everything else
 /// (text in, text out, every error at once) is provided, the same for all.
 pub trait Config: Clone + Sized + 'static {
@@ -406,10 +410,32 @@ pub trait Config: Clone + Sized + 'static {
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, Vec<ConfigError>> {
         let mut config = Self::preset(preset).map_err(|e| vec![e])?;
-        let mut errors: Vec<ConfigError> = pairs
-            .into_iter()
-            .filter_map(|(k, v)| config.apply_field(k, v).err())
-            .collect();
+        let mut errors: Vec<ConfigError> = Vec::new();
+        let mut listed_known = false;
+        let mut dropped = 0usize;
+        for (k, v) in pairs {
+            let Err(mut e) = config.apply_field(k, v) else {
+                continue;
+            };
+            // The known settings are listed once, not with every unknown one.
+            if let ConfigError::UnknownField { known, .. } = &mut e {
+                if listed_known {
+                    known.clear();
+                }
+                listed_known = true;
+            }
+            if errors.len() < MAX_ERRORS {
+                errors.push(e);
+            } else {
+                dropped += 1;
+            }
+        }
+        if dropped > 0 {
+            errors.push(ConfigError::invalid(
+                "settings",
+                format!("and {dropped} more problems with the settings given"),
+            ));
+        }
         let unparsed: Vec<String> = errors.iter().map(|e| e.field().to_string()).collect();
         errors.extend(
             config

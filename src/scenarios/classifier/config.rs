@@ -369,6 +369,10 @@ impl Config for ClassifierConfig {
                 "every ε must be in (0, 1000]",
             ));
         }
+        if !errors.is_empty() {
+            // The checks below size the work from fields that must be sane first.
+            return errors;
+        }
         if self.cover == Cover::Exact
             && crate::algorithms::jl_exponential::exact_cover(
                 self.k_prime,
@@ -386,7 +390,8 @@ impl Config for ClassifierConfig {
                 ),
             ));
         }
-        let work = (self.n * self.m) as f64
+        let work = self.n as f64
+            * self.m as f64
             * (self.dimensions().len() * self.seeds) as f64
             * (self.largest_candidates().max(1) as f64);
         if work > 5e9 {

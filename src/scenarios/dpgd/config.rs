@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 pub const WORK_PER_UNIT: usize = 20_000_000;
 /// Largest (n + n_test)·p (matrix entries held at once, 8 bytes each).
 pub const MAX_FEATURE_ENTRIES: usize = 60_000_000;
+/// The most work a sweep may be, in seconds on one core by the cost model.
+pub const MAX_SECONDS: f64 = 3600.0;
 /// Largest T of a single run.
 pub const MAX_STEPS: usize = 200_000;
 
@@ -364,9 +366,9 @@ impl Config for DpGdConfig {
             self.delta.to_string(),
         );
         reject(
-            !(self.clip_scale > 0.0 && self.clip_scale.is_finite()),
+            !(self.clip_scale > 0.0 && self.clip_scale <= 1e3),
             "clip_scale",
-            "> 0 (C = clip_scale·√p)",
+            "in (0, 1000] (C = clip_scale·√p)",
             self.clip_scale.to_string(),
         );
         reject(
@@ -376,9 +378,9 @@ impl Config for DpGdConfig {
             self.time_scale.to_string(),
         );
         reject(
-            !(self.label_noise >= 0.0 && self.label_noise.is_finite()),
+            !(self.label_noise >= 0.0 && self.label_noise <= 1e3),
             "label_noise",
-            "≥ 0",
+            "in [0, 1000]",
             self.label_noise.to_string(),
         );
         reject(
@@ -424,6 +426,19 @@ impl Config for DpGdConfig {
                 errors.push(e);
             }
         }
+        if errors.is_empty() {
+            let seconds = super::cost::sweep_seconds(self);
+            if seconds > MAX_SECONDS {
+                errors.push(ConfigError::invalid(
+                    "p_grid",
+                    format!(
+                        "this sweep would take about {:.1} h on one core (the limit is {} h); lower the widths, n, the time scale or the number of ε and seeds",
+                        seconds / 3600.0,
+                        MAX_SECONDS / 3600.0
+                    ),
+                ));
+            }
+        }
         errors
     }
 }
@@ -451,15 +466,15 @@ impl DpGdConfig {
             return Err(ConfigError::invalid("p_grid", "list each width once"));
         }
         let p_max = sorted.last().copied().unwrap_or(1);
-        let entries = (self.n + self.n_test).saturating_mul(p_max);
+        let entries = self.n.saturating_add(self.n_test).saturating_mul(p_max);
         if entries > MAX_FEATURE_ENTRIES {
             return Err(ConfigError::invalid(
                 "p_grid",
                 format!(
                     "the largest width {p_max} with n + n_test = {} needs {} MB of features; \
                      keep (n + n_test)·p ≤ {MAX_FEATURE_ENTRIES} (lower p, n or n_test)",
-                    self.n + self.n_test,
-                    entries * 8 / 1_000_000
+                    self.n.saturating_add(self.n_test),
+                    entries.saturating_mul(8) / 1_000_000
                 ),
             ));
         }
@@ -537,7 +552,14 @@ impl DpGdConfig {
     }
 
     fn check_epsilon(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
-        ConfigError::reject_if(!(eps > 0.0 && eps.is_finite()), field, "> 0", eps)?;
+        // Below 0.001 the noise outgrows every number a run can hold; above 100
+        // the accountant's solvers leave their range.
+        ConfigError::reject_if(
+            !(1e-3..=100.0).contains(&eps),
+            field,
+            "in [0.001, 100]",
+            eps,
+        )?;
         if self.calibration == Calibration::Prop32 {
             let bound = 8.0 * (1.0 / self.delta).ln();
             if eps >= bound {

@@ -325,6 +325,19 @@ impl DpGdRun {
             (self.sweep.trace(), &mut self.trace_reports),
         ] {
             for row in &rows[reports.len()..] {
+                if !(row.test_loss.is_finite() && row.train_loss.is_finite()) {
+                    let (field, advice) = if row.sigma > 0.0 {
+                        ("clip_scale", "a large clip scales the noise up: try 0.5")
+                    } else {
+                        ("eta", "the step overshoots: lower eta or the time scale")
+                    };
+                    return Err(RunError::Diverged {
+                        method: format!("{} at p = {}", row.method, row.p),
+                        what: "its loss is no longer a finite number".into(),
+                        field: field.into(),
+                        advice: advice.into(),
+                    });
+                }
                 let report = dpgd_report(row, n, cal).transpose().map_err(|source| {
                     RunError::AccountingAt {
                         context: format!("accounting DP-GD at p = {}", row.p),

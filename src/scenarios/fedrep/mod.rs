@@ -159,7 +159,7 @@ struct FedRepRun {
 
 impl Run for FedRepRun {
     fn step(&mut self) -> Result<bool, RunError> {
-        Ok(self.sweep.step()?)
+        self.sweep.step()
     }
     fn is_done(&self) -> bool {
         self.sweep.is_done()
@@ -208,8 +208,37 @@ impl Scenario for FedRep {
         Ok(FedRepConfig::preset(preset)?.to_fields())
     }
 
+    /// Also asks the accountant for every ε, so a σ it cannot give (or that is
+    /// not a finite number) is reported here, before anything runs.
     fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        config_of(preset, pairs).err().unwrap_or_default()
+        let config = match config_of(preset, pairs) {
+            Ok(c) => c,
+            Err(errors) => return errors,
+        };
+        let mut errors = Vec::new();
+        for &e in &config.epsilons {
+            let fedrep = plan::plan_private_fedrep(&config, e).map(|p| p.sigma);
+            let altmin = if config.altmin {
+                plan::plan_priv_altmin(&config, e).map(|p| p.sigma_w.min(p.sigma_b))
+            } else {
+                Ok(1.0)
+            };
+            for sigma in [fedrep, altmin] {
+                let problem = match sigma {
+                    Ok(s) if s.is_finite() && s > 0.0 => continue,
+                    Ok(s) => format!("the noise would be σ = {s:e}"),
+                    Err(err) => err.to_string(),
+                };
+                errors.push(ConfigError::invalid(
+                    "epsilons",
+                    format!("at ε = {e}: {problem}; change ε, δ or the clips"),
+                ));
+            }
+            if !errors.is_empty() {
+                break;
+            }
+        }
+        errors
     }
 
     fn start(

@@ -22,6 +22,7 @@ use crate::privacy::{AccountingError, PrivacyReport};
 use crate::rng::{combine, stream, Purpose};
 use crate::scenarios::field::Config;
 use crate::scenarios::ConfigError;
+use crate::scenarios::RunError;
 use nalgebra::DMatrix;
 
 /// Users per step of a pass over the users (a multiple of the algorithms'
@@ -247,13 +248,13 @@ impl SeedSweep {
     }
 
     /// Runs to the end (CLI, tests).
-    pub fn run_to_end(&mut self) -> Result<(), AccountingError> {
+    pub fn run_to_end(&mut self) -> Result<(), RunError> {
         while !self.step()? {}
         Ok(())
     }
 
     /// One bounded unit of work; Ok(true) once everything is done.
-    pub fn step(&mut self) -> Result<bool, AccountingError> {
+    pub fn step(&mut self) -> Result<bool, RunError> {
         let phase = std::mem::replace(&mut self.phase, Phase::Done);
         self.phase = match phase {
             Phase::Data { next_user } => {
@@ -316,11 +317,7 @@ impl SeedSweep {
         end < n
     }
 
-    fn step_job(
-        &mut self,
-        index: usize,
-        running: Option<Running>,
-    ) -> Result<Phase, AccountingError> {
+    fn step_job(&mut self, index: usize, running: Option<Running>) -> Result<Phase, RunError> {
         let (order, job) = self.jobs[index].clone();
         let running = match running {
             Some(r) => r,
@@ -359,7 +356,7 @@ impl SeedSweep {
                         sigma,
                         privacy,
                         clipped,
-                    );
+                    )?;
                     None
                 }
             }
@@ -378,7 +375,7 @@ impl SeedSweep {
                     })
                 } else {
                     let risk = risk_from_sum(&self.data, sum);
-                    self.push_result(order, &job, risk, None, 0.0, None, f64::NAN);
+                    self.push_result(order, &job, risk, None, 0.0, None, f64::NAN)?;
                     None
                 }
             }
@@ -398,6 +395,8 @@ impl SeedSweep {
 
     /// The row (and, for a method with a U, the angle curve) of a finished run.
     /// ε spent is the report's exact ε, or ∞ for a non-private run.
+    /// A run whose numbers stopped being finite is an error naming the
+    /// setting to change, never a row: no risk or angle is shown for it.
     #[allow(clippy::too_many_arguments)]
     fn push_result(
         &mut self,
@@ -408,7 +407,35 @@ impl SeedSweep {
         sigma: f64,
         privacy: Option<PrivacyReport>,
         clipped_fraction: f64,
-    ) {
+    ) -> Result<(), RunError> {
+        let finite_angles = angles.is_none_or(|a| a.iter().all(|x| x.is_finite()));
+        if !(risk.excess_risk.is_finite() && risk.mse.is_finite() && finite_angles) {
+            let c = &self.config;
+            let (field, advice) = match job {
+                Job::LocalGd => (
+                    "local_step",
+                    format!(
+                        "local_step = {} is too large a step for each user's gradient descent",
+                        c.local_step
+                    ),
+                ),
+                Job::PrivAltMin { .. } => (
+                    "altmin_clip",
+                    "the clips set the noise's scale: try the defaults (1e-4)".to_string(),
+                ),
+                _ if c.clip > 100.0 => (
+                    "clip",
+                    format!("ψ = {} makes the noise σ = {sigma:e} per round", c.clip),
+                ),
+                _ => ("eta", format!("the step η = {} overshoots", c.step)),
+            };
+            return Err(RunError::Diverged {
+                method: self.job_label(job),
+                what: "its representation or risk is no longer a finite number".into(),
+                field: field.into(),
+                advice,
+            });
+        }
         let (method, epsilon) = self.job_identity(job);
         self.rows.push(ResultRow {
             method,
@@ -429,6 +456,7 @@ impl SeedSweep {
         if let Some(angles) = angles {
             self.curves.push(self.curve_of(order, job, angles));
         }
+        Ok(())
     }
 
     /// Noise seed of a job: independent of every other job and of the data.
@@ -740,14 +768,14 @@ impl FedRepSweep {
     }
 
     /// Runs to the end (CLI, tests).
-    pub fn run_to_end(&mut self) -> Result<(), AccountingError> {
+    pub fn run_to_end(&mut self) -> Result<(), RunError> {
         while !self.step()? {}
         Ok(())
     }
 
     /// One bounded unit of work; Ok(true) once everything is done. A seed's
     /// dataset is dropped as soon as its runs are finished.
-    pub fn step(&mut self) -> Result<bool, AccountingError> {
+    pub fn step(&mut self) -> Result<bool, RunError> {
         if let Some(part) = self.parts.get_mut(self.current) {
             if part.step()? {
                 part.release_data();
