@@ -133,7 +133,7 @@ fn check(
 
 #[test]
 fn ten_thousand_configs_per_scenario_end_in_a_named_error_or_finite_results() {
-    for scenario in 0..SCENARIOS.len() {
+    for (scenario, s) in SCENARIOS.iter().enumerate() {
         let config = Config {
             cases: 10_000,
             failure_persistence: None,
@@ -150,7 +150,7 @@ fn ten_thousand_configs_per_scenario_end_in_a_named_error_or_finite_results() {
         let ran = Cell::new(0usize);
         runner
             .run(&strategy, |overrides| check(scenario, &overrides, &ran))
-            .unwrap_or_else(|e| panic!("{}: {e}", SCENARIOS[scenario].info().id));
+            .unwrap_or_else(|e| panic!("{}: {e}", s.info().id));
         println!(
             "{}: 10000 configs, {} run to the end",
             SCENARIOS[scenario].info().id,
