@@ -22,7 +22,7 @@ pub fn principal_angle_distance(u: &DMatrix<f64>, u_star: &DMatrix<f64>) -> f64 
 
 /// Excess population risk of the predictor w for a user whose true model is w*:
 /// E[(y − xᵀw)²] − R² = ‖w − w*‖² when x has identity covariance and the label
-/// noise is independent (Snedeker et al., proof of Lemma 35; spec §6).
+/// noise is independent (Snedeker et al., proof of Lemma 35).
 pub fn excess_risk_linear(w: &[f64], w_star: &[f64]) -> f64 {
     w.iter().zip(w_star).map(|(a, b)| (a - b) * (a - b)).sum()
 }

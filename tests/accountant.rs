@@ -1,5 +1,5 @@
-//! The accountant against the spec's test vectors (accounting.md §5), the
-//! Private FedRep calibration table (private_fedrep.md §4), and properties.
+//! The accountant against the test vectors of docs/algorithms.md (Privacy accounting), the
+//! Private FedRep calibration table (Snedeker et al., App. B.4), and properties.
 //! Run with `-- --nocapture` to see the numbers.
 
 use dp_explorer::privacy::calibration::{calibrate_exact, sigma_for_epsilon_exact};
@@ -34,7 +34,7 @@ const VECTORS: [(f64, u64, f64, f64, f64, f64, f64); 3] = [
 fn exact_epsilon_matches_the_spec_vectors() {
     for (z, t, delta, want, ..) in VECTORS {
         let got = epsilon_for_mu(stage(z, t).mu(), delta).unwrap();
-        println!("exact: z={z} T={t} δ={delta}: ε = {got:.9} (spec {want})");
+        println!("exact: z={z} T={t} δ={delta}: ε = {got:.9} (reference {want})");
         assert!(rel(got, want) < 1e-6, "{got} vs {want}");
     }
 }
@@ -44,7 +44,7 @@ fn rdp_improved_on_the_grid_matches_the_spec_vectors_and_optimal_order() {
     for (z, t, delta, _, want, alpha, _) in VECTORS {
         let got = epsilon_improved_grid(stage(z, t).rdp_slope(), delta).unwrap();
         println!(
-            "rdp grid: z={z} T={t} δ={delta}: ε = {:.9} at α = {} (spec {want} at {alpha})",
+            "rdp grid: z={z} T={t} δ={delta}: ε = {:.9} at α = {} (reference {want} at {alpha})",
             got.epsilon, got.alpha
         );
         assert!(rel(got.epsilon, want) < 1e-6);
@@ -57,7 +57,7 @@ fn rdp_improved_on_the_grid_matches_the_spec_vectors_and_optimal_order() {
 fn zcdp_simple_conversion_matches_the_spec_vectors() {
     for (z, t, delta, .., want) in VECTORS {
         let got = epsilon_for_rho(stage(z, t).rho(), delta).unwrap();
-        println!("zcdp: z={z} T={t} δ={delta}: ε = {got:.9} (spec {want})");
+        println!("zcdp: z={z} T={t} δ={delta}: ε = {got:.9} (reference {want})");
         assert!(rel(got, want) < 1e-6);
     }
 }
@@ -67,18 +67,18 @@ fn exact_calibration_matches_the_spec_noise_multipliers() {
     for (t, want) in [(1u64, 3.730632), (100, 37.306316)] {
         let z = sigma_for_epsilon_exact(1.0, 1e-5, t, 1.0).unwrap();
         let via_mu = (t as f64).sqrt() / mu_for_epsilon(1.0, 1e-5).unwrap();
-        println!("calibration: ε=1 δ=1e-5 T={t}: z = {z:.9} (spec {want})");
+        println!("calibration: ε=1 δ=1e-5 T={t}: z = {z:.9} (reference {want})");
         assert!(rel(z, want) < 1e-6);
         assert!(rel(z, via_mu) < 1e-14);
     }
     let classic = classic_gaussian_sigma(1.0, 1.0, 1e-5);
-    println!("classic single-shot σ(ε=1, δ=1e-5) = {classic:.9} (spec 4.844805)");
+    println!("classic single-shot σ(ε=1, δ=1e-5) = {classic:.9} (reference 4.844805)");
     assert!(rel(classic, 4.844805) < 1e-6);
 }
 
 #[test]
 fn private_fedrep_calibration_table_is_reproduced() {
-    // ψ = 10, T = 5, n = 20000, δ = 1e-6, η = 2.5 (private_fedrep.md §4).
+    // ψ = 10, T = 5, n = 20000, δ = 1e-6, η = 2.5 (Snedeker et al., App. B.4).
     let (psi, t, n, delta, eta) = (10.0, 5u64, 20000usize, 1e-6, 2.5);
     // ε, Δ, paper σ̂, η·σ̂, authors' σ̂, ε spent under zCDP with paper σ̂
     let table = [

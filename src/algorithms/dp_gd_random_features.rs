@@ -1,5 +1,5 @@
 //! DP-GD on random features, exactly as Algorithm 1 of "Privacy for Free in the
-//! Overparameterized Regime" (spec `dp_gd_random_features.md` §2):
+//! Overparameterized Regime" (Bombari & Mondelli, Algorithm 1, §3):
 //!
 //! ```text
 //! θ₀ = 0

@@ -26,7 +26,7 @@ pub struct BlockPartial {
 }
 
 /// Which of a user's S⁰ points feed the head fit (B) and the gradient (B') in a
-/// round; the paper's b ≤ ⌊m/2T⌋ is infeasible at its own m and T (spec §2, §11).
+/// round; the paper's b ≤ ⌊m/2T⌋ is infeasible at its own m and T (Lemma 9; docs/algorithms.md, Private FedRep: open choices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchMode {
@@ -110,7 +110,7 @@ pub struct FedRep {
 /// What a finished run reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalRisk {
-    /// (1/n) Σ ‖U v_i − U* v_i*‖², heads refit on S¹ (closed form, spec §6).
+    /// (1/n) Σ ‖U v_i − U* v_i*‖², heads refit on S¹ (closed form, proof of Lemma 35).
     pub excess_risk: f64,
     /// Population MSE = excess risk + R².
     pub mse: f64,

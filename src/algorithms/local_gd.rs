@@ -1,6 +1,6 @@
 //! Local gradient descent, the paper's "local optimization" baseline (Snedeker
 //! et al., Fig. 2): each user learns its own w_i ∈ R^d from its own S⁰ points,
-//! with no collaboration and no noise. As in the authors' code (peers.md):
+//! with no collaboration and no noise. As in the authors' code (docs/algorithms.md, The public code behind the papers):
 //! w starts at 0, batches of one point cycle over the user's points, and each
 //! gradient 2x(xᵀw − y) is clipped in L2 norm.
 

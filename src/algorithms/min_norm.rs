@@ -1,4 +1,4 @@
-//! The non-private baseline θ* = Φ⁺Y (spec §2, eq. 3.7): the minimum-norm
+//! The non-private baseline θ* = Φ⁺Y (Bombari & Mondelli, eq. 3.7): the minimum-norm
 //! least-squares solution, i.e. the limit of gradient flow on the unclipped loss
 //! from θ = 0. For p > n it interpolates the training data.
 //!

@@ -1,6 +1,6 @@
 //! Priv-AltMin (Jain, Rush, Smith, Song, Thakurta 2021, "Differentially Private
 //! Model Personalization"), the baseline of Private FedRep's experiments
-//! (spec private_fedrep.md §5, peers.md), run one alternating iteration per
+//! (Snedeker et al. §5; docs/algorithms.md, Baselines), run one alternating iteration per
 //! [`PrivAltMin::step`].
 //!
 //! One iteration t:
@@ -19,7 +19,7 @@
 //! **Modes** ([`AltMinMode`], which users): DisjointSubsets (Jain et al.):
 //! users are split into T groups by identity (i mod T, data-independent), group
 //! t is used only in iteration t. AllUsers (the public re-implementation,
-//! peers.md): every user every iteration.
+//! docs/algorithms.md): every user every iteration.
 //! **Splits** ([`SampleSplit`], which of a user's S⁰ points): the
 //! re-implementation fits the head on the first ⌊|S⁰|/2⌋ points and accumulates
 //! W, b over all of S⁰; FreshHalves uses the other points for W, b (the
@@ -87,7 +87,7 @@ pub enum AltMinMode {
     /// Jain et al.: users split into T disjoint groups (contiguous by index),
     /// group t used in iteration t only.
     DisjointSubsets,
-    /// The public re-implementation (peers.md): all users every iteration.
+    /// The public re-implementation (docs/algorithms.md): all users every iteration.
     AllUsers,
 }
 
@@ -168,7 +168,7 @@ pub struct PrivAltMinParams {
 }
 
 impl PrivAltMinParams {
-    /// The public re-implementation's settings (peers.md) without noise:
+    /// The public re-implementation's settings (docs/algorithms.md) without noise:
     /// T = 5, clips 1e-4, all users, U-step ridge 5e-9 (see [`Self::ridge`]),
     /// head ridge 1e-6. Set σ with [`Self::with_noise_multiplier`] or directly.
     pub fn authors_code() -> Self {

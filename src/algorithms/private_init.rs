@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "kebab-case")]
 pub enum PairNormalization {
     /// 1/(m'(m'−1)) with m' = |S⁰|: makes E[Z_i] = w_i* w_i*ᵀ, which the proof
-    /// needs (spec §3) and the authors' code uses.
+    /// needs (proof of Lemma 12; docs/algorithms.md, Private initialization) and the authors' code uses.
     #[default]
     Unbiased,
     /// 2/(m(m−1)) with m the user's full point count, as printed in Alg. 2 line 4.
@@ -45,7 +45,7 @@ pub struct SpectralStatistic {
 }
 
 /// (1/n) Σ_i clip(Z_i, ψ) with Z_i = c·(s_i s_iᵀ − Σ_j a_j a_jᵀ), a_j = y_j x_j,
-/// s_i = Σ_j a_j (the pair sum over j1 ≠ j2 in closed form, spec §3 [D]).
+/// s_i = Σ_j a_j (the pair sum over j1 ≠ j2 in closed form: s sᵀ − Σ y² x xᵀ).
 /// ‖Z_i‖_F comes from the Gram matrix G = A Aᵀ of the a_j:
 /// ‖s sᵀ − AᵀA‖²_F = (1ᵀG1)² − 2·1ᵀG²1 + ‖G‖²_F, so no d×d matrix is formed per
 /// user; each user's m'+1 weighted rank-one terms go straight into the upper

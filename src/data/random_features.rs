@@ -1,5 +1,5 @@
 //! Random-features data model of "Privacy for Free in the Overparameterized
-//! Regime" (spec `dp_gd_random_features.md` §1).
+//! Regime" (Bombari & Mondelli §4; docs/algorithms.md, DP-GD on random features).
 //!
 //! - Inputs x ~ N(0, I_d) (not renormalized, so ‖x‖ ≈ √d).
 //! - Teacher u ~ N(0, I_d/d). Labels y = sign(uᵀx) ([`Target::Sign`], the paper's

@@ -1,5 +1,5 @@
 //! The shared-representation linear model of Private FedRep's experiments
-//! (Snedeker et al. §3.4 / App. B.4; spec private_fedrep.md §1, §7):
+//! (Snedeker et al. §3.4 / App. B.4; docs/algorithms.md, Private FedRep):
 //! U* = Q of a QR of a Gaussian d×k matrix; per user v_i* ~ N(0, I_k) (or unit
 //! norm, as in the authors' code); x ~ N(0, I_d); y = xᵀU*v_i* + N(0, R²).
 //!

@@ -11,7 +11,7 @@ pub fn frobenius_norm(entries: &[f64]) -> f64 {
 ///
 /// Private FedRep (Snedeker et al., Alg. 1) prints clip(M,τ) = (M/‖M‖)·min{1, τ/‖M‖},
 /// which has norm ≤ 1, not ≤ τ; Theorem 8's proof uses ‖clip(M,ψ)‖ ≤ ψ, so the
-/// intended operator is M·min{1, τ/‖M‖} (spec private_fedrep.md §2). A zero or
+/// intended operator is M·min{1, τ/‖M‖} (Snedeker et al., proof of Theorem 8; docs/algorithms.md, Private FedRep: typos). A zero or
 /// non-finite norm gets factor 0, so NaN or infinite data cannot leak through.
 pub fn clip_factor(norm: f64, tau: f64) -> f64 {
     if !norm.is_finite() {

@@ -1,4 +1,4 @@
-//! The noise formulas the papers used (accounting.md §4). They reproduce the
+//! The noise formulas the papers used (docs/algorithms.md, Privacy accounting). They reproduce the
 //! papers' figures; they are never the default. Whatever formula sets σ, the
 //! report also shows the ε the exact accountant computes for that σ.
 //!
@@ -24,13 +24,13 @@ pub fn fedrep_paper_sigma(clip: f64, steps: u64, n: usize, epsilon: f64, delta: 
 }
 
 /// Private FedRep, the authors' code: σ̂ = ψ·√(48 T ln(1.25/δ))/(nε), √3 times
-/// the paper's formula (private_fedrep.md §4, §11).
+/// the paper's formula (Snedeker et al., App. B.4).
 pub fn fedrep_authors_code_sigma(clip: f64, steps: u64, n: usize, epsilon: f64, delta: f64) -> f64 {
     clip * (48.0 * steps as f64 * (1.25 / delta).ln()).sqrt() / (n.max(1) as f64 * epsilon)
 }
 
 /// Priv-AltMin (Jain et al. 2021) as the Private FedRep authors' code runs it
-/// (private_fedrep.md §5, peers.md): σ0 = c²·√(4T ln(1.25/δ))/ε with c the
+/// (Jain et al. 2021 as re-implemented in the public code; docs/algorithms.md): σ0 = c²·√(4T ln(1.25/δ))/ε with c the
 /// per-sample clip, then σ_W = m·σ0 on the raw sum W = Σ w wᵀ and σ_b = m·σ_W on
 /// b = Σ ỹ w, m = the user's points (|S⁰| = 5 there). Returns (σ_W, σ_b).
 ///

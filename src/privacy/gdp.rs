@@ -1,5 +1,5 @@
 //! Exact composition of Gaussian mechanisms via Gaussian differential privacy
-//! (accounting.md §1).
+//! (Balle & Wang 2018, Thm 8; Dong, Roth & Su, Cor. 2.13).
 //!
 //! T Gaussian steps with noise multiplier z = σ/s compose exactly to μ-GDP with
 //! μ = √T/z (heterogeneous stages: μ² = Σ_t (s_t/σ_t)²). The tight (ε, δ) curve
@@ -24,7 +24,7 @@ const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8; // ½ ln(2π)
 /// x > 0: ln(1 − ½ erfc(x/√2)) via ln_1p; −20 < x ≤ 0: ln(½ erfc(−x/√2));
 /// x ≤ −20: the asymptotic (Mills ratio) series
 /// −x²/2 − ln(−x) − ½ ln(2π) + ln(1 − 1/x² + 3/x⁴ − 15/x⁶ + 105/x⁸ − 945/x¹⁰ + 10395/x¹²),
-/// whose truncation error at x = −20 is below 1e-13 (the spec's three-term series
+/// whose truncation error at x = −20 is below 1e-13 (the three-term asymptotic series
 /// extended by three more terms).
 pub fn log_phi(x: f64) -> f64 {
     if x.is_nan() {

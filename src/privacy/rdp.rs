@@ -1,5 +1,5 @@
 //! Rényi DP of (composed) Gaussian mechanisms and its conversion to (ε, δ)
-//! (accounting.md §2).
+//! (Mironov 2017; Balle et al. 2020; docs/algorithms.md, Privacy accounting).
 //!
 //! One Gaussian step has RDP(α) = α·s²/(2σ²); composition adds, so any sequence
 //! of Gaussian steps has RDP(α) = slope·α with slope = Σ steps·s²/(2σ²).
@@ -92,7 +92,7 @@ pub fn epsilon_improved(rdp_slope: f64, delta: f64) -> Result<RdpEpsilon, Accoun
 }
 
 /// Improved conversion, α minimised over [`usual_grid`] (what the standard
-/// libraries do; the spec's test vectors use it). ε is floored at 0.
+/// libraries do; the test vectors of docs/algorithms.md use it). ε is floored at 0.
 pub fn epsilon_improved_grid(rdp_slope: f64, delta: f64) -> Result<RdpEpsilon, AccountingError> {
     check_delta(delta)?;
     check_slope(rdp_slope)?;

@@ -1,4 +1,4 @@
-//! Zero-concentrated DP (accounting.md §3). The Gaussian mechanism with
+//! Zero-concentrated DP (Bun & Steinke 2016). The Gaussian mechanism with
 //! sensitivity s and noise σ is ρ = s²/(2σ²)-zCDP; composition adds ρ.
 
 use super::error::{check_delta, check_epsilon, AccountingError};
