@@ -6,7 +6,7 @@ use crate::algorithms::fedrep::FedRep;
 use crate::algorithms::fedrep::FedRepParams;
 use crate::algorithms::private_init::{spectral_init, spectral_statistic};
 use crate::data::shared_representation::Storage;
-use crate::rng::{stream, Purpose};
+use crate::rng::NoiseSource;
 use crate::scenarios::fedrep::config::FedRepConfig;
 use crate::scenarios::fedrep::plan::plan_private_fedrep;
 use crate::scenarios::fedrep::run::FedRepSweep;
@@ -96,7 +96,7 @@ pub fn private_fedrep_run(config: &FedRepConfig) -> Result<f64, String> {
     };
     let plan = plan_private_fedrep(config, config.epsilons[0]).map_err(|e| e.to_string())?;
     let stat = spectral_statistic(&data, Some(config.init_clip), config.init_normalization);
-    let mut rng = stream(config.seed, Purpose::MechanismNoise, u64::MAX);
+    let mut rng = NoiseSource::new(config.seed).release(u64::MAX);
     let u0 = spectral_init(&stat, plan.init_sigma.unwrap_or(0.0), config.k, &mut rng);
     let params = FedRepParams {
         rounds: config.rounds,

@@ -70,6 +70,35 @@ pub fn fast_stream(seed: u64, purpose: Purpose, index: u64) -> Xoshiro256PlusPlu
     ))
 }
 
+/// The random stream a mechanism draws its noise from (ChaCha8: portable,
+/// seekable, the same bits natively and in wasm).
+pub type NoiseRng = ChaCha8Rng;
+
+/// The one source of mechanism noise for every algorithm: a run's noise seed,
+/// from which release number t (a round, an iteration, the initialization)
+/// gets an independent stream. Nothing else draws privacy noise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NoiseSource {
+    seed: u64,
+}
+
+impl NoiseSource {
+    pub fn new(seed: u64) -> Self {
+        NoiseSource { seed }
+    }
+
+    /// The stream of release `t`.
+    pub fn release(&self, t: u64) -> NoiseRng {
+        stream(self.seed, Purpose::MechanismNoise, t)
+    }
+}
+
+impl From<u64> for NoiseSource {
+    fn from(seed: u64) -> Self {
+        NoiseSource::new(seed)
+    }
+}
+
 /// A sub-index for a second level of keying (e.g. ε point, then round).
 pub fn combine(a: u64, b: u64) -> u64 {
     splitmix64(a.wrapping_mul(0x1000_0000_01B3) ^ b)

@@ -23,8 +23,8 @@
 
 use std::sync::Arc;
 
+use crate::rng::NoiseRng;
 use nalgebra::{DMatrix, DVector};
-use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::data::random_features::RfFeatures;
@@ -119,7 +119,7 @@ pub struct DpGd {
     theta: DVector<f64>,
     resid: DVector<f64>,
     grad: DVector<f64>,
-    rng: ChaCha8Rng,
+    rng: NoiseRng,
     noise_std: f64,
     t: usize,
     last_clipped: usize,
@@ -131,7 +131,7 @@ impl DpGd {
     pub fn new(
         data: Arc<RfFeatures>,
         params: DpGdParams,
-        noise_rng: ChaCha8Rng,
+        noise_rng: NoiseRng,
     ) -> Result<Self, DpGdError> {
         if !(params.eta.is_finite() && params.eta > 0.0) {
             return Err(DpGdError::BadStepSize(params.eta));

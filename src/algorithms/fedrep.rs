@@ -11,6 +11,8 @@ use crate::linalg::{axpy, dot, least_squares_head, orthonormalize, HeadScratch};
 use crate::metrics::{excess_risk_linear, principal_angle_distance};
 use crate::privacy::clipping::clip_factor;
 use crate::privacy::gaussian::add_gaussian_noise;
+use crate::rng::NoiseSource;
+#[cfg(test)]
 use crate::rng::{stream, Purpose};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
@@ -100,7 +102,7 @@ pub struct FedRep {
     u: DMatrix<f64>,
     round: usize,
     angles: Vec<f64>,
-    noise_seed: u64,
+    noise: NoiseSource,
     clipped_fraction: f64,
     scratch: Scratch,
     /// Block partials of the round in progress (see [`FedRep::step_blocks`]).
@@ -121,7 +123,7 @@ impl FedRep {
         data: &FederatedDataset,
         u_init: DMatrix<f64>,
         params: FedRepParams,
-        noise_seed: u64,
+        noise: impl Into<NoiseSource>,
     ) -> Self {
         let (d, k) = (data.d(), data.k());
         let mt = data.model.m_train;
@@ -132,7 +134,7 @@ impl FedRep {
             u,
             round: 0,
             angles,
-            noise_seed,
+            noise: noise.into(),
             clipped_fraction: 0.0,
             scratch: Scratch {
                 a: vec![0.0; mt * k],
@@ -235,7 +237,7 @@ impl FedRep {
             axpy(1.0, &p.sum, &mut sum);
             clipped += p.clipped;
         }
-        let mut rng = stream(self.noise_seed, Purpose::MechanismNoise, self.round as u64);
+        let mut rng = self.noise.release(self.round as u64);
         // The mean clipped gradient plus ξ ~ N(0, σ̂²) entrywise (column-major, as U).
         let mut noisy_mean: Vec<f64> = sum.iter().map(|s| s / n as f64).collect();
         add_gaussian_noise(&mut noisy_mean, self.params.sigma, &mut rng);

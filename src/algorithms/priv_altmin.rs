@@ -76,6 +76,8 @@ use crate::linalg::{
 use crate::metrics::principal_angle_distance;
 use crate::privacy::clipping::clip_factor;
 use crate::privacy::event::PrivacyEvent;
+use crate::rng::NoiseSource;
+#[cfg(test)]
 use crate::rng::{stream, Purpose};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
@@ -434,18 +436,18 @@ impl StatisticsAccumulator {
     }
 }
 
-/// The noise of iteration t's release, from stream (seed, MechanismNoise, t):
+/// The noise of iteration t's release, from the run's noise source:
 /// W's upper triangle column by column (diagonal N(0, σ_W²), off-diagonal
 /// N(0, σ_W²/2), mirrored — distributed as (G + Gᵀ)/2 with G_ab ~ N(0, σ_W²)),
 /// then b ~ N(0, σ_b² I). Always draws the same numbers whatever σ is.
 pub fn release_noise(
-    seed: u64,
+    noise: NoiseSource,
     t: usize,
     dk: usize,
     sigma_w: f64,
     sigma_b: f64,
 ) -> (DMatrix<f64>, DVector<f64>) {
-    let mut rng = stream(seed, Purpose::MechanismNoise, t as u64);
+    let mut rng = noise.release(t as u64);
     let off = sigma_w / std::f64::consts::SQRT_2;
     let mut w = DMatrix::zeros(dk, dk);
     for c in 0..dk {
@@ -471,7 +473,7 @@ pub struct PrivAltMin {
     m_train: usize,
     u: DMatrix<f64>,
     u_star: DMatrix<f64>,
-    noise_seed: u64,
+    noise: NoiseSource,
     /// The current iteration's statistics so far, and how many of its
     /// participants they hold (see [`Self::advance`]).
     pending: Option<Box<(StatisticsAccumulator, usize)>>,
@@ -487,7 +489,7 @@ impl PrivAltMin {
         data: &FederatedDataset,
         u_init: DMatrix<f64>,
         params: PrivAltMinParams,
-        noise_seed: u64,
+        noise: impl Into<NoiseSource>,
     ) -> Self {
         let (n, d, k) = (data.n(), data.d(), data.k());
         assert_eq!(u_init.shape(), (d, k), "U_init must be d×k");
@@ -501,7 +503,7 @@ impl PrivAltMin {
             m_train: data.model.m_train,
             u,
             u_star: data.u_star.clone(),
-            noise_seed,
+            noise: noise.into(),
             pending: None,
             t: 0,
             angles,
@@ -656,13 +658,7 @@ impl PrivAltMin {
             points,
         } = statistics;
         let dk = self.d * self.k;
-        let (nw, nb) = release_noise(
-            self.noise_seed,
-            t,
-            dk,
-            self.params.sigma_w,
-            self.params.sigma_b,
-        );
+        let (nw, nb) = release_noise(self.noise, t, dk, self.params.sigma_w, self.params.sigma_b);
         w += nw;
         b += nb;
         let lam = self.params.ridge * points as f64;
@@ -813,7 +809,7 @@ mod tests {
         let (mut diag, mut offd, mut bb) = (0.0, 0.0, 0.0);
         let reps = 20;
         for t in 0..reps {
-            let (w, b) = release_noise(5, t, dk, sw, sb);
+            let (w, b) = release_noise(NoiseSource::new(5), t, dk, sw, sb);
             assert_eq!(w, w.transpose());
             diag += (0..dk).map(|a| w[(a, a)].powi(2)).sum::<f64>();
             offd += (0..dk)
@@ -830,7 +826,7 @@ mod tests {
         assert!((var_off / (sw * sw / 2.0) - 1.0).abs() < 0.05, "{var_off}");
         assert!((var_b / (sb * sb) - 1.0).abs() < 0.15, "{var_b}");
         // σ = 0: no noise.
-        let (w, _) = release_noise(5, 0, dk, 0.0, 0.0);
+        let (w, _) = release_noise(NoiseSource::new(5), 0, dk, 0.0, 0.0);
         assert_eq!(w.norm(), 0.0);
     }
 

@@ -14,7 +14,7 @@ use crate::algorithms::jl_exponential::{
 use crate::data::margin_classification::{MarginModel, Points};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::PrivacyReport;
-use crate::rng::{combine, stream, Purpose};
+use crate::rng::{combine, stream, NoiseSource, Purpose};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
@@ -270,7 +270,7 @@ impl ClassifierSweep {
         // Line 4 at every ε: one draw each, from its own noise stream.
         let sensitivity = 1.0 / c.n as f64;
         for (e, &eps) in c.epsilons.iter().enumerate() {
-            let mut rng = stream(seed, Purpose::MechanismNoise, combine(key, e as u64));
+            let mut rng = NoiseSource::new(seed).release(combine(key, e as u64));
             let chosen = exponential_mechanism(&scores[..main], eps, sensitivity, &mut rng)
                 .ok_or("no candidate to choose from")?;
             let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);
@@ -291,7 +291,7 @@ impl ClassifierSweep {
         if d == c.d && c.cover == Cover::Random {
             let eps = c.epsilons[c.epsilons.len() / 2];
             for (g, &count) in c.candidate_grid.iter().enumerate() {
-                let mut rng = stream(seed, Purpose::MechanismNoise, combine(key, 1000 + g as u64));
+                let mut rng = NoiseSource::new(seed).release(combine(key, 1000 + g as u64));
                 let chosen = exponential_mechanism(&scores[..count], eps, sensitivity, &mut rng)
                     .ok_or("no candidate to choose from")?;
                 let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);

@@ -32,7 +32,7 @@ use super::config::{DpGdConfig, SigmaQuery, SpentQuery, WORK_PER_UNIT};
 use crate::algorithms::dp_gd_random_features::{DpGd, DpGdParams};
 use crate::algorithms::min_norm::min_norm_least_squares;
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
-use crate::rng::{self, Purpose};
+use crate::rng;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::Config;
 
@@ -339,7 +339,7 @@ impl DpGdSweep {
                         ),
                         run.params.steps as u64,
                     );
-                    let noise = rng::stream(seed, Purpose::MechanismNoise, key);
+                    let noise = rng::NoiseSource::new(seed).release(key);
                     let gd = DpGd::new(data, run.params, noise).expect("parameters were validated");
                     self.active = Some(gd);
                 }

@@ -19,7 +19,7 @@ use crate::data::shared_representation::FederatedDataset;
 use crate::data::shared_representation::Storage;
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::{AccountingError, PrivacyReport};
-use crate::rng::{combine, stream, Purpose};
+use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::field::Config;
 use crate::scenarios::ConfigError;
 use crate::scenarios::RunError;
@@ -544,7 +544,7 @@ impl SeedSweep {
             return self.random_initialization();
         }
         let seed = self.job_seed(&Job::PrivateFedRep { epsilon_index });
-        let mut rng = stream(seed, Purpose::MechanismNoise, u64::MAX);
+        let mut rng = NoiseSource::new(seed).release(u64::MAX);
         let sigma = match (self.config.init, init_sigma) {
             (InitMode::Private, Some(sigma_init)) => sigma_init,
             _ => 0.0,
