@@ -11,7 +11,14 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::cell::Cell;
 
 /// Columns that must hold finite numbers in any results.csv row.
-const FINITE_COLUMNS: &[&str] = &["excess_risk", "mse", "test_loss", "train_loss", "error01"];
+const FINITE_COLUMNS: &[&str] = &[
+    "excess_risk",
+    "mse",
+    "test_loss",
+    "train_loss",
+    "error01",
+    "error",
+];
 
 /// Hostile and ordinary texts for a setting.
 fn text_for(

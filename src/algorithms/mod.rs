@@ -3,8 +3,10 @@
 
 pub mod dp_gd_random_features;
 pub mod fedrep;
+pub mod flute;
 pub mod jl_exponential;
 pub mod local_gd;
+pub mod low_rank_erm;
 pub mod min_norm;
 pub mod priv_altmin;
 pub mod private_init;

@@ -4,3 +4,4 @@
 pub mod margin_classification;
 pub mod random_features;
 pub mod shared_representation;
+pub mod under_parameterized;

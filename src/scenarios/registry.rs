@@ -15,6 +15,14 @@ pub mod dpgd;
 #[path = "classifier/mod.rs"]
 pub mod classifier;
 
+#[path = "flute/mod.rs"]
+pub mod flute;
+
 /// Every scenario, in the page's order; the first scenario's first preset is
 /// the default.
-pub static SCENARIOS: &[&dyn Scenario] = &[&fedrep::FedRep, &dpgd::DpGd, &classifier::Classifier];
+pub static SCENARIOS: &[&dyn Scenario] = &[
+    &fedrep::FedRep,
+    &dpgd::DpGd,
+    &classifier::Classifier,
+    &flute::Flute,
+];

@@ -1,0 +1,320 @@
+//! The FLUTE scenario's charts (Liu, Shen & Yang, §7 and App. C): the error
+//! against the rounds with both floors, the singular values of BW (learned
+//! one at a time, largest first), the principal angle, the balancedness, the
+//! private comparison (this project's extension) and the γ ablation (Fig. 4).
+//! Curves are means over seeds.
+
+use super::config::{FluteConfig, ABLATION_RATIOS};
+use super::run::{
+    Curve, FluteRow, DP_FLUTE, FEDREP, FEDREP_RI, FLUTE, FLUTE_ABLATION, PRIVATE_FEDREP,
+};
+use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::privacy::report::fmt_num;
+
+fn series(name: String, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> Series {
+    Series {
+        name,
+        points,
+        style,
+        color,
+        horizontal: false,
+        band: Vec::new(),
+        faded: false,
+        in_legend: true,
+    }
+}
+
+fn level(name: String, y: f64, x: f64, color: usize) -> Option<Series> {
+    y.is_finite().then(|| Series {
+        horizontal: true,
+        ..series(name, vec![(x, y)], LineStyle::Dashed, color)
+    })
+}
+
+/// The mean over seeds, round by round, of `value` on the curves of `method`
+/// (at ε, NaN for the non-private ones).
+fn mean_curve(
+    curves: &[Curve],
+    method: &str,
+    epsilon: f64,
+    value: impl Fn(&super::run::CurvePoint) -> f64,
+) -> Vec<(f64, f64)> {
+    let chosen: Vec<&Curve> = curves
+        .iter()
+        .filter(|c| {
+            c.method == method && (c.epsilon == epsilon || (c.epsilon.is_nan() && epsilon.is_nan()))
+        })
+        .collect();
+    let Some(first) = chosen.first() else {
+        return Vec::new();
+    };
+    (0..first.points.len())
+        .filter_map(|j| {
+            let values: Vec<f64> = chosen
+                .iter()
+                .filter_map(|c| c.points.get(j).map(&value))
+                .collect();
+            let mean = values.iter().sum::<f64>() / values.len() as f64;
+            mean.is_finite()
+                .then_some((first.points[j].round as f64, mean))
+        })
+        .collect()
+}
+
+/// The mean of `value` over the rows that `keep`.
+fn mean_of(
+    rows: &[FluteRow],
+    keep: impl Fn(&FluteRow) -> bool,
+    value: impl Fn(&FluteRow) -> f64,
+) -> f64 {
+    let v: Vec<f64> = rows.iter().filter(|r| keep(r)).map(value).collect();
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+const METHODS: [(&str, &str, usize); 3] = [
+    (FLUTE, "FLUTE (Algorithm 1)", 0),
+    (FEDREP, "FedRep (moments start + QR)", 1),
+    (FEDREP_RI, "FedRep(RI) (random start)", 2),
+];
+
+pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<ChartSpec> {
+    let main = |r: &FluteRow| r.method != FLUTE_ABLATION;
+    let erm = mean_of(rows, main, |r| r.erm_floor);
+    let population = mean_of(rows, main, |r| r.population_floor);
+    let t = c.rounds as f64;
+    let floors = |x: f64| {
+        [
+            level("finite-N ERM floor".into(), erm, x, 6),
+            level(
+                "population floor (rank-k truncation)".into(),
+                population,
+                x,
+                7,
+            ),
+        ]
+        .into_iter()
+        .flatten()
+    };
+
+    let mut error = Vec::new();
+    let mut angle = Vec::new();
+    for (method, name, color) in METHODS {
+        error.push(series(
+            name.into(),
+            mean_curve(curves, method, f64::NAN, |p| p.error),
+            LineStyle::Solid,
+            color,
+        ));
+        angle.push(series(
+            name.into(),
+            mean_curve(curves, method, f64::NAN, |p| p.principal_angle),
+            LineStyle::Solid,
+            color,
+        ));
+    }
+    error.extend(floors(0.0));
+
+    let mut singular = Vec::new();
+    for j in 0..c.k {
+        singular.push(series(
+            format!("σ{}(BW), FLUTE", j + 1),
+            mean_curve(curves, FLUTE, f64::NAN, |p| {
+                p.singular_values.get(j).copied().unwrap_or(f64::NAN)
+            }),
+            LineStyle::Solid,
+            j,
+        ));
+    }
+    // σⱼ(Φ), the mean over the seeds' datasets (exactly λⱼ for App. C.1).
+    let flute_curves: Vec<&Curve> = curves.iter().filter(|c| c.method == FLUTE).collect();
+    let phi_sv = |j: usize| {
+        let v: Vec<f64> = flute_curves
+            .iter()
+            .filter_map(|c| c.phi_singular_values.get(j).copied())
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let rank = c.effective_rank();
+    for j in 0..(c.k + 1).min(c.d.min(c.n)) {
+        if let Some(s) = level(format!("σ{}(Φ)", j + 1), phi_sv(j), 0.0, j) {
+            singular.push(Series {
+                in_legend: j == c.k,
+                ..s
+            });
+        }
+    }
+
+    let mut balance = vec![series(
+        "FLUTE".into(),
+        mean_curve(curves, FLUTE, f64::NAN, |p| p.balancedness),
+        LineStyle::Solid,
+        0,
+    )];
+    let eps = c.private_epsilons();
+    if let Some(&mid) = eps.get(eps.len() / 2) {
+        balance.push(series(
+            format!("DP-FLUTE, ε = {}", fmt_num(mid)),
+            mean_curve(curves, DP_FLUTE, mid, |p| p.balancedness),
+            LineStyle::Dashed,
+            3,
+        ));
+    }
+
+    let mut by_eps = Vec::new();
+    if !eps.is_empty() {
+        for (method, name, color) in [
+            (DP_FLUTE, "DP-FLUTE (project's extension)", 3),
+            (PRIVATE_FEDREP, "Private FedRep", 4),
+        ] {
+            let points: Vec<(f64, f64)> = eps
+                .iter()
+                .map(|&e| {
+                    (
+                        e,
+                        mean_of(rows, |r| r.method == method && r.epsilon == e, |r| r.error),
+                    )
+                })
+                .filter(|p| p.1.is_finite())
+                .collect();
+            by_eps.push(series(name.into(), points, LineStyle::Solid, color));
+        }
+        let x0 = eps[0];
+        for (method, name, color) in [
+            (FLUTE, "FLUTE, non-private", 0),
+            (FEDREP, "FedRep, non-private", 1),
+        ] {
+            by_eps.extend(level(
+                name.into(),
+                mean_of(rows, |r| r.method == method, |r| r.error),
+                x0,
+                color,
+            ));
+        }
+        by_eps.extend(floors(x0));
+    }
+
+    let mut ablation = Vec::new();
+    for (i, ratio) in ABLATION_RATIOS.iter().enumerate() {
+        let mut points: Vec<(f64, f64)> = c
+            .ablation_m
+            .iter()
+            .map(|&n| {
+                (
+                    n as f64,
+                    mean_of(
+                        rows,
+                        |r| r.method == FLUTE_ABLATION && r.m == n && r.gamma_ratio == *ratio,
+                        |r| r.error,
+                    ),
+                )
+            })
+            .filter(|p| p.1.is_finite())
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if !points.is_empty() {
+            let label = ["γ₁ = 2γ₂", "γ₁ = γ₂", "γ₁ = (2/3)γ₂"][i];
+            ablation.push(series(label.into(), points, LineStyle::Solid, i));
+        }
+    }
+    let mut floor_by_m: Vec<(f64, f64)> = c
+        .ablation_m
+        .iter()
+        .map(|&n| {
+            (
+                n as f64,
+                mean_of(
+                    rows,
+                    |r| r.method == FLUTE_ABLATION && r.m == n,
+                    |r| r.erm_floor,
+                ),
+            )
+        })
+        .filter(|p| p.1.is_finite())
+        .collect();
+    floor_by_m.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if !floor_by_m.is_empty() {
+        ablation.push(series(
+            "finite-N ERM floor".into(),
+            floor_by_m,
+            LineStyle::Dashed,
+            6,
+        ));
+    }
+
+    let rounds_hint = Some((0.0, t));
+    let hint = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+    };
+    let ms: Vec<f64> = c.ablation_m.iter().map(|&n| n as f64).collect();
+    vec![
+        ChartSpec {
+            title: format!(
+                "Error versus rounds (d = {}, k = {}, r = {})",
+                c.d, c.k, rank
+            ),
+            x_label: "round".into(),
+            y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖".into(),
+            log_x: false,
+            log_y: true,
+            x_hint: rounds_hint,
+            series: error,
+        },
+        ChartSpec {
+            title: "Singular values of BW (FLUTE)".into(),
+            x_label: "round".into(),
+            y_label: "σⱼ(BW)".into(),
+            log_x: false,
+            log_y: false,
+            x_hint: rounds_hint,
+            series: singular,
+        },
+        ChartSpec {
+            title: "Distance to the top-k subspace U_k".into(),
+            x_label: "round".into(),
+            y_label: "sin of the largest principal angle".into(),
+            log_x: false,
+            log_y: true,
+            x_hint: rounds_hint,
+            series: angle,
+        },
+        ChartSpec {
+            title: "Balancedness ‖BᵀB − WWᵀ‖_F".into(),
+            x_label: "round".into(),
+            y_label: "‖BᵀB − WWᵀ‖_F".into(),
+            log_x: false,
+            log_y: true,
+            x_hint: rounds_hint,
+            series: balance,
+        },
+        ChartSpec {
+            title: format!(
+                "Final error versus client-level ε (δ = {})",
+                fmt_num(c.delta)
+            ),
+            x_label: "client-level ε".into(),
+            y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
+            log_x: true,
+            log_y: true,
+            x_hint: hint(eps),
+            series: by_eps,
+        },
+        ChartSpec {
+            title: format!(
+                "γ ablation: final FLUTE error versus N (k = {}, M = {})",
+                c.k, c.n
+            ),
+            x_label: "samples per client N".into(),
+            y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
+            log_x: false,
+            log_y: false,
+            x_hint: hint(&ms),
+            series: ablation,
+        },
+    ]
+}

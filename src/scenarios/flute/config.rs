@@ -1,0 +1,563 @@
+//! The settings of the FLUTE scenario (Liu, Shen & Yang, ICML 2024): one field
+//! table, the presets of App. C.1, Fig. 4 and Example 1, the over-parameterized
+//! check r = k, and the private comparison (this project's extension).
+
+use crate::algorithms::flute::GradientScale;
+use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
+use crate::privacy::Relation;
+use crate::scenarios::error::ConfigError;
+use crate::scenarios::field::{Choice, Config, Field, OptionalList};
+use crate::scenarios::Preset;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// Longest sweep accepted (estimated, one core): the page and CLI refuse more.
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// γ₁/γ₂ ratios of the ablation (Fig. 4): γ₁ = 2γ₂, γ₁ = γ₂, γ₁ = (2/3)γ₂.
+pub const ABLATION_RATIOS: [f64; 3] = [2.0, 1.0, 2.0 / 3.0];
+
+impl Choice for Spectrum {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (
+            Spectrum::Decaying,
+            "Φ = UΛV, λᵢ = 2·min(d, M)/(i+1) (App. C.1)",
+        ),
+        (Spectrum::Gaussian, "φᵢ ~ N(0, I_d) (§7.1)"),
+        (
+            Spectrum::Example1,
+            "φᵢ = λᵢuᵢ, one direction per client (Example 1)",
+        ),
+    ];
+}
+
+impl Choice for GradientScale {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (
+            GradientScale::One,
+            "c = 1 (the appendix's update, analysed)",
+        ),
+        (GradientScale::Two, "c = 2 (the literal derivative)"),
+    ];
+}
+
+/// Every setting of the sweep (the paper's M, N are `n`, `m` here).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FluteConfig {
+    /// M clients.
+    pub n: usize,
+    /// N samples per client.
+    pub m: usize,
+    pub d: usize,
+    pub k: usize,
+    /// r = rank Φ.
+    pub rank: usize,
+    pub spectrum: Spectrum,
+    /// σ², the label noise's variance (App. C.1: 0.3).
+    pub noise: f64,
+    pub rounds: usize,
+    /// η = η_l = η_r.
+    pub eta: f64,
+    /// α, the scale of the random start.
+    pub alpha: f64,
+    pub gamma1: f64,
+    pub gamma2: f64,
+    pub scale: GradientScale,
+    /// FedRep's server step on U (a mean of the clients' gradients).
+    pub fedrep_step: f64,
+    /// Run the private methods (DP-FLUTE and Private FedRep).
+    pub private: bool,
+    /// Rounds of the private runs (the noise grows like √T, so they run fewer).
+    pub private_rounds: usize,
+    pub epsilons: Vec<f64>,
+    pub delta: f64,
+    pub relation: Relation,
+    /// ψ of DP-FLUTE: each client's contribution (∇_B L_i, w_i w_iᵀ).
+    pub clip: f64,
+    /// ψ of Private FedRep's gradients.
+    pub fedrep_clip: f64,
+    /// ψ_init of Private FedRep's initialization (Alg. 2).
+    pub init_clip: f64,
+    /// Samples per client of the γ ablation (Fig. 4); none = off.
+    pub ablation_m: OptionalList,
+    pub seed: u64,
+    pub seeds: usize,
+}
+
+/// The presets, in the page's order (the first is the scenario's default).
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "flute-c1",
+        label: "App. C.1: d = 10, k = 2, 15 clients × 20 samples, r = 10",
+    },
+    Preset {
+        name: "flute-gamma",
+        label: "Fig. 4: the γ₁/γ₂ ablation (k = 6, 10 clients, N = 8–11)",
+    },
+    Preset {
+        name: "flute-example1",
+        label: "Example 1: k = 1, one direction per client",
+    },
+    Preset {
+        name: "flute-overparam",
+        label: "r = k: the over-parameterized case (all three agree)",
+    },
+    Preset {
+        name: "flute-private",
+        label: "DP-FLUTE vs Private FedRep (project's extension, 2000 clients)",
+    },
+];
+
+impl Default for FluteConfig {
+    fn default() -> Self {
+        FluteConfig {
+            n: 15,
+            m: 20,
+            d: 10,
+            k: 2,
+            rank: 10,
+            spectrum: Spectrum::Decaying,
+            noise: 0.3,
+            rounds: 300,
+            eta: 0.03,
+            alpha: 0.01,
+            gamma1: 0.25,
+            gamma2: 0.125,
+            scale: GradientScale::One,
+            fedrep_step: 0.1,
+            private: false,
+            private_rounds: 150,
+            epsilons: vec![0.5, 1.0, 2.0, 4.0, 8.0],
+            delta: 1e-5,
+            relation: Relation::ReplaceOne,
+            clip: 0.05,
+            fedrep_clip: 1.0,
+            init_clip: 10.0,
+            ablation_m: OptionalList(Vec::new()),
+            seed: 1,
+            seeds: 1,
+        }
+    }
+}
+
+const PROBLEM: &str = "Problem";
+const FLUTE: &str = "FLUTE (Algorithm 1)";
+const BASELINES: &str = "FedRep";
+const PRIVACY: &str = "Privacy (project's extension)";
+const CHARTS: &str = "Charts";
+
+fn field_table() -> Vec<Field<FluteConfig>> {
+    type C = FluteConfig;
+    vec![
+        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
+            .label("clients M")
+            .group(PROBLEM),
+        Field::new("m", |c: &C| &c.m, |c: &mut C| &mut c.m)
+            .label("samples per client N")
+            .group(PROBLEM),
+        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
+            .label("dimension d")
+            .group(PROBLEM),
+        Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
+            .label("representation k")
+            .help("under-parameterized when k < r")
+            .group(PROBLEM),
+        Field::new("rank", |c: &C| &c.rank, |c: &mut C| &mut c.rank)
+            .label("rank r of Φ")
+            .help("App. C.1 spectrum; Gaussian Φ has rank min(d, M)")
+            .group(PROBLEM),
+        Field::new("spectrum", |c: &C| &c.spectrum, |c: &mut C| &mut c.spectrum)
+            .label("true regressors φᵢ")
+            .group(PROBLEM),
+        Field::new("noise", |c: &C| &c.noise, |c: &mut C| &mut c.noise)
+            .label("noise variance σ²")
+            .help("App. C.1: 0.3")
+            .group(PROBLEM),
+        Field::new("rounds", |c: &C| &c.rounds, |c: &mut C| &mut c.rounds)
+            .label("rounds T")
+            .group(FLUTE),
+        Field::new("eta", |c: &C| &c.eta, |c: &mut C| &mut c.eta)
+            .label("step η = η_l = η_r")
+            .group(FLUTE),
+        Field::new("alpha", |c: &C| &c.alpha, |c: &mut C| &mut c.alpha)
+            .label("init scale α")
+            .help("B⁰, W⁰ have N(0, α²) entries")
+            .group(FLUTE),
+        Field::new("gamma1", |c: &C| &c.gamma1, |c: &mut C| &mut c.gamma1)
+            .label("γ₁ (−γ₁‖BW‖²)")
+            .help("at most 2γ₂")
+            .group(FLUTE),
+        Field::new("gamma2", |c: &C| &c.gamma2, |c: &mut C| &mut c.gamma2)
+            .label("γ₂ (‖BᵀB‖² + ‖WWᵀ‖²)")
+            .group(FLUTE),
+        Field::new("scale", |c: &C| &c.scale, |c: &mut C| &mut c.scale)
+            .label("gradient constant c")
+            .group(FLUTE)
+            .folded(),
+        Field::new(
+            "fedrep_step",
+            |c: &C| &c.fedrep_step,
+            |c: &mut C| &mut c.fedrep_step,
+        )
+        .label("FedRep step")
+        .help("server step on U (mean gradient), then QR")
+        .group(BASELINES),
+        Field::new("private", |c: &C| &c.private, |c: &mut C| &mut c.private)
+            .label("private runs")
+            .help("DP-FLUTE and Private FedRep at every ε")
+            .group(PRIVACY),
+        Field::new(
+            "private_rounds",
+            |c: &C| &c.private_rounds,
+            |c: &mut C| &mut c.private_rounds,
+        )
+        .label("rounds of the private runs")
+        .help("each round is one noisy release: fewer rounds, less noise per round")
+        .group(PRIVACY),
+        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
+            .label("ε values")
+            .slider(0.1, 100.0, true)
+            .group(PRIVACY),
+        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
+            .label("δ")
+            .group(PRIVACY),
+        Field::new("relation", |c: &C| &c.relation, |c: &mut C| &mut c.relation)
+            .label("neighbouring relation")
+            .group(PRIVACY),
+        Field::new("clip", |c: &C| &c.clip, |c: &mut C| &mut c.clip)
+            .label("DP-FLUTE clip ψ")
+            .help("Frobenius norm of each client's (∇_B Lᵢ, wᵢwᵢᵀ); with App. C.1's Φ a client's share shrinks like 1/M: scale ψ with it")
+            .group(PRIVACY),
+        Field::new(
+            "fedrep_clip",
+            |c: &C| &c.fedrep_clip,
+            |c: &mut C| &mut c.fedrep_clip,
+        )
+        .label("Private FedRep clip ψ")
+        .group(PRIVACY),
+        Field::new("init_clip", |c: &C| &c.init_clip, |c: &mut C| &mut c.init_clip)
+            .label("Private FedRep init clip")
+            .group(PRIVACY)
+            .folded(),
+        Field::new(
+            "ablation_m",
+            |c: &C| &c.ablation_m,
+            |c: &mut C| &mut c.ablation_m,
+        )
+        .label("γ ablation: N values")
+        .help("final FLUTE error for γ₁/γ₂ = 2, 1, 2/3 (Fig. 4); “none” = off")
+        .group(CHARTS),
+        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
+            .label("seed")
+            .group(PROBLEM),
+        Field::new("seeds", |c: &C| &c.seeds, |c: &mut C| &mut c.seeds)
+            .label("seeds")
+            .help("datasets seed, seed+1, …: the charts show their mean")
+            .group(PROBLEM),
+    ]
+}
+
+/// The share of Private FedRep's μ² spent on its initialization (as the
+/// Private FedRep scenario's default).
+pub const INIT_SHARE: f64 = 0.1;
+
+impl FluteConfig {
+    /// The data model of seed `seed` with N samples per client.
+    pub fn model(&self, seed: u64, samples: usize) -> UnderParameterizedModel {
+        UnderParameterizedModel {
+            clients: self.n,
+            samples,
+            d: self.d,
+            k: self.k,
+            rank: self.rank,
+            spectrum: self.spectrum,
+            noise: self.noise.sqrt(),
+            seed,
+        }
+    }
+
+    /// r = rank Φ as drawn: the setting for App. C.1, min(d, M) otherwise.
+    pub fn effective_rank(&self) -> usize {
+        match self.spectrum {
+            Spectrum::Decaying => self.rank.min(self.d).min(self.n),
+            Spectrum::Gaussian | Spectrum::Example1 => self.d.min(self.n),
+        }
+    }
+
+    /// The ε points the private methods run at (none when they are off).
+    pub fn private_epsilons(&self) -> &[f64] {
+        if self.private {
+            &self.epsilons
+        } else {
+            &[]
+        }
+    }
+
+    /// Round-equivalents of work per seed, each costing M·N·d·(k + 2) (the
+    /// cost model of [`estimated_seconds`](Self::estimated_seconds)).
+    pub fn rounds_per_seed(&self) -> f64 {
+        let main = 3.0 * self.rounds as f64
+            + (2 * self.private_epsilons().len()) as f64 * self.private_rounds as f64;
+        let ablation: f64 = self
+            .ablation_m
+            .iter()
+            .map(|&n| ABLATION_RATIOS.len() as f64 * self.rounds as f64 * n as f64 / self.m as f64)
+            .sum();
+        main + ablation
+    }
+
+    /// Seconds on one core, from the round count and the floor's solve
+    /// (measured: about 0.7 ns per M·N·d·(k + 2), metrics included).
+    pub fn estimated_seconds(&self) -> f64 {
+        let (m, n, d, k) = (self.n as f64, self.m as f64, self.d as f64, self.k as f64);
+        let round = m * n * d * (k + 2.0);
+        let als = 30.0 * (m * (n * d * d + k * k * d * d) + (d * k).powi(3) / 3.0);
+        self.seeds as f64 * (self.rounds_per_seed() * round * 0.7e-9 + als * 1.5e-9)
+    }
+}
+
+impl Config for FluteConfig {
+    fn fields() -> &'static [Field<Self>] {
+        static FIELDS: OnceLock<Vec<Field<FluteConfig>>> = OnceLock::new();
+        FIELDS.get_or_init(field_table)
+    }
+
+    fn preset(name: &str) -> Result<Self, ConfigError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "flute-c1" => Ok(FluteConfig::default()),
+            "flute-gamma" => Ok(FluteConfig {
+                n: 10,
+                m: 10,
+                k: 6,
+                rounds: 600,
+                ablation_m: OptionalList(vec![8, 9, 10, 11]),
+                ..FluteConfig::default()
+            }),
+            "flute-example1" => Ok(FluteConfig {
+                n: 5,
+                m: 40,
+                d: 10,
+                k: 1,
+                rank: 5,
+                spectrum: Spectrum::Example1,
+                noise: 0.01,
+                rounds: 400,
+                ..FluteConfig::default()
+            }),
+            "flute-overparam" => Ok(FluteConfig {
+                k: 3,
+                rank: 3,
+                noise: 0.0,
+                rounds: 600,
+                ..FluteConfig::default()
+            }),
+            "flute-private" => Ok(FluteConfig {
+                n: 2000,
+                private: true,
+                fedrep_step: 1.0,
+                fedrep_clip: 0.2,
+                ..FluteConfig::default()
+            }),
+            other => Err(ConfigError::UnknownPreset {
+                name: other.chars().filter(|c| !c.is_control()).take(40).collect(),
+                known: PRESETS
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    fn validate_all(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        let mut invalid: Vec<ConfigError> = Vec::new();
+        let mut check = |ok: bool, field: &str, requirement: &str, value: String| {
+            if !ok {
+                errors.push(ConfigError::out_of_range(field, requirement, value));
+            }
+        };
+        check(
+            (2..=200_000).contains(&self.n),
+            "n",
+            "between 2 and 200000 clients",
+            self.n.to_string(),
+        );
+        check(
+            (1..=10_000).contains(&self.m),
+            "m",
+            "between 1 and 10000",
+            self.m.to_string(),
+        );
+        check(
+            (1..=200).contains(&self.d),
+            "d",
+            "between 1 and 200",
+            self.d.to_string(),
+        );
+        check(
+            self.k >= 1 && self.k <= self.d.min(20),
+            "k",
+            "between 1 and min(d, 20)",
+            self.k.to_string(),
+        );
+        let rank_max = self.d.min(self.n);
+        if self.spectrum == Spectrum::Decaying {
+            check(
+                self.rank >= 1 && self.rank <= rank_max,
+                "rank",
+                &format!("between 1 and min(d, M) = {rank_max}"),
+                self.rank.to_string(),
+            );
+        }
+        if self.spectrum == Spectrum::Example1 && self.n > self.d {
+            invalid.push(ConfigError::invalid(
+                "n",
+                format!(
+                    "Example 1 gives each client its own direction: at most d = {} clients",
+                    self.d
+                ),
+            ));
+        }
+        check(
+            self.noise >= 0.0 && self.noise <= 100.0,
+            "noise",
+            "in [0, 100]",
+            self.noise.to_string(),
+        );
+        check(
+            (1..=20_000).contains(&self.rounds),
+            "rounds",
+            "between 1 and 20000",
+            self.rounds.to_string(),
+        );
+        check(
+            (1..=20_000).contains(&self.private_rounds),
+            "private_rounds",
+            "between 1 and 20000",
+            self.private_rounds.to_string(),
+        );
+        check(
+            self.eta > 0.0 && self.eta <= 10.0,
+            "eta",
+            "in (0, 10]",
+            self.eta.to_string(),
+        );
+        check(
+            self.alpha > 0.0 && self.alpha <= 10.0,
+            "alpha",
+            "in (0, 10]",
+            self.alpha.to_string(),
+        );
+        check(
+            self.gamma2 > 0.0 && self.gamma2 <= 10.0,
+            "gamma2",
+            "in (0, 10]",
+            self.gamma2.to_string(),
+        );
+        check(
+            self.gamma1 >= 0.0 && self.gamma1 <= 10.0,
+            "gamma1",
+            "in [0, 10]",
+            self.gamma1.to_string(),
+        );
+        // Fig. 4: γ₁ > 2γ₂ was not used because ‖BW‖_F "usually diverges": the
+        // penalty −γ₁‖BW‖² then outgrows the balancing term.
+        if self.gamma1 > 2.0 * self.gamma2 * (1.0 + 1e-12) {
+            invalid.push(ConfigError::invalid(
+                "gamma1",
+                format!(
+                    "γ₁ = {} is more than 2γ₂ = {}: the regularizer is then unbounded below and ‖BW‖ diverges (the paper, Fig. 4, does not use it)",
+                    self.gamma1,
+                    2.0 * self.gamma2
+                ),
+            ));
+        }
+        check(
+            self.fedrep_step > 0.0 && self.fedrep_step <= 100.0,
+            "fedrep_step",
+            "in (0, 100]",
+            self.fedrep_step.to_string(),
+        );
+        for (field, value) in [
+            ("clip", self.clip),
+            ("fedrep_clip", self.fedrep_clip),
+            ("init_clip", self.init_clip),
+        ] {
+            check(
+                value > 0.0 && value <= 1e6,
+                field,
+                "in (0, 1e6]",
+                value.to_string(),
+            );
+        }
+        check(
+            self.delta > 0.0 && self.delta <= 0.1,
+            "delta",
+            "in (0, 0.1]",
+            self.delta.to_string(),
+        );
+        if self.epsilons.is_empty() || self.epsilons.iter().any(|&e| !(0.01..=100.0).contains(&e)) {
+            invalid.push(ConfigError::invalid(
+                "epsilons",
+                "every ε must be in [0.01, 100]",
+            ));
+        }
+        check(
+            self.ablation_m.iter().all(|&n| (1..=10_000).contains(&n)),
+            "ablation_m",
+            "sample counts between 1 and 10000",
+            format!("{:?}", self.ablation_m.0),
+        );
+        check(
+            (1..=20).contains(&self.seeds),
+            "seeds",
+            "between 1 and 20",
+            self.seeds.to_string(),
+        );
+        errors.extend(invalid);
+        if !errors.is_empty() {
+            return errors;
+        }
+        let largest_m = self
+            .ablation_m
+            .iter()
+            .copied()
+            .chain([self.m])
+            .max()
+            .unwrap_or(self.m);
+        let bytes = 8.0 * self.n as f64 * largest_m as f64 * (self.d + 1) as f64;
+        if bytes > 1.5e9 {
+            errors.push(ConfigError::invalid(
+                "n",
+                format!(
+                    "M·N·(d + 1) numbers take {:.1} GB: lower n, m or d",
+                    bytes / 1e9
+                ),
+            ));
+        }
+        if self.private {
+            for &eps in &self.epsilons {
+                if let Err(e) = super::plan::plan(self, eps) {
+                    errors.push(ConfigError::invalid(
+                        "epsilons",
+                        format!("the accountant refuses ε = {eps}: {e}"),
+                    ));
+                    break;
+                }
+            }
+        }
+        let seconds = self.estimated_seconds();
+        if seconds > MAX_SECONDS {
+            errors.push(ConfigError::invalid(
+                "rounds",
+                format!(
+                    "this sweep would take about {:.0} h on one core (limit {} h): lower rounds, n, m, seeds or the ε list",
+                    seconds / 3600.0,
+                    MAX_SECONDS / 3600.0
+                ),
+            ));
+        }
+        errors
+    }
+}

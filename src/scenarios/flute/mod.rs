@@ -1,0 +1,309 @@
+//! FLUTE: federated representation learning in the under-parameterized regime
+//! (Liu, Shen & Yang, ICML 2024): the linear FLUTE of Algorithm 1 against
+//! FedRep and FedRep(RI) on the paper's synthetic data, when the true rank r
+//! exceeds the representation size k. DP-FLUTE and the comparison with Private
+//! FedRep are this project's extension (the paper has no privacy).
+//!
+//! - [`config`]: the settings and presets; [`plan`]: the private releases;
+//! - [`run`]: the sweep, round by round; [`charts`]: six charts.
+
+pub mod charts;
+pub mod config;
+pub mod plan;
+pub mod run;
+
+use self::config::{FluteConfig, PRESETS};
+use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
+use crate::privacy::PrivacyReport;
+use crate::scenarios::explain::run_entry;
+use crate::scenarios::field::Config;
+use crate::scenarios::table::chart_table;
+use crate::scenarios::{
+    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
+    View,
+};
+use serde::{Deserialize, Serialize};
+
+/// The scenario in the registry.
+pub struct Flute;
+
+const CHARTS: &[ChartInfo] = &[
+    ChartInfo {
+        id: "flute-error-chart",
+        name: "error chart",
+        alt: "The paper's error (1/M) Σ‖B wᵢ − φᵢ‖ versus rounds for FLUTE, FedRep and FedRep(RI), with the two floors; the same numbers are in the table below",
+        caption: "The paper's error against the true regressors, mean over seeds (Fig. 1 and 3). With k < r no model reaches 0: the \
+                  population floor is the best rank-k model, the finite-N ERM floor the best on these samples. FedRep starts lower \
+                  (its start looks at the data); FLUTE, from a tiny random start, ends at the ERM floor, and FedRep(RI) takes longer.",
+        toggle: None,
+        animate: true,
+    },
+    ChartInfo {
+        id: "flute-sv-chart",
+        name: "singular values chart",
+        alt: "The singular values of FLUTE's BW versus rounds against the singular values of Phi; the same numbers are in the table below",
+        caption: "σⱼ(BW) of FLUTE against σⱼ(Φ) (dashed). From a small start the components are learned one at a time, largest \
+                  first, each settling at its λⱼ; the (k+1)-th level is what a rank-k model must leave out.",
+        toggle: None,
+        animate: true,
+    },
+    ChartInfo {
+        id: "flute-angle-chart",
+        name: "principal angle chart",
+        alt: "Sine of the largest principal angle between span(B) and U_k versus rounds; the same numbers are in the table below",
+        caption: "How far span(B) is from the top-k singular subspace U_k of Φ (not used in the paper; the FedRep papers' distance). \
+                  Finite samples leave a floor.",
+        toggle: None,
+        animate: true,
+    },
+    ChartInfo {
+        id: "flute-balance-chart",
+        name: "balancedness chart",
+        alt: "The balancedness of FLUTE's factors versus rounds; the same numbers are in the table below",
+        caption: "‖BᵀB − WWᵀ‖_F: the regularizer (with γ₁ = 2γ₂ it is γ₂‖BᵀB − WWᵀ‖²) keeps the two factors balanced, \
+                  which is what makes averaging over clients keep the top directions (Example 1).",
+        toggle: None,
+        animate: true,
+    },
+    ChartInfo {
+        id: "flute-eps-chart",
+        name: "error versus ε chart",
+        alt: "Final error versus epsilon for DP-FLUTE and Private FedRep, with the non-private levels; the same numbers are in the table below",
+        caption: "This project's extension (no paper reports it): DP-FLUTE (each client's contribution clipped, Gaussian noise on \
+                  the sums) and Private FedRep on the same clients, at the same client-level ε. Empty unless “private runs” is on.",
+        toggle: None,
+        animate: false,
+    },
+    ChartInfo {
+        id: "flute-gamma-chart",
+        name: "γ ablation chart",
+        alt: "Final FLUTE error versus samples per client for three ratios of gamma1 to gamma2; the same numbers are in the table below",
+        caption: "Fig. 4: the final error for γ₁ = 2γ₂, γ₂ and (2/3)γ₂ at several N (γ₁ > 2γ₂ diverges and is refused). \
+                  Empty unless N values are set.",
+        toggle: None,
+        animate: false,
+    },
+];
+
+const LESSON: &[LessonStep] = &[
+    LessonStep {
+        title: "Too small a representation",
+        text: "The true regressors have rank r = 10 but the model only k = 2: no k-dimensional representation fits every client. \
+               The error cannot reach 0; watch FLUTE settle at the finite-N ERM floor.",
+        preset: "flute-c1",
+        settings: &[],
+    },
+    LessonStep {
+        title: "One component at a time",
+        text: "From a tiny random start FLUTE picks up the singular directions of Φ one by one, the largest first. Look at the \
+               singular-values chart.",
+        preset: "flute-c1",
+        settings: &[("k", "4")],
+    },
+    LessonStep {
+        title: "When r = k, everyone agrees",
+        text: "In the over-parameterized case a k-dimensional representation fits every client, and FLUTE, FedRep and FedRep(RI) \
+               reach the same subspace.",
+        preset: "flute-overparam",
+        settings: &[],
+    },
+    LessonStep {
+        title: "Privacy (this project's extension)",
+        text: "With 2000 clients, DP-FLUTE clips each client's contribution and adds Gaussian noise; compare it with Private FedRep \
+               at the same ε.",
+        preset: "flute-private",
+        settings: &[],
+    },
+];
+
+/// The finished rows, reports and curves: what [`Scenario::merge`] reads.
+#[derive(Serialize, Deserialize)]
+struct Part {
+    rows: Vec<FluteRow>,
+    reports: Vec<Option<PrivacyReport>>,
+    curves: Vec<Curve>,
+}
+
+fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<FluteConfig, Vec<ConfigError>> {
+    FluteConfig::from_pairs(preset, pairs.iter().copied())
+}
+
+fn view(
+    c: &FluteConfig,
+    rows: &[FluteRow],
+    reports: &[Option<PrivacyReport>],
+    curves: &[Curve],
+) -> View {
+    let charts = charts::charts(c, rows, curves);
+    // One entry per (method, ε): the same release for every seed.
+    let mut seen: Vec<(String, u64)> = Vec::new();
+    let mut privacy = Vec::new();
+    for (r, p) in rows.iter().zip(reports) {
+        if let Some(p) = p {
+            let key = (r.method.clone(), r.epsilon.to_bits());
+            if !seen.contains(&key) {
+                seen.push(key);
+                let who = if r.method == run::DP_FLUTE {
+                    format!(
+                        "DP-FLUTE (project's extension), clip ψ = {}, σ = {:.4}",
+                        c.clip, r.sigma
+                    )
+                } else {
+                    format!(
+                        "Private FedRep, clip ψ = {}, σ̂ = {:.4}",
+                        c.fedrep_clip, r.sigma
+                    )
+                };
+                privacy.push(run_entry(&who, p, Some(p.plain_language_for("client"))));
+            }
+        }
+    }
+    let mut summary = format!(
+        "{:<16} {:>8} {:>5} {:>4} {:>10} {:>10} {:>10} {:>10} {:>8}\n",
+        "method", "ε", "seed", "N", "error", "ERM floor", "pop floor", "angle", "to floor"
+    );
+    for r in rows {
+        summary.push_str(&format!(
+            "{:<16} {:>8} {:>5} {:>4} {:>10.4} {:>10.4} {:>10.4} {:>10.4} {:>8}\n",
+            r.method,
+            if r.epsilon.is_nan() {
+                "—".to_string()
+            } else {
+                format!("{}", r.epsilon)
+            },
+            r.seed,
+            r.m,
+            r.error,
+            r.erm_floor,
+            r.population_floor,
+            r.principal_angle,
+            if r.rounds_to_floor.is_nan() {
+                "—".to_string()
+            } else {
+                format!("{}", r.rounds_to_floor)
+            }
+        ));
+    }
+    View {
+        tables: charts.iter().map(chart_table).collect(),
+        charts,
+        privacy,
+        files: vec![
+            OutputFile {
+                name: "results.csv",
+                text: csv(rows),
+            },
+            OutputFile {
+                name: "curves.csv",
+                text: curves_csv(curves, c.k),
+            },
+        ],
+        summary,
+    }
+}
+
+struct FluteRun {
+    sweep: FluteSweep,
+}
+
+impl Run for FluteRun {
+    fn step(&mut self) -> Result<bool, RunError> {
+        self.sweep.step()
+    }
+    fn is_done(&self) -> bool {
+        self.sweep.is_done()
+    }
+    fn progress(&self) -> (usize, usize) {
+        self.sweep.progress()
+    }
+    fn phase(&self) -> String {
+        self.sweep.phase_label()
+    }
+    fn view(&self) -> View {
+        view(
+            self.sweep.config(),
+            self.sweep.rows(),
+            self.sweep.reports(),
+            self.sweep.curves(),
+        )
+    }
+    fn part(&self) -> Vec<u8> {
+        postcard::to_allocvec(&Part {
+            rows: self.sweep.rows().to_vec(),
+            reports: self.sweep.reports().to_vec(),
+            curves: self.sweep.curves().to_vec(),
+        })
+        .unwrap_or_default()
+    }
+}
+
+impl Scenario for Flute {
+    fn info(&self) -> ScenarioInfo {
+        ScenarioInfo {
+            id: "flute",
+            title: "FLUTE: a representation too small for every client",
+            lede: "Liu, Shen & Yang (ICML 2024): when the clients' true regressors have rank r larger than the representation size k, \
+                   averaging the clients' representations loses the top directions. FLUTE's server-side regularizer recovers the best \
+                   rank-k subspace. Linear FLUTE (Algorithm 1) against FedRep and FedRep(RI) on the paper's synthetic data; DP-FLUTE \
+                   is this project's private extension.",
+            source: "Liu, Shen, Yang, Federated Representation Learning in the Under-Parameterized Regime (ICML 2024), Algorithm 1, §7.1, App. C.1",
+            unit: "client",
+            presets: PRESETS,
+            fields: FluteConfig::field_infos(&FluteConfig::default()),
+            charts: CHARTS,
+            splits: false,
+            lesson: LESSON,
+        }
+    }
+
+    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+        Ok(FluteConfig::preset(preset)?.to_fields())
+    }
+
+    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
+        config_of(preset, pairs).err().unwrap_or_default()
+    }
+
+    fn start(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        let config = config_of(preset, pairs)?;
+        if shard.index != 0 {
+            return Err(vec![ConfigError::invalid(
+                "shards",
+                "this sweep runs in one worker",
+            )]);
+        }
+        Ok(Box::new(FluteRun {
+            sweep: FluteSweep::new(config),
+        }))
+    }
+
+    fn estimated_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        Ok(config_of(preset, pairs)?.estimated_seconds())
+    }
+
+    fn merge(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+    ) -> Result<View, RunError> {
+        let config = config_of(preset, pairs)?;
+        let (mut rows, mut reports, mut curves) = (Vec::new(), Vec::new(), Vec::new());
+        for bytes in parts {
+            let p: Part = postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string()))?;
+            rows.extend(p.rows);
+            reports.extend(p.reports);
+            curves.extend(p.curves);
+        }
+        Ok(view(&config, &rows, &reports, &curves))
+    }
+}

@@ -1,0 +1,255 @@
+//! FLUTE (Liu, Shen & Yang, ICML 2024) on the registry: what the paper's
+//! linear analysis says the runs must show, checked on the presets' data.
+
+use dp_explorer::scenarios::field::Config;
+use dp_explorer::scenarios::flute::config::FluteConfig;
+use dp_explorer::scenarios::flute::run::{
+    FluteRow, FluteSweep, DP_FLUTE, FEDREP, FEDREP_RI, FLUTE,
+};
+use dp_explorer::scenarios::{self, RunError, Shard};
+
+fn config(preset: &str, pairs: &[(&str, &str)]) -> FluteConfig {
+    FluteConfig::from_pairs(preset, pairs.iter().copied()).expect("valid settings")
+}
+
+fn run(c: FluteConfig) -> FluteSweep {
+    let mut sweep = FluteSweep::new(c);
+    while !sweep.step().expect("the run finishes") {}
+    sweep
+}
+
+fn row<'a>(rows: &'a [FluteRow], method: &str, seed: u64) -> &'a FluteRow {
+    rows.iter()
+        .find(|r| r.method == method && r.seed == seed)
+        .unwrap_or_else(|| panic!("no {method} row for seed {seed}"))
+}
+
+/// r = k and no noise: a k-dimensional representation fits every client, and
+/// all three methods find span(U_k).
+#[test]
+fn over_parameterized_all_three_methods_reach_the_same_subspace() {
+    let sweep = run(config("flute-overparam", &[]));
+    for method in [FLUTE, FEDREP, FEDREP_RI] {
+        let r = row(sweep.rows(), method, 1);
+        assert!(
+            r.principal_angle < 1e-3,
+            "{method}: angle {}",
+            r.principal_angle
+        );
+        assert!(r.error < 1e-3, "{method}: error {}", r.error);
+    }
+}
+
+/// App. C.1 default (r = 10 > k = 2), three seeds: FLUTE ends within 10% of
+/// the finite-N ERM floor, which lies above the population floor.
+#[test]
+fn under_parameterized_flute_ends_at_the_erm_floor() {
+    let sweep = run(config("flute-c1", &[("seeds", "3")]));
+    for seed in 1..=3 {
+        let r = row(sweep.rows(), FLUTE, seed);
+        assert!(
+            r.error <= 1.1 * r.erm_floor,
+            "seed {seed}: FLUTE {} vs ERM floor {}",
+            r.error,
+            r.erm_floor
+        );
+        assert!(r.erm_floor > r.population_floor, "{r:?}");
+        assert!(r.rounds_to_floor.is_finite() && r.rounds_to_floor < 300.0);
+    }
+}
+
+/// With many samples, σ₁(BW)..σ_k(BW) settle at λ₁..λ_k and BW has almost
+/// nothing outside span(U_k) (the components the rank-k model leaves out).
+#[test]
+fn the_singular_values_of_bw_approach_the_top_k_of_phi() {
+    let sweep = run(config("flute-c1", &[("m", "400"), ("k", "3")]));
+    let curve = sweep
+        .curves()
+        .iter()
+        .find(|c| c.method == FLUTE)
+        .expect("FLUTE curve");
+    let last = curve.points.last().unwrap();
+    for j in 0..3 {
+        let (got, want) = (last.singular_values[j], curve.phi_singular_values[j]);
+        assert!(
+            (got - want).abs() < 0.05 * want,
+            "σ{}: {got} vs λ = {want}",
+            j + 1
+        );
+    }
+    // Learned one at a time, largest first: σ₁ reaches half its level before σ₂, σ₂ before σ₃.
+    let half = |j: usize| {
+        let level = curve.phi_singular_values[j];
+        curve
+            .points
+            .iter()
+            .find(|p| p.singular_values[j] >= 0.5 * level)
+            .map(|p| p.round)
+            .unwrap()
+    };
+    assert!(
+        half(0) < half(1) && half(1) < half(2),
+        "{} {} {}",
+        half(0),
+        half(1),
+        half(2)
+    );
+}
+
+/// γ₁ > 2γ₂ is refused at its field, with the reason.
+#[test]
+fn gamma1_above_twice_gamma2_is_refused_at_its_field() {
+    let errors = scenarios::validate("flute-c1", &[("gamma1", "0.3"), ("gamma2", "0.125")]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field(), "gamma1");
+    assert!(errors[0].to_string().contains("diverges"), "{}", errors[0]);
+    assert!(scenarios::validate("flute-c1", &[("gamma1", "0.25")]).is_empty());
+}
+
+/// A step too large for the data ends in a named divergence, never in rows.
+#[test]
+fn a_step_that_diverges_is_an_error_naming_the_step() {
+    let (_, mut run) = scenarios::start("flute-c1", &[("eta", "2")], Shard::WHOLE).unwrap();
+    match scenarios::run_to_end(run.as_mut()) {
+        Err(e @ RunError::Diverged { .. }) => assert!(e.to_string().contains("change eta"), "{e}"),
+        other => panic!("expected a divergence, got {other:?}"),
+    }
+}
+
+/// DP-FLUTE spends exactly the target ε; at a large ε its noise is small
+/// against 2000 clients' sums and it ends where FLUTE does, at a small ε it
+/// ends higher and farther from U_k.
+#[test]
+fn dp_flute_spends_its_target_and_approaches_flute_as_epsilon_grows() {
+    let sweep = run(config(
+        "flute-private",
+        &[
+            ("epsilons", "1,100"),
+            ("rounds", "100"),
+            ("private_rounds", "100"),
+        ],
+    ));
+    let rows = sweep.rows();
+    for r in rows
+        .iter()
+        .filter(|r| r.method != FLUTE && r.epsilon.is_finite())
+    {
+        assert!(
+            (r.epsilon_spent - r.epsilon).abs() < 1e-6 * r.epsilon,
+            "{r:?}"
+        );
+        assert!(r.sigma > 0.0 && r.clipped_fraction.is_finite());
+    }
+    let flute = row(rows, FLUTE, 1);
+    let at = |eps: f64| {
+        rows.iter()
+            .find(|r| r.method == DP_FLUTE && r.epsilon == eps)
+            .unwrap()
+    };
+    assert!(
+        (at(100.0).error - flute.error).abs() < 0.02 * flute.error,
+        "{} vs {}",
+        at(100.0).error,
+        flute.error
+    );
+    assert!(at(1.0).error > at(100.0).error);
+    assert!(at(1.0).principal_angle > 2.0 * at(100.0).principal_angle);
+}
+
+/// Noise too large for the step ends in a divergence that names the clip.
+#[test]
+fn dp_flute_noise_that_diverges_names_the_clip() {
+    let (_, mut run) = scenarios::start(
+        "flute-c1",
+        &[("private", "on"), ("clip", "1000")],
+        Shard::WHOLE,
+    )
+    .unwrap();
+    let e = scenarios::run_to_end(run.as_mut()).unwrap_err();
+    assert!(e.to_string().contains("change clip"), "{e}");
+}
+
+/// The γ ablation of Fig. 4: γ₁ = γ₂ ends below γ₁ = 2γ₂ at N = 8, 9, 10
+/// (the paper's finding), averaged over three seeds.
+#[test]
+fn the_gamma_ablation_favours_gamma1_equal_to_gamma2() {
+    let sweep = run(config(
+        "flute-gamma",
+        &[("seeds", "3"), ("ablation_m", "8,9,10")],
+    ));
+    let mean = |n: usize, ratio: f64| {
+        let v: Vec<f64> = sweep
+            .rows()
+            .iter()
+            .filter(|r| r.method == "flute-ablation" && r.m == n && r.gamma_ratio == ratio)
+            .map(|r| r.error)
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    for n in [8, 9, 10] {
+        assert!(
+            mean(n, 1.0) < mean(n, 2.0),
+            "N = {n}: {} vs {}",
+            mean(n, 1.0),
+            mean(n, 2.0)
+        );
+    }
+}
+
+/// The CSV files carry the interface's columns.
+#[test]
+fn the_csv_files_have_the_named_columns() {
+    let (_, mut run) = scenarios::start(
+        "flute-c1",
+        &[
+            ("private", "on"),
+            ("epsilons", "4"),
+            ("rounds", "20"),
+            ("private_rounds", "20"),
+        ],
+        Shard::WHOLE,
+    )
+    .unwrap();
+    scenarios::run_to_end(run.as_mut()).unwrap();
+    let view = run.view();
+    let results = &view.files[0];
+    assert_eq!(results.name, "results.csv");
+    let header = results.text.lines().next().unwrap();
+    for col in [
+        "method",
+        "epsilon",
+        "seed",
+        "error",
+        "erm_floor",
+        "population_floor",
+        "principal_angle",
+        "epsilon_spent",
+    ] {
+        assert!(header.split(',').any(|h| h == col), "{col} not in {header}");
+    }
+    let methods: Vec<&str> = results
+        .text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        ["flute", "fedrep", "fedrep-ri", "dp-flute", "private-fedrep"]
+    );
+    assert!(results
+        .text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("flute,inf,"));
+    let curves = &view.files[1];
+    assert_eq!(curves.name, "curves.csv");
+    assert!(curves
+        .text
+        .starts_with("method,epsilon,seed,round,error,principal_angle,balancedness"));
+    // Round 0 and every round of a 20-round run, for five runs.
+    assert_eq!(curves.text.lines().count(), 1 + 5 * 21);
+    assert_eq!(view.charts.len(), 6);
+    assert_eq!(view.privacy.len(), 2);
+}
