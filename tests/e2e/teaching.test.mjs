@@ -16,6 +16,12 @@ const CANVASES = {
   fedrep: ['risk-chart', 'angle-chart'],
   dpgd: ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'],
   classifier: ['jl-eps-chart', 'jl-d-chart', 'jl-candidates-chart'],
+  flute: ['flute-error-chart', 'flute-sv-chart', 'flute-angle-chart', 'flute-balance-chart'],
+};
+// Charts that only some presets fill (the others say they are empty).
+const EXTRA_CANVASES = {
+  'flute-private': ['flute-eps-chart'],
+  'flute-gamma': ['flute-gamma-chart'],
 };
 const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
 
@@ -72,6 +78,11 @@ for (const [preset, scen] of [
   ['dpgd-browser', 'dpgd'],
   ['jl-exact', 'classifier'],
   ['jl-random', 'classifier'],
+  ['flute-c1', 'flute'],
+  ['flute-gamma', 'flute'],
+  ['flute-example1', 'flute'],
+  ['flute-overparam', 'flute'],
+  ['flute-private', 'flute'],
 ]) {
   test(`the ${preset} preset runs to done with every chart drawn`, async () => {
     const { page, errors } = await openPage(`?preset=${preset}`);
@@ -80,7 +91,7 @@ for (const [preset, scen] of [
     await runToDone(page);
     const seconds = (Date.now() - t0) / 1000;
     assert.ok(seconds < 30, `${preset} took ${seconds} s`);
-    for (const id of CANVASES[scen]) {
+    for (const id of [...CANVASES[scen], ...(EXTRA_CANVASES[preset] || [])]) {
       const ink = await inkFraction(page, id);
       assert.ok(ink > 0.02, `${id} has ink (${ink})`);
       // Every chart has its tools: both axis toggles, PNG and SVG export.

@@ -33,8 +33,10 @@ const CHARTS: &[ChartInfo] = &[
         name: "error chart",
         alt: "The paper's error (1/M) Σ‖B wᵢ − φᵢ‖ versus rounds for FLUTE, FedRep and FedRep(RI), with the two floors; the same numbers are in the table below",
         caption: "The paper's error against the true regressors, mean over seeds (Fig. 1 and 3). With k < r no model reaches 0: the \
-                  population floor is the best rank-k model, the finite-N ERM floor the best on these samples. FedRep starts lower \
-                  (its start looks at the data); FLUTE, from a tiny random start, ends at the ERM floor, and FedRep(RI) takes longer.",
+                  population floor is the best rank-k model, the finite-N ERM floor the best on these samples (with few samples it \
+                  overfits, and a regularized run can end below it). FedRep starts near the floor (its start looks at the data); FLUTE, \
+                  from a tiny random start, waits on a plateau, then ends at the floor. This linear FedRep, with exact heads every \
+                  round, also gets there from a random start (FedRep(RI)), here faster than FLUTE: the paper reports the opposite.",
         toggle: None,
         animate: true,
     },
