@@ -251,6 +251,44 @@ pub fn top_k_eigenvectors(sym: DMatrix<f64>, k: usize) -> DMatrix<f64> {
     DMatrix::from_fn(d, k, |r, c| eig.eigenvectors[(r, order[c])])
 }
 
+/// The rank-r truncated SVD (U d1×r, σ₁ ≥ … ≥ σ_r, V d2×r): SVD_r of Zha
+/// (2024), the retraction of DP-RGrad and the spectral estimators.
+///
+/// NaN in, NaN out: no SVD of a non-finite matrix.
+pub fn truncated_svd(m: &DMatrix<f64>, r: usize) -> (DMatrix<f64>, Vec<f64>, DMatrix<f64>) {
+    let (d1, d2) = (m.nrows(), m.ncols());
+    if !m.iter().all(|x| x.is_finite()) {
+        return (
+            DMatrix::from_element(d1, r, f64::NAN),
+            vec![f64::NAN; r],
+            DMatrix::from_element(d2, r, f64::NAN),
+        );
+    }
+    let svd = m.clone().svd(true, true);
+    let mut order: Vec<usize> = (0..svd.singular_values.len()).collect();
+    order.sort_by(|&a, &b| svd.singular_values[b].total_cmp(&svd.singular_values[a]));
+    let u = svd.u.expect("u requested");
+    let vt = svd.v_t.expect("vᵀ requested");
+    (
+        DMatrix::from_fn(d1, r, |i, j| u[(i, order[j])]),
+        order
+            .iter()
+            .take(r)
+            .map(|&j| svd.singular_values[j])
+            .collect(),
+        DMatrix::from_fn(d2, r, |i, j| vt[(order[j], i)]),
+    )
+}
+
+/// U diag(s) Vᵀ.
+pub fn from_factors(u: &DMatrix<f64>, s: &[f64], v: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut us = u.clone();
+    for (j, x) in s.iter().enumerate() {
+        us.column_mut(j).scale_mut(*x);
+    }
+    us * v.transpose()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

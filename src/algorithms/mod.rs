@@ -2,6 +2,8 @@
 //! be observed round by round and stopped between rounds.
 
 pub mod dp_gd_random_features;
+pub mod dp_rgrad;
+pub mod dp_spectral_init;
 pub mod fedrep;
 pub mod flute;
 pub mod jl_exponential;

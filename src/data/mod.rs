@@ -4,4 +4,5 @@
 pub mod margin_classification;
 pub mod random_features;
 pub mod shared_representation;
+pub mod trace_regression;
 pub mod under_parameterized;

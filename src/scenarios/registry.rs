@@ -18,6 +18,9 @@ pub mod classifier;
 #[path = "flute/mod.rs"]
 pub mod flute;
 
+#[path = "trace/mod.rs"]
+pub mod trace;
+
 /// Every scenario, in the page's order; the first scenario's first preset is
 /// the default.
 pub static SCENARIOS: &[&dyn Scenario] = &[
@@ -25,4 +28,5 @@ pub static SCENARIOS: &[&dyn Scenario] = &[
     &dpgd::DpGd,
     &classifier::Classifier,
     &flute::Flute,
+    &trace::Trace,
 ];

@@ -17,11 +17,13 @@ const CANVASES = {
   dpgd: ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'],
   classifier: ['jl-eps-chart', 'jl-d-chart', 'jl-candidates-chart'],
   flute: ['flute-error-chart', 'flute-sv-chart', 'flute-angle-chart', 'flute-balance-chart'],
+  trace: ['trace-eps-chart', 'trace-n-chart', 'trace-trajectory-chart', 'trace-subspace-chart'],
 };
 // Charts that only some presets fill (the others say they are empty).
 const EXTRA_CANVASES = {
   'flute-private': ['flute-eps-chart'],
   'flute-gamma': ['flute-gamma-chart'],
+  'trace-lstar': ['trace-lstar-chart'],
 };
 const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
 
@@ -83,6 +85,9 @@ for (const [preset, scen] of [
   ['flute-example1', 'flute'],
   ['flute-overparam', 'flute'],
   ['flute-private', 'flute'],
+  ['trace-paper', 'trace'],
+  ['trace-lstar', 'trace'],
+  ['trace-weak', 'trace'],
 ]) {
   test(`the ${preset} preset runs to done with every chart drawn`, async () => {
     const { page, errors } = await openPage(`?preset=${preset}`);

@@ -1,0 +1,305 @@
+//! DP low-rank trace regression (Zha 2024, "Near-optimal differentially
+//! private low-rank trace regression with guaranteed private
+//! initialization"): the private spectral initialization (Algorithm 1) and
+//! DP-RGrad (Algorithm 2) against non-private RGrad, on the Gaussian design.
+//! The paper has no experiments; this is the first implementation. The
+//! clipped variant, with worst-case sensitivities, is this project's extension.
+//!
+//! - [`config`]: the settings; [`plan`]: the releases and their noise;
+//! - [`run`]: one dataset per step; [`charts`]: five charts.
+
+pub mod charts;
+pub mod config;
+pub mod plan;
+pub mod run;
+
+use self::config::{TraceConfig, PRESETS};
+use self::run::{csv, TraceRow, TraceSweep};
+use crate::privacy::PrivacyReport;
+use crate::scenarios::explain::run_entry;
+use crate::scenarios::field::Config;
+use crate::scenarios::table::chart_table;
+use crate::scenarios::{
+    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
+    View,
+};
+use serde::{Deserialize, Serialize};
+
+/// The scenario in the registry.
+pub struct Trace;
+
+const CHARTS: &[ChartInfo] = &[
+    ChartInfo {
+        id: "trace-eps-chart",
+        name: "error versus ε chart",
+        alt: "Frobenius error versus epsilon for the private initialization and DP-RGrad, with the non-private reference, the theory's shape and the lower bound's; the same numbers are in the table below",
+        caption: "‖M̃ − M‖_F at the first n, median over repeats. The privacy part of the error falls like 1/(nε) (Theorem 3): \
+                  the dotted curve is eq. 7's shape with one fitted constant, the lower one the minimax lower bound's shape (Theorem 2); \
+                  the gap between them is the paper's σ_r term. The paper's ε holds only on a likely event (see Explain ε).",
+        toggle: None,
+        animate: false,
+    },
+    ChartInfo {
+        id: "trace-n-chart",
+        name: "error versus n chart",
+        alt: "Frobenius error of DP-RGrad versus the sample size at each epsilon, with slopes -1/2 and -1; the same numbers are in the table below",
+        caption: "DP-RGrad's error against n at each ε. Small n: the privacy term dominates and the error falls like 1/n; large n: \
+                  the statistical term, like 1/√n. The regimes cross near n ≈ r(d1 + d2)/ε².",
+        toggle: None,
+        animate: false,
+    },
+    ChartInfo {
+        id: "trace-trajectory-chart",
+        name: "trajectory chart",
+        alt: "Frobenius error of the DP-RGrad iterates versus the iteration; the same numbers are in the table below",
+        caption: "‖M_l − M‖_F over DP-RGrad's iterations at the first n: geometric at first, then flat at the noise floor.",
+        toggle: None,
+        animate: true,
+    },
+    ChartInfo {
+        id: "trace-lstar-chart",
+        name: "l* trade-off chart",
+        alt: "Final Frobenius error versus the number of iterations at one epsilon; the same numbers are in the table below",
+        caption: "Each iteration gets ε/l*: more iterations contract further but each is noisier (the noise grows like l*). Empty \
+                  unless l* values are set.",
+        toggle: None,
+        animate: false,
+    },
+    ChartInfo {
+        id: "trace-subspace-chart",
+        name: "subspace error chart",
+        alt: "Subspace error of the initialization and the final iterate versus epsilon; the same numbers are in the table below",
+        caption: "sin of the largest principal angle between the estimated and the true left subspace, for the initialization and \
+                  the final iterate.",
+        toggle: None,
+        animate: false,
+    },
+];
+
+const LESSON: &[LessonStep] = &[
+    LessonStep {
+        title: "Private low-rank regression",
+        text: "A rank-2 matrix M is seen through noisy linear measurements y = ⟨X, M⟩ + ξ. The private start releases two noisy \
+               projectors and a noisy core; DP-RGrad then refines it with noisy steps on the rank-r manifold.",
+        preset: "trace-paper",
+        settings: &[],
+    },
+    LessonStep {
+        title: "An ε that needs an oracle",
+        text: "The paper sets its noise from high-probability sensitivities that use the true σ's and an unknown constant C: open \
+               Explain ε. The clipped variant (this project's extension) clips every sample and its ε holds for any data.",
+        preset: "trace-paper",
+        settings: &[("variant", "clipped"), ("data", "direct"), ("n", "10000,20000"), ("repeats", "3"), ("epsilons", "1,5")],
+    },
+    LessonStep {
+        title: "More iterations are not free",
+        text: "Each iteration spends ε/l*: past a few iterations the extra noise outweighs the extra contraction.",
+        preset: "trace-lstar",
+        settings: &[],
+    },
+    LessonStep {
+        title: "Weak DP closes the gap",
+        text: "If neighbours share every X_i (weak DP), the σ_r term leaves the sensitivity and the error drops.",
+        preset: "trace-weak",
+        settings: &[],
+    },
+];
+
+/// The finished rows and reports: what [`Scenario::merge`] reads.
+#[derive(Serialize, Deserialize)]
+struct Part {
+    rows: Vec<TraceRow>,
+    reports: Vec<Option<PrivacyReport>>,
+}
+
+fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<TraceConfig, Vec<ConfigError>> {
+    TraceConfig::from_pairs(preset, pairs.iter().copied())
+}
+
+fn view(c: &TraceConfig, rows: &[TraceRow], reports: &[Option<PrivacyReport>]) -> View {
+    let charts = charts::charts(c, rows);
+    // One entry per (method, configuration, ε) at the first n.
+    let mut seen: Vec<String> = Vec::new();
+    let mut privacy = Vec::new();
+    for (r, p) in rows.iter().zip(reports) {
+        let Some(p) = p else { continue };
+        if r.n != c.n[0] || r.method == "dp-rgrad-lstar" {
+            continue;
+        }
+        let key = format!("{}/{}/{}/{}", r.method, r.variant, r.privacy, r.epsilon);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let who = format!(
+            "{}{}{}, n = {}",
+            if r.method == run::DP_INIT {
+                "DP initialization (Alg. 1)"
+            } else {
+                "DP initialization + DP-RGrad (Alg. 1 + 2)"
+            },
+            if r.variant == "clipped" {
+                ", clipped (project's extension)"
+            } else {
+                ", the paper's sensitivities"
+            },
+            if r.privacy == "weak" { ", weak DP" } else { "" },
+            r.n
+        );
+        privacy.push(run_entry(&who, p, Some(p.plain_language_for("sample"))));
+    }
+    let mut summary = format!(
+        "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10} {:>8}\n",
+        "method", "variant", "privacy", "n", "ε", "repeats", "median ‖·‖_F", "sin θ"
+    );
+    let mut cells: Vec<(String, String, String, usize, u64)> = Vec::new();
+    for r in rows {
+        let key = (
+            r.method.clone(),
+            r.variant.clone(),
+            r.privacy.clone(),
+            r.n,
+            r.epsilon.to_bits() ^ r.iterations as u64,
+        );
+        if !cells.contains(&key) {
+            cells.push(key);
+        }
+    }
+    for (m, v, p, n, bits) in &cells {
+        let same: Vec<&TraceRow> = rows
+            .iter()
+            .filter(|r| {
+                &r.method == m
+                    && &r.variant == v
+                    && &r.privacy == p
+                    && r.n == *n
+                    && (r.epsilon.to_bits() ^ r.iterations as u64) == *bits
+            })
+            .collect();
+        let eps = same[0].epsilon;
+        summary.push_str(&format!(
+            "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10.4} {:>8.4}\n",
+            m,
+            v,
+            p,
+            n,
+            if eps.is_nan() {
+                "—".to_string()
+            } else {
+                format!("{eps}")
+            },
+            same.len(),
+            charts::median(same.iter().map(|r| r.error_fro).collect()),
+            charts::median(same.iter().map(|r| r.subspace_error).collect()),
+        ));
+    }
+    View {
+        tables: charts.iter().map(chart_table).collect(),
+        charts,
+        privacy,
+        files: vec![OutputFile {
+            name: "results.csv",
+            text: csv(rows),
+        }],
+        summary,
+    }
+}
+
+struct TraceRun {
+    sweep: TraceSweep,
+}
+
+impl Run for TraceRun {
+    fn step(&mut self) -> Result<bool, RunError> {
+        self.sweep.step()
+    }
+    fn is_done(&self) -> bool {
+        self.sweep.is_done()
+    }
+    fn progress(&self) -> (usize, usize) {
+        self.sweep.progress()
+    }
+    fn phase(&self) -> String {
+        self.sweep.phase_label()
+    }
+    fn view(&self) -> View {
+        view(self.sweep.config(), self.sweep.rows(), self.sweep.reports())
+    }
+    fn part(&self) -> Vec<u8> {
+        postcard::to_allocvec(&Part {
+            rows: self.sweep.rows().to_vec(),
+            reports: self.sweep.reports().to_vec(),
+        })
+        .unwrap_or_default()
+    }
+}
+
+impl Scenario for Trace {
+    fn info(&self) -> ScenarioInfo {
+        ScenarioInfo {
+            id: "trace",
+            title: "DP low-rank trace regression",
+            lede: "Zha (2024): estimate a rank-r matrix M from y = ⟨X, M⟩ + ξ privately, with a private spectral start (Algorithm 1) \
+                   and DP Riemannian gradient descent (Algorithm 2). The paper has no experiments; this is the first implementation. \
+                   Its noise comes from high-probability sensitivities with oracle constants; the clipped variant, with worst-case \
+                   sensitivities, is this project's extension.",
+            source: "Zha, Near-optimal differentially private low-rank trace regression with guaranteed private initialization (arXiv:2403.15999, 2024), Algorithms 1–2",
+            unit: "sample",
+            presets: PRESETS,
+            fields: TraceConfig::field_infos(&TraceConfig::default()),
+            charts: CHARTS,
+            splits: false,
+            lesson: LESSON,
+        }
+    }
+
+    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+        Ok(TraceConfig::preset(preset)?.to_fields())
+    }
+
+    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
+        config_of(preset, pairs).err().unwrap_or_default()
+    }
+
+    fn start(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        let config = config_of(preset, pairs)?;
+        if shard.index != 0 {
+            return Err(vec![ConfigError::invalid(
+                "shards",
+                "this sweep runs in one worker",
+            )]);
+        }
+        Ok(Box::new(TraceRun {
+            sweep: TraceSweep::new(config),
+        }))
+    }
+
+    fn estimated_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        Ok(config_of(preset, pairs)?.estimated_seconds())
+    }
+
+    fn merge(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+    ) -> Result<View, RunError> {
+        let config = config_of(preset, pairs)?;
+        let (mut rows, mut reports) = (Vec::new(), Vec::new());
+        for bytes in parts {
+            let p: Part = postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string()))?;
+            rows.extend(p.rows);
+            reports.extend(p.reports);
+        }
+        Ok(view(&config, &rows, &reports))
+    }
+}

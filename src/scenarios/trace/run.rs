@@ -1,0 +1,369 @@
+//! The trace-regression sweep as a step-wise runner: one step is one dataset
+//! (n, repeat). On it: the non-private spectral start and RGrad (the
+//! reference), then for every ε and every private configuration the private
+//! initialization (Zha 2024, Algorithm 1, or the clipped variant) and DP-RGrad
+//! from it (Algorithm 2), and the l* trade-off runs at the first n.
+
+use super::config::{PrivacyKind, TraceConfig, Variant};
+use super::plan::{plan, TracePlan};
+use crate::algorithms::dp_rgrad::{RGrad, RGradParams};
+use crate::algorithms::dp_spectral_init::{
+    clipped_init, clipped_l_hat, dp_spectral_init, spectral_estimate, LowRank,
+};
+use crate::data::trace_regression::{TraceData, Truth};
+use crate::metrics::principal_angle_distance;
+use crate::privacy::PrivacyReport;
+use crate::rng::{combine, NoiseSource};
+use crate::scenarios::RunError;
+use serde::{Deserialize, Serialize};
+
+pub const DP_INIT: &str = "dp-init";
+pub const DP_RGRAD: &str = "dp-rgrad";
+pub const RGRAD: &str = "rgrad";
+/// The non-private spectral start (the reference's initialization).
+pub const SPECTRAL: &str = "spectral-init";
+
+fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Paper => "paper",
+        Variant::Clipped => "clipped",
+    }
+}
+
+fn privacy_name(p: PrivacyKind) -> &'static str {
+    match p {
+        PrivacyKind::Strong => "strong",
+        PrivacyKind::Weak => "weak",
+    }
+}
+
+/// One result row. Non-applicable numbers are NaN.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceRow {
+    pub method: String,
+    /// "paper" or "clipped" ("" for the non-private rows).
+    pub variant: String,
+    /// "strong" or "weak" ("" for the non-private rows).
+    pub privacy: String,
+    pub n: usize,
+    /// Target ε of each algorithm (NaN: not private; written `inf`).
+    pub epsilon: f64,
+    pub repeat: usize,
+    /// l* of the run (0 for an initialization).
+    pub iterations: usize,
+    /// ‖M̃ − M‖_F.
+    pub error_fro: f64,
+    /// ‖ŨŨᵀ − UUᵀ‖ = sin of the largest principal angle (left subspaces).
+    pub subspace_error: f64,
+    /// ε spent by the exact accountant: at δ for an initialization, at 2δ for
+    /// the whole run (∞: not private).
+    pub epsilon_spent: f64,
+    /// The noise: s₁ of the init (or of the clipped L̂) and the loop's sd.
+    pub sigma_init: f64,
+    pub sigma_loop: f64,
+    /// ‖M_l − M‖_F for l = 0..=l* (empty for an initialization).
+    pub trajectory: Vec<f64>,
+}
+
+pub const CSV_HEADER: &str = "method,variant,privacy,n,epsilon,repeat,iterations,error_fro,subspace_error,epsilon_spent,sigma_init,sigma_loop";
+
+fn num(x: f64) -> String {
+    if x.is_nan() {
+        String::new()
+    } else if x == f64::INFINITY {
+        "inf".into()
+    } else {
+        format!("{x}")
+    }
+}
+
+pub fn csv(rows: &[TraceRow]) -> String {
+    let mut out = format!("{CSV_HEADER}\n");
+    for r in rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.method,
+            r.variant,
+            r.privacy,
+            r.n,
+            if r.epsilon.is_nan() {
+                "inf".into()
+            } else {
+                num(r.epsilon)
+            },
+            r.repeat,
+            r.iterations,
+            num(r.error_fro),
+            num(r.subspace_error),
+            num(r.epsilon_spent),
+            num(r.sigma_init),
+            num(r.sigma_loop)
+        ));
+    }
+    out
+}
+
+/// One dataset's runs.
+struct Dataset<'a> {
+    c: &'a TraceConfig,
+    truth: Truth,
+    data: TraceData,
+    l_hat: nalgebra::DMatrix<f64>,
+    n: usize,
+    repeat: usize,
+    seed: u64,
+}
+
+impl Dataset<'_> {
+    fn measure(&self, est: &LowRank) -> (f64, f64) {
+        (
+            (&est.m - &self.truth.m).norm(),
+            principal_angle_distance(&est.u, &self.truth.u),
+        )
+    }
+
+    /// RGrad from `start` for `iterations`, with the trajectory.
+    fn descend(
+        &self,
+        start: &LowRank,
+        iterations: usize,
+        sd: f64,
+        clip: Option<f64>,
+        noise: NoiseSource,
+    ) -> Result<(LowRank, Vec<f64>), RunError> {
+        let params = RGradParams {
+            eta: self.c.eta,
+            iterations,
+            noise_sd: sd,
+            clip,
+        };
+        let mut run = RGrad::new(&start.m, self.c.r, params, noise);
+        let mut trajectory = vec![(&run.estimate().m - &self.truth.m).norm()];
+        while !run.is_done() {
+            run.step(&self.data).ok_or_else(|| {
+                RunError::Config("the clipped variant needs data = direct".into())
+            })?;
+            trajectory.push((&run.estimate().m - &self.truth.m).norm());
+        }
+        if trajectory.iter().any(|e| !e.is_finite()) {
+            return Err(RunError::Diverged {
+                method: "RGrad".into(),
+                what: "‖M_l − M‖ is not finite".into(),
+                field: "eta".into(),
+                advice: "lower the step η".into(),
+            });
+        }
+        Ok((run.estimate().clone(), trajectory))
+    }
+
+    /// The private initialization of `p` under `variant`.
+    fn private_init(
+        &self,
+        variant: Variant,
+        p: &TracePlan,
+        noise: NoiseSource,
+    ) -> Result<LowRank, RunError> {
+        let mut rng = noise.release(u64::MAX);
+        Ok(match variant {
+            Variant::Paper => dp_spectral_init(&self.l_hat, self.c.r, p.s1, p.s2, &mut rng),
+            Variant::Clipped => {
+                let clipped = clipped_l_hat(
+                    &self.data,
+                    self.c.d1,
+                    self.c.d2,
+                    self.c.clip_y,
+                    self.c.clip_x,
+                )
+                .ok_or_else(|| {
+                    RunError::Config("the clipped variant needs data = direct".into())
+                })?;
+                clipped_init(&clipped, self.c.r, p.s1, &mut rng)
+            }
+        })
+    }
+}
+
+/// A whole sweep, one dataset per step.
+pub struct TraceSweep {
+    config: TraceConfig,
+    jobs: Vec<(usize, usize)>,
+    next: usize,
+    rows: Vec<TraceRow>,
+    reports: Vec<Option<PrivacyReport>>,
+}
+
+impl TraceSweep {
+    pub fn new(config: TraceConfig) -> Self {
+        let jobs = config
+            .n
+            .iter()
+            .flat_map(|&n| (0..config.repeats).map(move |r| (n, r)))
+            .collect();
+        TraceSweep {
+            config,
+            jobs,
+            next: 0,
+            rows: Vec::new(),
+            reports: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &TraceConfig {
+        &self.config
+    }
+    pub fn rows(&self) -> &[TraceRow] {
+        &self.rows
+    }
+    pub fn reports(&self) -> &[Option<PrivacyReport>] {
+        &self.reports
+    }
+    pub fn is_done(&self) -> bool {
+        self.next >= self.jobs.len()
+    }
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.jobs.len())
+    }
+    pub fn phase_label(&self) -> String {
+        match self.jobs.get(self.next) {
+            Some(&(n, r)) => format!("n = {n}, repeat {}: the data and every run on it", r + 1),
+            None => "done".into(),
+        }
+    }
+
+    /// One dataset; Ok(true) once everything is done.
+    pub fn step(&mut self) -> Result<bool, RunError> {
+        let Some(&(n, repeat)) = self.jobs.get(self.next) else {
+            return Ok(true);
+        };
+        let c = self.config.clone();
+        let seed = c.seed.wrapping_add(repeat as u64);
+        let model = c.model(n, seed);
+        let truth = model.truth();
+        let data = model.generate(&truth, c.data);
+        let l_hat = data.l_hat(c.d1, c.d2);
+        let ds = Dataset {
+            c: &c,
+            truth,
+            data,
+            l_hat,
+            n,
+            repeat,
+            seed,
+        };
+        let row = |method: &str, variant: &str, privacy: &str, epsilon: f64, iterations: usize| {
+            TraceRow {
+                method: method.into(),
+                variant: variant.into(),
+                privacy: privacy.into(),
+                n: ds.n,
+                epsilon,
+                repeat: ds.repeat,
+                iterations,
+                error_fro: f64::NAN,
+                subspace_error: f64::NAN,
+                epsilon_spent: f64::INFINITY,
+                sigma_init: f64::NAN,
+                sigma_loop: f64::NAN,
+                trajectory: Vec::new(),
+            }
+        };
+        // The non-private reference: spectral start, then RGrad.
+        let start = spectral_estimate(&ds.l_hat, c.r);
+        let (e, s) = ds.measure(&start);
+        self.push(
+            TraceRow {
+                error_fro: e,
+                subspace_error: s,
+                ..row(SPECTRAL, "", "", f64::NAN, 0)
+            },
+            None,
+        );
+        let (end, trajectory) = ds.descend(&start, c.iterations, 0.0, None, NoiseSource::new(0))?;
+        let (e, s) = ds.measure(&end);
+        self.push(
+            TraceRow {
+                error_fro: e,
+                subspace_error: s,
+                trajectory,
+                ..row(RGRAD, "", "", f64::NAN, c.iterations)
+            },
+            None,
+        );
+        let noise_of = |key: u64| NoiseSource::new(combine(ds.seed, combine(ds.n as u64, key)));
+        for (ci, (variant, privacy)) in c.private_configs().into_iter().enumerate() {
+            for (ei, &eps) in c.epsilons.iter().enumerate() {
+                let p = plan(&c, n, eps, variant, privacy)?;
+                let noise = noise_of(combine(ci as u64, ei as u64));
+                let init = ds.private_init(variant, &p, noise)?;
+                let (e, s) = ds.measure(&init);
+                let (vn, pn) = (variant_name(variant), privacy_name(privacy));
+                self.push(
+                    TraceRow {
+                        error_fro: e,
+                        subspace_error: s,
+                        epsilon_spent: p.init_report.epsilon_exact,
+                        sigma_init: p.s1,
+                        ..row(DP_INIT, vn, pn, eps, 0)
+                    },
+                    Some(p.init_report.clone()),
+                );
+                let clip = (variant == Variant::Clipped).then_some(c.clip_grad);
+                let (end, trajectory) = ds.descend(&init, c.iterations, p.loop_sd, clip, noise)?;
+                let (e, s) = ds.measure(&end);
+                self.push(
+                    TraceRow {
+                        error_fro: e,
+                        subspace_error: s,
+                        epsilon_spent: p.report.epsilon_exact,
+                        sigma_init: p.s1,
+                        sigma_loop: p.loop_sd,
+                        trajectory,
+                        ..row(DP_RGRAD, vn, pn, eps, c.iterations)
+                    },
+                    Some(p.report.clone()),
+                );
+            }
+        }
+        // The l* trade-off: the first n, the middle ε, the chosen configuration.
+        if n == c.n[0] {
+            let eps = c.epsilons[c.epsilons.len() / 2];
+            for &l in c.lstar_grid.iter() {
+                let cl = TraceConfig {
+                    iterations: l,
+                    ..c.clone()
+                };
+                let p = plan(&cl, n, eps, c.variant, c.privacy)?;
+                let noise = noise_of(combine(1000, l as u64));
+                let init = ds.private_init(c.variant, &p, noise)?;
+                let clip = (c.variant == Variant::Clipped).then_some(c.clip_grad);
+                let (end, trajectory) = ds.descend(&init, l, p.loop_sd, clip, noise)?;
+                let (e, s) = ds.measure(&end);
+                self.push(
+                    TraceRow {
+                        error_fro: e,
+                        subspace_error: s,
+                        epsilon_spent: p.report.epsilon_exact,
+                        sigma_init: p.s1,
+                        sigma_loop: p.loop_sd,
+                        trajectory,
+                        ..row(
+                            "dp-rgrad-lstar",
+                            variant_name(c.variant),
+                            privacy_name(c.privacy),
+                            eps,
+                            l,
+                        )
+                    },
+                    Some(p.report.clone()),
+                );
+            }
+        }
+        self.next += 1;
+        Ok(self.is_done())
+    }
+
+    fn push(&mut self, row: TraceRow, report: Option<PrivacyReport>) {
+        self.rows.push(row);
+        self.reports.push(report);
+    }
+}
