@@ -2,6 +2,7 @@
 //! `dp-explorer account` prints what each accountant says about a mechanism.
 
 pub mod account;
+pub mod audit;
 pub mod bench;
 pub mod sweep;
 
@@ -27,6 +28,8 @@ pub enum Command {
     Sweep(sweep::SweepArgs),
     /// Print ε (or σ) for a Gaussian mechanism under every accountant.
     Account(account::AccountArgs),
+    /// Attack a preset's private runs and write lower bounds on ε beside the accountant's.
+    Audit(audit::AuditArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -40,6 +43,7 @@ pub fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Account(args) => account::run(&args),
+        Command::Audit(args) => audit::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Sweep(args) => sweep::run(&args),
     };

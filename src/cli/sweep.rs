@@ -115,7 +115,9 @@ fn read_config_file(path: &Path) -> Result<String, String> {
 
 /// The preset, then the --config file's settings, --set, and --seed, as
 /// (key, text) pairs.
-fn preset_and_pairs(args: &SweepArgs) -> Result<(String, Vec<(String, String)>), String> {
+pub(super) fn preset_and_pairs(
+    args: &SweepArgs,
+) -> Result<(String, Vec<(String, String)>), String> {
     let mut preset = args.preset.clone();
     let mut pairs = Vec::new();
     if let Some(path) = &args.config {
@@ -166,7 +168,7 @@ fn preset_and_pairs(args: &SweepArgs) -> Result<(String, Vec<(String, String)>),
     ))
 }
 
-fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
+pub(super) fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
     let path = dir.join(name);
     std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)

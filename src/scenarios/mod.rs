@@ -10,6 +10,7 @@
 //! finished (charts, tables, the explain-ε entries, CSV files) and, for a run
 //! split over workers, a compact part that [`Scenario::merge`] combines.
 
+pub mod audit;
 pub mod error;
 pub mod explain;
 pub mod field;
@@ -199,6 +200,20 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
     ) -> Result<View, RunError>;
+    /// The private releases an audit attacks, each with its worst-case canary
+    /// and the attack's score ([`audit::AuditTarget`]); a scenario without one
+    /// says so at `preset`.
+    fn audit_targets(
+        &self,
+        _preset: &str,
+        _pairs: &[(&str, &str)],
+        _options: &audit::AuditOptions,
+    ) -> Result<Vec<Box<dyn audit::AuditTarget>>, Vec<ConfigError>> {
+        Err(vec![ConfigError::invalid(
+            "preset",
+            format!("no audit for the {} scenario yet", self.info().id),
+        )])
+    }
 }
 
 /// The scenario with this id.
@@ -257,6 +272,24 @@ pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
         Ok((s, name)) => s.validate(name, pairs),
         Err(e) => vec![e],
     }
+}
+
+/// An audit of a preset's private runs with these settings.
+pub fn start_audit(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    options: audit::AuditOptions,
+) -> Result<audit::AuditRun, Vec<ConfigError>> {
+    if !(2..=audit::MAX_AUDIT_RUNS).contains(&options.runs) {
+        return Err(vec![ConfigError::out_of_range(
+            "runs",
+            "between 2 and 100000 runs per side",
+            options.runs,
+        )]);
+    }
+    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
+    let targets = s.audit_targets(name, pairs, &options)?;
+    Ok(audit::AuditRun::new(targets, options))
 }
 
 /// A run with the scenario it belongs to.

@@ -8,6 +8,7 @@
 //! - [`run`]: the sweep as a step-wise state machine, rows and CSV;
 //! - [`charts`]: the four charts.
 
+pub mod audit;
 pub mod charts;
 pub mod config;
 pub mod cost;
@@ -473,5 +474,15 @@ impl Scenario for DpGd {
             &merged.reports,
             &merged.trace_reports,
         ))
+    }
+
+    fn audit_targets(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        options: &crate::scenarios::audit::AuditOptions,
+    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+        let config = DpGdConfig::from_pairs(preset, pairs.iter().copied())?;
+        audit::dpgd_audit_targets(&config, options)
     }
 }

@@ -1,0 +1,179 @@
+//! The audit of DP-GD (Bombari & Mondelli, Algorithm 1): a canary sample
+//! whose clipped gradient is a "Dirac" of full norm C on the first feature
+//! coordinate at every step, and the attack's score.
+//!
+//! The canary is a real record in feature space: φ₀ = e₁ and a label of
+//! ∓10⁶, so its residual is huge and its gradient 2r₀φ₀ is clipped to exactly
+//! ±C·e₁ at every step. Under replace-one (the run's relation), the pair is
+//! sample 0 = the +C·e₁ canary ("in") against sample 0 = the −C·e₁ record
+//! ("out"): their clipped gradients differ by 2C, the sensitivity the
+//! accountant uses. The rest of the data is the preset's, fixed.
+//!
+//! White-box score (every θ_t is seen, as the accountant assumes): the
+//! attacker knows the other samples, so from θ_t and θ_{t+1} it recovers
+//! −(θ_{t+1} − θ_t)/η − ḡ_others(θ_t) = (canary's clipped gradient)/n + noise,
+//! and sums its first coordinate over the steps: N(±TC/n, T·s²) with s the
+//! noise std on ḡ, i.e. μ = √(ηT)/σ apart, exactly the accountant's μ.
+//! Final-output score: −θ_T[0] (the canary pushes θ's first coordinate down).
+
+use super::config::{DpGdConfig, SigmaQuery, SpentQuery};
+use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
+use crate::algorithms::dp_gd_random_features::{clipped_mean_gradient, DpGd, DpGdParams};
+use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
+use crate::rng::{combine, NoiseSource};
+use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget};
+use crate::scenarios::error::ConfigError;
+use nalgebra::DVector;
+use std::sync::Arc;
+
+/// The label that makes the canary's gradient clip at every step.
+const CANARY_LABEL: f64 = 1e6;
+
+/// One audited DP-GD release (one ε).
+pub struct DpGdAudit {
+    epsilon: f64,
+    epsilon_spent: f64,
+    delta: f64,
+    params: DpGdParams,
+    data_in: Arc<RfFeatures>,
+    data_out: Arc<RfFeatures>,
+    others: Arc<RfFeatures>,
+    mode: AuditMode,
+    noise: NoiseSource,
+    broken: bool,
+}
+
+/// The features with sample 0 replaced by the record (φ₀ = scale·e₁, y₀ = label).
+fn with_record(base: &RfFeatures, scale: f64, label: f64) -> RfFeatures {
+    let mut f = base.clone();
+    f.phi.row_mut(0).fill(0.0);
+    f.phi[(0, 0)] = scale;
+    f.y[0] = label;
+    f.row_norms[0] = scale.abs();
+    f
+}
+
+/// The audited releases of a DP-GD config: every ε, at the first width.
+pub fn dpgd_audit_targets(
+    c: &DpGdConfig,
+    options: &AuditOptions,
+) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+    let p = c.p_grid[0];
+    let inputs = RfInputs::generate(c.seed, c.d, c.n, 1, c.data_target());
+    let w = frozen_weights(c.seed, p, c.d);
+    let base = RfFeatures::build(&inputs, &w, c.activation);
+    // In: a residual of +10⁶ (gradient +C·e₁); out: −10⁶ (gradient −C·e₁).
+    let data_in = Arc::new(with_record(&base, 1.0, -CANARY_LABEL));
+    let data_out = Arc::new(with_record(&base, 1.0, CANARY_LABEL));
+    let others = Arc::new(with_record(&base, 0.0, 0.0));
+    let (eta, steps) = c.schedule(p, c.time_scale);
+    let sensitivity = 2.0 * c.clip(p) / c.n as f64;
+    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
+    for (e, &epsilon) in c.epsilons.iter().enumerate() {
+        let sigma = dpgd_sigma(&SigmaQuery {
+            calibration: c.calibration,
+            epsilon,
+            delta: c.delta,
+            steps,
+            eta,
+            sensitivity,
+        });
+        if !(sigma.is_finite() && sigma > 0.0) {
+            return Err(vec![ConfigError::invalid(
+                "epsilons",
+                format!("the accountant gives no usable σ for ε = {epsilon}"),
+            )]);
+        }
+        let epsilon_spent = dpgd_epsilon_spent(&SpentQuery {
+            calibration: c.calibration,
+            sigma,
+            delta: c.delta,
+            steps,
+            eta,
+            sensitivity,
+        });
+        targets.push(Box::new(DpGdAudit {
+            epsilon,
+            epsilon_spent,
+            delta: c.delta,
+            params: DpGdParams {
+                eta,
+                steps,
+                clip: Some(c.clip(p)),
+                // The broken run adds half the noise it claims.
+                sigma: if options.broken { sigma / 2.0 } else { sigma },
+            },
+            data_in: data_in.clone(),
+            data_out: data_out.clone(),
+            others: others.clone(),
+            mode: options.mode,
+            noise: NoiseSource::new(combine(options.seed, combine(0xA0D17, e as u64))),
+            broken: options.broken,
+        }));
+    }
+    Ok(targets)
+}
+
+impl AuditTarget for DpGdAudit {
+    fn method(&self) -> String {
+        if self.broken {
+            "dp-gd (broken: half the noise)".into()
+        } else {
+            "dp-gd".into()
+        }
+    }
+    fn epsilon(&self) -> f64 {
+        self.epsilon
+    }
+    fn epsilon_spent(&self) -> f64 {
+        self.epsilon_spent
+    }
+    fn delta(&self) -> f64 {
+        self.delta
+    }
+    fn canary(&self) -> String {
+        "a training sample with φ = e₁ and label ∓10⁶, so its clipped gradient is ±C·e₁ at every step; replace-one: the +C·e₁ sample against the −C·e₁ one".into()
+    }
+
+    fn score(&mut self, canary_in: bool, run: u64) -> f64 {
+        let data = if canary_in {
+            &self.data_in
+        } else {
+            &self.data_out
+        };
+        let rng = self.noise.release(combine(run, canary_in as u64));
+        let Ok(mut gd) = DpGd::new(data.clone(), self.params.clone(), rng) else {
+            return f64::NAN;
+        };
+        match self.mode {
+            AuditMode::Final => {
+                while !gd.is_done() {
+                    gd.step();
+                }
+                -gd.theta()[0]
+            }
+            AuditMode::WhiteBox => {
+                let (n, p) = self.others.phi.shape();
+                let mut resid = DVector::zeros(n);
+                let mut grad = DVector::zeros(p);
+                let mut score = 0.0;
+                while !gd.is_done() {
+                    let before = gd.theta().clone();
+                    gd.step();
+                    clipped_mean_gradient(
+                        &self.others.phi,
+                        &self.others.y,
+                        &self.others.row_norms,
+                        &before,
+                        self.params.clip,
+                        &mut resid,
+                        &mut grad,
+                    );
+                    let step = gd.theta()[0] - before[0];
+                    score += -step / self.params.eta - grad[0];
+                }
+                score
+            }
+        }
+    }
+}
