@@ -142,7 +142,7 @@ impl AuditTarget for DpGdAudit {
             &self.data_out
         };
         let rng = self.noise.release(combine(run, canary_in as u64));
-        let Ok(mut gd) = DpGd::new(data.clone(), self.params.clone(), rng) else {
+        let Ok(mut gd) = DpGd::new(data.clone(), self.params, rng) else {
             return f64::NAN;
         };
         match self.mode {
