@@ -139,9 +139,34 @@ mod game {
         }
     }
 
+    /// Private FedRep's rounds (n = 200 users, claimed ε = 4 at δ = 1e-6):
+    /// below the claim; half the noise caught.
+    #[test]
+    fn private_fedrep_audit_stays_below_the_claim_and_catches_half_the_noise() {
+        for broken in [false, true] {
+            let options = AuditOptions {
+                runs: 600,
+                mode: AuditMode::WhiteBox,
+                broken,
+                seed: 2,
+            };
+            let pairs = [("n", "200"), ("epsilons", "4")];
+            let mut run = start_audit("fedrep-paper", &pairs, options).unwrap();
+            while !run.step(50) {}
+            let r = &run.rows()[0];
+            assert!((r.epsilon_spent - 4.0).abs() < 1e-6);
+            let (cp, gdp) = (r.bounds.epsilon_lb_cp, r.bounds.epsilon_lb_gdp);
+            if broken {
+                assert!(gdp > 4.0, "half the noise not caught: {gdp}");
+            } else {
+                assert!(cp <= 4.0 && gdp <= 4.0, "CP {cp}, GDP {gdp}");
+            }
+        }
+    }
+
     #[test]
     fn a_scenario_without_an_audit_and_a_bad_run_count_are_refused() {
-        let e = start_audit("fedrep-paper", &[], AuditOptions::default())
+        let e = start_audit("jl-random", &[], AuditOptions::default())
             .err()
             .unwrap();
         assert_eq!(e[0].field(), "preset");

@@ -107,6 +107,8 @@ pub struct FedRep {
     scratch: Scratch,
     /// Block partials of the round in progress (see [`FedRep::step_blocks`]).
     pending: Vec<BlockPartial>,
+    /// What the last round released: the noisy mean gradient (d×k column-major).
+    released: Vec<f64>,
 }
 
 /// What a finished run reports.
@@ -143,7 +145,15 @@ impl FedRep {
                 head: HeadScratch::new(k),
             },
             pending: Vec::new(),
+            released: Vec::new(),
         }
+    }
+
+    /// The Gaussian mechanism's output of the last round: (1/n) Σ clip(∇_i) + ξ
+    /// (d×k column-major). Everything the server does with it (the step, the
+    /// QR) is post-processing; an audit's white-box attacker sees this.
+    pub fn last_release(&self) -> &[f64] {
+        &self.released
     }
 
     pub fn is_done(&self) -> bool {
@@ -244,6 +254,7 @@ impl FedRep {
         let eta = self.params.step;
         let u_hat = DMatrix::from_fn(d, k, |p, q| self.u[(p, q)] - eta * noisy_mean[q * d + p]);
         self.u = orthonormalize(u_hat);
+        self.released = noisy_mean;
         self.angles
             .push(principal_angle_distance(&self.u, &data.u_star));
         self.clipped_fraction = clipped as f64 / n as f64;

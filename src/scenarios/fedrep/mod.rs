@@ -9,6 +9,7 @@
 //! - [`charts`], [`guides`]: the two charts and their tables;
 //! - [`results`]: result rows and CSV.
 
+pub mod audit;
 pub mod charts;
 pub mod config;
 pub mod cost;
@@ -278,5 +279,15 @@ impl Scenario for FedRep {
             .collect::<Result<Vec<_>, _>>()?;
         let (rows, curves) = merge_shards(parts);
         Ok(view(&config, &rows, &curves))
+    }
+
+    fn audit_targets(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        options: &crate::scenarios::audit::AuditOptions,
+    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+        let config = FedRepConfig::from_pairs(preset, pairs.iter().copied())?;
+        audit::fedrep_audit_targets(&config, options)
     }
 }
