@@ -3,6 +3,8 @@
 //! fields it refuses in a readable message, or the run (when small) ends with
 //! finite numbers in its results — never a panic, a hang or a non-finite
 //! success. 10,000 generated configs per scenario.
+// Native only: proptest is a native dev-dependency (`wasm-pack test` builds every test target).
+#![cfg(not(target_arch = "wasm32"))]
 
 use dp_explorer::scenarios::field::FieldKind;
 use dp_explorer::scenarios::{self, Shard, SCENARIOS};
