@@ -11,6 +11,7 @@ import { ChartView } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
+import { AuditPanel } from './audit.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
@@ -26,6 +27,7 @@ let running = false;
 let pinned = null; // { scenario, label, series: { chartId: Series[] } }
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
+let audit = null; // the audit panel (built once the module is loaded)
 const pool = makePool();
 // Tests only: the next Run panics inside a worker (see the hardening e2e test).
 let panicNextRun = null;
@@ -124,6 +126,7 @@ function applyScenario(id) {
   form.build(info);
   for (const v of views.values()) v.figure.hidden = v.figure.dataset.scenario !== id;
   clearResults('Run a sweep to see its accounting.');
+  if (audit) audit.clear();
   lessonStep = 0;
   showLesson();
   return true;
@@ -247,6 +250,7 @@ function settingsChanged({ now = false } = {}) {
 
 /** Results on screen no longer match the settings. */
 function markStale() {
+  if (audit) audit.clear();
   if (!lastSnapshot || running) return;
   $('results').classList.add('stale');
   $('stale-note').hidden = false;
@@ -286,6 +290,7 @@ function drawChartsSpread(charts, then) {
 
 function redraw() {
   for (const v of currentViews()) v.redraw();
+  if (audit) audit.views.forEach((v) => v.redraw());
 }
 
 /** Empty charts with the scenario's axes (from the settings, or the preset's). */
@@ -516,6 +521,10 @@ async function main() {
   buildPresetMenu();
   buildCharts();
   const notes = readUrl();
+  audit = new AuditPanel({
+    textScale,
+    current: () => (validate().errors.length ? null : { preset: currentPreset(), fields: form.read(), info }),
+  });
   const { errors, unplaced } = validate();
   const messages = [...unplaced, ...notes];
   const unknownPreset = notes.some((n) => n.startsWith('unknown preset'));

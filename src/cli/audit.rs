@@ -4,7 +4,8 @@
 //! score through the registry; the game and the bounds are shared.
 
 use super::sweep::{preset_and_pairs, write_file, SweepArgs};
-use crate::scenarios::audit::{audit_csv, AuditMode, AuditOptions};
+use crate::plot::chart_svg;
+use crate::scenarios::audit::{AuditMode, AuditOptions, AUDIT_CHARTS};
 use crate::scenarios::{self};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -92,11 +93,14 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         mode.name(),
         if args.broken { ", broken: half the noise" } else { "" }
     ));
-    for (name, text) in [
-        ("audit.csv", audit_csv(audit.rows())),
-        ("scores.csv", audit.scores_csv()),
-    ] {
-        let path = write_file(&args.out, name, text.as_bytes())?;
+    let view = audit.view();
+    for file in &view.files {
+        let path = write_file(&args.out, file.name, file.text.as_bytes())?;
+        out.push_str(&format!("wrote {}\n", path.display()));
+    }
+    for (spec, chart) in view.charts.iter().zip(AUDIT_CHARTS) {
+        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
+        let path = write_file(&args.out, &format!("{}.svg", chart.id), svg.as_bytes())?;
         out.push_str(&format!("wrote {}\n", path.display()));
     }
     Ok(out)

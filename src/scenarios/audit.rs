@@ -9,7 +9,14 @@
 //! bounds are computed on the other half only (Nasr et al. 2023): it never
 //! sees the scores it is judged on.
 
-use crate::privacy::audit::{audit_bounds, threshold_from_holdout, AuditBounds};
+use super::table::{chart_table, Table};
+use super::{ChartInfo, OutputFile};
+use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::privacy::audit::{
+    attack_point, audit_bounds, phi, phi_inverse, threshold_from_holdout, AuditBounds,
+};
+use crate::privacy::gdp::mu_for_epsilon;
+use crate::privacy::report::fmt_num;
 use serde::{Deserialize, Serialize};
 
 /// What the observer sees.
@@ -124,6 +131,41 @@ pub fn audit_csv(rows: &[AuditRow]) -> String {
     out
 }
 
+/// The audit's two charts (the page's canvases, the CLI's SVG names).
+pub const AUDIT_CHARTS: &[ChartInfo] = &[
+    ChartInfo {
+        id: "audit-eps-chart",
+        name: "audit chart",
+        alt: "The attack's lower bound on epsilon against the accountant's epsilon for each audited run; the same numbers are in the table below",
+        caption: "Each point is one audited ε: the accountant's ε (an upper bound: the run is at most this revealing) on the x axis, \
+                  the ε the attack proves (a lower bound at 95 % confidence) on the y axis. Honest runs stay under the diagonal; a point \
+                  above it is a privacy bug caught (try the deliberately broken runs).",
+        toggle: None,
+        animate: false,
+    },
+    ChartInfo {
+        id: "audit-tradeoff-chart",
+        name: "trade-off chart",
+        alt: "The attack's false-negative rate against its false-positive rate, over the accountant's Gaussian trade-off curve; the same numbers are in the table below",
+        caption: "The attack at the largest audited ε: each point is one threshold (its false-positive and false-negative rates on \
+                  the judged runs). No attack on a μ-GDP mechanism can go below the accountant's curve G_μ; the closer the points come \
+                  to it, the tighter the accountant's ε.",
+        toggle: None,
+        animate: false,
+    },
+];
+
+/// What the page shows of an audit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AuditView {
+    pub charts: Vec<ChartSpec>,
+    pub tables: Vec<Table>,
+    /// `audit.csv`, then `scores.csv`.
+    pub files: Vec<OutputFile>,
+    /// What the bounds prove and what they do not, in words.
+    pub notes: Vec<String>,
+}
+
 /// The confidence of the bounds: 95 %.
 pub const AUDIT_ALPHA: f64 = 0.05;
 
@@ -211,6 +253,175 @@ impl AuditRun {
 
     pub fn rows(&self) -> &[AuditRow] {
         &self.rows
+    }
+
+    /// The charts, their tables, the files and the reading of what is finished.
+    pub fn view(&self) -> AuditView {
+        let rows = &self.rows;
+        let line = |name: &str, points: Vec<(f64, f64)>, style, color| Series {
+            name: name.into(),
+            points,
+            style,
+            color,
+            horizontal: false,
+            band: Vec::new(),
+            faded: false,
+            in_legend: true,
+        };
+        let broken = if self.options.broken {
+            " (broken runs: half the noise)"
+        } else {
+            ""
+        };
+        let top = rows
+            .iter()
+            .map(|r| r.epsilon_spent)
+            .chain(rows.iter().map(|r| r.bounds.epsilon_lb_gdp))
+            .filter(|x| x.is_finite())
+            .fold(1.0f64, f64::max);
+        let mut by_eps = vec![
+            line(
+                &format!("ε_LB, Gaussian-DP route{broken}"),
+                rows.iter()
+                    .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_gdp))
+                    .collect(),
+                LineStyle::Solid,
+                0,
+            ),
+            line(
+                &format!("ε_LB, Clopper–Pearson route{broken}"),
+                rows.iter()
+                    .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_cp))
+                    .collect(),
+                LineStyle::Dashed,
+                1,
+            ),
+        ];
+        by_eps.push(line(
+            "the accountant's ε (upper bound)",
+            vec![(0.0, 0.0), (top * 1.05, top * 1.05)],
+            LineStyle::Dotted,
+            8,
+        ));
+        // The trade-off of the largest audited ε.
+        let mut tradeoff = Vec::new();
+        let mut notes = Vec::new();
+        if let Some((t, r)) = rows
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.epsilon_spent.total_cmp(&b.1.epsilon_spent))
+        {
+            let (ins, outs) = &self.scores[t];
+            let h = ins.len() / 2;
+            let (ji, jo) = (&ins[h..], &outs[h..]);
+            let mut all: Vec<f64> = ji
+                .iter()
+                .chain(jo)
+                .copied()
+                .filter(|x| x.is_finite())
+                .collect();
+            all.sort_by(|a, b| a.total_cmp(b));
+            let points: Vec<(f64, f64)> = (0..=40)
+                .filter_map(|q| all.get(q * (all.len().saturating_sub(1)) / 40).copied())
+                .map(|th| {
+                    let p = attack_point(ji, jo, th, AUDIT_ALPHA);
+                    (p.fpr, p.fnr)
+                })
+                .collect();
+            tradeoff.push(line(
+                "the attack (observed rates)",
+                points,
+                LineStyle::Solid,
+                0,
+            ));
+            let curve = |mu: f64| -> Vec<(f64, f64)> {
+                (1..200)
+                    .map(|i| {
+                        let fpr = i as f64 / 200.0;
+                        (fpr, phi(phi_inverse(1.0 - fpr) - mu))
+                    })
+                    .collect()
+            };
+            if let Ok(mu) = mu_for_epsilon(r.epsilon_spent, r.delta) {
+                tradeoff.push(line(
+                    &format!("accountant's bound G_μ, μ = {}", fmt_num(mu)),
+                    curve(mu),
+                    LineStyle::Dashed,
+                    8,
+                ));
+            }
+            if r.bounds.mu_lb > 0.0 {
+                tradeoff.push(line(
+                    &format!(
+                        "proved by the attack: G_μ, μ_LB = {}",
+                        fmt_num(r.bounds.mu_lb)
+                    ),
+                    curve(r.bounds.mu_lb),
+                    LineStyle::Dotted,
+                    1,
+                ));
+            }
+        }
+        for r in rows {
+            let caught = r.bounds.epsilon_lb_gdp.max(r.bounds.epsilon_lb_cp)
+                > r.epsilon_spent * (1.0 + 1e-9);
+            notes.push(format!(
+                "{} at ε = {} (the accountant: ε = {} at δ = {}): the attack proves ε ≥ {} (Gaussian-DP route) and ε ≥ {} (Clopper–Pearson) with 95 % confidence, from {} runs per side (half chose the threshold, half were judged). {}",
+                r.method,
+                fmt_num(r.epsilon),
+                fmt_num(r.epsilon_spent),
+                fmt_num(r.delta),
+                fmt_num(r.bounds.epsilon_lb_gdp),
+                fmt_num(r.bounds.epsilon_lb_cp),
+                r.runs,
+                if caught {
+                    "That is more than the accountant allows: a privacy bug, caught."
+                } else {
+                    "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does."
+                }
+            ));
+        }
+        if let Some(r) = rows.first() {
+            notes.push(format!("The canary: {}.", r.canary));
+        }
+        let charts = vec![
+            ChartSpec {
+                title: format!(
+                    "Audited ε against the accountant's ({} mode)",
+                    self.options.mode.name()
+                ),
+                x_label: "the accountant's ε (upper bound)".into(),
+                y_label: "ε proved by the attack (95 %)".into(),
+                log_x: false,
+                log_y: false,
+                x_hint: Some((0.0, top * 1.05)),
+                series: by_eps,
+            },
+            ChartSpec {
+                title: "The attack against the bound".into(),
+                x_label: "false-positive rate".into(),
+                y_label: "false-negative rate".into(),
+                log_x: false,
+                log_y: false,
+                x_hint: Some((0.0, 1.0)),
+                series: tradeoff,
+            },
+        ];
+        AuditView {
+            tables: charts.iter().map(chart_table).collect(),
+            charts,
+            files: vec![
+                OutputFile {
+                    name: "audit.csv",
+                    text: audit_csv(rows),
+                },
+                OutputFile {
+                    name: "scores.csv",
+                    text: self.scores_csv(),
+                },
+            ],
+            notes,
+        }
     }
 
     /// `scores.csv`: every run's score.

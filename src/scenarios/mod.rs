@@ -200,6 +200,10 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
     ) -> Result<View, RunError>;
+    /// Whether [`Scenario::audit_targets`] has an audit (the page offers it).
+    fn has_audit(&self) -> bool {
+        false
+    }
     /// The private releases an audit attacks, each with its worst-case canary
     /// and the attack's score ([`audit::AuditTarget`]); a scenario without one
     /// says so at `preset`.

@@ -51,7 +51,11 @@ export interface ScenarioInfo {
   /** Whether a sweep can be split over several workers (Runner.shard + merge). */
   splits: boolean;
   lesson: LessonStep[];
+  /** Whether its private runs can be audited (Auditor). */
+  audit: boolean;
 }
+/** An audit's charts, their tables, audit.csv and scores.csv, and what the bounds prove, in words. */
+export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[] }
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }
 export interface Series {
@@ -172,11 +176,92 @@ fn preset_or_default(preset: Option<String>) -> String {
     preset.unwrap_or_else(|| scenarios::default_preset().to_string())
 }
 
-/// Every scenario: `[{ id, title, lede, source, unit, presets, fields, charts, splits }]`.
+/// A scenario's description with whether it has an audit.
+#[derive(Serialize)]
+struct Described {
+    #[serde(flatten)]
+    info: scenarios::ScenarioInfo,
+    audit: bool,
+}
+
+/// Every scenario: `[{ id, title, lede, source, unit, presets, fields, charts, splits, lesson, audit }]`.
 #[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
 pub fn scenarios() -> Result<JsValue, JsError> {
-    let infos: Vec<_> = scenarios::SCENARIOS.iter().map(|s| s.info()).collect();
+    let infos: Vec<_> = scenarios::SCENARIOS
+        .iter()
+        .map(|s| Described {
+            info: s.info(),
+            audit: s.has_audit(),
+        })
+        .collect();
     to_js(&infos)
+}
+
+/// The audit's charts (ids, names, captions): `ChartInfo[]`.
+#[wasm_bindgen(unchecked_return_type = "ChartInfo[]")]
+pub fn audit_charts() -> Result<JsValue, JsError> {
+    to_js(&scenarios::audit::AUDIT_CHARTS)
+}
+
+/// An audit of a preset's private runs: each run R times per side with a
+/// worst-case canary in or out, then lower bounds on ε (95 %).
+#[wasm_bindgen]
+pub struct Auditor {
+    inner: scenarios::audit::AuditRun,
+}
+
+#[wasm_bindgen]
+impl Auditor {
+    /// `mode`: "white-box" or "final"; `broken`: half the noise, same claim.
+    /// A bad setting throws an error with `field: message` lines.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        preset: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+        runs: usize,
+        mode: &str,
+        broken: bool,
+        seed: u32,
+    ) -> Result<Auditor, JsError> {
+        let fields = fields_from_js(fields)?;
+        let mode = scenarios::audit::AuditMode::parse(mode)
+            .ok_or_else(|| JsError::new("mode: white-box or final"))?;
+        let options = scenarios::audit::AuditOptions {
+            runs,
+            mode,
+            broken,
+            seed: seed as u64,
+        };
+        let inner = scenarios::start_audit(&preset_or_default(preset), &pairs(&fields), options)
+            .map_err(|errors| errors_to_js(&errors))?;
+        Ok(Auditor { inner })
+    }
+
+    /// Pairs of runs until `budget_ms` milliseconds have passed (or the end);
+    /// true when the audit is finished.
+    pub fn run_for(&mut self, budget_ms: f64) -> bool {
+        let start = js_sys::Date::now();
+        loop {
+            if self.inner.step(4) {
+                return true;
+            }
+            if js_sys::Date::now() - start >= budget_ms {
+                return false;
+            }
+        }
+    }
+
+    /// `[pairs of runs done, in all]`.
+    pub fn progress(&self) -> Vec<f64> {
+        let (done, total) = self.inner.progress();
+        vec![done as f64, total as f64]
+    }
+
+    /// `{ charts, tables, files, notes }` of what is finished.
+    #[wasm_bindgen(unchecked_return_type = "AuditView")]
+    pub fn view(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.view())
+    }
 }
 
 /// The default preset's name.

@@ -476,6 +476,10 @@ impl Scenario for DpGd {
         ))
     }
 
+    fn has_audit(&self) -> bool {
+        true
+    }
+
     fn audit_targets(
         &self,
         preset: &str,

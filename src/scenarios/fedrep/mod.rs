@@ -281,6 +281,10 @@ impl Scenario for FedRep {
         Ok(view(&config, &rows, &curves))
     }
 
+    fn has_audit(&self) -> bool {
+        true
+    }
+
     fn audit_targets(
         &self,
         preset: &str,

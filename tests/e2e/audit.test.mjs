@@ -1,0 +1,53 @@
+// The audit panel: on a scenario with an audit, a small audit runs to done in
+// its worker with both charts drawn and the bounds said in words (honest runs
+// under the accountant's ε, broken runs caught); on a scenario without one,
+// the button is off and the panel says why; a settings change clears it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+
+const env = servedBrowser();
+
+async function open(query) {
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${env.server.url}?${query}`);
+  await waitStatus(page, ['idle']);
+  return { page, errors };
+}
+
+async function audit(page, { runs = 300, broken = false } = {}) {
+  await page.fill('#audit-runs', String(runs));
+  if (broken) await page.check('#audit-broken');
+  await page.click('#audit-run');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.audit), null, { timeout: 60_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.audit), 'done', await page.textContent('#audit-status'));
+  return page.$$eval('#audit-notes li', (l) => l.map((x) => x.textContent));
+}
+
+test('a DP-GD audit runs to done: both charts drawn, honest runs under the claim, broken ones caught', async () => {
+  const { page, errors } = await open('preset=dpgd-quick&calibration=exact&epsilons=4');
+  let notes = await audit(page, { runs: 400 });
+  for (const id of ['audit-eps-chart', 'audit-tradeoff-chart']) {
+    assert.ok((await inkFraction(page, id)) > 0.02, `${id} has ink`);
+  }
+  assert.ok(notes.some((n) => n.includes('as it must be')), notes.join('\n'));
+  assert.ok(!(await page.isDisabled('#audit-csv')));
+  notes = await audit(page, { runs: 400, broken: true });
+  assert.ok(notes.some((n) => n.includes('a privacy bug, caught')), notes.join('\n'));
+  // A settings change: the audit no longer describes the settings.
+  await page.fill('#n', '120');
+  await page.waitForFunction(() => document.getElementById('audit-csv').disabled);
+  assert.equal(await page.locator('#audit-notes li').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a scenario without an audit says so and offers no button', async () => {
+  const { page, errors } = await open('preset=jl-random');
+  assert.ok(await page.isDisabled('#audit-run'));
+  assert.match(await page.textContent('#audit-status'), /no audit yet/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,70 @@
+// Module worker for the audit: builds an Auditor (the scenario's canary and
+// score, from the registry), plays the game in ~40 ms slices so progress is
+// posted and a "cancel" is read between slices, and posts the view at the end.
+// Errors are caught and posted; after a panic the worker is not reused.
+import init, { Auditor, last_panic } from './pkg/dp_explorer.js';
+
+const ready = init();
+let current = 0;
+
+const channel = new MessageChannel();
+let next = null;
+channel.port1.onmessage = () => {
+  const f = next;
+  next = null;
+  if (f) f();
+};
+const yieldThen = (f) => {
+  next = f;
+  channel.port2.postMessage(null);
+};
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  if (msg.type === 'cancel') {
+    current = -1;
+    self.postMessage({ type: 'cancelled', generation: msg.generation });
+    return;
+  }
+  if (msg.type !== 'audit') return;
+  const generation = msg.generation;
+  current = generation;
+  const post = (m) => self.postMessage({ ...m, generation });
+  const fail = (e) => {
+    const panic = e instanceof WebAssembly.RuntimeError;
+    let message = String((e && e.message) || e);
+    if (panic) {
+      try { message = `internal error (a bug, not your settings): ${last_panic() || message}`; } catch { /* keep it */ }
+    }
+    post({ type: 'error', message, fatal: panic });
+  };
+  let auditor = null;
+  try {
+    await ready;
+    auditor = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
+  } catch (e) {
+    fail(e);
+    return;
+  }
+  const started = performance.now();
+  const slice = () => {
+    if (current !== generation) {
+      auditor.free();
+      return;
+    }
+    try {
+      const done = auditor.run_for(40);
+      const [d, total] = auditor.progress();
+      if (done) {
+        post({ type: 'result', view: auditor.view(), seconds: (performance.now() - started) / 1000 });
+        auditor.free();
+        return;
+      }
+      post({ type: 'progress', done: d, total });
+      yieldThen(slice);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  slice();
+};

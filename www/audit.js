@@ -1,0 +1,139 @@
+// The audit panel: attacks the current preset's private runs (a canary in or
+// out, R runs per side, in its own worker) and shows the lower bounds on ε the
+// attack proves beside the accountant's, the attack's trade-off curve over the
+// accountant's, and what that proves in words. The game, the bounds, the
+// charts and the words come from Rust (`Auditor`); this module drives the
+// worker and draws.
+import { audit_charts } from './pkg/dp_explorer.js';
+import { ChartView } from './chart-view.js';
+import { cell } from './tables.js';
+import { download } from './download.js';
+
+const $ = (id) => document.getElementById(id);
+
+export class AuditPanel {
+  /**
+   * @param {object} o
+   * @param {() => {preset: string, fields: object, info: object} | null} o.current the settings to audit (null: invalid)
+   * @param {() => number} o.textScale
+   */
+  constructor(o) {
+    this.o = o;
+    this.worker = null;
+    this.generation = 0;
+    this.running = false;
+    this.view = null;
+    this.views = audit_charts().map((info) => {
+      const v = new ChartView(info, { textScale: o.textScale, decorate: (_, spec) => spec });
+      $('audit-charts').appendChild(v.figure);
+      return v;
+    });
+    $('audit-run').addEventListener('click', () => this.start());
+    $('audit-stop').addEventListener('click', () => this.stop());
+    $('audit-csv').addEventListener('click', () => {
+      if (this.view) download('audit.csv', 'text/csv', this.view.files[0].text);
+    });
+    this.clear();
+  }
+
+  /** A new scenario or new settings: the last audit no longer describes them. */
+  clear() {
+    this.stop();
+    this.view = null;
+    for (const v of this.views) {
+      v.draw({ title: v.info.name, x_label: '', y_label: '', log_x: false, log_y: false, x_hint: null, series: [] });
+      v.showTable(null);
+      v.setExportsEnabled(false);
+    }
+    $('audit-notes').replaceChildren();
+    $('audit-csv').disabled = true;
+    const cur = this.o.current();
+    const supported = !!(cur && cur.info.audit);
+    $('audit-run').disabled = !supported;
+    this.status(supported
+      ? 'Press “Run audit” to attack the private runs of these settings.'
+      : 'This scenario has no audit yet (DP-GD and Private FedRep have one).');
+  }
+
+  status(text) {
+    $('audit-status').textContent = text;
+  }
+
+  start() {
+    const cur = this.o.current();
+    if (!cur || !cur.info.audit) return;
+    this.stop();
+    const runs = Number($('audit-runs').value);
+    if (!Number.isInteger(runs) || runs < 10 || runs > 100000) {
+      $('audit-runs').setAttribute('aria-invalid', 'true');
+      this.status('Runs per side: a whole number between 10 and 100000.');
+      return;
+    }
+    $('audit-runs').removeAttribute('aria-invalid');
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./audit-worker.js', import.meta.url), { type: 'module' });
+      this.worker.onmessage = (e) => this.onMessage(e.data);
+    }
+    this.generation += 1;
+    this.running = true;
+    document.body.dataset.audit = 'running';
+    $('audit-run').disabled = true;
+    $('audit-stop').disabled = false;
+    this.status('Starting the audit…');
+    this.worker.postMessage({
+      type: 'audit',
+      generation: this.generation,
+      preset: cur.preset,
+      fields: cur.fields,
+      runs,
+      mode: $('audit-mode').value,
+      broken: $('audit-broken').checked,
+      seed: 1,
+    });
+  }
+
+  stop() {
+    if (!this.running) return;
+    this.running = false;
+    this.worker.postMessage({ type: 'cancel', generation: this.generation });
+    this.generation += 1;
+    document.body.dataset.audit = 'idle';
+    $('audit-run').disabled = false;
+    $('audit-stop').disabled = true;
+    this.status('Audit stopped.');
+  }
+
+  onMessage(m) {
+    if (m.generation !== this.generation) return;
+    if (m.type === 'progress') {
+      $('audit-progress').max = Math.max(1, m.total);
+      $('audit-progress').value = m.done;
+      this.status(`Auditing: ${m.done} of ${m.total} pairs of runs`);
+    } else if (m.type === 'result') {
+      this.running = false;
+      this.view = m.view;
+      $('audit-progress').value = $('audit-progress').max;
+      this.views.forEach((v, i) => {
+        v.draw(m.view.charts[i]);
+        v.showTable(m.view.tables[i]);
+        v.setExportsEnabled(true);
+      });
+      $('audit-notes').replaceChildren(...m.view.notes.map((n) => cell('li', n)));
+      $('audit-csv').disabled = false;
+      $('audit-run').disabled = false;
+      $('audit-stop').disabled = true;
+      document.body.dataset.audit = 'done';
+      this.status(`Audit done in ${m.seconds.toFixed(2)} s.`);
+    } else if (m.type === 'error') {
+      this.running = false;
+      if (m.fatal) {
+        this.worker.terminate();
+        this.worker = null;
+      }
+      $('audit-run').disabled = false;
+      $('audit-stop').disabled = true;
+      document.body.dataset.audit = 'error';
+      this.status(`The audit could not run: ${m.message}`);
+    }
+  }
+}
