@@ -40,6 +40,27 @@ pub struct Series {
     pub in_legend: bool,
 }
 
+impl Series {
+    /// A plain series: in the legend, not horizontal, no band, not faded.
+    pub fn line(
+        name: impl Into<String>,
+        points: Vec<(f64, f64)>,
+        style: LineStyle,
+        color: usize,
+    ) -> Self {
+        Series {
+            name: name.into(),
+            points,
+            style,
+            color,
+            horizontal: false,
+            band: Vec::new(),
+            faded: false,
+            in_legend: true,
+        }
+    }
+}
+
 /// A whole chart: axes, scales and series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChartSpec {

@@ -258,15 +258,8 @@ impl AuditRun {
     /// The charts, their tables, the files and the reading of what is finished.
     pub fn view(&self) -> AuditView {
         let rows = &self.rows;
-        let line = |name: &str, points: Vec<(f64, f64)>, style, color| Series {
-            name: name.into(),
-            points,
-            style,
-            color,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
+        let line = |name: &str, points: Vec<(f64, f64)>, style, color| {
+            Series::line(name, points, style, color)
         };
         let broken = if self.options.broken {
             " (broken runs: half the noise)"

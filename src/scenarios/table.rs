@@ -65,6 +65,16 @@ pub fn chart_table(spec: &ChartSpec) -> Table {
 }
 
 /// A number for a table cell: "—" when not applicable (NaN), "∞" for +∞.
+/// A number in a CSV file: empty when not applicable (NaN), `inf` for ∞,
+/// otherwise every digit (Rust's shortest round-trip form).
+pub fn csv_number(x: f64) -> String {
+    if x.is_nan() {
+        String::new()
+    } else {
+        format!("{x}")
+    }
+}
+
 pub fn cell(x: f64) -> String {
     if x.is_nan() {
         "—".into()

@@ -15,6 +15,7 @@ use crate::data::margin_classification::{MarginModel, Points};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
+use crate::scenarios::table::csv_number as num;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
@@ -44,16 +45,6 @@ pub struct ClassifierRow {
 }
 
 pub const CSV_HEADER: &str = "method,d,epsilon,seed,error01,candidates,epsilon_spent,score";
-
-fn num(x: f64) -> String {
-    if x.is_nan() {
-        String::new()
-    } else if x == f64::INFINITY {
-        "inf".into()
-    } else {
-        format!("{x}")
-    }
-}
 
 pub fn csv(rows: &[ClassifierRow]) -> String {
     let mut out = format!("{CSV_HEADER}\n");

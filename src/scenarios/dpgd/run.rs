@@ -25,6 +25,7 @@
 
 use std::sync::Arc;
 
+use crate::scenarios::table::csv_number as num;
 use serde::{Deserialize, Serialize};
 
 use super::charts::fmt_eps;
@@ -35,15 +36,6 @@ use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::Config;
-
-/// A CSV number: empty when not applicable (NaN).
-fn num(x: f64) -> String {
-    if x.is_nan() {
-        String::new()
-    } else {
-        format!("{x}")
-    }
-}
 
 /// One result row. Non-applicable numbers are NaN (empty in CSV, null in JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,16 +12,7 @@ use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
 
 fn series(name: String, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> Series {
-    Series {
-        name,
-        points,
-        style,
-        color,
-        horizontal: false,
-        band: Vec::new(),
-        faded: false,
-        in_legend: true,
-    }
+    Series::line(name, points, style, color)
 }
 
 fn level(name: String, y: f64, x: f64, color: usize) -> Option<Series> {

@@ -18,6 +18,7 @@ use crate::linalg::gaussian_matrix;
 use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
+use crate::scenarios::table::csv_number as num;
 use crate::scenarios::RunError;
 use nalgebra::{DMatrix, SymmetricEigen};
 use serde::{Deserialize, Serialize};
@@ -93,16 +94,6 @@ pub struct FluteRow {
 }
 
 pub const CSV_HEADER: &str = "method,epsilon,seed,m,gamma_ratio,error,erm_floor,population_floor,principal_angle,balancedness,epsilon_spent,sigma,clipped_fraction,rounds_to_floor";
-
-fn num(x: f64) -> String {
-    if x.is_nan() {
-        String::new()
-    } else if x == f64::INFINITY {
-        "inf".into()
-    } else {
-        format!("{x}")
-    }
-}
 
 fn eps_cell(x: f64) -> String {
     if x.is_nan() {

@@ -10,16 +10,7 @@ use crate::privacy::report::fmt_num;
 use crate::scenarios::labels::spent_suffix;
 
 fn series(name: String, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> Series {
-    Series {
-        name,
-        points,
-        style,
-        color,
-        horizontal: false,
-        band: Vec::new(),
-        faded: false,
-        in_legend: true,
-    }
+    Series::line(name, points, style, color)
 }
 
 pub fn median(mut v: Vec<f64>) -> f64 {

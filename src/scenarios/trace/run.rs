@@ -14,6 +14,7 @@ use crate::data::trace_regression::{TraceData, Truth};
 use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, NoiseSource};
+use crate::scenarios::table::csv_number as num;
 use crate::scenarios::RunError;
 use serde::{Deserialize, Serialize};
 
@@ -66,16 +67,6 @@ pub struct TraceRow {
 }
 
 pub const CSV_HEADER: &str = "method,variant,privacy,n,epsilon,repeat,iterations,error_fro,subspace_error,epsilon_spent,sigma_init,sigma_loop";
-
-fn num(x: f64) -> String {
-    if x.is_nan() {
-        String::new()
-    } else if x == f64::INFINITY {
-        "inf".into()
-    } else {
-        format!("{x}")
-    }
-}
 
 pub fn csv(rows: &[TraceRow]) -> String {
     let mut out = format!("{CSV_HEADER}\n");
