@@ -85,7 +85,7 @@ test('non-numbers and out-of-range privacy parameters are named at their fields'
   await page.click('#run');
   await waitStatus(page, ['error']);
   assert.match(await page.textContent('#n-error'), /whole number/);
-  assert.match(await page.textContent('#epsilons-error'), /ε must be in \(0, 100\]/);
+  assert.match(await page.textContent('#epsilons-error'), /ε must be in \[0\.001, 100\] \(got 0\)/);
   assert.match(await page.textContent('#delta-error'), /in \(0, 1\)/);
   await page.close();
 });

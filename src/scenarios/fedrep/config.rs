@@ -405,7 +405,10 @@ impl Config for FedRepConfig {
             if !(1e-3..=100.0).contains(&e) {
                 errors.push(ConfigError::invalid(
                     "epsilons",
-                    format!("every ε must be in [0.001, 100] (got {e:e})"),
+                    format!(
+                        "every ε must be in [0.001, 100] (got {})",
+                        crate::privacy::report::fmt_num(e)
+                    ),
                 ));
                 break;
             }
@@ -517,13 +520,22 @@ impl Config for FedRepConfig {
         {
             let bytes = self.memory_bytes();
             if bytes > MEMORY_BUDGET_BYTES {
+                // An n that fits the memory budget and, the work being about
+                // linear in n, the time limit too: the suggestion is accepted.
+                let by_memory = self.n as f64 * MEMORY_BUDGET_BYTES as f64 / bytes as f64 * 0.9;
+                let seconds = super::cost::sweep_seconds(self);
+                let by_time = if seconds > MAX_SECONDS {
+                    self.n as f64 * MAX_SECONDS / seconds * 0.9
+                } else {
+                    f64::INFINITY
+                };
                 errors.push(ConfigError::invalid(
                     "n",
                     format!(
                         "this setting needs about {} MB, over the {} MB budget; lower n (e.g. n = {}), m or d",
                         bytes >> 20,
                         MEMORY_BUDGET_BYTES >> 20,
-                        (self.n as f64 * MEMORY_BUDGET_BYTES as f64 / bytes as f64 * 0.9) as usize
+                        by_memory.min(by_time).max(2.0) as usize
                     ),
                 ));
             }
