@@ -164,6 +164,62 @@ mod game {
         }
     }
 
+    fn trace_audit(variant: &str, broken: bool) -> (f64, f64, f64) {
+        let options = AuditOptions {
+            runs: 400,
+            mode: AuditMode::WhiteBox,
+            broken,
+            seed: 3,
+        };
+        let pairs = [
+            ("n", "600"),
+            ("epsilons", "4"),
+            ("variant", variant),
+            ("data", "direct"),
+        ];
+        let mut run = start_audit("trace-paper", &pairs, options).unwrap();
+        while !run.step(50) {}
+        let r = &run.rows()[0];
+        (
+            r.epsilon_spent,
+            r.bounds.epsilon_lb_cp,
+            r.bounds.epsilon_lb_gdp,
+        )
+    }
+
+    /// DP-RGrad's l* iterations (Zha 2024, Algorithm 2) at n = 2000: the
+    /// clipped variant (worst-case sensitivity) stays below what its
+    /// iterations spend and half its noise is caught; the paper's
+    /// high-probability sensitivity is no bound for a sample it did not
+    /// expect, and the canary shows it (ε_LB above the ε the paper's σ claims).
+    #[test]
+    fn trace_audit_holds_for_the_clipped_variant_and_refutes_the_papers_sensitivity() {
+        let (spent, cp, gdp) = trace_audit("clipped", false);
+        // The run's total is (2ε, 2δ) (Theorem 3); its l* iterations alone spend less.
+        assert!(
+            spent > 0.0 && spent < 8.0,
+            "the loop spends part of 2ε: {spent}"
+        );
+        eprintln!("clipped: spent {spent}, CP {cp}, GDP {gdp}");
+        assert!(
+            cp <= spent && gdp <= spent,
+            "CP {cp}, GDP {gdp} above {spent}"
+        );
+        assert!(
+            gdp > 0.4 * spent,
+            "the white-box attack is close: {gdp} of {spent}"
+        );
+        let (spent, _, gdp) = trace_audit("clipped", true);
+        eprintln!("clipped, broken: spent {spent}, GDP {gdp}");
+        assert!(gdp > spent, "half the noise not caught: {gdp} ≤ {spent}");
+        let (spent, _, gdp) = trace_audit("paper", false);
+        eprintln!("paper: spent {spent}, GDP {gdp}");
+        assert!(
+            gdp > spent,
+            "the paper's sensitivity held for the canary: {gdp} ≤ {spent}"
+        );
+    }
+
     #[test]
     fn a_scenario_without_an_audit_and_a_bad_run_count_are_refused() {
         let e = start_audit("jl-random", &[], AuditOptions::default())

@@ -18,7 +18,7 @@ use crate::privacy::gaussian::add_gaussian_noise;
 use crate::rng::NoiseSource;
 use nalgebra::DMatrix;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RGradParams {
     pub eta: f64,
     /// l*.
@@ -35,6 +35,21 @@ pub fn tangent_projection(z: &DMatrix<f64>, u: &DMatrix<f64>, v: &DMatrix<f64>) 
     let zv = (z * v) * v.transpose();
     let uzv = u * ((u.transpose() * z) * v) * v.transpose();
     uz + zv - uzv
+}
+
+/// The tangent gradient the step uses: P_T(G) (the paper's), or the mean of
+/// the clipped per-sample tangent gradients (None: no samples to clip).
+pub fn step_gradient(
+    data: &TraceData,
+    m: &DMatrix<f64>,
+    u: &DMatrix<f64>,
+    v: &DMatrix<f64>,
+    clip: Option<f64>,
+) -> Option<DMatrix<f64>> {
+    match clip {
+        None => Some(tangent_projection(&data.gradient(m), u, v)),
+        Some(tau) => clipped_tangent_gradient(data, m, u, v, tau),
+    }
 }
 
 /// (1/n) Σ_i clip(P_T((⟨X_i, M⟩ − y_i) X_i), τ): the clipped tangent gradient.
@@ -72,6 +87,8 @@ pub struct RGrad {
     s: Vec<f64>,
     iteration: usize,
     noise: NoiseSource,
+    /// The last iteration's Gaussian release P_T(−ηG_l + N_l) (d1×d2).
+    released: DMatrix<f64>,
 }
 
 impl RGrad {
@@ -87,7 +104,20 @@ impl RGrad {
             s,
             iteration: 0,
             noise,
+            released: DMatrix::zeros(0, 0),
         }
+    }
+
+    /// V of the current iterate (d2×r; U is in [`estimate`](Self::estimate)).
+    pub fn v(&self) -> &DMatrix<f64> {
+        &self.v
+    }
+
+    /// The last iteration's release P_T(−ηG_l + N_l): the Gaussian
+    /// mechanism's output (the retraction is post-processing). An audit's
+    /// white-box attacker sees this.
+    pub fn last_release(&self) -> &DMatrix<f64> {
+        &self.released
     }
 
     pub fn is_done(&self) -> bool {
@@ -105,17 +135,16 @@ impl RGrad {
         }
         let (u, v) = (&self.estimate.u, &self.v);
         let m = &self.estimate.m;
-        let mut z = match self.params.clip {
-            None => tangent_projection(&data.gradient(m), u, v) * (-self.params.eta),
-            Some(tau) => clipped_tangent_gradient(data, m, u, v, tau)? * (-self.params.eta),
-        };
+        let mut z = step_gradient(data, m, u, v, self.params.clip)? * (-self.params.eta);
         if self.params.noise_sd > 0.0 {
             let mut rng = self.noise.release(self.iteration as u64);
             let mut n = DMatrix::<f64>::zeros(m.nrows(), m.ncols());
             add_gaussian_noise(n.as_mut_slice(), self.params.noise_sd, &mut rng);
             z += n;
         }
-        let moved = m + tangent_projection(&z, u, v);
+        let release = tangent_projection(&z, u, v);
+        let moved = m + &release;
+        self.released = release;
         let (u, s, v) = truncated_svd(&moved, self.s.len());
         self.estimate = LowRank {
             m: from_factors(&u, &s, &v),

@@ -8,6 +8,7 @@
 //! - [`config`]: the settings; [`plan`]: the releases and their noise;
 //! - [`run`]: one dataset per step; [`charts`]: five charts.
 
+pub mod audit;
 pub mod charts;
 pub mod config;
 pub mod plan;
@@ -301,5 +302,18 @@ impl Scenario for Trace {
             reports.extend(p.reports);
         }
         Ok(view(&config, &rows, &reports))
+    }
+
+    fn has_audit(&self) -> bool {
+        true
+    }
+
+    fn audit_targets(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        options: &crate::scenarios::audit::AuditOptions,
+    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+        audit::trace_audit_targets(&config_of(preset, pairs)?, options)
     }
 }
