@@ -220,6 +220,40 @@ mod game {
         );
     }
 
+    /// DP-FLUTE's rounds (the project's extension; 200 clients, 10 rounds, claimed ε = 4
+    /// at δ = 1e-5, replace-one): below the claim; half the noise caught.
+    #[test]
+    fn dp_flute_audit_stays_below_the_claim_and_catches_half_the_noise() {
+        for broken in [false, true] {
+            let options = AuditOptions {
+                runs: 1000,
+                mode: AuditMode::WhiteBox,
+                broken,
+                seed: 4,
+            };
+            let pairs = [("n", "200"), ("epsilons", "4"), ("private_rounds", "10")];
+            let mut run = start_audit("flute-private", &pairs, options).unwrap();
+            while !run.step(50) {}
+            let r = &run.rows()[0];
+            assert!((r.epsilon_spent - 4.0).abs() < 1e-6);
+            let (cp, gdp) = (r.bounds.epsilon_lb_cp, r.bounds.epsilon_lb_gdp);
+            eprintln!("DP-FLUTE, broken = {broken}: CP {cp}, GDP {gdp}");
+            if broken {
+                assert!(gdp > 4.0, "half the noise not caught: {gdp}");
+            } else {
+                assert!(cp <= 4.0 && gdp <= 4.0, "CP {cp}, GDP {gdp}");
+                assert!(
+                    gdp > 1.5,
+                    "the white-box attack is close to the bound: {gdp}"
+                );
+            }
+        }
+        let e = start_audit("flute-c1", &[("private", "false")], AuditOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(e[0].field(), "private");
+    }
+
     #[test]
     fn a_scenario_without_an_audit_and_a_bad_run_count_are_refused() {
         let e = start_audit("jl-random", &[], AuditOptions::default())

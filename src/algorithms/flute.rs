@@ -77,6 +77,8 @@ pub struct Flute {
     round: usize,
     noise: NoiseSource,
     clipped_fraction: f64,
+    /// The last round's (noisy, when private) S.
+    released: DMatrix<f64>,
 }
 
 impl Flute {
@@ -98,7 +100,13 @@ impl Flute {
             round: 0,
             noise: noise.into(),
             clipped_fraction: 0.0,
+            released: DMatrix::zeros(0, 0),
         }
+    }
+
+    /// A fresh noise stream (an audit replays one start with new noise).
+    pub fn set_noise(&mut self, noise: NoiseSource) {
+        self.noise = noise;
     }
 
     pub fn is_done(&self) -> bool {
@@ -189,14 +197,25 @@ impl Flute {
         if self.is_done() {
             return;
         }
-        let (d, k, m) = (data.d(), data.k(), data.n());
+        let sums = self.client_sums(data, 0..data.n());
+        self.apply_sums(sums);
+    }
+
+    /// The server's side of a round from the clients' sums: the Gaussian
+    /// release of (S, G) when private, then eq. 5 and 6 at the old point. An
+    /// audit calls it with a canary's contribution added to the sums.
+    pub fn apply_sums(&mut self, sums: ClientSums) {
+        if self.is_done() {
+            return;
+        }
+        let (d, k, m) = (self.b.nrows(), self.b.ncols(), self.w.ncols());
         let p = self.params.clone();
         let ClientSums {
             mut s,
             g: mut g_sum,
             grad_w,
             clipped,
-        } = self.client_sums(data, 0..m);
+        } = sums;
         if p.clip.is_some() {
             // One Gaussian release per round: (S, G) with N(0, σ²) on every entry.
             let mut rng = self.noise.release(self.round as u64);
@@ -214,7 +233,14 @@ impl Flute {
             + p.eta_reg * (2.0 * p.gamma1 * &btb * &self.w - 4.0 * p.gamma2 * &g_sum * &self.w);
         self.b = b_new;
         self.w = w_new;
+        self.released = s;
         self.round += 1;
+    }
+
+    /// The last round's S̃ (d×k): with a clip, the Gaussian release the
+    /// server publishes; an audit's white-box attacker reads it.
+    pub fn last_release(&self) -> &DMatrix<f64> {
+        &self.released
     }
 }
 

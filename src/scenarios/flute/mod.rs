@@ -7,6 +7,7 @@
 //! - [`config`]: the settings and presets; [`plan`]: the private releases;
 //! - [`run`]: the sweep, round by round; [`charts`]: six charts.
 
+pub mod audit;
 pub mod charts;
 pub mod config;
 pub mod plan;
@@ -307,5 +308,18 @@ impl Scenario for Flute {
             curves.extend(p.curves);
         }
         Ok(view(&config, &rows, &reports, &curves))
+    }
+
+    fn has_audit(&self) -> bool {
+        true
+    }
+
+    fn audit_targets(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        options: &crate::scenarios::audit::AuditOptions,
+    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+        audit::flute_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

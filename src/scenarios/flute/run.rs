@@ -514,7 +514,12 @@ fn rounds_of(c: &FluteConfig, clip: Option<f64>) -> usize {
     }
 }
 
-fn flute_params(c: &FluteConfig, gamma1: f64, clip: Option<f64>, sigma: f64) -> FluteParams {
+pub(super) fn flute_params(
+    c: &FluteConfig,
+    gamma1: f64,
+    clip: Option<f64>,
+    sigma: f64,
+) -> FluteParams {
     FluteParams {
         rounds: rounds_of(c, clip),
         eta_local: c.eta,
