@@ -254,9 +254,45 @@ mod game {
         assert_eq!(e[0].field(), "private");
     }
 
+    /// Algorithm 3's exponential mechanism (pure ε, jl-random): the
+    /// Clopper–Pearson bound stays below ε; the exponent without its factor 2
+    /// (twice the true ε) is caught at ε = 1 and 2; no Gaussian-DP bound.
     #[test]
-    fn a_scenario_without_an_audit_and_a_bad_run_count_are_refused() {
-        let e = start_audit("jl-random", &[], AuditOptions::default())
+    fn the_exponential_mechanism_audit_stays_below_epsilon_and_catches_a_missing_factor_2() {
+        for broken in [false, true] {
+            let options = AuditOptions {
+                runs: 1000,
+                mode: AuditMode::WhiteBox,
+                broken,
+                seed: 1,
+            };
+            let mut run = start_audit("jl-random", &[("epsilons", "1,2")], options).unwrap();
+            while !run.step(200) {}
+            for r in run.rows() {
+                let cp = r.bounds.epsilon_lb_cp;
+                assert_eq!(r.delta, 0.0);
+                assert!(r.bounds.epsilon_lb_gdp.is_nan());
+                if broken {
+                    assert!(
+                        cp > r.epsilon,
+                        "the slip not caught at ε = {}: {cp}",
+                        r.epsilon
+                    );
+                } else {
+                    assert!(cp <= r.epsilon, "ε = {}: {cp}", r.epsilon);
+                    assert!(
+                        cp > 0.4 * r.epsilon,
+                        "ε = {}: the attack is close: {cp}",
+                        r.epsilon
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_unknown_preset_and_a_bad_run_count_are_refused() {
+        let e = start_audit("no-such-preset", &[], AuditOptions::default())
             .err()
             .unwrap();
         assert_eq!(e[0].field(), "preset");

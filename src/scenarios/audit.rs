@@ -88,6 +88,12 @@ pub trait AuditTarget: Send {
     /// draws different noise), the canary in (`true`) or out; its score (larger
     /// means "in").
     fn score(&mut self, canary_in: bool, run: u64) -> f64;
+    /// Whether the release is a Gaussian mechanism (μ-GDP), so the
+    /// Gaussian-DP route applies; a pure-ε mechanism (δ = 0) says false and is
+    /// judged by Clopper–Pearson against the pure-DP trade-off alone.
+    fn gaussian(&self) -> bool {
+        true
+    }
 }
 
 /// One audited release's result.
@@ -231,13 +237,18 @@ impl AuditRun {
         let h = ins.len() / 2;
         let threshold = threshold_from_holdout(&ins[..h], &outs[..h], AUDIT_ALPHA);
         let target = &self.targets[t];
-        let bounds = audit_bounds(
+        let mut bounds = audit_bounds(
             &ins[h..],
             &outs[h..],
             &[threshold],
             target.delta(),
             AUDIT_ALPHA,
         );
+        if !target.gaussian() {
+            // The GDP route assumes a Gaussian trade-off: not a bound here.
+            bounds.mu_lb = f64::NAN;
+            bounds.epsilon_lb_gdp = f64::NAN;
+        }
         self.rows.push(AuditRow {
             method: target.method(),
             epsilon: target.epsilon(),
@@ -272,24 +283,28 @@ impl AuditRun {
             .chain(rows.iter().map(|r| r.bounds.epsilon_lb_gdp))
             .filter(|x| x.is_finite())
             .fold(1.0f64, f64::max);
-        let mut by_eps = vec![
-            line(
+        let gdp: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_gdp))
+            .filter(|p| p.1.is_finite())
+            .collect();
+        let mut by_eps = Vec::new();
+        if !gdp.is_empty() || rows.is_empty() {
+            by_eps.push(line(
                 &format!("ε_LB, Gaussian-DP route{broken}"),
-                rows.iter()
-                    .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_gdp))
-                    .collect(),
+                gdp,
                 LineStyle::Solid,
                 0,
-            ),
-            line(
-                &format!("ε_LB, Clopper–Pearson route{broken}"),
-                rows.iter()
-                    .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_cp))
-                    .collect(),
-                LineStyle::Dashed,
-                1,
-            ),
-        ];
+            ));
+        }
+        by_eps.extend([line(
+            &format!("ε_LB, Clopper–Pearson route{broken}"),
+            rows.iter()
+                .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_cp))
+                .collect(),
+            LineStyle::Dashed,
+            1,
+        )]);
         by_eps.push(line(
             "the accountant's ε (upper bound)",
             vec![(0.0, 0.0), (top * 1.05, top * 1.05)],
@@ -335,7 +350,21 @@ impl AuditRun {
                     })
                     .collect()
             };
-            if let Ok(mu) = mu_for_epsilon(r.epsilon_spent, r.delta) {
+            if r.delta == 0.0 {
+                // Pure ε-DP: FNR ≥ max(0, 1 − e^ε·FPR, e^−ε·(1 − FPR)).
+                let e = r.epsilon_spent.exp();
+                tradeoff.push(line(
+                    &format!("accountant's bound, pure ε = {}", fmt_num(r.epsilon_spent)),
+                    (0..=200)
+                        .map(|i| {
+                            let fpr = i as f64 / 200.0;
+                            (fpr, (1.0 - e * fpr).max((1.0 - fpr) / e).max(0.0))
+                        })
+                        .collect(),
+                    LineStyle::Dashed,
+                    8,
+                ));
+            } else if let Ok(mu) = mu_for_epsilon(r.epsilon_spent, r.delta) {
                 tradeoff.push(line(
                     &format!("accountant's bound G_μ, μ = {}", fmt_num(mu)),
                     curve(mu),
@@ -356,16 +385,28 @@ impl AuditRun {
             }
         }
         for r in rows {
+            // f64::max ignores a NaN (no Gaussian-DP route for a pure-ε release).
             let caught = r.bounds.epsilon_lb_gdp.max(r.bounds.epsilon_lb_cp)
                 > r.epsilon_spent * (1.0 + 1e-9);
+            let proved = if r.bounds.epsilon_lb_gdp.is_nan() {
+                format!(
+                    "ε ≥ {} (Clopper–Pearson; the Gaussian-DP route does not apply to a pure-ε mechanism)",
+                    fmt_num(r.bounds.epsilon_lb_cp)
+                )
+            } else {
+                format!(
+                    "ε ≥ {} (Gaussian-DP route) and ε ≥ {} (Clopper–Pearson)",
+                    fmt_num(r.bounds.epsilon_lb_gdp),
+                    fmt_num(r.bounds.epsilon_lb_cp)
+                )
+            };
             notes.push(format!(
-                "{} at ε = {} (the accountant: ε = {} at δ = {}): the attack proves ε ≥ {} (Gaussian-DP route) and ε ≥ {} (Clopper–Pearson) with 95 % confidence, from {} runs per side (half chose the threshold, half were judged). {}",
+                "{} at ε = {} (the accountant: ε = {} at δ = {}): the attack proves {} with 95 % confidence, from {} runs per side (half chose the threshold, half were judged). {}",
                 r.method,
                 fmt_num(r.epsilon),
                 fmt_num(r.epsilon_spent),
                 fmt_num(r.delta),
-                fmt_num(r.bounds.epsilon_lb_gdp),
-                fmt_num(r.bounds.epsilon_lb_cp),
+                proved,
                 r.runs,
                 if caught {
                     "That is more than the accountant allows: a privacy bug, caught."

@@ -7,6 +7,7 @@
 //! - [`config`]: the settings; [`plan`]: the pure-ε release and its report;
 //! - [`run`]: the sweep over seeds and dimensions; [`charts`]: three charts.
 
+pub mod audit;
 pub mod charts;
 pub mod config;
 pub mod plan;
@@ -243,5 +244,18 @@ impl Scenario for Classifier {
             reports.extend(p.reports);
         }
         Ok(view(&config, &rows, &reports))
+    }
+
+    fn has_audit(&self) -> bool {
+        true
+    }
+
+    fn audit_targets(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        options: &crate::scenarios::audit::AuditOptions,
+    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+        audit::classifier_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

@@ -11,7 +11,7 @@ use crate::algorithms::jl_exponential::{
     direction_set, exact_cover, exponential_mechanism, jl_matrix, map_points, min_margin_loss,
     project, random_candidates, score,
 };
-use crate::data::margin_classification::{MarginModel, Points};
+use crate::data::margin_classification::{MarginDataset, MarginModel, Points};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
@@ -21,6 +21,64 @@ use serde::{Deserialize, Serialize};
 
 /// Directions of the inner minimisation when k = 3 (fixed, data-independent).
 const DIRECTIONS: usize = 96;
+
+/// Algorithm 3's lines 1–3 for one (seed, d): the data, the JL matrix M, the
+/// data-independent candidates, the inner minimisation's directions, and S⁰
+/// projected (line 2).
+pub(super) struct Setup {
+    pub data: MarginDataset,
+    pub test: Vec<Points>,
+    pub m: DMatrix<f64>,
+    pub candidates: Vec<DMatrix<f64>>,
+    pub directions: Vec<Vec<f64>>,
+    pub projected: Vec<Vec<f64>>,
+}
+
+pub(super) fn setup(c: &ClassifierConfig, seed: u64, d: usize) -> Result<Setup, String> {
+    let model = MarginModel {
+        n: c.n,
+        m: c.m,
+        d,
+        k: c.k,
+        radius: c.radius,
+        gamma: c.gamma,
+        margin: c.margin,
+        flip: c.flip,
+        seed,
+    };
+    let data = model.generate()?;
+    let test = data.test_points(c.test_points)?;
+    let key = d as u64;
+    let m = jl_matrix(
+        c.k_prime,
+        d,
+        &mut stream(seed, Purpose::Initialization, key),
+    );
+    let candidates = match c.cover {
+        Cover::Exact => exact_cover(c.k_prime, c.k, c.cover_gamma, super::config::MAX_CANDIDATES)
+            .ok_or("the exact cover is too large")?,
+        Cover::Random => random_candidates(
+            c.k_prime,
+            c.k,
+            c.largest_candidates(),
+            &mut stream(seed, Purpose::Initialization, combine(key, 1)),
+        ),
+    };
+    let directions = direction_set(
+        c.k,
+        DIRECTIONS,
+        &mut stream(seed, Purpose::Initialization, combine(key, 2)),
+    );
+    let projected: Vec<Vec<f64>> = data.train.iter().map(|p| project(&m, p)).collect();
+    Ok(Setup {
+        data,
+        test,
+        m,
+        candidates,
+        directions,
+        projected,
+    })
+}
 
 /// One result row. Non-applicable numbers are NaN.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,44 +216,15 @@ impl ClassifierSweep {
             return Ok(true);
         };
         let c = self.config.clone();
-        let model = MarginModel {
-            n: c.n,
-            m: c.m,
-            d,
-            k: c.k,
-            radius: c.radius,
-            gamma: c.gamma,
-            margin: c.margin,
-            flip: c.flip,
-            seed,
-        };
-        let data = model.generate()?;
-        let test = data.test_points(c.test_points)?;
+        let Setup {
+            data,
+            test,
+            m,
+            candidates,
+            directions,
+            projected,
+        } = setup(&c, seed, d)?;
         let key = d as u64;
-        let m = jl_matrix(
-            c.k_prime,
-            d,
-            &mut stream(seed, Purpose::Initialization, key),
-        );
-        let candidates = match c.cover {
-            Cover::Exact => {
-                exact_cover(c.k_prime, c.k, c.cover_gamma, super::config::MAX_CANDIDATES)
-                    .ok_or("the exact cover is too large")?
-            }
-            Cover::Random => random_candidates(
-                c.k_prime,
-                c.k,
-                c.largest_candidates(),
-                &mut stream(seed, Purpose::Initialization, combine(key, 1)),
-            ),
-        };
-        let directions = direction_set(
-            c.k,
-            DIRECTIONS,
-            &mut stream(seed, Purpose::Initialization, combine(key, 2)),
-        );
-        // Line 2: S⁰ projected; line 4's score of every candidate, once.
-        let projected: Vec<Vec<f64>> = data.train.iter().map(|p| project(&m, p)).collect();
         let labels: Vec<&[f64]> = data.train.iter().map(|p| p.y.as_slice()).collect();
         let scores: Vec<f64> = candidates
             .iter()

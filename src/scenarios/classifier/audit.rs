@@ -1,0 +1,160 @@
+//! The audit of Algorithm 3's one release (Snedeker et al., Theorem 17): the
+//! exponential mechanism's choice of a representation, a pure ε-DP release.
+//!
+//! Each user's part of the score is its inner minimum min_v L̂_ρ ∈ [0, 1] for
+//! every candidate, so replacing a user moves every candidate's score by at
+//! most 1/n, the sensitivity the mechanism uses. The canary is the worst case
+//! that allows: a user in user 0's place whose loss is 0 on one candidate A
+//! and 1 on every other ("in"), against one whose loss is 1 on A and 0 on the
+//! others ("out"). A is the candidate the other users score best. The data,
+//! the JL matrix and the data-independent candidates are the preset's, fixed:
+//! the only randomness left is the mechanism's draw.
+//!
+//! The score of a run is 1 when the mechanism picks A, else 0 (the output is
+//! all there is: white-box and final-output modes coincide). The bound is
+//! Clopper–Pearson with δ = 0; the Gaussian-DP route does not apply.
+//!
+//! The deliberately broken run drops the factor 2 of the exponent
+//! (exp(ε·f/Δ) in place of exp(ε·f/(2Δ))), a classic slip that doubles the
+//! true ε while claiming the same.
+
+use super::config::{ClassifierConfig, Cover};
+use super::plan::em_report;
+use super::run::setup;
+use crate::algorithms::jl_exponential::{exponential_mechanism, score};
+use crate::rng::{combine, NoiseSource};
+use crate::scenarios::audit::{AuditOptions, AuditTarget};
+use crate::scenarios::error::ConfigError;
+use std::sync::Arc;
+
+/// One audited exponential-mechanism release (one ε).
+pub struct ClassifierAudit {
+    epsilon: f64,
+    epsilon_spent: f64,
+    /// The candidates' scores with the canary in and out.
+    scores_in: Arc<Vec<f64>>,
+    scores_out: Arc<Vec<f64>>,
+    target: usize,
+    sensitivity: f64,
+    seed: u64,
+    broken: bool,
+}
+
+/// The audited releases of a classifier config: every ε, at the main d.
+pub fn classifier_audit_targets(
+    c: &ClassifierConfig,
+    options: &AuditOptions,
+) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+    let refuse = |e: String| vec![ConfigError::invalid("preset", e)];
+    let s = setup(c, c.seed, c.d).map_err(refuse)?;
+    // The sweep's candidate set at its main count.
+    let main = match c.cover {
+        Cover::Exact => s.candidates.len(),
+        Cover::Random => c.candidates.min(s.candidates.len()),
+    };
+    let n = c.n as f64;
+    // The other users' part: −(1/n) Σ_{i ≥ 1} min_v L̂_i (user 0's slot is the canary's).
+    let labels: Vec<&[f64]> = s.data.train.iter().map(|p| p.y.as_slice()).collect();
+    let others: Vec<f64> = s.candidates[..main]
+        .iter()
+        .map(|cand| {
+            score(
+                cand,
+                &s.projected[1..],
+                &labels[1..],
+                c.gamma,
+                c.margin,
+                &s.directions,
+            ) * (n - 1.0)
+                / n
+        })
+        .collect();
+    let target = (0..main)
+        .max_by(|&a, &b| others[a].total_cmp(&others[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    let with_canary = |loss_on_target: f64| -> Arc<Vec<f64>> {
+        Arc::new(
+            others
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let loss = if i == target {
+                        loss_on_target
+                    } else {
+                        1.0 - loss_on_target
+                    };
+                    o - loss / n
+                })
+                .collect(),
+        )
+    };
+    let (scores_in, scores_out) = (with_canary(0.0), with_canary(1.0));
+    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
+    for (e, &epsilon) in c.epsilons.iter().enumerate() {
+        let report = em_report(c, epsilon, main).map_err(|err| {
+            vec![ConfigError::invalid(
+                "epsilons",
+                format!("the accountant refuses ε = {epsilon}: {err}"),
+            )]
+        })?;
+        targets.push(Box::new(ClassifierAudit {
+            epsilon,
+            epsilon_spent: report.epsilon_exact,
+            scores_in: scores_in.clone(),
+            scores_out: scores_out.clone(),
+            target,
+            sensitivity: 1.0 / n,
+            seed: combine(options.seed, combine(0xE3, e as u64)),
+            broken: options.broken,
+        }));
+    }
+    Ok(targets)
+}
+
+impl AuditTarget for ClassifierAudit {
+    fn method(&self) -> String {
+        if self.broken {
+            "jl-em (broken: the exponent without its factor 2)".into()
+        } else {
+            "jl-em".into()
+        }
+    }
+    fn epsilon(&self) -> f64 {
+        self.epsilon
+    }
+    fn epsilon_spent(&self) -> f64 {
+        self.epsilon_spent
+    }
+    fn delta(&self) -> f64 {
+        0.0
+    }
+    fn canary(&self) -> String {
+        format!(
+            "a user in user 0's place whose inner loss is 0 on candidate {} (the others' best) and 1 on every other, against one whose loss is 1 on it and 0 elsewhere (replace-one: every score moves by at most 1/n); the score of a run is whether the mechanism picks that candidate",
+            self.target
+        )
+    }
+    fn gaussian(&self) -> bool {
+        false
+    }
+
+    fn score(&mut self, canary_in: bool, run: u64) -> f64 {
+        let scores = if canary_in {
+            &self.scores_in
+        } else {
+            &self.scores_out
+        };
+        let mut rng = NoiseSource::new(combine(self.seed, canary_in as u64)).release(run);
+        // The slip: ε·f/Δ where the mechanism needs ε·f/(2Δ).
+        let epsilon = if self.broken {
+            2.0 * self.epsilon
+        } else {
+            self.epsilon
+        };
+        match exponential_mechanism(scores, epsilon, self.sensitivity, &mut rng) {
+            Some(c) if c == self.target => 1.0,
+            Some(_) => 0.0,
+            None => f64::NAN,
+        }
+    }
+}
