@@ -52,7 +52,7 @@ export class AuditPanel {
     $('audit-run').disabled = !supported;
     this.status(supported
       ? 'Press “Run audit” to attack the private runs of these settings.'
-      : 'This scenario has no audit yet (DP-GD and Private FedRep have one).');
+      : 'This scenario has no audit.');
   }
 
   status(text) {

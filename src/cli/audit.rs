@@ -12,7 +12,7 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
-    /// The preset whose private runs are audited (e.g. dpgd-quick).
+    /// The preset whose private runs are audited (`sweep --help` lists them).
     #[arg(long)]
     pub preset: Option<String>,
     /// Override a setting, as for `sweep` (repeatable).
