@@ -49,6 +49,7 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         seed: None,
         out: args.out.clone(),
         threads: None,
+        shard: None,
     };
     let (preset, pairs) = preset_and_pairs(&sweep_like)?;
     let pairs: Vec<(&str, &str)> = pairs

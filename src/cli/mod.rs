@@ -1,9 +1,12 @@
-//! The native CLI: `dp-explorer sweep` reproduces a figure as CSV + SVG,
-//! `dp-explorer account` prints what each accountant says about a mechanism.
+//! The native CLI: `dp-explorer sweep` reproduces a figure as CSV + SVG (or
+//! one share of it, `--shard`, that `dp-explorer merge` joins), `dp-explorer
+//! account` prints what each accountant says about a mechanism.
 
 pub mod account;
 pub mod audit;
 pub mod bench;
+pub mod merge;
+pub mod shard;
 pub mod sweep;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -26,6 +29,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Run a sweep (a preset of any scenario, with overrides) and write its CSV files and SVG charts.
     Sweep(sweep::SweepArgs),
+    /// Join the shard files of `sweep --shard I/N` into the files and charts of one sweep.
+    Merge(merge::MergeArgs),
     /// Print ε (or σ) for a Gaussian mechanism under every accountant.
     Account(account::AccountArgs),
     /// Attack a preset's private runs and write lower bounds on ε beside the accountant's.
@@ -45,6 +50,7 @@ pub fn main() -> ExitCode {
         Command::Account(args) => account::run(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Sweep(args) => sweep::run(&args),
     };
     match outcome {

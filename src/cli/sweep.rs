@@ -3,8 +3,9 @@
 //! drawn by the page's chart code. The preset picks the scenario; the
 //! settings, presets and chart names come from the registry.
 
+use super::shard;
 use crate::plot::chart_svg;
-use crate::scenarios::{self, field::FieldKind, Run, Shard, View, SCENARIOS};
+use crate::scenarios::{self, field::FieldKind, ChartInfo, Run, Shard, View, SCENARIOS};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -31,7 +32,8 @@ pub struct SweepArgs {
     /// The seed (same as --set seed=S).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Output directory for the CSV files and one SVG per chart.
+    /// Output directory for the CSV files and one SVG per chart (with
+    /// --shard: for the shard file).
     #[arg(long)]
     pub out: PathBuf,
     /// Threads for a sweep that splits over workers (default: the machine's
@@ -39,6 +41,14 @@ pub struct SweepArgs {
     /// the results are the same for any number of threads.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Run only share I of N of the sweep (I counted from 0, N at most 1024)
+    /// and write OUT/shard-I-of-N.part instead of the CSV files and charts;
+    /// `dp-explorer merge` joins the N shares into exactly the files of one
+    /// run, so a sweep can spread over machines (GNU parallel, a Slurm job
+    /// array). A sweep that does not split runs whole in shard 0 and the other
+    /// shards write an empty share. One process runs one share: not with --threads.
+    #[arg(long, value_name = "I/N", value_parser = shard::parse_shard, conflicts_with = "threads")]
+    pub shard: Option<Shard>,
 }
 
 /// The text after `dp-explorer sweep --help`: every scenario's presets and
@@ -174,12 +184,34 @@ pub(super) fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<Path
     Ok(path)
 }
 
-fn join_errors(errors: &[scenarios::ConfigError]) -> String {
+pub(super) fn join_errors(errors: &[scenarios::ConfigError]) -> String {
     errors
         .iter()
         .map(|e| e.to_string())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Writes a view's files and one SVG per chart (named by the chart's id)
+/// into `dir`: what `sweep` and `merge` write.
+pub(super) fn write_view(
+    dir: &Path,
+    charts: &[ChartInfo],
+    view: &View,
+) -> Result<Vec<PathBuf>, String> {
+    let mut written = Vec::new();
+    for file in &view.files {
+        written.push(write_file(dir, file.name, file.text.as_bytes())?);
+    }
+    for (spec, chart) in view.charts.iter().zip(charts) {
+        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
+        written.push(write_file(
+            dir,
+            &format!("{}.svg", chart.id),
+            svg.as_bytes(),
+        )?);
+    }
+    Ok(written)
 }
 
 /// The sweep's runs shared out over `threads` shards (as the page's worker
@@ -226,6 +258,9 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
     if !errors.is_empty() {
         return Err(join_errors(&errors));
     }
+    if let Some(share) = args.shard {
+        return shard::run_share(scenario, name, &pairs, share, &args.out);
+    }
     let threads = match args.threads {
         Some(t) if t == 0 || t > MAX_THREADS => {
             return Err(format!(
@@ -254,18 +289,7 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
     };
     let seconds = started.elapsed().as_secs_f64();
 
-    let mut written = Vec::new();
-    for file in &view.files {
-        written.push(write_file(&args.out, file.name, file.text.as_bytes())?);
-    }
-    for (spec, chart) in view.charts.iter().zip(info.charts) {
-        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
-        written.push(write_file(
-            &args.out,
-            &format!("{}.svg", chart.id),
-            svg.as_bytes(),
-        )?);
-    }
+    let written = write_view(&args.out, info.charts, &view)?;
     let mut out = view.summary.clone();
     out.push_str(&format!(
         "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s)\n",

@@ -1,0 +1,275 @@
+//! `dp-explorer merge`: joins the shard files of `sweep --shard I/N` into the
+//! files and charts one `sweep` writes, byte for byte. It refuses shards of
+//! different sweeps, a missing share and a share given twice, naming the
+//! files, so a failed job of an array is found before anything is written.
+
+use super::shard::{self, ShardFile};
+use super::sweep::write_view;
+use crate::scenarios;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The --out directories of `sweep --shard I/N` (or shard files): every
+    /// shard-I-of-N.part in them is read. All N shares of one sweep must be
+    /// there, each once; the settings travel in the files.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output directory for the CSV files and one SVG per chart, exactly as a
+    /// single `sweep` of the same settings writes them.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// The shard files named by the arguments: a directory gives every shard file
+/// in it (other files are left alone), a file gives itself. A path given
+/// twice (`shards/0 shards/0`) counts once.
+fn shard_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut paths = Vec::new();
+    for arg in args {
+        let meta =
+            std::fs::metadata(arg).map_err(|e| format!("cannot read {}: {e}", arg.display()))?;
+        if meta.is_dir() {
+            let found = shard_files_in(arg)?;
+            if found.is_empty() {
+                return Err(format!(
+                    "{} holds no shard file (shard-I-of-N.part): give the --out directories of \
+                     `dp-explorer sweep --shard I/N`",
+                    arg.display()
+                ));
+            }
+            paths.extend(found);
+        } else {
+            paths.push(arg.clone());
+        }
+    }
+    let mut seen = Vec::new();
+    paths.retain(|p| {
+        let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let fresh = !seen.contains(&key);
+        seen.push(key);
+        fresh
+    });
+    Ok(paths)
+}
+
+fn shard_files_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let name = entry.file_name();
+        if name.to_str().is_some_and(shard::is_shard_file_name) {
+            found.push(entry.path());
+        }
+    }
+    // Directory order is the file system's: sort, so messages are stable.
+    found.sort();
+    Ok(found)
+}
+
+/// The settings as `--set` would give them, for messages.
+fn settings_text(settings: &[(String, String)]) -> String {
+    if settings.is_empty() {
+        return "no --set".into();
+    }
+    settings
+        .iter()
+        .map(|(k, v)| format!("--set {k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The first setting whose value differs, as in "n: 100 against 2000" (the
+/// last value of a key counts, as when the settings are applied).
+fn first_difference(a: &[(String, String)], b: &[(String, String)]) -> String {
+    let value = |pairs: &[(String, String)], key: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map_or("the preset's".to_string(), |(_, v)| v.clone())
+    };
+    a.iter()
+        .chain(b)
+        .map(|(k, _)| k)
+        .find(|k| value(a, k) != value(b, k))
+        .map_or("the order of the settings".into(), |k| {
+            format!("{k}: {} against {}", value(b, k), value(a, k))
+        })
+}
+
+/// Why `other` cannot be merged with `first` (None: same sweep and build).
+fn mismatch(first: &ShardFile, other: &ShardFile) -> Option<String> {
+    let (a, b) = (&first.header, &other.header);
+    let what = if a.dp_explorer != b.dp_explorer {
+        format!(
+            "was written by dp-explorer {}, {} by {}",
+            b.dp_explorer,
+            first.path.display(),
+            a.dp_explorer
+        )
+    } else if a.preset != b.preset {
+        format!(
+            "ran --preset {}, but {} ran --preset {}",
+            b.preset,
+            first.path.display(),
+            a.preset
+        )
+    } else if a.settings != b.settings {
+        format!(
+            "ran {}, but {} ran {} (first difference: {})",
+            settings_text(&b.settings),
+            first.path.display(),
+            settings_text(&a.settings),
+            first_difference(&a.settings, &b.settings)
+        )
+    } else if a.shards != b.shards {
+        format!(
+            "is one of {} shards, but {} is one of {}",
+            b.shards,
+            first.path.display(),
+            a.shards
+        )
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{} {what}: merge only the shards of one sweep",
+        other.path.display()
+    ))
+}
+
+/// Which shares are missing, and how to make them.
+fn missing_message(missing: &[String], count: usize) -> String {
+    let mut list = missing
+        .iter()
+        .take(20)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if missing.len() > 20 {
+        list.push_str(", …");
+    }
+    match missing {
+        [one] => format!(
+            "shard {one} of {count} is missing: run `dp-explorer sweep` with the same settings and \
+             --shard {one}/{count}, and give its directory too"
+        ),
+        _ => format!(
+            "shards {list} of {count} are missing: run `dp-explorer sweep` with the same settings \
+             and --shard I/{count} for each, and give their directories too"
+        ),
+    }
+}
+
+/// The shards in index order, once each and all N of them.
+fn complete(files: Vec<ShardFile>, count: usize) -> Result<Vec<ShardFile>, String> {
+    let mut by_index: BTreeMap<usize, ShardFile> = BTreeMap::new();
+    for f in files {
+        let index = f.header.shard;
+        if index >= count {
+            return Err(format!(
+                "{} says it is shard {index} of {count}, which does not exist",
+                f.path.display()
+            ));
+        }
+        if let Some(earlier) = by_index.get(&index) {
+            return Err(format!(
+                "shard {index} of {count} is given twice: {} and {}; give each share once",
+                earlier.path.display(),
+                f.path.display()
+            ));
+        }
+        by_index.insert(index, f);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| i.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(missing_message(&missing, count));
+    }
+    Ok(by_index.into_values().collect())
+}
+
+/// The shard files of one sweep, checked: same build, preset, settings and N;
+/// every share once.
+fn read_shards(args: &[PathBuf]) -> Result<Vec<ShardFile>, String> {
+    let files = shard_paths(args)?
+        .iter()
+        .map(|p| shard::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let first = files.first().ok_or(
+        "no shard file given: give the --out directories of `dp-explorer sweep --shard I/N`",
+    )?;
+    if let Some(problem) = files.iter().find_map(|f| mismatch(first, f)) {
+        return Err(problem);
+    }
+    let own = env!("CARGO_PKG_VERSION");
+    if first.header.dp_explorer != own {
+        return Err(format!(
+            "{} was written by dp-explorer {}, this is {own}: run the shards and the merge with one build",
+            first.path.display(),
+            first.header.dp_explorer
+        ));
+    }
+    let count = first.header.shards;
+    complete(files, count)
+}
+
+/// Only a sweep that does not split has empty shares (all but shard 0); a file
+/// saying otherwise was written by a build whose scenario differs.
+fn check_shares(shards: &[ShardFile], splits: bool, name: &str) -> Result<(), String> {
+    match shards
+        .iter()
+        .find(|s| s.header.empty != (!splits && s.header.shard != 0))
+    {
+        Some(odd) => Err(format!(
+            "{} does not match this build's {name} sweep (its share is {}empty): run the shards \
+             and the merge with one build",
+            odd.path.display(),
+            if odd.header.empty { "" } else { "not " }
+        )),
+        None => Ok(()),
+    }
+}
+
+pub fn run(args: &MergeArgs) -> Result<String, String> {
+    let shards = read_shards(&args.dirs)?;
+    let header = shards
+        .first()
+        .map(|s| s.header.clone())
+        .ok_or("no shard file given")?;
+    let (scenario, name) = scenarios::by_preset(&header.preset).map_err(|e| e.to_string())?;
+    let info = scenario.info();
+    check_shares(&shards, info.splits, name)?;
+    let pairs: Vec<(&str, &str)> = header
+        .settings
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let parts: Vec<Vec<u8>> = shards
+        .into_iter()
+        .filter(|s| !s.header.empty)
+        .map(|s| s.part)
+        .collect();
+    let view = scenario
+        .merge(name, &pairs, &parts)
+        .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let count = header.shards;
+    let mut out = view.summary.clone();
+    out.push_str(&format!(
+        "merged {count} shard{} of --preset {name} with {}\n",
+        if count == 1 { "" } else { "s" },
+        settings_text(&header.settings)
+    ));
+    for p in write_view(&args.out, info.charts, &view)? {
+        out.push_str(&format!("wrote {}\n", p.display()));
+    }
+    Ok(out)
+}
