@@ -74,14 +74,55 @@ impl Default for AuditOptions {
 /// Most runs per side accepted.
 pub const MAX_AUDIT_RUNS: usize = 100_000;
 
+/// What an audited release claims: the accountant's side of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// The method audited, as `results.csv` names it (with what is broken, if
+    /// the run is deliberately broken).
+    pub method: String,
+    /// The target ε of the run and what the accountant says it spends, at δ.
+    pub epsilon: f64,
+    pub epsilon_spent: f64,
+    pub delta: f64,
+}
+
+impl Claim {
+    /// `method`, or `method (broken: <how>)` for a deliberately broken run.
+    pub fn new(
+        method: &str,
+        broken: Option<&str>,
+        epsilon: f64,
+        epsilon_spent: f64,
+        delta: f64,
+    ) -> Self {
+        Claim {
+            method: match broken {
+                Some(how) => format!("{method} (broken: {how})"),
+                None => method.into(),
+            },
+            epsilon,
+            epsilon_spent,
+            delta,
+        }
+    }
+}
+
 /// One audited private release of a scenario.
 pub trait AuditTarget: Send {
-    /// The method audited, as `results.csv` names it.
-    fn method(&self) -> String;
-    /// The target ε of the run and what the accountant says it spends.
-    fn epsilon(&self) -> f64;
-    fn epsilon_spent(&self) -> f64;
-    fn delta(&self) -> f64;
+    /// What the release claims.
+    fn claim(&self) -> &Claim;
+    fn method(&self) -> String {
+        self.claim().method.clone()
+    }
+    fn epsilon(&self) -> f64 {
+        self.claim().epsilon
+    }
+    fn epsilon_spent(&self) -> f64 {
+        self.claim().epsilon_spent
+    }
+    fn delta(&self) -> f64 {
+        self.claim().delta
+    }
     /// The canary and the neighbouring pair, in words (for the report).
     fn canary(&self) -> String;
     /// One private run with fresh noise `run` (the same `run` on both sides

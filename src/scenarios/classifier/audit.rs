@@ -23,14 +23,13 @@ use super::plan::em_report;
 use super::run::setup;
 use crate::algorithms::jl_exponential::{exponential_mechanism, score};
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditOptions, AuditTarget};
+use crate::scenarios::audit::{AuditOptions, AuditTarget, Claim};
 use crate::scenarios::error::ConfigError;
 use std::sync::Arc;
 
 /// One audited exponential-mechanism release (one ε).
 pub struct ClassifierAudit {
-    epsilon: f64,
-    epsilon_spent: f64,
+    claim: Claim,
     /// The candidates' scores with the canary in and out.
     scores_in: Arc<Vec<f64>>,
     scores_out: Arc<Vec<f64>>,
@@ -98,8 +97,15 @@ pub fn classifier_audit_targets(
             )]
         })?;
         targets.push(Box::new(ClassifierAudit {
-            epsilon,
-            epsilon_spent: report.epsilon_exact,
+            claim: Claim::new(
+                "jl-em",
+                options
+                    .broken
+                    .then_some("the exponent without its factor 2"),
+                epsilon,
+                report.epsilon_exact,
+                0.0,
+            ),
             scores_in: scores_in.clone(),
             scores_out: scores_out.clone(),
             target,
@@ -112,21 +118,8 @@ pub fn classifier_audit_targets(
 }
 
 impl AuditTarget for ClassifierAudit {
-    fn method(&self) -> String {
-        if self.broken {
-            "jl-em (broken: the exponent without its factor 2)".into()
-        } else {
-            "jl-em".into()
-        }
-    }
-    fn epsilon(&self) -> f64 {
-        self.epsilon
-    }
-    fn epsilon_spent(&self) -> f64 {
-        self.epsilon_spent
-    }
-    fn delta(&self) -> f64 {
-        0.0
+    fn claim(&self) -> &Claim {
+        &self.claim
     }
     fn canary(&self) -> String {
         format!(
@@ -147,9 +140,9 @@ impl AuditTarget for ClassifierAudit {
         let mut rng = NoiseSource::new(combine(self.seed, canary_in as u64)).release(run);
         // The slip: ε·f/Δ where the mechanism needs ε·f/(2Δ).
         let epsilon = if self.broken {
-            2.0 * self.epsilon
+            2.0 * self.claim.epsilon
         } else {
-            self.epsilon
+            self.claim.epsilon
         };
         match exponential_mechanism(scores, epsilon, self.sensitivity, &mut rng) {
             Some(c) if c == self.target => 1.0,

@@ -21,7 +21,7 @@ use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
 use crate::algorithms::dp_gd_random_features::{clipped_mean_gradient, DpGd, DpGdParams};
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget};
+use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
 use crate::scenarios::error::ConfigError;
 use nalgebra::DVector;
 use std::sync::Arc;
@@ -31,16 +31,13 @@ const CANARY_LABEL: f64 = 1e6;
 
 /// One audited DP-GD release (one ε).
 pub struct DpGdAudit {
-    epsilon: f64,
-    epsilon_spent: f64,
-    delta: f64,
+    claim: Claim,
     params: DpGdParams,
     data_in: Arc<RfFeatures>,
     data_out: Arc<RfFeatures>,
     others: Arc<RfFeatures>,
     mode: AuditMode,
     noise: NoiseSource,
-    broken: bool,
 }
 
 /// The features with sample 0 replaced by the record (φ₀ = scale·e₁, y₀ = label).
@@ -93,9 +90,13 @@ pub fn dpgd_audit_targets(
             sensitivity,
         });
         targets.push(Box::new(DpGdAudit {
-            epsilon,
-            epsilon_spent,
-            delta: c.delta,
+            claim: Claim::new(
+                "dp-gd",
+                options.broken.then_some("half the noise"),
+                epsilon,
+                epsilon_spent,
+                c.delta,
+            ),
             params: DpGdParams {
                 eta,
                 steps,
@@ -108,28 +109,14 @@ pub fn dpgd_audit_targets(
             others: others.clone(),
             mode: options.mode,
             noise: NoiseSource::new(combine(options.seed, combine(0xA0D17, e as u64))),
-            broken: options.broken,
         }));
     }
     Ok(targets)
 }
 
 impl AuditTarget for DpGdAudit {
-    fn method(&self) -> String {
-        if self.broken {
-            "dp-gd (broken: half the noise)".into()
-        } else {
-            "dp-gd".into()
-        }
-    }
-    fn epsilon(&self) -> f64 {
-        self.epsilon
-    }
-    fn epsilon_spent(&self) -> f64 {
-        self.epsilon_spent
-    }
-    fn delta(&self) -> f64 {
-        self.delta
+    fn claim(&self) -> &Claim {
+        &self.claim
     }
     fn canary(&self) -> String {
         "a training sample with φ = e₁ and label ∓10⁶, so its clipped gradient is ±C·e₁ at every step; replace-one: the +C·e₁ sample against the −C·e₁ one".into()

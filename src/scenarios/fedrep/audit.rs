@@ -21,16 +21,14 @@ use crate::algorithms::fedrep::{BlockPartial, FedRep, FedRepParams, USER_BLOCK};
 use crate::data::shared_representation::{FederatedDataset, Storage};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::rng::{combine, stream, NoiseSource, Purpose};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget};
+use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
 use crate::scenarios::error::ConfigError;
 use nalgebra::DMatrix;
 use std::sync::Arc;
 
 /// One audited Private FedRep release (one ε).
 pub struct FedRepAudit {
-    epsilon: f64,
-    epsilon_spent: f64,
-    delta: f64,
+    claim: Claim,
     clip: f64,
     params: FedRepParams,
     data: Arc<FederatedDataset>,
@@ -38,7 +36,6 @@ pub struct FedRepAudit {
     mode: AuditMode,
     /// The audit's noise seed for this ε (each run and side gets its own stream).
     seed: u64,
-    broken: bool,
 }
 
 /// The audited releases of a Private FedRep config: every ε.
@@ -80,9 +77,13 @@ pub fn fedrep_audit_targets(
             )]
         })?;
         targets.push(Box::new(FedRepAudit {
-            epsilon,
-            epsilon_spent: plan.report.epsilon_exact,
-            delta: c.delta,
+            claim: Claim::new(
+                "private-fedrep",
+                options.broken.then_some("half the noise"),
+                epsilon,
+                plan.report.epsilon_exact,
+                c.delta,
+            ),
             clip: c.clip,
             params: FedRepParams {
                 rounds: c.rounds,
@@ -99,28 +100,14 @@ pub fn fedrep_audit_targets(
             u0: u0.clone(),
             mode: options.mode,
             seed: combine(options.seed, combine(0xFED, e as u64)),
-            broken: options.broken,
         }));
     }
     Ok(targets)
 }
 
 impl AuditTarget for FedRepAudit {
-    fn method(&self) -> String {
-        if self.broken {
-            "private-fedrep (broken: half the noise)".into()
-        } else {
-            "private-fedrep".into()
-        }
-    }
-    fn epsilon(&self) -> f64 {
-        self.epsilon
-    }
-    fn epsilon_spent(&self) -> f64 {
-        self.epsilon_spent
-    }
-    fn delta(&self) -> f64 {
-        self.delta
+    fn claim(&self) -> &Claim {
+        &self.claim
     }
     fn canary(&self) -> String {
         "a user whose clipped gradient is ±ψ on entry (1, 1) at every round; replace-one: the +ψ user against the −ψ one; the same random U₀ every run".into()

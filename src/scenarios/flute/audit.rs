@@ -22,7 +22,7 @@ use crate::algorithms::flute::Flute;
 use crate::data::shared_representation::FederatedDataset;
 use crate::privacy::Relation;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget};
+use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
 use crate::scenarios::error::ConfigError;
 use std::sync::Arc;
 
@@ -32,16 +32,13 @@ const MAX_AUDIT_WORK: usize = 2_000_000;
 
 /// One audited DP-FLUTE release (one ε).
 pub struct FluteAudit {
-    epsilon: f64,
-    epsilon_spent: f64,
-    delta: f64,
+    claim: Claim,
     relation: Relation,
     clip: f64,
     start: Flute,
     data: Arc<FederatedDataset>,
     mode: AuditMode,
     seed: u64,
-    broken: bool,
 }
 
 /// The audited releases of a FLUTE config: DP-FLUTE at every ε.
@@ -90,37 +87,27 @@ pub fn flute_audit_targets(
         let params = super::run::flute_params(c, c.gamma1, Some(c.clip), sigma);
         let start = Flute::new(&data, c.alpha, params, &mut init, 0);
         targets.push(Box::new(FluteAudit {
-            epsilon,
-            epsilon_spent: p.flute_report.epsilon_exact,
-            delta: c.delta,
+            claim: Claim::new(
+                "dp-flute",
+                options.broken.then_some("half the noise"),
+                epsilon,
+                p.flute_report.epsilon_exact,
+                c.delta,
+            ),
             relation: c.relation,
             clip: c.clip,
             start,
             data: data.clone(),
             mode: options.mode,
             seed: combine(options.seed, combine(0xF1, e as u64)),
-            broken: options.broken,
         }));
     }
     Ok(targets)
 }
 
 impl AuditTarget for FluteAudit {
-    fn method(&self) -> String {
-        if self.broken {
-            "dp-flute (broken: half the noise)".into()
-        } else {
-            "dp-flute".into()
-        }
-    }
-    fn epsilon(&self) -> f64 {
-        self.epsilon
-    }
-    fn epsilon_spent(&self) -> f64 {
-        self.epsilon_spent
-    }
-    fn delta(&self) -> f64 {
-        self.delta
+    fn claim(&self) -> &Claim {
+        &self.claim
     }
     fn canary(&self) -> String {
         match self.relation {

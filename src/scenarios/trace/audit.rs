@@ -26,7 +26,7 @@ use crate::algorithms::dp_spectral_init::spectral_estimate;
 use crate::data::trace_regression::{DataPath, TraceData};
 use crate::privacy::gdp::epsilon_for_mu;
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget};
+use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
 use crate::scenarios::error::ConfigError;
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -38,10 +38,7 @@ const MAX_AUDIT_WORK: usize = 200_000;
 
 /// One audited DP-RGrad release (one ε).
 pub struct TraceAudit {
-    epsilon: f64,
-    epsilon_spent: f64,
-    delta: f64,
-    variant: Variant,
+    claim: Claim,
     params: RGradParams,
     r: usize,
     data_in: Arc<TraceData>,
@@ -50,7 +47,6 @@ pub struct TraceAudit {
     start: DMatrix<f64>,
     mode: AuditMode,
     seed: u64,
-    broken: bool,
 }
 
 fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
@@ -106,10 +102,16 @@ pub fn trace_audit_targets(
         let mu = (c.iterations as f64).sqrt() * s_loop / pl.loop_sd;
         let epsilon_spent = epsilon_for_mu(mu, c.delta).unwrap_or(f64::NAN);
         targets.push(Box::new(TraceAudit {
-            epsilon,
-            epsilon_spent,
-            delta: c.delta,
-            variant: c.variant,
+            claim: Claim::new(
+                match c.variant {
+                    Variant::Paper => "dp-rgrad, paper's sensitivities",
+                    Variant::Clipped => "dp-rgrad, clipped",
+                },
+                options.broken.then_some("half the noise"),
+                epsilon,
+                epsilon_spent,
+                c.delta,
+            ),
             params: RGradParams {
                 eta: c.eta,
                 iterations: c.iterations,
@@ -127,32 +129,14 @@ pub fn trace_audit_targets(
             start: start.clone(),
             mode: options.mode,
             seed: combine(options.seed, combine(0x7ACE, e as u64)),
-            broken: options.broken,
         }));
     }
     Ok(targets)
 }
 
 impl AuditTarget for TraceAudit {
-    fn method(&self) -> String {
-        let v = match self.variant {
-            Variant::Paper => "dp-rgrad (paper's sensitivities)",
-            Variant::Clipped => "dp-rgrad (clipped)",
-        };
-        if self.broken {
-            format!("{v}, broken: half the noise")
-        } else {
-            v.into()
-        }
-    }
-    fn epsilon(&self) -> f64 {
-        self.epsilon
-    }
-    fn epsilon_spent(&self) -> f64 {
-        self.epsilon_spent
-    }
-    fn delta(&self) -> f64 {
-        self.delta
+    fn claim(&self) -> &Claim {
+        &self.claim
     }
     fn canary(&self) -> String {
         "sample 0 with X₀ = 10·E₁₁ and y₀ = ∓10⁴ (the same X₀ on both sides, so the pair is neighbouring under strong and weak DP); every run starts from the other samples' spectral estimate, and the l* iterations are audited".into()
