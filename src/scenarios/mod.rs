@@ -97,6 +97,27 @@ pub struct Shard {
 impl Shard {
     /// The whole sweep in one worker.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// For a sweep that does not split (`info().splits` is false): only the
+    /// first shard exists.
+    pub fn only_first(self) -> Result<(), Vec<ConfigError>> {
+        if self.index == 0 {
+            Ok(())
+        } else {
+            Err(vec![ConfigError::invalid(
+                "shards",
+                "this sweep runs in one worker",
+            )])
+        }
+    }
+}
+
+/// The shards' parts of a merge, decoded (postcard bytes from `Run::part`).
+pub fn decode_parts<P: serde::de::DeserializeOwned>(parts: &[Vec<u8>]) -> Result<Vec<P>, RunError> {
+    parts
+        .iter()
+        .map(|bytes| postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string())))
+        .collect()
 }
 
 /// One output file of a run (the CLI writes it; the page exports the first).

@@ -20,8 +20,8 @@ use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{
-    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
-    View,
+    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
+    ScenarioInfo, Shard, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -198,12 +198,7 @@ impl Scenario for Classifier {
         shard: Shard,
     ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
         let config = config_of(preset, pairs)?;
-        if shard.index != 0 {
-            return Err(vec![ConfigError::invalid(
-                "shards",
-                "this sweep runs in one worker",
-            )]);
-        }
+        shard.only_first()?;
         Ok(Box::new(ClassifierRun {
             sweep: ClassifierSweep::new(config),
         }))
@@ -238,8 +233,7 @@ impl Scenario for Classifier {
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
         let (mut rows, mut reports) = (Vec::new(), Vec::new());
-        for bytes in parts {
-            let p: Part = postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string()))?;
+        for p in decode_parts::<Part>(parts)? {
             rows.extend(p.rows);
             reports.extend(p.reports);
         }

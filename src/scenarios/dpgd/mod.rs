@@ -25,8 +25,8 @@ use crate::scenarios::explain::ExplainEntry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, chart_table, Table};
 use crate::scenarios::{
-    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
-    View,
+    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
+    ScenarioInfo, Shard, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -460,8 +460,7 @@ impl Scenario for DpGd {
             reports: Vec::new(),
             trace_reports: Vec::new(),
         };
-        for bytes in parts {
-            let p: Part = postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string()))?;
+        for p in decode_parts::<Part>(parts)? {
             merged.rows.extend(p.rows);
             merged.trace.extend(p.trace);
             merged.reports.extend(p.reports);

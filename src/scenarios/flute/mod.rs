@@ -20,8 +20,8 @@ use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{
-    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
-    View,
+    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
+    ScenarioInfo, Shard, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -274,12 +274,7 @@ impl Scenario for Flute {
         shard: Shard,
     ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
         let config = config_of(preset, pairs)?;
-        if shard.index != 0 {
-            return Err(vec![ConfigError::invalid(
-                "shards",
-                "this sweep runs in one worker",
-            )]);
-        }
+        shard.only_first()?;
         Ok(Box::new(FluteRun {
             sweep: FluteSweep::new(config),
         }))
@@ -301,8 +296,7 @@ impl Scenario for Flute {
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
         let (mut rows, mut reports, mut curves) = (Vec::new(), Vec::new(), Vec::new());
-        for bytes in parts {
-            let p: Part = postcard::from_bytes(bytes).map_err(|e| RunError::Part(e.to_string()))?;
+        for p in decode_parts::<Part>(parts)? {
             rows.extend(p.rows);
             reports.extend(p.reports);
             curves.extend(p.curves);
