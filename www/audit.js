@@ -16,6 +16,7 @@ export class AuditPanel {
    * @param {object} o
    * @param {() => {preset: string, fields: object, info: object} | null} o.current the settings to audit (null: invalid)
    * @param {() => number} o.textScale
+   * @param {() => void} [o.changed] called when an audit finishes or is cleared
    */
   constructor(o) {
     this.o = o;
@@ -47,6 +48,7 @@ export class AuditPanel {
     }
     $('audit-notes').replaceChildren();
     $('audit-csv').disabled = true;
+    if (this.o.changed) this.o.changed();
     const cur = this.o.current();
     const supported = !!(cur && cur.info.audit);
     $('audit-run').disabled = !supported;
@@ -123,7 +125,8 @@ export class AuditPanel {
       $('audit-run').disabled = false;
       $('audit-stop').disabled = true;
       document.body.dataset.audit = 'done';
-      this.status(`Audit done in ${m.seconds.toFixed(2)} s.`);
+      this.status(`Audit done in ${m.seconds.toFixed(2)} s: the ε charts above mark each audited point from the ε proved to the ε claimed.`);
+      if (this.o.changed) this.o.changed();
     } else if (m.type === 'error') {
       this.running = false;
       if (m.fatal) {

@@ -4,7 +4,7 @@
 // shows what the worker pool reports. No scenario is named here: everything
 // comes from the registry.
 import init, {
-  scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds,
+  scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds, audit_overlay,
 } from './pkg/dp_explorer.js';
 import { SettingsForm } from './form.js';
 import { ChartView } from './chart-view.js';
@@ -260,15 +260,21 @@ function markStale() {
 }
 
 // ---------- drawing ----------
-/** A chart's spec with the pinned run's curves behind it (faded, dashed). */
+/** A chart's spec with the pinned run's curves behind it (faded, dashed), and
+ * the audit's proved ε on the audited points (when the audit describes the
+ * results shown: an edit clears it). */
 function decorate(id, spec) {
-  if (!pinned || pinned.scenario !== info.id || !pinned.series[id]) return spec;
-  const view = views.get(id);
-  const prefix = view.info.toggle ? view.info.toggle[0] : null;
-  const old = pinned.series[id]
-    .filter((s) => !prefix || !s.name.startsWith(prefix))
-    .map((s) => ({ ...s, name: `${s.name} (pinned)`, style: 'dashed', faded: true, band: [] }));
-  return { ...spec, series: [...old, ...spec.series] };
+  let out = spec;
+  if (pinned && pinned.scenario === info.id && pinned.series[id]) {
+    const view = views.get(id);
+    const prefix = view.info.toggle ? view.info.toggle[0] : null;
+    const old = pinned.series[id]
+      .filter((s) => !prefix || !s.name.startsWith(prefix))
+      .map((s) => ({ ...s, name: `${s.name} (pinned)`, style: 'dashed', faded: true, band: [] }));
+    out = { ...out, series: [...old, ...out.series] };
+  }
+  const rows = audit && audit.view && !$('results').classList.contains('stale') ? audit.view.rows : [];
+  return rows.length ? audit_overlay(out, rows) : out;
 }
 
 // One chart per task: while the workers keep both cores busy a chart can take
@@ -523,6 +529,8 @@ async function main() {
   const notes = readUrl();
   audit = new AuditPanel({
     textScale,
+    // A finished or cleared audit: the ε charts show its bounds, or no longer do.
+    changed: () => { for (const v of currentViews()) v.redraw(); },
     current: () => (validate().errors.length ? null : { preset: currentPreset(), fields: form.read(), info }),
   });
   const { errors, unplaced } = validate();

@@ -84,6 +84,9 @@ pub struct Claim {
     pub epsilon: f64,
     pub epsilon_spent: f64,
     pub delta: f64,
+    /// The start of the name of the curve that draws this release on the
+    /// scenario's ε chart (None: not drawn there).
+    pub curve: Option<String>,
 }
 
 impl Claim {
@@ -103,7 +106,14 @@ impl Claim {
             epsilon,
             epsilon_spent,
             delta,
+            curve: None,
         }
+    }
+
+    /// The curve of the scenario's ε chart that draws this release.
+    pub fn on_curve(mut self, name: impl Into<String>) -> Self {
+        self.curve = Some(name.into());
+        self
     }
 }
 
@@ -122,6 +132,9 @@ pub trait AuditTarget: Send {
     }
     fn delta(&self) -> f64 {
         self.claim().delta
+    }
+    fn curve(&self) -> Option<String> {
+        self.claim().curve.clone()
     }
     /// The canary and the neighbouring pair, in words (for the report).
     fn canary(&self) -> String;
@@ -149,6 +162,104 @@ pub struct AuditRow {
     pub broken: bool,
     pub canary: String,
     pub bounds: AuditBounds,
+    /// The curve of the scenario's ε chart that draws the audited release.
+    pub curve: Option<String>,
+}
+
+impl AuditRow {
+    /// The lower bound to show: the Gaussian-DP route where it applies,
+    /// Clopper–Pearson for a pure-ε release.
+    pub fn epsilon_lb(&self) -> f64 {
+        if self.bounds.epsilon_lb_gdp.is_nan() {
+            self.bounds.epsilon_lb_cp
+        } else {
+            self.bounds.epsilon_lb_gdp
+        }
+    }
+}
+
+/// Whether a series named `name` draws `curve`: the same name, or the name
+/// followed by a qualifier (" (spends ε = …)", ", …"), never a longer name
+/// ("p = 20" is not "p = 200").
+fn names_curve(name: &str, curve: &str) -> bool {
+    name.strip_prefix(curve)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',', '(']))
+}
+
+/// The audit drawn on a scenario's chart whose x axis is ε: for every audited
+/// release whose curve the chart shows, a segment at that point's height from
+/// the ε the attack proves (95 %) to the ε claimed, so the claim and the
+/// evidence sit side by side. Charts without that curve are returned as they are.
+pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
+    let mut out = chart.clone();
+    // The smallest x drawn: a bound of 0 cannot sit on a log axis.
+    let left = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    // A tick at the proved end, 3 % of the y range high, so the segment shows
+    // even where it runs along its curve.
+    let ys = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .filter(|y| y.is_finite() && (!chart.log_y || *y > 0.0));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    let tick = |y: f64| -> (f64, f64) {
+        if chart.log_y {
+            let f = (hi / lo).max(10.0).powf(0.03);
+            (y / f, y * f)
+        } else {
+            let h = 0.03 * (hi - lo).max(y.abs() * 0.1).max(f64::MIN_POSITIVE);
+            (y - h, y + h)
+        }
+    };
+    let mut listed = false;
+    for r in rows {
+        let Some(curve) = &r.curve else { continue };
+        let height = chart
+            .series
+            .iter()
+            .filter(|s| names_curve(&s.name, curve) && !s.faded)
+            .find_map(|s| {
+                s.points
+                    .iter()
+                    .find(|p| (p.0 - r.epsilon).abs() <= 1e-9 * r.epsilon.abs())
+                    .map(|p| p.1)
+            });
+        let (Some(y), lb) = (height, r.epsilon_lb()) else {
+            continue;
+        };
+        if !(y.is_finite() && lb.is_finite() && left.is_finite()) {
+            continue;
+        }
+        let from = if chart.log_x { lb.max(left) } else { lb };
+        let mut s = Series::line(
+            format!(
+                "audit: ε ≥ {} proved of the claimed {} (95 %)",
+                fmt_num(lb),
+                fmt_num(r.epsilon_spent)
+            ),
+            {
+                let (below, above) = tick(y);
+                vec![(from, below), (from, above), (from, y), (r.epsilon, y)]
+            },
+            LineStyle::Dotted,
+            11,
+        );
+        if listed {
+            s.in_legend = false;
+        } else {
+            s.name = "audit: from the ε the attack proves (95 %) to the ε claimed".into();
+            listed = true;
+        }
+        out.series.push(s);
+    }
+    out
 }
 
 pub const AUDIT_HEADER: &str = "method,epsilon,epsilon_spent,delta,runs,mode,broken,epsilon_lb_cp,epsilon_lb_gdp,mu_lb,threshold,fnr,fpr";
@@ -211,6 +322,9 @@ pub struct AuditView {
     pub files: Vec<OutputFile>,
     /// What the bounds prove and what they do not, in words.
     pub notes: Vec<String>,
+    /// The audited releases (the page draws them on the scenario's ε chart
+    /// with [`audit_overlay`]).
+    pub rows: Vec<AuditRow>,
 }
 
 /// The confidence of the bounds: 95 %.
@@ -300,6 +414,7 @@ impl AuditRun {
             broken: self.options.broken,
             canary: target.canary(),
             bounds,
+            curve: target.curve(),
         });
     }
 
@@ -496,6 +611,7 @@ impl AuditRun {
                 },
             ],
             notes,
+            rows: rows.clone(),
         }
     }
 
@@ -515,5 +631,85 @@ impl AuditRun {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(curve: &str, epsilon: f64, gdp: f64, cp: f64) -> AuditRow {
+        AuditRow {
+            method: "m".into(),
+            epsilon,
+            epsilon_spent: epsilon,
+            delta: 1e-5,
+            runs: 100,
+            mode: "white-box".into(),
+            broken: false,
+            canary: String::new(),
+            bounds: AuditBounds {
+                runs_in: 50,
+                runs_out: 50,
+                delta: 1e-5,
+                alpha: AUDIT_ALPHA,
+                points: Vec::new(),
+                epsilon_lb_cp: cp,
+                mu_lb: f64::NAN,
+                epsilon_lb_gdp: gdp,
+            },
+            curve: Some(curve.into()),
+        }
+    }
+
+    #[test]
+    fn the_overlay_marks_the_audited_point_of_its_own_curve_only() {
+        let chart = ChartSpec {
+            title: String::new(),
+            x_label: "ε".into(),
+            y_label: String::new(),
+            log_x: true,
+            log_y: false,
+            x_hint: None,
+            series: vec![
+                Series::line(
+                    "DP-GD, p = 200",
+                    vec![(1.0, 5.0), (2.0, 6.0)],
+                    LineStyle::Solid,
+                    0,
+                ),
+                Series::line(
+                    "DP-GD, p = 20 (spends ε = 0.5–1.4)",
+                    vec![(1.0, 3.0), (2.0, 4.0)],
+                    LineStyle::Solid,
+                    1,
+                ),
+            ],
+        };
+        let rows = [
+            row("DP-GD, p = 20", 2.0, 1.25, 0.5),
+            // Pure ε: the Clopper–Pearson bound; 0 on a log axis starts at the left edge.
+            row("DP-GD, p = 20", 1.0, f64::NAN, 0.0),
+            row("another curve", 2.0, 1.0, 1.0),
+        ];
+        let out = audit_overlay(&chart, &rows);
+        assert_eq!(out.series.len(), 4);
+        let p = &out.series[2].points;
+        assert_eq!(
+            (p[0].0, p[1].0, p[2], p[3]),
+            (1.25, 1.25, (1.25, 4.0), (2.0, 4.0))
+        );
+        assert!(
+            p[0].1 < 4.0 && p[1].1 > 4.0,
+            "a tick at the proved end: {p:?}"
+        );
+        assert!(out.series[2].in_legend);
+        assert_eq!(out.series[3].points[2..], [(1.0, 3.0), (1.0, 3.0)]);
+        assert!(!out.series[3].in_legend);
+        assert!(names_curve(
+            "Private FedRep (spends ε = 2.8)",
+            "Private FedRep"
+        ));
+        assert!(!names_curve("DP-GD, p = 200", "DP-GD, p = 20"));
     }
 }

@@ -54,8 +54,17 @@ export interface ScenarioInfo {
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
 }
-/** An audit's charts, their tables, audit.csv and scores.csv, and what the bounds prove, in words. */
-export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[] }
+/** An audit's charts, their tables, audit.csv and scores.csv, what the bounds prove in words, and the audited releases. */
+export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[]; rows: AuditRow[] }
+/** One audited release: its claim and the lower bounds (95 %) the attack proves (NaN: the route does not apply). */
+export interface AuditRow {
+  method: string; epsilon: number; epsilon_spent: number; delta: number; runs: number; mode: string; broken: boolean;
+  canary: string;
+  bounds: { runs_in: number; runs_out: number; delta: number; alpha: number; epsilon_lb_cp: number; mu_lb: number; epsilon_lb_gdp: number;
+    points: { threshold: number; fnr: number; fpr: number; fnr_upper: number; fpr_upper: number }[] };
+  /** The curve of the scenario's ε chart that draws this release, if any. */
+  curve: string | null;
+}
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }
 export interface Series {
@@ -489,6 +498,20 @@ pub fn chart_svg(
 ) -> Result<String, JsError> {
     let spec = spec_from_js(spec)?;
     plot::chart_svg(&spec, width, height).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A scenario's chart with the audited releases drawn on it (a segment at
+/// each audited point from the ε the attack proves to the ε claimed); other
+/// charts come back as they are.
+#[wasm_bindgen(unchecked_return_type = "ChartSpec")]
+pub fn audit_overlay(
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AuditRow[]")] rows: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = spec_from_js(spec)?;
+    let rows: Vec<scenarios::audit::AuditRow> =
+        serde_wasm_bindgen::from_value(rows).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&scenarios::audit::audit_overlay(&spec, &rows))
 }
 
 /// Runs a shared benchmark to the end (timed by the caller) and returns its

@@ -1,7 +1,7 @@
 // The audit panel: on a scenario with an audit, a small audit runs to done in
 // its worker with both charts drawn and the bounds said in words (honest runs
-// under the accountant's ε, broken runs caught); on a scenario without one,
-// the button is off and the panel says why; a settings change clears it.
+// under the accountant's ε, broken runs caught); the pure-ε exponential
+// mechanism is judged by Clopper–Pearson alone; a settings change clears it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
@@ -44,10 +44,32 @@ test('a DP-GD audit runs to done: both charts drawn, honest runs under the claim
   await page.close();
 });
 
-test('a scenario without an audit says so and offers no button', async () => {
-  const { page, errors } = await open('preset=jl-random');
-  assert.ok(await page.isDisabled('#audit-run'));
-  assert.match(await page.textContent('#audit-status'), /no audit yet/);
+test('a finished audit marks the audited points on the ε chart; an edit takes the marks away', async () => {
+  const { page, errors } = await open('preset=dpgd-quick&calibration=exact&epsilons=4');
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  const pixels = () => page.evaluate(() => document.getElementById('dpgd-eps-chart').toDataURL());
+  const before = await pixels();
+  await audit(page, { runs: 200 });
+  await page.waitForFunction((b) => document.getElementById('dpgd-eps-chart').toDataURL() !== b, before);
+  // An edit: the audit no longer describes the settings, and its marks go.
+  await page.uncheck('#auto-run');
+  await page.fill('#n', '120');
+  await page.waitForFunction((b) => document.getElementById('dpgd-eps-chart').toDataURL() === b, before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the exponential mechanism\'s audit (pure ε) runs to done with the Clopper–Pearson route only', async () => {
+  const { page, errors } = await open('preset=jl-random&epsilons=1');
+  assert.ok(!(await page.isDisabled('#audit-run')));
+  const notes = await audit(page, { runs: 1000 });
+  assert.ok(notes.some((n) => n.includes('does not apply to a pure-ε mechanism')), notes.join('\n'));
+  assert.ok(notes.some((n) => n.includes('as it must be')), notes.join('\n'));
+  for (const id of ['audit-eps-chart', 'audit-tradeoff-chart']) {
+    assert.ok((await inkFraction(page, id)) > 0.02, `${id} has ink`);
+  }
+  assert.match(await page.textContent('#audit-tradeoff-table'), /pure ε = 1/);
   assert.deepEqual(errors, []);
   await page.close();
 });

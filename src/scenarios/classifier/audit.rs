@@ -105,7 +105,8 @@ pub fn classifier_audit_targets(
                 epsilon,
                 report.epsilon_exact,
                 0.0,
-            ),
+            )
+            .on_curve("JL + exponential mechanism"),
             scores_in: scores_in.clone(),
             scores_out: scores_out.clone(),
             target,

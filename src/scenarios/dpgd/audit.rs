@@ -96,7 +96,8 @@ pub fn dpgd_audit_targets(
                 epsilon,
                 epsilon_spent,
                 c.delta,
-            ),
+            )
+            .on_curve(format!("DP-GD, p = {p}")),
             params: DpGdParams {
                 eta,
                 steps,

@@ -83,7 +83,8 @@ pub fn fedrep_audit_targets(
                 epsilon,
                 plan.report.epsilon_exact,
                 c.delta,
-            ),
+            )
+            .on_curve("Private FedRep"),
             clip: c.clip,
             params: FedRepParams {
                 rounds: c.rounds,

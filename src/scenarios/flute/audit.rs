@@ -93,7 +93,8 @@ pub fn flute_audit_targets(
                 epsilon,
                 p.flute_report.epsilon_exact,
                 c.delta,
-            ),
+            )
+            .on_curve("DP-FLUTE (project's extension)"),
             relation: c.relation,
             clip: c.clip,
             start,
