@@ -43,8 +43,9 @@ const CHARTS: &[ChartInfo] = &[
         id: "jl-d-chart",
         name: "error versus d chart",
         alt: "0-1 error versus the dimension d at a fixed JL dimension; the same numbers are in the table below",
-        caption: "0-1 error versus the input dimension d at a fixed JL dimension k′. Theorem 17's bound does not depend on d: \
-                  compare the curves across d.",
+        caption: "0-1 error versus the input dimension d at a fixed JL dimension k′. Theorem 17's bound does not depend on d, \
+                  given a margin ρ and k′ of order log(n)/ρ². At a small k′ the projection keeps the labels' signal only while d \
+                  is small: watch the error rise towards chance (0.5) as d grows, for the best candidate too.",
         toggle: None,
         animate: false,
     },
