@@ -2,10 +2,12 @@
 //! from their field tables): whatever text a user gives, validation names the
 //! fields it refuses in a readable message, or the run (when small) ends with
 //! finite numbers in its results — never a panic, a hang or a non-finite
-//! success. 10,000 generated configs per scenario.
+//! success. 10,000 generated configs per scenario; of the small ones that ran,
+//! a few are also audited (10 runs per side), through the same registry.
 // Native only: proptest is a native dev-dependency (`wasm-pack test` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
+use dp_explorer::scenarios::audit::AuditOptions;
 use dp_explorer::scenarios::field::FieldKind;
 use dp_explorer::scenarios::{self, Shard, SCENARIOS};
 use proptest::prelude::*;
@@ -20,7 +22,11 @@ const FINITE_COLUMNS: &[&str] = &[
     "train_loss",
     "error01",
     "error",
+    "error_fro",
 ];
+
+/// Audits run to the end per scenario (each repeats a small run 2 × 10 times).
+const AUDITS: usize = 30;
 
 /// Hostile and ordinary texts for a setting.
 fn text_for(
@@ -54,14 +60,29 @@ fn check(
     scenario: usize,
     overrides: &[(usize, u8, f64, u32)],
     ran: &Cell<usize>,
+    audited: &Cell<usize>,
 ) -> Result<(), TestCaseError> {
     let s = SCENARIOS[scenario];
     let info = s.info();
     let preset = info.presets[overrides.len() % info.presets.len()].name;
     let mut texts: Vec<(String, String)> = Vec::new();
-    // Half the cases start small (n = 40), so that many of them run to the end.
+    // Half the cases start small (n = 40, or 120 where a scenario needs more
+    // samples than that; two repeats where it has them), so that many of them
+    // run to the end.
     if overrides.len() % 2 == 1 {
-        texts.push(("n".into(), "40".into()));
+        let small = if s
+            .validate(preset, &[("n", "40")])
+            .iter()
+            .any(|e| e.field() == "n")
+        {
+            "120"
+        } else {
+            "40"
+        };
+        texts.push(("n".into(), small.into()));
+        if info.fields.iter().any(|f| f.name == "repeats") {
+            texts.push(("repeats".into(), "2".into()));
+        }
     }
     for &(f, pick, x, n) in overrides {
         let field = &info.fields[f % info.fields.len()];
@@ -135,6 +156,47 @@ fn check(
                 "{} {pairs:?}: {message}",
                 info.id
             );
+            return Ok(());
+        }
+    }
+    // The audit of the same settings: refused at a named field, or bounds
+    // that are numbers (NaN only where a route does not apply).
+    if !s.has_audit() || audited.get() >= AUDITS {
+        return Ok(());
+    }
+    audited.set(audited.get() + 1);
+    let options = AuditOptions {
+        runs: 10,
+        ..AuditOptions::default()
+    };
+    match scenarios::start_audit(preset, &pairs, options) {
+        Err(errors) => {
+            for e in &errors {
+                let known = info.fields.iter().any(|f| f.name == e.field())
+                    || ["preset", "runs"].contains(&e.field());
+                prop_assert!(
+                    known,
+                    "{}: audit error at unknown field {}: {e}",
+                    info.id,
+                    e.field()
+                );
+            }
+        }
+        Ok(mut audit) => {
+            while !audit.step(16) {}
+            for r in audit.rows() {
+                let (cp, gdp) = (r.bounds.epsilon_lb_cp, r.bounds.epsilon_lb_gdp);
+                prop_assert!(
+                    cp >= 0.0 && cp.is_finite(),
+                    "{} {pairs:?}: CP bound {cp}",
+                    info.id
+                );
+                prop_assert!(
+                    gdp.is_nan() || gdp >= 0.0,
+                    "{} {pairs:?}: GDP bound {gdp}",
+                    info.id
+                );
+            }
         }
     }
     Ok(())
@@ -156,14 +218,17 @@ fn ten_thousand_configs_per_scenario_end_in_a_named_error_or_finite_results() {
         };
         let strategy =
             prop::collection::vec((0usize..64, 0u8..6, -1e6f64..1e6, 0u32..100_000), 0..5);
-        let ran = Cell::new(0usize);
+        let (ran, audited) = (Cell::new(0usize), Cell::new(0usize));
         runner
-            .run(&strategy, |overrides| check(scenario, &overrides, &ran))
+            .run(&strategy, |overrides| {
+                check(scenario, &overrides, &ran, &audited)
+            })
             .unwrap_or_else(|e| panic!("{}: {e}", s.info().id));
         println!(
-            "{}: 10000 configs, {} run to the end",
+            "{}: 10000 configs, {} run to the end, {} audited",
             SCENARIOS[scenario].info().id,
-            ran.get()
+            ran.get(),
+            audited.get()
         );
     }
 }
