@@ -9,6 +9,7 @@
 //! bounds are computed on the other half only (Nasr et al. 2023): it never
 //! sees the scores it is judged on.
 
+use super::error::ConfigError;
 use super::table::{chart_table, Table};
 use super::{ChartInfo, OutputFile};
 use crate::plot::{ChartSpec, LineStyle, Series};
@@ -115,6 +116,18 @@ impl Claim {
         self.curve = Some(name.into());
         self
     }
+}
+
+/// What a scenario's `audit_targets` gives: its audited releases, or the
+/// settings that keep it from auditing them.
+pub type AuditTargets = Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>>;
+
+/// The error when the accountant refuses an audited ε (named at `epsilons`).
+pub fn accountant_refuses(epsilon: f64, err: impl std::fmt::Display) -> Vec<ConfigError> {
+    vec![ConfigError::invalid(
+        "epsilons",
+        format!("the accountant refuses ε = {epsilon}: {err}"),
+    )]
 }
 
 /// One audited private release of a scenario.

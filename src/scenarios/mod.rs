@@ -233,7 +233,7 @@ pub trait Scenario: Sync {
         _preset: &str,
         _pairs: &[(&str, &str)],
         _options: &audit::AuditOptions,
-    ) -> Result<Vec<Box<dyn audit::AuditTarget>>, Vec<ConfigError>> {
+    ) -> audit::AuditTargets {
         Err(vec![ConfigError::invalid(
             "preset",
             format!("no audit for the {} scenario yet", self.info().id),

@@ -23,7 +23,7 @@ use super::plan::em_report;
 use super::run::setup;
 use crate::algorithms::jl_exponential::{exponential_mechanism, score};
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditOptions, AuditTarget, Claim};
+use crate::scenarios::audit::{accountant_refuses, AuditOptions, AuditTarget, AuditTargets, Claim};
 use crate::scenarios::error::ConfigError;
 use std::sync::Arc;
 
@@ -40,10 +40,7 @@ pub struct ClassifierAudit {
 }
 
 /// The audited releases of a classifier config: every ε, at the main d.
-pub fn classifier_audit_targets(
-    c: &ClassifierConfig,
-    options: &AuditOptions,
-) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+pub fn classifier_audit_targets(c: &ClassifierConfig, options: &AuditOptions) -> AuditTargets {
     let refuse = |e: String| vec![ConfigError::invalid("preset", e)];
     let s = setup(c, c.seed, c.d).map_err(refuse)?;
     // The sweep's candidate set at its main count.
@@ -90,12 +87,7 @@ pub fn classifier_audit_targets(
     let (scores_in, scores_out) = (with_canary(0.0), with_canary(1.0));
     let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
-        let report = em_report(c, epsilon, main).map_err(|err| {
-            vec![ConfigError::invalid(
-                "epsilons",
-                format!("the accountant refuses ε = {epsilon}: {err}"),
-            )]
-        })?;
+        let report = em_report(c, epsilon, main).map_err(|err| accountant_refuses(epsilon, err))?;
         targets.push(Box::new(ClassifierAudit {
             claim: Claim::new(
                 "jl-em",

@@ -250,7 +250,7 @@ impl Scenario for Classifier {
         preset: &str,
         pairs: &[(&str, &str)],
         options: &crate::scenarios::audit::AuditOptions,
-    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+    ) -> crate::scenarios::audit::AuditTargets {
         audit::classifier_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

@@ -21,7 +21,7 @@ use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
 use crate::algorithms::dp_gd_random_features::{clipped_mean_gradient, DpGd, DpGdParams};
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
+use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim};
 use crate::scenarios::error::ConfigError;
 use nalgebra::DVector;
 use std::sync::Arc;
@@ -51,10 +51,7 @@ fn with_record(base: &RfFeatures, scale: f64, label: f64) -> RfFeatures {
 }
 
 /// The audited releases of a DP-GD config: every ε, at the first width.
-pub fn dpgd_audit_targets(
-    c: &DpGdConfig,
-    options: &AuditOptions,
-) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+pub fn dpgd_audit_targets(c: &DpGdConfig, options: &AuditOptions) -> AuditTargets {
     let p = c.p_grid[0];
     let inputs = RfInputs::generate(c.seed, c.d, c.n, 1, c.data_target());
     let w = frozen_weights(c.seed, p, c.d);

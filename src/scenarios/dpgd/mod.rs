@@ -484,7 +484,7 @@ impl Scenario for DpGd {
         preset: &str,
         pairs: &[(&str, &str)],
         options: &crate::scenarios::audit::AuditOptions,
-    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+    ) -> crate::scenarios::audit::AuditTargets {
         let config = DpGdConfig::from_pairs(preset, pairs.iter().copied())?;
         audit::dpgd_audit_targets(&config, options)
     }

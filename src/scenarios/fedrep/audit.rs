@@ -21,7 +21,9 @@ use crate::algorithms::fedrep::{BlockPartial, FedRep, FedRepParams, USER_BLOCK};
 use crate::data::shared_representation::{FederatedDataset, Storage};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::rng::{combine, stream, NoiseSource, Purpose};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
+use crate::scenarios::audit::{
+    accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
+};
 use crate::scenarios::error::ConfigError;
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -39,10 +41,7 @@ pub struct FedRepAudit {
 }
 
 /// The audited releases of a Private FedRep config: every ε.
-pub fn fedrep_audit_targets(
-    c: &FedRepConfig,
-    options: &AuditOptions,
-) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+pub fn fedrep_audit_targets(c: &FedRepConfig, options: &AuditOptions) -> AuditTargets {
     let c = FedRepConfig {
         init: InitMode::Random,
         ..c.clone()
@@ -70,12 +69,8 @@ pub fn fedrep_audit_targets(
     ));
     let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
-        let plan = plan_private_fedrep(&c, epsilon).map_err(|err| {
-            vec![ConfigError::invalid(
-                "epsilons",
-                format!("the accountant refuses ε = {epsilon}: {err}"),
-            )]
-        })?;
+        let plan =
+            plan_private_fedrep(&c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         targets.push(Box::new(FedRepAudit {
             claim: Claim::new(
                 "private-fedrep",

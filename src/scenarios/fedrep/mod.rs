@@ -290,7 +290,7 @@ impl Scenario for FedRep {
         preset: &str,
         pairs: &[(&str, &str)],
         options: &crate::scenarios::audit::AuditOptions,
-    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+    ) -> crate::scenarios::audit::AuditTargets {
         let config = FedRepConfig::from_pairs(preset, pairs.iter().copied())?;
         audit::fedrep_audit_targets(&config, options)
     }

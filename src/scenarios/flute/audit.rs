@@ -22,7 +22,9 @@ use crate::algorithms::flute::Flute;
 use crate::data::shared_representation::FederatedDataset;
 use crate::privacy::Relation;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
+use crate::scenarios::audit::{
+    accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
+};
 use crate::scenarios::error::ConfigError;
 use std::sync::Arc;
 
@@ -42,10 +44,7 @@ pub struct FluteAudit {
 }
 
 /// The audited releases of a FLUTE config: DP-FLUTE at every ε.
-pub fn flute_audit_targets(
-    c: &FluteConfig,
-    options: &AuditOptions,
-) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+pub fn flute_audit_targets(c: &FluteConfig, options: &AuditOptions) -> AuditTargets {
     if !c.private {
         return Err(vec![ConfigError::invalid(
             "private",
@@ -71,12 +70,7 @@ pub fn flute_audit_targets(
     let data = Arc::new(c.model(c.seed, c.m).generate().points);
     let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
-        let p = plan(c, epsilon).map_err(|err| {
-            vec![ConfigError::invalid(
-                "epsilons",
-                format!("the accountant refuses ε = {epsilon}: {err}"),
-            )]
-        })?;
+        let p = plan(c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         let sigma = if options.broken {
             p.flute_sigma / 2.0
         } else {

@@ -313,7 +313,7 @@ impl Scenario for Flute {
         preset: &str,
         pairs: &[(&str, &str)],
         options: &crate::scenarios::audit::AuditOptions,
-    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+    ) -> crate::scenarios::audit::AuditTargets {
         audit::flute_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

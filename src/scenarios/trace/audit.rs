@@ -26,7 +26,9 @@ use crate::algorithms::dp_spectral_init::spectral_estimate;
 use crate::data::trace_regression::{DataPath, TraceData};
 use crate::privacy::gdp::epsilon_for_mu;
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, Claim};
+use crate::scenarios::audit::{
+    accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
+};
 use crate::scenarios::error::ConfigError;
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -61,10 +63,7 @@ fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
 }
 
 /// The audited releases of a trace-regression config: every ε, at the first n.
-pub fn trace_audit_targets(
-    c: &TraceConfig,
-    options: &AuditOptions,
-) -> Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>> {
+pub fn trace_audit_targets(c: &TraceConfig, options: &AuditOptions) -> AuditTargets {
     let n = c.n[0];
     let p = c.d1 * c.d2;
     // 2R runs of l* iterations, each O(n·d1·d2): keep an audit to seconds.
@@ -88,12 +87,8 @@ pub fn trace_audit_targets(
     let others = Arc::new(others);
     let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
-        let pl = plan(c, n, epsilon, c.variant, c.privacy).map_err(|err| {
-            vec![ConfigError::invalid(
-                "epsilons",
-                format!("the accountant refuses ε = {epsilon}: {err}"),
-            )]
-        })?;
+        let pl = plan(c, n, epsilon, c.variant, c.privacy)
+            .map_err(|err| accountant_refuses(epsilon, err))?;
         // The ε the l* iterations spend, by the exact accountant.
         let s_loop = match c.variant {
             Variant::Paper => super::plan::paper_sensitivities(c, n, c.privacy).2,

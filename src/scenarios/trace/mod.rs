@@ -307,7 +307,7 @@ impl Scenario for Trace {
         preset: &str,
         pairs: &[(&str, &str)],
         options: &crate::scenarios::audit::AuditOptions,
-    ) -> Result<Vec<Box<dyn crate::scenarios::audit::AuditTarget>>, Vec<ConfigError>> {
+    ) -> crate::scenarios::audit::AuditTargets {
         audit::trace_audit_targets(&config_of(preset, pairs)?, options)
     }
 }
