@@ -365,7 +365,8 @@ impl SeedSweep {
                 // privacy, so the reference stays non-private), which halves the
                 // cost of this phase. Users are summed USERS_PER_STEP at a
                 // time, each chunk on its own and then added in order: the
-                // chunks a sweep split by users sums in several workers.
+                // chunks a sweep split by users sums in several workers (one
+                // chunk, n ≤ USERS_PER_STEP, gives the one-pass numbers).
                 if self.share.is_some() {
                     return self.split_statistics_step(next_user);
                 }
