@@ -1,7 +1,7 @@
 // Runs the shared benchmarks in headless chromium and prints one JSON object
 // per line:
 //   {"bench", "wasm_s", "wasm_peak_mb", "result"}  one wasm worker (www/bench.html),
-//   {"bench", "page_s", "longest_task_ms", "workers"}  the real page: Run → done,
+//   {"bench", "page_s", "longest_task_ms", "workers", "split"}  the real page: Run → done,
 //      with its pool of workers, and the longest main-thread task during the run
 //      (PerformanceObserver "longtask"; the page stays responsive if < 100 ms).
 import { serve, launch, waitStatus } from '../tests/e2e/browser.mjs';
@@ -44,7 +44,9 @@ try {
     await waitStatus(p, ['done', 'error'], 300_000);
     const seconds = (Date.now() - t0) / 1000;
     const longest = await p.evaluate(() => window.longestTask);
-    console.log(JSON.stringify({ bench: name, page_s: seconds, longest_task_ms: longest, workers }));
+    // How the pool split the sweep: "runs:2" (whole runs per worker) or "users:2" (every run's users shared).
+    const split = await p.evaluate(() => document.body.dataset.pool);
+    console.log(JSON.stringify({ bench: name, page_s: seconds, longest_task_ms: longest, workers, split }));
     await p.close();
   }
 } finally {

@@ -5,6 +5,7 @@
 // comes from the registry.
 import init, {
   scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds, audit_overlay,
+  split_by_users,
 } from './pkg/dp_explorer.js';
 import { SettingsForm } from './form.js';
 import { ChartView } from './chart-view.js';
@@ -420,7 +421,17 @@ function run() {
   if (window.matchMedia('(max-width: 62rem)').matches) {
     window.scrollTo({ top: Math.max(0, $('results').getBoundingClientRect().top + window.scrollY - 8) });
   }
-  pool.run(lastRun.preset, lastRun.fields, info.splits ? pool.size : 1, panicNextRun || undefined);
+  const shards = info.splits ? pool.size : 1;
+  // Few large runs: the workers share each run's users (the scenario's cost model decides).
+  let byUsers = false;
+  try {
+    byUsers = shards > 1 && info.user_split && split_by_users(lastRun.preset, lastRun.fields, shards);
+  } catch {
+    byUsers = false;
+  }
+  // How the sweep is split, for tests and benchmarks: "users:2", "runs:2", "runs:1".
+  document.body.dataset.pool = `${byUsers ? 'users' : 'runs'}:${shards}`;
+  pool.run(lastRun.preset, lastRun.fields, shards, panicNextRun || undefined, byUsers);
   panicNextRun = null;
 }
 

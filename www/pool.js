@@ -2,7 +2,12 @@
 // (ScenarioInfo.splits) is cut into shards, one per worker; each worker draws
 // the same seeded data and computes its runs, and posts its snapshot and its
 // compact `part`. The main thread merges the parts with the scenario's Rust
-// merge, so the result is exactly the single-worker one. Stop cancels every
+// merge, so the result is exactly the single-worker one. A sweep of few large
+// runs (the scenario's `split_by_users` says when) is instead computed by every
+// worker together, each its share of every pass over the users: after a pass
+// each posts its partial sums ('exchange'), the pool sends every worker's to
+// all ('deliver'), and each applies them in user order (in Rust), so every
+// worker ends with the single-worker view; worker 0's is shown. Stop cancels every
 // worker; one that does not answer (inside a long step) is terminated and
 // replaced, and so is one that reports an internal error. No
 // SharedArrayBuffer: works on any static host.
@@ -55,8 +60,9 @@ export class SweepPool {
   }
 
   /** Starts a sweep over `shards` workers (1 for a sweep that does not split);
-   * `panic` (tests only) makes the first worker panic inside the wasm module. */
-  run(preset, fields, shards, panic = undefined) {
+   * `panic` (tests only) makes the first worker panic inside the wasm module;
+   * `byUsers`: the workers share every run's users instead of taking runs. */
+  run(preset, fields, shards, panic = undefined, byUsers = false) {
     this.generation += 1;
     const n = Math.max(1, shards);
     this.active = {
@@ -68,10 +74,13 @@ export class SweepPool {
       finished: Array.from({ length: n }, () => false),
       started: performance.now(),
       cancelled: 0,
+      byUsers: byUsers && n > 1,
+      exchange: Array.from({ length: n }, () => null),
     };
+    const split = this.active.byUsers ? 'users' : 'runs';
     for (let i = 0; i < n; i += 1) {
       this.worker(i).postMessage({
-        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, panic: i === 0 ? panic : undefined,
+        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split, panic: i === 0 ? panic : undefined,
       });
     }
   }
@@ -113,6 +122,17 @@ export class SweepPool {
         }
         break;
       }
+      case 'exchange': {
+        // Every worker's partials of a pass, in worker order, to every worker.
+        a.exchange[index] = msg.part;
+        if (a.exchange.some((p) => p === null)) return;
+        const parts = a.exchange;
+        a.exchange = parts.map(() => null);
+        for (let i = 0; i < parts.length; i += 1) {
+          this.workers[i].postMessage({ type: 'deliver', generation: a.generation, parts });
+        }
+        break;
+      }
       case 'cancelled':
         a.cancelled += 1;
         if (a.cancelled === a.snapshots.length) {
@@ -133,14 +153,16 @@ export class SweepPool {
   phase(a) {
     if (a.snapshots.length === 1) return a.snapshots[0].phase;
     const running = a.snapshots.find((p, i) => !a.finished[i]) || a.snapshots[0];
-    return `${a.snapshots.length} workers; ${running.phase}`;
+    const how = a.byUsers ? ' sharing the users' : '';
+    return `${a.snapshots.length} workers${how}; ${running.phase}`;
   }
 
   combine(a) {
     if (a.snapshots.length === 1) return a.snapshots[0];
     return {
       ...a.snapshots[0],
-      ...this.merge(a.preset, a.fields, a.parts),
+      // Split by users, every worker holds the whole view: nothing to merge.
+      ...(a.byUsers ? {} : this.merge(a.preset, a.fields, a.parts)),
       done: a.snapshots.reduce((s, p) => s + p.done, 0),
       total: a.snapshots.reduce((s, p) => s + p.total, 0),
       finished: a.finished.every(Boolean),

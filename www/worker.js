@@ -4,11 +4,17 @@
 // ones. Every error is caught and posted. After a panic inside the wasm
 // module the runner is not touched again (even `free()` would throw): the
 // worker says so (`fatal`), and the pool replaces it.
+// A run split by users (msg.split === 'users', Runner.user_split) stops after
+// each pass over its share of the users: the worker posts its partials
+// ('exchange') and parks until the pool sends every worker's ('deliver').
 import init, { Runner, last_panic, debug_panic } from './pkg/dp_explorer.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
 let poisoned = false; // a panic happened: the module's state can no longer be trusted
+// A run split by users waiting for the other workers' partials:
+// { runner, generation, resume(parts) }.
+let parked = null;
 
 const SLICE_MS = 40;
 const PROGRESS_MS = 120;
@@ -60,10 +66,19 @@ self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === 'cancel') {
     current = -1;
+    unpark();
     self.postMessage({ type: 'cancelled', generation: msg.generation });
     return;
   }
+  if (msg.type === 'deliver') {
+    const p = parked;
+    if (!p || p.generation !== msg.generation || current !== msg.generation) return; // stale
+    parked = null;
+    p.resume(msg.parts);
+    return;
+  }
   if (msg.type !== 'run') return;
+  unpark();
   const generation = msg.generation;
   current = generation;
   const post = (m, transfer = []) => self.postMessage({ ...m, generation }, transfer);
@@ -85,7 +100,9 @@ self.onmessage = async (event) => {
   let runner;
   try {
     if (msg.panic) debug_panic(msg.panic); // the test-only trigger
-    runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    runner = msg.split === 'users'
+      ? Runner.user_split(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1)
+      : Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
   } catch (e) {
     fail(e);
     return;
@@ -115,12 +132,36 @@ self.onmessage = async (event) => {
           lastPost = now;
           report('progress');
         }
-        yieldThen(slice);
+        const out = runner.outbox();
+        if (out) {
+          // A pass of a run split by users is done here: send the partials,
+          // wait for everyone's (a cancel frees the runner meanwhile).
+          parked = { runner, generation, resume };
+          post({ type: 'exchange', part: out }, [out.buffer]);
+        } else {
+          yieldThen(slice);
+        }
       }
     } catch (e) {
       fail(e);
       if (!poisoned) freeQuietly(runner);
     }
   };
+  const resume = (parts) => {
+    try {
+      runner.deliver(parts);
+    } catch (e) {
+      fail(e);
+      if (!poisoned) freeQuietly(runner);
+      return;
+    }
+    yieldThen(slice);
+  };
   slice();
 };
+
+/** Frees a parked run (cancelled, or replaced by a new run). */
+function unpark() {
+  if (parked) freeQuietly(parked.runner);
+  parked = null;
+}

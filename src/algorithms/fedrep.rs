@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 pub const USER_BLOCK: usize = 1024;
 
 /// One block's Σ clip(∇_i) (d×k column-major) and how many of its users were clipped.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BlockPartial {
     pub sum: Vec<f64>,
     pub clipped: usize,

@@ -44,6 +44,14 @@ pub struct SpectralStatistic {
     pub clipped_fraction: f64,
 }
 
+/// One range of users' part of the statistic: Σ clip(Z_i)/n over the range
+/// (upper triangle, row-major d×d) and how many of its users were clipped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatisticPartial {
+    pub upper: Vec<f64>,
+    pub clipped: usize,
+}
+
 /// (1/n) Σ_i clip(Z_i, ψ) with Z_i = c·(s_i s_iᵀ − Σ_j a_j a_jᵀ), a_j = y_j x_j,
 /// s_i = Σ_j a_j (the pair sum over j1 ≠ j2 in closed form: s sᵀ − Σ y² x xᵀ).
 /// ‖Z_i‖_F comes from the Gram matrix G = A Aᵀ of the a_j:
@@ -63,7 +71,11 @@ pub fn spectral_statistic(
 /// [`spectral_statistic`] in pieces: users are added range by range, in order,
 /// and any split into ranges gives exactly the one-pass numbers (each user's
 /// terms are added to the sum on their own), so a runner can bound the time
-/// of each step at any n.
+/// of each step at any n. A range can also be summed on its own
+/// ([`into_partial`](Self::into_partial)) and its partial added later
+/// ([`add_partial`](Self::add_partial)): then the result depends on where the
+/// ranges start and end (floating-point addition is not associative), never on
+/// which worker summed each range.
 #[derive(Clone, Debug)]
 pub struct SpectralAccumulator {
     n: usize,
@@ -101,6 +113,25 @@ impl SpectralAccumulator {
             terms: vec![0.0; (mt + 1) * d],
             signs,
         }
+    }
+
+    /// The sum over the users added so far, to be added to another
+    /// accumulator with [`add_partial`](Self::add_partial).
+    pub fn into_partial(self) -> StatisticPartial {
+        StatisticPartial {
+            upper: self.upper,
+            clipped: self.clipped,
+        }
+    }
+
+    /// Adds a range's partial (ranges added in user order). Into an empty
+    /// accumulator this is exact (0 + x = x), so one range gives the one-pass
+    /// numbers.
+    pub fn add_partial(&mut self, partial: &StatisticPartial) {
+        for (s, p) in self.upper.iter_mut().zip(&partial.upper) {
+            *s += p;
+        }
+        self.clipped += partial.clipped;
     }
 
     /// The average over all n users, once every user has been added.

@@ -83,6 +83,10 @@ pub struct ScenarioInfo {
     pub charts: &'static [ChartInfo],
     /// Whether a sweep can be split over several workers.
     pub splits: bool,
+    /// Whether a sweep can also share each run's users between workers
+    /// ([`Scenario::start_user_split`]; [`Scenario::split_by_users`] says when
+    /// it pays).
+    pub user_split: bool,
     /// A short guided lesson (a few steps, each setting the controls).
     pub lesson: &'static [LessonStep],
 }
@@ -169,6 +173,21 @@ pub trait Run: Send {
     /// This run's results in the compact form [`Scenario::merge`] reads
     /// (exact: every number keeps its bits).
     fn part(&self) -> Vec<u8>;
+    /// Split by users ([`Scenario::start_user_split`]): whether the run waits
+    /// for the other workers' partials; `step()` does nothing meanwhile.
+    fn waiting(&self) -> bool {
+        false
+    }
+    /// Split by users: this worker's partials of the pass it just finished
+    /// (small: sums over its users), once; every worker of the group gets them.
+    fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        None
+    }
+    /// Split by users: every worker's partials of the pass the run waits on,
+    /// in worker order; the run applies them and can step again.
+    fn deliver(&mut self, _parts: &[Vec<u8>]) -> Result<(), RunError> {
+        Err(RunError::Part("this run is not split by users".into()))
+    }
 }
 
 /// Runs to the end (CLI, tests).
@@ -221,6 +240,30 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
     ) -> Result<View, RunError>;
+    /// Whether `workers` workers should share each run's users
+    /// ([`Scenario::start_user_split`]) rather than take whole runs: the
+    /// scenario's cost model decides (false for a scenario that cannot).
+    fn split_by_users(&self, _preset: &str, _pairs: &[(&str, &str)], _workers: usize) -> bool {
+        false
+    }
+    /// Worker `share.index` of a group of `share.count` that compute every run
+    /// together: each computes its share of each pass over the users, they
+    /// exchange the partials ([`Run::take_outbox`], [`Run::deliver`]), and each
+    /// ends with exactly the single-worker view.
+    fn start_user_split(
+        &self,
+        _preset: &str,
+        _pairs: &[(&str, &str)],
+        _share: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        Err(vec![ConfigError::invalid(
+            "shards",
+            format!(
+                "the {} scenario does not split runs by users",
+                self.info().id
+            ),
+        )])
+    }
     /// Whether [`Scenario::audit_targets`] has an audit (the page offers it).
     fn has_audit(&self) -> bool {
         false
@@ -319,6 +362,17 @@ pub fn start_audit(
 
 /// A run with the scenario it belongs to.
 pub type Started = (&'static dyn Scenario, Box<dyn Run>);
+
+/// Worker `share.index` of `share.count` sharing every run's users (see
+/// [`Scenario::start_user_split`]).
+pub fn start_user_split(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    share: Shard,
+) -> Result<Started, Vec<ConfigError>> {
+    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
+    Ok((s, s.start_user_split(name, pairs, share)?))
+}
 
 /// A validated run of a preset with these settings.
 pub fn start(

@@ -50,6 +50,8 @@ export interface ScenarioInfo {
   presets: Preset[]; fields: FieldInfo[]; charts: ChartInfo[];
   /** Whether a sweep can be split over several workers (Runner.shard + merge). */
   splits: boolean;
+  /** Whether workers can also share each run's users (Runner.user_split; split_by_users says when). */
+  user_split: boolean;
   lesson: LessonStep[];
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
@@ -325,6 +327,21 @@ pub fn validate_fields(
     to_js(&out)
 }
 
+/// Whether a pool of `workers` workers should share each run's users
+/// (`Runner.user_split`) rather than take whole runs (`Runner.shard`): the
+/// scenario's cost model decides; false for settings that do not validate.
+#[wasm_bindgen]
+pub fn split_by_users(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    workers: usize,
+) -> Result<bool, JsError> {
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(s.split_by_users(name, &pairs(&fields), workers))
+}
+
 /// Seconds the sweep of a preset with these settings takes on one core,
 /// estimated from its size before it runs (within about 2×); throws with
 /// `field: message` lines for settings that do not validate.
@@ -380,6 +397,48 @@ impl Runner {
         })
     }
 
+    /// Worker `index` of `count` that compute every run of the sweep
+    /// together, each its share of every pass over the users: after each pass
+    /// the run waits ([`waiting`](Self::waiting)) until it is given every
+    /// worker's [`outbox`](Self::outbox), in worker order
+    /// ([`deliver`](Self::deliver)). Every worker ends with the whole view.
+    pub fn user_split(
+        preset: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+        index: usize,
+        count: usize,
+    ) -> Result<Runner, JsError> {
+        let fields = fields_from_js(fields)?;
+        let share = Shard { index, count };
+        let (s, inner) =
+            scenarios::start_user_split(&preset_or_default(preset), &pairs(&fields), share)
+                .map_err(|errors| errors_to_js(&errors))?;
+        Ok(Runner {
+            scenario: s.info().id,
+            inner,
+        })
+    }
+
+    /// Split by users: whether the run waits for the other workers' partials.
+    pub fn waiting(&self) -> bool {
+        self.inner.waiting()
+    }
+
+    /// Split by users: this worker's partials of the pass it just finished
+    /// (once; undefined otherwise), for every worker of the group.
+    pub fn outbox(&mut self) -> Option<Vec<u8>> {
+        self.inner.take_outbox()
+    }
+
+    /// Split by users: every worker's outbox of the pass the run waits on, in
+    /// worker order.
+    pub fn deliver(&mut self, parts: Vec<js_sys::Uint8Array>) -> Result<(), JsError> {
+        let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
+        self.inner
+            .deliver(&parts)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// One unit of work; true when the sweep is finished.
     pub fn step(&mut self) -> Result<bool, JsError> {
         self.inner.step().map_err(|e| JsError::new(&e.to_string()))
@@ -393,7 +452,7 @@ impl Runner {
             if self.step()? {
                 return Ok(true);
             }
-            if js_sys::Date::now() - start >= budget_ms {
+            if self.inner.waiting() || js_sys::Date::now() - start >= budget_ms {
                 return Ok(false);
             }
         }

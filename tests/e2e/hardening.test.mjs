@@ -33,6 +33,22 @@ test('a panic inside a worker is reported within 2 s and the next Run works', as
   await page.close();
 });
 
+test('a panic in a worker of a run whose users the workers share is reported, and the next Run works', async () => {
+  const { page, errors } = await open('?preset=fedrep-paper&n=70000&epsilons=1&altmin=off&rounds=2');
+  await page.uncheck('#auto-run');
+  await page.evaluate(() => window.dpExplorerTest.panicNextRun('test-only panic'));
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['error', 'done'], 2_000), 'error');
+  assert.match(await page.textContent('#error'), /internal error[\s\S]*test-only panic/);
+  const workers = await page.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+  if (workers > 1) assert.equal(await page.evaluate(() => document.body.dataset.pool), `users:${workers}`);
+  // The other workers (parked or computing their share) were cancelled; a fresh group finishes.
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 120_000), 'done', await page.textContent('#error'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 const HOSTILE = [
   '?preset=',
   '?preset=&n=200',

@@ -125,6 +125,31 @@ test('Stop ends a long run and the page stays usable', async () => {
   await page.close();
 });
 
+test('Stop ends a run whose users the workers share, within a second', async () => {
+  const { page } = await open('?preset=fedrep-paper&n=1000000&epsilons=1&altmin=off');
+  await page.click('#run');
+  await waitStatus(page, ['running']);
+  await page.waitForFunction(() => document.getElementById('progress').value > 0, null, { timeout: 60_000 });
+  const workers = await page.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+  if (workers > 1) {
+    assert.equal(await page.evaluate(() => document.body.dataset.pool), `users:${workers}`);
+    assert.match(await page.textContent('#status'), /workers sharing the users/);
+  }
+  const t0 = Date.now();
+  await page.click('#stop');
+  assert.equal(await waitStatus(page, ['idle'], 10_000), 'idle');
+  const seconds = (Date.now() - t0) / 1000;
+  console.log(`# a run split by users stopped in ${seconds.toFixed(2)} s`);
+  assert.ok(seconds < 1.5, `stopped in ${seconds} s`);
+  assert.match(await page.textContent('#status'), /Stopped/);
+  // A new, small run (split by runs) still works afterwards.
+  await page.fill('#n', '2000');
+  await page.fill('#epsilons', '2,8');
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  await page.close();
+});
+
 test('a shared link reproduces the run that produced it', async () => {
   const query = '?preset=fedrep-paper&n=3000&d=20&epsilons=1,4&seed=7';
   const first = await open(query);

@@ -180,6 +180,7 @@ impl Scenario for Classifier {
             fields: ClassifierConfig::field_infos(&ClassifierConfig::default()),
             charts: CHARTS,
             splits: false,
+            user_split: false,
             lesson: LESSON,
         }
     }

@@ -401,6 +401,7 @@ impl Scenario for DpGd {
             fields: DpGdConfig::field_infos(&DpGdConfig::default()),
             charts: CHARTS,
             splits: false,
+            user_split: false,
             lesson: LESSON,
         }
     }

@@ -5,6 +5,7 @@
 //! (`SECONDS_PER_GFLOP`).
 
 use super::config::{FedRepConfig, InitMode};
+use super::run::{assign_shards, jobs_of_one_seed, Job};
 use crate::algorithms::priv_altmin::participants;
 use crate::data::shared_representation::Storage;
 
@@ -16,11 +17,22 @@ pub const SECONDS_PER_GFLOP: f64 = 0.18;
 /// Drawing one Gaussian coordinate of a user's data, in operations.
 const DRAW: f64 = 8.0;
 
-/// The operations of the whole sweep (every seed, every method and ε).
-pub fn sweep_work(c: &FedRepConfig) -> f64 {
+/// The operations of each phase of one seed's sweep.
+struct SeedWork {
+    /// Drawing a stored dataset (0 when streamed).
+    data: f64,
+    /// The initialization statistic (0 for a random U_0).
+    statistic: f64,
+    /// One FedRep run (the reference, or Private FedRep at one ε).
+    fedrep_run: f64,
+    local_run: f64,
+    /// One Priv-AltMin run (0 when off).
+    altmin_run: f64,
+}
+
+fn seed_work(c: &FedRepConfig) -> SeedWork {
     let (n, d, k, m) = (c.n as f64, c.d as f64, c.k as f64, c.m as f64);
     let m_train = c.m_train() as f64;
-    let eps = c.epsilons.len() as f64;
     let draw_all = n * m * d * DRAW;
     let streamed = c.storage() == Storage::Streamed;
     // A pass over the users regenerates them when the data is streamed.
@@ -51,8 +63,71 @@ pub fn sweep_work(c: &FedRepConfig) -> f64 {
     } else {
         0.0
     };
-    let per_seed = data + statistic + (1.0 + eps) * fedrep_run + local_run + eps * altmin_run;
+    SeedWork {
+        data,
+        statistic,
+        fedrep_run,
+        local_run,
+        altmin_run,
+    }
+}
+
+/// The operations of the whole sweep (every seed, every method and ε).
+pub fn sweep_work(c: &FedRepConfig) -> f64 {
+    let w = seed_work(c);
+    let eps = c.epsilons.len() as f64;
+    let per_seed =
+        w.data + w.statistic + (1.0 + eps) * w.fedrep_run + w.local_run + eps * w.altmin_run;
     c.seeds as f64 * per_seed
+}
+
+/// What one exchange of partials between workers costs (posting, copying,
+/// waiting for the slowest worker), in operations: about 10 ms.
+const EXCHANGE: f64 = 0.01 / (SECONDS_PER_GFLOP * 1e-9);
+
+/// Whether `workers` workers finish the sweep sooner by sharing every run's
+/// users than by taking whole runs. Taking whole runs, each worker computes
+/// the initialization statistic (or draws the data) of every seed it has a run
+/// of, and the longest runs bound the time; sharing users, every pass is cut
+/// in `workers` parts, at the cost of one exchange per pass. Only streamed
+/// data (each worker regenerates just its users; a stored dataset would be
+/// drawn by every worker) and sweeps without Priv-AltMin (its iterations are
+/// not cut into blocks) split by users; it must save at least a tenth.
+pub fn split_by_users(c: &FedRepConfig, workers: usize) -> bool {
+    if workers < 2 || c.altmin || c.storage() != Storage::Streamed {
+        return false;
+    }
+    let w = seed_work(c);
+    let per_seed = jobs_of_one_seed(c);
+    let job_work = |job: &Job| match job {
+        Job::FedRepReference | Job::PrivateFedRep { .. } => w.fedrep_run,
+        Job::LocalGd => w.local_run,
+        Job::PrivAltMin { .. } => w.altmin_run,
+    };
+    // Whole runs: each shard's runs, plus the shared work of every seed it touches.
+    let owner = assign_shards(c, &per_seed, workers);
+    let mut load = vec![0.0f64; workers];
+    for s in 0..c.seeds {
+        let mut touched = vec![false; workers];
+        for (j, job) in per_seed.iter().enumerate() {
+            let shard = owner[s * per_seed.len() + j];
+            load[shard] += job_work(job);
+            touched[shard] = true;
+        }
+        for (l, t) in load.iter_mut().zip(touched) {
+            if t {
+                *l += w.data + w.statistic;
+            }
+        }
+    }
+    let by_runs = load.iter().copied().fold(0.0, f64::max);
+    // Shared users: one exchange after the statistic, each round and each final pass.
+    let fedrep_runs = (per_seed.len() - 1) as f64;
+    let exchanges = c.seeds as f64 * (1.0 + fedrep_runs * (c.rounds as f64 + 1.0) + 1.0);
+    let total: f64 =
+        c.seeds as f64 * (w.data + w.statistic + per_seed.iter().map(job_work).sum::<f64>());
+    let by_users = total / workers as f64 + exchanges * EXCHANGE;
+    by_users <= 0.9 * by_runs
 }
 
 /// Seconds the sweep takes on one core (an estimate, within about 2×).

@@ -178,6 +178,15 @@ impl Run for FedRepRun {
             &self.sweep.curves(),
         )
     }
+    fn waiting(&self) -> bool {
+        self.sweep.waiting()
+    }
+    fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        self.sweep.take_outbox()
+    }
+    fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
+        self.sweep.deliver(parts)
+    }
     fn part(&self) -> Vec<u8> {
         let part = Part {
             rows: self.sweep.rows(),
@@ -201,6 +210,7 @@ impl Scenario for FedRep {
             fields: FedRepConfig::field_infos(&FedRepConfig::default()),
             charts: CHARTS,
             splits: true,
+            user_split: true,
             lesson: LESSON,
         }
     }
@@ -251,6 +261,22 @@ impl Scenario for FedRep {
         let config = config_of(preset, pairs)?;
         let sweep =
             FedRepSweep::new_shard(config, shard.index, shard.count).map_err(|e| vec![e])?;
+        Ok(Box::new(FedRepRun { sweep }))
+    }
+
+    fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {
+        config_of(preset, pairs).is_ok_and(|c| cost::split_by_users(&c, workers))
+    }
+
+    fn start_user_split(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        share: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        let config = config_of(preset, pairs)?;
+        let sweep =
+            FedRepSweep::new_user_split(config, share.index, share.count).map_err(|e| vec![e])?;
         Ok(Box::new(FedRepRun { sweep }))
     }
 

@@ -9,11 +9,13 @@ use super::config::{FedRepConfig, InitMode};
 use super::plan::{plan_priv_altmin, plan_private_fedrep};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{
-    final_risk_sum, risk_from_sum, FedRep, FedRepParams, FinalRisk, USER_BLOCK,
+    final_risk_sum, risk_from_sum, BlockPartial, FedRep, FedRepParams, FinalRisk, USER_BLOCK,
 };
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
 use crate::algorithms::priv_altmin::{participants, PrivAltMin};
-use crate::algorithms::private_init::{spectral_init, SpectralAccumulator, SpectralStatistic};
+use crate::algorithms::private_init::{
+    spectral_init, SpectralAccumulator, SpectralStatistic, StatisticPartial,
+};
 use crate::algorithms::stepwise::RepresentationLearner;
 use crate::data::shared_representation::FederatedDataset;
 use crate::data::shared_representation::Storage;
@@ -22,20 +24,53 @@ use crate::privacy::{AccountingError, PrivacyReport};
 use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::field::Config;
 use crate::scenarios::ConfigError;
-use crate::scenarios::RunError;
+use crate::scenarios::{decode_parts, RunError};
 use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
 
 /// Users per step of a pass over the users (a multiple of the algorithms'
 /// block sizes, so chunked passes add exactly the one-pass numbers).
 const USERS_PER_STEP: usize = 32 * USER_BLOCK;
+
+/// User blocks per step of a round (one step's users).
+const BLOCKS_PER_STEP: usize = USERS_PER_STEP / USER_BLOCK;
 
 /// Users drawn per step while generating data.
 const USERS_PER_DATA_STEP: usize = 4000;
 /// Users trained per step of the local GD baseline.
 const USERS_PER_LOCAL_STEP: usize = 10_000;
 
+/// One worker's share of every run's users when a sweep is split by users
+/// (worker `index` of `count`): every pass over the users (the initialization
+/// statistic, each round, the final heads, local GD) is cut into the chunks a
+/// single worker steps through, and each worker takes a contiguous range of
+/// them, so the workers' partials in worker order are the chunks in user order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UserShare {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl UserShare {
+    /// This worker's chunks of a pass of `chunks` chunks.
+    fn chunks(self, chunks: usize) -> std::ops::Range<usize> {
+        chunks * self.index / self.count..chunks * (self.index + 1) / self.count
+    }
+}
+
+/// What a worker of a sweep split by users sends the others after a pass: its
+/// chunks' partial sums (only the pass's own kind is non-empty). Small: a d×d
+/// matrix per chunk of the statistic, d×k numbers per block of a round, one
+/// number per chunk of a final pass.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Partials {
+    statistic: Vec<StatisticPartial>,
+    blocks: Vec<BlockPartial>,
+    sums: Vec<f64>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
-enum Job {
+pub(super) enum Job {
     FedRepReference,
     LocalGd,
     PrivateFedRep { epsilon_index: usize },
@@ -71,6 +106,21 @@ enum Running {
         next_user: usize,
         sum: f64,
     },
+    /// FedRep (private or not) split by users: this worker's blocks of each
+    /// round, then its users of the final heads (`next`: the next block, or
+    /// the next user once the rounds are done). Every worker applies every
+    /// worker's partials in block order (Alg. 1 lines 8–10), so all hold the
+    /// same U_t.
+    SplitFedRep {
+        model: Box<FedRep>,
+        privacy: Option<PrivacyReport>,
+        sigma: f64,
+        next: usize,
+    },
+    /// Local GD split by users: this worker's chunks.
+    SplitLocalGd {
+        next_user: usize,
+    },
 }
 
 /// The runs of one seed (one dataset) that a worker was given.
@@ -87,11 +137,19 @@ pub struct SeedSweep {
     curves: Vec<AngleCurve>,
     units_done: usize,
     units_total: usize,
+    /// Split by users: this worker's share of every pass (None: whole runs).
+    share: Option<UserShare>,
+    /// Split by users: this worker's partials of the pass in progress.
+    mine: Partials,
+    /// Split by users: the partials of the pass just finished, until taken.
+    outbox: Option<Vec<u8>>,
+    /// Split by users: waits for every worker's partials of the last pass.
+    waiting: bool,
 }
 
 /// Every run of one seed, in the sweep's order: the non-private references
 /// first, then Private FedRep and Priv-AltMin at every ε.
-fn jobs_of_one_seed(config: &FedRepConfig) -> Vec<Job> {
+pub(super) fn jobs_of_one_seed(config: &FedRepConfig) -> Vec<Job> {
     let mut jobs = vec![Job::FedRepReference, Job::LocalGd];
     jobs.extend(
         (0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
@@ -127,8 +185,9 @@ impl SeedSweep {
         self.stat = None;
     }
 
-    /// The given runs of `config.seed`; allocates the dataset, draws nothing yet.
-    fn new(config: FedRepConfig, jobs: Vec<(usize, Job)>) -> Self {
+    /// The given runs of `config.seed` (with `share`: this worker's users of
+    /// each); allocates the dataset, draws nothing yet.
+    fn new(config: FedRepConfig, jobs: Vec<(usize, Job)>, share: Option<UserShare>) -> Self {
         let count = |f: fn(&Job) -> bool| jobs.iter().filter(|(_, j)| f(j)).count();
         let fedrep_runs = count(|j| matches!(j, Job::FedRepReference | Job::PrivateFedRep { .. }));
         let altmin_runs = count(|j| matches!(j, Job::PrivAltMin { .. }));
@@ -162,11 +221,23 @@ impl SeedSweep {
         } else {
             pass
         };
-        let units_total = data_units
-            + statistic_units
-            + fedrep_runs * per_run
-            + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
-            + altmin_runs * per_altmin_run;
+        let units_total = match share {
+            // A step computes one of this worker's chunks (Priv-AltMin does not split).
+            Some(share) => {
+                let mine = share.chunks(pass).len();
+                data_units
+                    + if statistic_units > 0 { mine } else { 0 }
+                    + fedrep_runs * (config.rounds + 1) * mine
+                    + local_runs * share.chunks(n.div_ceil(USERS_PER_LOCAL_STEP)).len()
+            }
+            None => {
+                data_units
+                    + statistic_units
+                    + fedrep_runs * per_run
+                    + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
+                    + altmin_runs * per_altmin_run
+            }
+        };
         // A streamed dataset has nothing to draw up front.
         let data = if streamed {
             config.model().streamed()
@@ -183,6 +254,10 @@ impl SeedSweep {
             curves: Vec::new(),
             units_done: 0,
             units_total,
+            share,
+            mine: Partials::default(),
+            outbox: None,
+            waiting: false,
         };
         if streamed {
             sweep.phase = sweep.first_phase_after_data();
@@ -216,7 +291,8 @@ impl SeedSweep {
         {
             let angles = match running {
                 Running::Model { model, .. } => Some(model.angles()),
-                Running::LocalGd { .. } => None,
+                Running::SplitFedRep { model, .. } => Some(model.angles()),
+                Running::LocalGd { .. } | Running::SplitLocalGd { .. } => None,
             };
             if let Some(angles) = angles {
                 let (order, job) = &self.jobs[*index];
@@ -239,9 +315,20 @@ impl SeedSweep {
                 let job = &self.jobs[*index].1;
                 let round = match running {
                     Some(Running::Model { model, .. }) => format!(": {}", model.position()),
+                    Some(Running::SplitFedRep { model, .. }) if model.is_done() => {
+                        ": final heads".into()
+                    }
+                    Some(Running::SplitFedRep { model, .. }) => {
+                        format!(": {}", RepresentationLearner::position(model.as_ref()))
+                    }
                     _ => String::new(),
                 };
-                format!("{}{round}", self.job_label(job))
+                let wait = if self.waiting {
+                    " (waiting for the other workers)"
+                } else {
+                    ""
+                };
+                format!("{}{round}{wait}", self.job_label(job))
             }
             Phase::Done => "done".into(),
         }
@@ -253,8 +340,12 @@ impl SeedSweep {
         Ok(())
     }
 
-    /// One bounded unit of work; Ok(true) once everything is done.
+    /// One bounded unit of work; Ok(true) once everything is done. Split by
+    /// users, it does nothing while the run waits for the other workers.
     pub fn step(&mut self) -> Result<bool, RunError> {
+        if self.waiting {
+            return Ok(false);
+        }
         let phase = std::mem::replace(&mut self.phase, Phase::Done);
         self.phase = match phase {
             Phase::Data { next_user } => {
@@ -272,20 +363,18 @@ impl SeedSweep {
                 // unclipped one otherwise. The non-private reference run starts
                 // from the same statistic without noise (clipping alone is no
                 // privacy, so the reference stays non-private), which halves the
-                // cost of this phase. Users are added USERS_PER_STEP at a time.
-                let clip = match self.config.init {
-                    InitMode::Private => Some(self.config.init_clip),
-                    _ => None,
-                };
-                let mut acc = acc.unwrap_or_else(|| {
-                    Box::new(SpectralAccumulator::new(
-                        &self.data,
-                        clip,
-                        self.config.init_normalization,
-                    ))
-                });
+                // cost of this phase. Users are summed USERS_PER_STEP at a
+                // time, each chunk on its own and then added in order: the
+                // chunks a sweep split by users sums in several workers (one
+                // chunk, n ≤ USERS_PER_STEP, gives the one-pass numbers).
+                if self.share.is_some() {
+                    return self.split_statistics_step(next_user);
+                }
+                let mut acc = acc.unwrap_or_else(|| Box::new(self.statistic_accumulator()));
                 let end = (next_user + USERS_PER_STEP).min(self.config.n);
-                acc.add_users(&self.data, next_user..end);
+                let mut chunk = self.statistic_accumulator();
+                chunk.add_users(&self.data, next_user..end);
+                acc.add_partial(&chunk.into_partial());
                 self.units_done += 1;
                 if end < self.config.n {
                     Phase::Statistics {
@@ -318,6 +407,9 @@ impl SeedSweep {
     }
 
     fn step_job(&mut self, index: usize, running: Option<Running>) -> Result<Phase, RunError> {
+        if self.share.is_some() {
+            return self.step_split_job(index, running);
+        }
         let (order, job) = self.jobs[index].clone();
         let running = match running {
             Some(r) => r,
@@ -379,6 +471,7 @@ impl SeedSweep {
                     None
                 }
             }
+            split @ (Running::SplitFedRep { .. } | Running::SplitLocalGd { .. }) => Some(split),
         };
         Ok(match next {
             Some(r) => Phase::Jobs {
@@ -477,44 +570,12 @@ impl SeedSweep {
                 next_user: 0,
                 sum: 0.0,
             }),
-            Job::FedRepReference => {
-                let u0 = match self.stat.as_ref() {
-                    Some(stat) => {
-                        let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
-                        spectral_init(stat, 0.0, c.k, &mut rng)
-                    }
-                    None => self.random_initialization(),
-                };
-                let params = FedRepParams {
-                    rounds: c.rounds,
-                    step: c.step,
-                    clip: Some(c.clip),
-                    sigma: 0.0,
-                    batch: c.batch,
-                };
+            Job::FedRepReference | Job::PrivateFedRep { .. } => {
+                let (model, privacy, sigma) = self.new_fedrep(job)?;
                 Ok(Running::Model {
-                    model: Box::new(FedRep::new(&self.data, u0, params, self.job_seed(job))),
-                    privacy: None,
-                    sigma: 0.0,
-                    finishing: None,
-                })
-            }
-            Job::PrivateFedRep { epsilon_index } => {
-                let epsilon = c.epsilons[*epsilon_index];
-                let plan = plan_private_fedrep(c, epsilon)?;
-                let seed = self.job_seed(job);
-                let u0 = self.initialization(*epsilon_index, plan.init_sigma);
-                let params = FedRepParams {
-                    rounds: c.rounds,
-                    step: c.step,
-                    clip: Some(c.clip),
-                    sigma: plan.sigma,
-                    batch: c.batch,
-                };
-                Ok(Running::Model {
-                    model: Box::new(FedRep::new(&self.data, u0, params, seed)),
-                    privacy: Some(plan.report),
-                    sigma: plan.sigma,
+                    model: Box::new(model),
+                    privacy,
+                    sigma,
                     finishing: None,
                 })
             }
@@ -530,6 +591,380 @@ impl SeedSweep {
                     finishing: None,
                 })
             }
+        }
+    }
+
+    /// A FedRep run (the non-private reference or Private FedRep at one ε)
+    /// from its U_0, with its privacy report and σ̂.
+    fn new_fedrep(
+        &self,
+        job: &Job,
+    ) -> Result<(FedRep, Option<PrivacyReport>, f64), AccountingError> {
+        let c = &self.config;
+        match job {
+            Job::PrivateFedRep { epsilon_index } => {
+                let epsilon = c.epsilons[*epsilon_index];
+                let plan = plan_private_fedrep(c, epsilon)?;
+                let seed = self.job_seed(job);
+                let u0 = self.initialization(*epsilon_index, plan.init_sigma);
+                let params = FedRepParams {
+                    rounds: c.rounds,
+                    step: c.step,
+                    clip: Some(c.clip),
+                    sigma: plan.sigma,
+                    batch: c.batch,
+                };
+                Ok((
+                    FedRep::new(&self.data, u0, params, seed),
+                    Some(plan.report),
+                    plan.sigma,
+                ))
+            }
+            _ => {
+                let u0 = match self.stat.as_ref() {
+                    Some(stat) => {
+                        let mut rng = stream(self.job_seed(job), Purpose::Initialization, 0);
+                        spectral_init(stat, 0.0, c.k, &mut rng)
+                    }
+                    None => self.random_initialization(),
+                };
+                let params = FedRepParams {
+                    rounds: c.rounds,
+                    step: c.step,
+                    clip: Some(c.clip),
+                    sigma: 0.0,
+                    batch: c.batch,
+                };
+                Ok((
+                    FedRep::new(&self.data, u0, params, self.job_seed(job)),
+                    None,
+                    0.0,
+                ))
+            }
+        }
+    }
+
+    /// The initialization statistic's accumulator: clipped for a private
+    /// initialization (Alg. 2 line 5), unclipped otherwise.
+    fn statistic_accumulator(&self) -> SpectralAccumulator {
+        let clip = match self.config.init {
+            InitMode::Private => Some(self.config.init_clip),
+            _ => None,
+        };
+        SpectralAccumulator::new(&self.data, clip, self.config.init_normalization)
+    }
+
+    /// Split by users: this worker's users of a pass cut into chunks of
+    /// `per_chunk` users.
+    fn my_users(&self, per_chunk: usize) -> std::ops::Range<usize> {
+        let n = self.config.n;
+        let share = self.share.unwrap_or(UserShare { index: 0, count: 1 });
+        let chunks = share.chunks(n.div_ceil(per_chunk));
+        (chunks.start * per_chunk).min(n)..(chunks.end * per_chunk).min(n)
+    }
+
+    /// Split by users: this worker's user blocks of a round (the blocks of
+    /// its chunks of USERS_PER_STEP users).
+    fn my_blocks(&self) -> std::ops::Range<usize> {
+        let users = self.my_users(USERS_PER_STEP);
+        users.start / USER_BLOCK..users.end.div_ceil(USER_BLOCK)
+    }
+
+    /// Split by users: the pass is done here; its partials wait to be taken
+    /// ([`take_outbox`](Self::take_outbox)) and the run waits for every
+    /// worker's ([`deliver`](Self::deliver)).
+    fn post(&mut self) {
+        let partials = std::mem::take(&mut self.mine);
+        // Writing plain data to memory cannot fail.
+        self.outbox = Some(postcard::to_allocvec(&partials).unwrap_or_default());
+        self.waiting = true;
+    }
+
+    /// Whether the run waits for the other workers' partials.
+    pub fn waiting(&self) -> bool {
+        self.waiting
+    }
+
+    /// The partials of the pass just finished, once (then None until the next).
+    pub fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        self.outbox.take()
+    }
+
+    /// Split by users: one chunk of this worker's share of the statistic,
+    /// summed on its own (the single-worker pass sums the same chunks).
+    fn split_statistics_step(&mut self, next_user: usize) -> Result<bool, RunError> {
+        let mine = self.my_users(USERS_PER_STEP);
+        let start = next_user.max(mine.start);
+        let mut next_user = mine.end;
+        if start < mine.end {
+            let end = (start + USERS_PER_STEP).min(mine.end);
+            let mut chunk = self.statistic_accumulator();
+            chunk.add_users(&self.data, start..end);
+            self.mine.statistic.push(chunk.into_partial());
+            self.units_done += 1;
+            next_user = end;
+        }
+        if next_user >= mine.end {
+            self.post();
+        }
+        self.phase = Phase::Statistics {
+            next_user,
+            acc: None,
+        };
+        Ok(false)
+    }
+
+    /// Split by users: the first run of this worker's share of `job`.
+    fn start_split_job(&self, job: &Job) -> Result<Running, RunError> {
+        match job {
+            Job::LocalGd => Ok(Running::SplitLocalGd {
+                next_user: self.my_users(USERS_PER_LOCAL_STEP).start,
+            }),
+            Job::PrivAltMin { .. } => Err(RunError::Config(
+                "Priv-AltMin does not split by users; run it with altmin on in whole runs".into(),
+            )),
+            Job::FedRepReference | Job::PrivateFedRep { .. } => {
+                let (model, privacy, sigma) = self.new_fedrep(job)?;
+                let next = if model.is_done() {
+                    self.my_users(USERS_PER_STEP).start
+                } else {
+                    self.my_blocks().start
+                };
+                Ok(Running::SplitFedRep {
+                    model: Box::new(model),
+                    privacy,
+                    sigma,
+                    next,
+                })
+            }
+        }
+    }
+
+    /// Split by users: one chunk of this worker's share of the current pass of
+    /// run `index` (a round's blocks, the final heads, local GD); posts the
+    /// partials after its last chunk.
+    fn step_split_job(
+        &mut self,
+        index: usize,
+        running: Option<Running>,
+    ) -> Result<Phase, RunError> {
+        let job = self.jobs[index].1.clone();
+        let running = match running {
+            Some(r) => r,
+            None => self.start_split_job(&job)?,
+        };
+        let running = match running {
+            Running::SplitFedRep {
+                mut model,
+                privacy,
+                sigma,
+                next,
+            } => {
+                let (mine, per_step) = if model.is_done() {
+                    (self.my_users(USERS_PER_STEP), USERS_PER_STEP)
+                } else {
+                    (self.my_blocks(), BLOCKS_PER_STEP)
+                };
+                let mut next = next.max(mine.start);
+                if next < mine.end {
+                    let end = (next + per_step).min(mine.end);
+                    if model.is_done() {
+                        let sum = final_risk_sum(&self.data, model.u(), next..end);
+                        self.mine.sums.push(sum);
+                    } else {
+                        let mut partials = model.block_partials(&self.data, next..end);
+                        self.mine.blocks.append(&mut partials);
+                    }
+                    self.units_done += 1;
+                    next = end;
+                }
+                if next >= mine.end {
+                    self.post();
+                }
+                Running::SplitFedRep {
+                    model,
+                    privacy,
+                    sigma,
+                    next,
+                }
+            }
+            Running::SplitLocalGd { next_user } => {
+                let mine = self.my_users(USERS_PER_LOCAL_STEP);
+                let mut next_user = next_user.max(mine.start);
+                if next_user < mine.end {
+                    let params = LocalGdParams {
+                        steps: self.config.local_steps,
+                        step: self.config.local_step,
+                        clip: Some(self.config.clip),
+                    };
+                    let end = (next_user + USERS_PER_LOCAL_STEP).min(mine.end);
+                    let sum = local_gd_risk_sum(&self.data, &params, next_user..end);
+                    self.mine.sums.push(sum);
+                    self.units_done += 1;
+                    next_user = end;
+                }
+                if next_user >= mine.end {
+                    self.post();
+                }
+                Running::SplitLocalGd { next_user }
+            }
+            other => other,
+        };
+        Ok(Phase::Jobs {
+            index,
+            running: Some(running),
+        })
+    }
+
+    /// Split by users: every worker's partials of the pass the run waits on,
+    /// in worker order (so their chunks are in user order). Each worker adds
+    /// them exactly as the single-worker run adds its chunks, so every worker
+    /// holds the single-worker numbers: the statistic (Alg. 2), U_{t+1} after
+    /// a round (Alg. 1 lines 8–10, noise from the run's own seeded stream),
+    /// the final risk.
+    pub fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
+        let share = match self.share {
+            Some(share) if self.waiting => share,
+            _ => return Err(RunError::Part("no pass waits for partials".into())),
+        };
+        if parts.len() != share.count {
+            return Err(RunError::Part(format!(
+                "{} partials for {} workers",
+                parts.len(),
+                share.count
+            )));
+        }
+        let mut all = Partials::default();
+        for p in decode_parts::<Partials>(parts)? {
+            all.statistic.extend(p.statistic);
+            all.blocks.extend(p.blocks);
+            all.sums.extend(p.sums);
+        }
+        // Checked before anything changes: refused partials leave the run as it was.
+        let n = self.config.n;
+        let (what, got, want) = match &self.phase {
+            Phase::Statistics { .. } => (
+                "statistic chunks",
+                all.statistic.len(),
+                n.div_ceil(USERS_PER_STEP),
+            ),
+            Phase::Jobs {
+                running: Some(Running::SplitFedRep { model, .. }),
+                ..
+            } if !model.is_done() => ("user blocks", all.blocks.len(), n.div_ceil(USER_BLOCK)),
+            Phase::Jobs {
+                running: Some(Running::SplitFedRep { .. }),
+                ..
+            } => ("final chunks", all.sums.len(), n.div_ceil(USERS_PER_STEP)),
+            Phase::Jobs {
+                running: Some(Running::SplitLocalGd { .. }),
+                ..
+            } => (
+                "local chunks",
+                all.sums.len(),
+                n.div_ceil(USERS_PER_LOCAL_STEP),
+            ),
+            _ => {
+                return Err(RunError::Part(
+                    "partials for a pass that is not running".into(),
+                ))
+            }
+        };
+        if got != want {
+            return Err(RunError::Part(format!(
+                "{got} {what} where {want} were expected"
+            )));
+        }
+        let phase = std::mem::replace(&mut self.phase, Phase::Done);
+        self.phase = match phase {
+            Phase::Statistics { .. } => {
+                let mut acc = self.statistic_accumulator();
+                for p in &all.statistic {
+                    acc.add_partial(p);
+                }
+                self.stat = Some(acc.finish());
+                Phase::Jobs {
+                    index: 0,
+                    running: None,
+                }
+            }
+            Phase::Jobs {
+                index,
+                running:
+                    Some(Running::SplitFedRep {
+                        mut model,
+                        privacy,
+                        sigma,
+                        ..
+                    }),
+            } if !model.is_done() => {
+                model.apply_partials(&self.data, &all.blocks);
+                let next = if model.is_done() {
+                    self.my_users(USERS_PER_STEP).start
+                } else {
+                    self.my_blocks().start
+                };
+                Phase::Jobs {
+                    index,
+                    running: Some(Running::SplitFedRep {
+                        model,
+                        privacy,
+                        sigma,
+                        next,
+                    }),
+                }
+            }
+            Phase::Jobs {
+                index,
+                running:
+                    Some(Running::SplitFedRep {
+                        model,
+                        privacy,
+                        sigma,
+                        ..
+                    }),
+            } => {
+                // Added from 0 in chunk order, as the single-worker final pass.
+                let sum = all.sums.iter().fold(0.0, |s, c| s + c);
+                let risk = risk_from_sum(&self.data, sum);
+                let (order, job) = self.jobs[index].clone();
+                let clipped = model.clipped_fraction();
+                self.push_result(
+                    order,
+                    &job,
+                    risk,
+                    Some(model.angles()),
+                    sigma,
+                    privacy,
+                    clipped,
+                )?;
+                self.after_job(index)
+            }
+            Phase::Jobs {
+                index,
+                running: Some(Running::SplitLocalGd { .. }),
+            } => {
+                let sum = all.sums.iter().fold(0.0, |s, c| s + c);
+                let risk = risk_from_sum(&self.data, sum);
+                let (order, job) = self.jobs[index].clone();
+                self.push_result(order, &job, risk, None, 0.0, None, f64::NAN)?;
+                self.after_job(index)
+            }
+            other => other,
+        };
+        self.waiting = false;
+        Ok(())
+    }
+
+    /// The phase after run `index` is finished.
+    fn after_job(&self, index: usize) -> Phase {
+        if index + 1 < self.jobs.len() {
+            Phase::Jobs {
+                index: index + 1,
+                running: None,
+            }
+        } else {
+            Phase::Done
         }
     }
 
@@ -635,7 +1070,7 @@ impl SeedSweep {
 /// Which shard computes each run (indexed by `order`): longest runs first, each
 /// to the least loaded shard (ties to the lowest index). Depends only on the
 /// config and the number of shards, so every worker computes the same plan.
-fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usize) -> Vec<usize> {
+pub(super) fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usize) -> Vec<usize> {
     // Relative cost in passes over the users. A Priv-AltMin iteration over all
     // n users costs about 3 FedRep rounds (native timings of the default sweep,
     // stored and streamed, in both user modes); disjoint groups read every
@@ -720,8 +1155,54 @@ impl FedRepSweep {
                 seeds: 1,
                 ..config.clone()
             };
-            parts.push(SeedSweep::new(seed_config, jobs));
+            parts.push(SeedSweep::new(seed_config, jobs, None));
         }
+        Ok(FedRepSweep {
+            config,
+            parts,
+            current: 0,
+        })
+    }
+
+    /// Validates the config; every run of the sweep, with worker `index` of
+    /// `count` computing its share of each pass over the users and every worker
+    /// applying all the shares (see [`UserShare`]): every worker ends with the
+    /// single-worker results. Priv-AltMin's iterations are not cut into
+    /// blocks, so a sweep with it does not split by users.
+    pub fn new_user_split(
+        config: FedRepConfig,
+        index: usize,
+        count: usize,
+    ) -> Result<Self, ConfigError> {
+        config.validate()?;
+        if count == 0 || index >= count {
+            return Err(ConfigError::invalid(
+                "shards",
+                format!("worker {index} of {count} does not exist"),
+            ));
+        }
+        if config.altmin {
+            return Err(ConfigError::invalid(
+                "altmin",
+                "a sweep with Priv-AltMin splits by runs, not by users",
+            ));
+        }
+        let per_seed = jobs_of_one_seed(&config);
+        let parts = (0..config.seeds)
+            .map(|s| {
+                let jobs = per_seed
+                    .iter()
+                    .enumerate()
+                    .map(|(j, job)| (s * per_seed.len() + j, job.clone()))
+                    .collect();
+                let seed_config = FedRepConfig {
+                    seed: config.seed.wrapping_add(s as u64),
+                    seeds: 1,
+                    ..config.clone()
+                };
+                SeedSweep::new(seed_config, jobs, Some(UserShare { index, count }))
+            })
+            .collect();
         Ok(FedRepSweep {
             config,
             parts,
@@ -735,6 +1216,25 @@ impl FedRepSweep {
 
     pub fn is_done(&self) -> bool {
         self.current >= self.parts.len()
+    }
+
+    /// Split by users: whether the run waits for the other workers' partials.
+    pub fn waiting(&self) -> bool {
+        self.parts.get(self.current).is_some_and(|p| p.waiting())
+    }
+
+    /// Split by users: this worker's partials of the pass just finished, once.
+    pub fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        self.parts.get_mut(self.current)?.take_outbox()
+    }
+
+    /// Split by users: every worker's partials (worker order) of the pass the
+    /// run waits on.
+    pub fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
+        match self.parts.get_mut(self.current) {
+            Some(p) => p.deliver(parts),
+            None => Err(RunError::Part("the sweep is finished".into())),
+        }
     }
 
     pub fn progress(&self) -> (usize, usize) {

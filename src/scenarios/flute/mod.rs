@@ -255,6 +255,7 @@ impl Scenario for Flute {
             fields: FluteConfig::field_infos(&FluteConfig::default()),
             charts: CHARTS,
             splits: false,
+            user_split: false,
             lesson: LESSON,
         }
     }

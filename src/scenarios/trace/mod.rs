@@ -250,6 +250,7 @@ impl Scenario for Trace {
             fields: TraceConfig::field_infos(&TraceConfig::default()),
             charts: CHARTS,
             splits: false,
+            user_split: false,
             lesson: LESSON,
         }
     }
