@@ -371,3 +371,44 @@ fn a_kernel_run_does_not_depend_on_its_batch() {
     );
     assert_ne!(batched[1], batched[2], "different seeds, different noise");
 }
+
+#[test]
+fn a_batch_of_direct_runs_gives_each_run_its_own_result() {
+    use dp_explorer::algorithms::dp_gd_random_features::DpGdBatch;
+    let p = 90;
+    let data = Arc::new(RfFeatures::generate(
+        DATA_SEED,
+        D,
+        N,
+        N_TEST,
+        p,
+        Activation::Tanh,
+        Target::Sign,
+    ));
+    let runs = [
+        (private_params(p), 3),
+        (DpGdParams::plain(1.0 / p as f64, 7), 4),
+        (
+            DpGdParams {
+                steps: 13,
+                ..private_params(p)
+            },
+            5,
+        ),
+    ];
+    let mut batch = DpGdBatch::new(
+        data.clone(),
+        runs.iter()
+            .map(|&(params, seed)| (params, NoiseSource::new(seed).release(0)))
+            .collect(),
+    )
+    .unwrap();
+    while !batch.is_done() {
+        batch.step();
+    }
+    for (&(params, seed), got) in runs.iter().zip(batch.results()) {
+        let want = direct_run(&data, params, seed);
+        assert!((want.0 - got.0).abs() < 1e-9 && (want.1 - got.1).abs() < 1e-9);
+        assert_eq!(want.2, got.2);
+    }
+}

@@ -44,7 +44,7 @@ pub enum Calibration {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum SimPath {
-    /// The kernel path where it pays: p ≥ n/2 and n ≥ [`KERNEL_MIN_N`].
+    /// The kernel path where it pays: p ≥ n and n ≥ [`KERNEL_MIN_N`].
     #[default]
     Auto,
     /// θ ∈ R^p stepped with Φ stored: two products with Φ per step, O(np).
@@ -54,9 +54,10 @@ pub enum SimPath {
     Kernel,
 }
 
-/// Below this n the `auto` path stays direct: the kernel path's set-up (an
-/// n×n eigendecomposition) does not pay, and the stored outputs of the small
-/// presets (tests/fixtures) stay byte for byte.
+/// Below this n the `auto` path stays direct, one run at a time: the kernel
+/// path's set-up (an n×n factorization) does not pay, and the stored outputs of
+/// the small presets (tests/fixtures) stay byte for byte. From this n on, the
+/// direct runs of a width step together (`DpGdBatch`).
 pub const KERNEL_MIN_N: usize = 256;
 
 /// Largest n on the kernel path (K and its eigenvectors are 2·n² doubles).
@@ -226,7 +227,7 @@ impl Choice for Activation {
 
 impl Choice for SimPath {
     const CHOICES: &'static [(Self, &'static str)] = &[
-        (SimPath::Auto, "auto (kernel for p ≥ n/2, n ≥ 256)"),
+        (SimPath::Auto, "auto (kernel for p ≥ n, n ≥ 256)"),
         (SimPath::Direct, "direct (θ in R^p)"),
         (
             SimPath::Kernel,
@@ -328,7 +329,7 @@ fn field_table() -> Vec<Field<DpGdConfig>> {
             .group(TRACE),
         Field::new("path", |c: &C| &c.path, |c: &mut C| &mut c.path)
             .label("simulation path")
-            .help("direct: θ in R^p, Φ stored. kernel: the same algorithm simulated exactly in distribution through K = ΦΦᵀ in n dimensions, Φ never stored (fast for p ≥ n). auto: kernel for p ≥ n/2 when n ≥ 256.")
+            .help("direct: θ in R^p, Φ stored. kernel: the same algorithm simulated exactly in distribution through K = ΦΦᵀ in n dimensions, Φ never stored (fast for p ≥ n). auto: kernel for p ≥ n when n ≥ 256.")
             .group(TRAINING),
     ]
 }
@@ -688,14 +689,15 @@ impl DpGdConfig {
         }
     }
 
-    /// Whether width p runs on the kernel path (`path`; `auto` = p ≥ n/2 at
-    /// n ≥ [`KERNEL_MIN_N`], where its 2n² per step beats the direct 2np and
-    /// the one n×n eigendecomposition is paid back).
+    /// Whether width p runs on the kernel path (`path`; `auto` = p ≥ n at
+    /// n ≥ [`KERNEL_MIN_N`], where its 2n² per step beats the direct 2np; below
+    /// p = n the direct runs of a width step together as a batch, whose
+    /// products with Φ are cheaper than the kernel's with K).
     pub fn uses_kernel(&self, p: usize) -> bool {
         match self.path {
             SimPath::Direct => false,
             SimPath::Kernel => true,
-            SimPath::Auto => 2 * p >= self.n && self.n >= KERNEL_MIN_N,
+            SimPath::Auto => p >= self.n && self.n >= KERNEL_MIN_N,
         }
     }
 

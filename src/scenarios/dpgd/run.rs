@@ -25,7 +25,8 @@
 //!
 //! Two ways to run a width (`path`, [`DpGdConfig::uses_kernel`]): the direct
 //! path steps θ ∈ R^p with Φ stored (`dp_gd_random_features`, one run at a
-//! time); the kernel path (`dp_gd_kernel`, for p ≥ n/2 at n ≥ 256 by default)
+//! time, or together as a batch from n ≥ 256); the kernel path (`dp_gd_kernel`,
+//! for p ≥ n at n ≥ 256 by default)
 //! simulates every run of the width together in n dimensions, exactly in
 //! distribution, without storing Φ. Each row says which path made it (`path`,
 //! not a CSV column: the stored outputs stay byte for byte).
@@ -36,9 +37,9 @@ use crate::scenarios::table::csv_number as num;
 use serde::{Deserialize, Serialize};
 
 use super::charts::fmt_eps;
-use super::config::{DpGdConfig, SigmaQuery, SpentQuery, WORK_PER_UNIT};
+use super::config::{DpGdConfig, SigmaQuery, SpentQuery, KERNEL_MIN_N, WORK_PER_UNIT};
 use crate::algorithms::dp_gd_kernel::{self, KernelRunSpec, KernelWidth};
-use crate::algorithms::dp_gd_random_features::{DpGd, DpGdParams};
+use crate::algorithms::dp_gd_random_features::{DpGd, DpGdBatch, DpGdParams};
 use crate::algorithms::min_norm::min_norm_least_squares;
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng;
@@ -136,6 +137,13 @@ enum Job {
         p_index: usize,
         run: RunSpec,
     },
+    /// Every run of one width on the direct path, stepped together (n ≥
+    /// [`KERNEL_MIN_N`]: Φ read once per step for all of them).
+    Batch {
+        rep: usize,
+        p_index: usize,
+        runs: Vec<RunSpec>,
+    },
     /// Every run of one width on the kernel path (θ* included).
     Kernel {
         rep: usize,
@@ -158,6 +166,7 @@ pub struct DpGdSweep {
     features: Option<Arc<RfFeatures>>,
     min_norm_test_loss: f64,
     active: Option<DpGd>,
+    batch: Option<DpGdBatch>,
     kernel: Option<KernelWidth>,
     rows: Vec<DpGdRow>,
     trace: Vec<DpGdRow>,
@@ -281,6 +290,12 @@ impl DpGdSweep {
                     jobs.push(Job::Kernel { rep, p_index, runs });
                     continue;
                 }
+                if n >= KERNEL_MIN_N {
+                    let max_t = runs.iter().map(|r| r.params.steps).max().unwrap_or(0);
+                    units_total += max_t.div_ceil(batch_chunk(n, p, runs.len()));
+                    jobs.push(Job::Batch { rep, p_index, runs });
+                    continue;
+                }
                 let chunk = chunk_steps(n, p);
                 for run in runs {
                     units_total += run.params.steps.div_ceil(chunk);
@@ -298,6 +313,7 @@ impl DpGdSweep {
             features: None,
             min_norm_test_loss: f64::NAN,
             active: None,
+            batch: None,
             kernel: None,
             rows: Vec::new(),
             trace: Vec::new(),
@@ -369,6 +385,7 @@ impl DpGdSweep {
                 self.finish_job();
             }
             Job::Kernel { rep, p_index, runs } => self.kernel_step(rep, p_index, &runs),
+            Job::Batch { rep, p_index, runs } => self.batch_step(rep, p_index, &runs),
             Job::Run { rep, p_index, run } => {
                 let p = self.config.p_grid[p_index];
                 let seed = self.seed(rep);
@@ -442,6 +459,73 @@ impl DpGdSweep {
         ));
         self.inputs = Some((rep, inputs.clone()));
         inputs
+    }
+
+    /// One unit of a batch of direct runs; their rows once all are done.
+    fn batch_step(&mut self, rep: usize, p_index: usize, runs: &[RunSpec]) {
+        let p = self.config.p_grid[p_index];
+        let seed = self.seed(rep);
+        if self.batch.is_none() {
+            let Some(data) = self.features.clone() else {
+                return;
+            };
+            let source = rng::NoiseSource::new(seed);
+            let specs = runs
+                .iter()
+                .map(|run| (run.params, source.release(noise_key(p, run))))
+                .collect();
+            // Parameters were validated when the sweep was planned.
+            self.batch = DpGdBatch::new(data, specs).ok();
+        }
+        let chunk = batch_chunk(self.config.n, p, runs.len());
+        let Some(batch) = self.batch.as_mut() else {
+            return;
+        };
+        for _ in 0..chunk {
+            batch.step();
+        }
+        self.units_done += 1;
+        if !batch.is_done() {
+            return;
+        }
+        let Some(batch) = self.batch.take() else {
+            return;
+        };
+        let c = &self.config;
+        for (run, (train, test, clipped, noise_std)) in runs.iter().zip(batch.results()) {
+            let row = DpGdRow {
+                method: run.kind.method().into(),
+                p,
+                epsilon: run.epsilon,
+                delta: c.delta,
+                seed,
+                steps: run.params.steps,
+                eta: run.params.eta,
+                clip: run.params.clip.unwrap_or(f64::NAN),
+                time_scale: run.params.eta * run.params.steps as f64 * p as f64 / c.d as f64,
+                sigma: run.params.sigma,
+                noise_std,
+                test_loss: test,
+                train_loss: train,
+                excess_risk: test - self.min_norm_test_loss,
+                clipped_fraction: if run.kind != RunKind::Gd {
+                    clipped
+                } else {
+                    f64::NAN
+                },
+                epsilon_spent: run.epsilon_spent,
+                path: "direct".into(),
+            };
+            if run.kind == RunKind::Trace {
+                self.trace.push(row);
+            } else {
+                self.rows.push(row);
+            }
+        }
+        self.next_job += 1;
+        if self.next_job == self.jobs.len() {
+            self.release();
+        }
     }
 
     /// One unit of a width on the kernel path; its rows once it is done.
@@ -560,6 +644,7 @@ impl DpGdSweep {
         self.features = None;
         self.inputs = None;
         self.kernel = None;
+        self.batch = None;
     }
 
     /// Runs every remaining unit.
@@ -601,6 +686,15 @@ impl DpGdSweep {
             ),
             Job::MinNorm { rep, p_index } => {
                 format!("θ* = Φ⁺Y at p = {}{}", c.p_grid[*p_index], seed_note(*rep))
+            }
+            Job::Batch { rep, p_index, runs } => {
+                let (done, total) = self.batch.as_ref().map_or((0, 0), DpGdBatch::progress);
+                format!(
+                    "GD and DP-GD, {} runs together at p = {} (direct path): step {done} of {total}{}",
+                    runs.len(),
+                    c.p_grid[*p_index],
+                    seed_note(*rep)
+                )
             }
             Job::Kernel { rep, p_index, runs } => {
                 let what = self
@@ -648,6 +742,11 @@ impl DpGdSweep {
     fn seed(&self, rep: usize) -> u64 {
         self.config.seed.wrapping_add(rep as u64)
     }
+}
+
+/// Batch steps per unit of `runs` direct runs at width p (≈ 2np each).
+fn batch_chunk(n: usize, p: usize, runs: usize) -> usize {
+    (4 * WORK_PER_UNIT / (2 * n * p * runs).max(1)).max(1)
 }
 
 /// GD steps per unit at width p (a step costs ≈ 2np multiply–adds).
