@@ -9,14 +9,21 @@
 # main-thread task; numpy: the public numpy code on the same configuration
 # (scripts/dpgd_numpy_port.py, in a venv that scripts/bench-numpy-setup.sh
 # makes under target/), OpenBLAS on NUMPY_THREADS (default 2) threads.
-# Arguments: benchmark names (default: all).
+# Arguments: benchmark names (default: all); `dpgd-paper-preset` (the page from
+# Run to done on the dpgd-paper preset, minutes) runs only when named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo build --release --quiet
 only=()
-for name in "$@"; do only+=(--only "$name"); done
-native=$(./target/release/dp-explorer bench --json --repeat "${BENCH_REPEAT:-3}" "${only[@]}")
+for name in "$@"; do
+  # Page-only runs have no native benchmark of their name.
+  [ "$name" = dpgd-paper-preset ] || only+=(--only "$name")
+done
+native=""
+if [ $# -eq 0 ] || [ ${#only[@]} -gt 0 ]; then
+  native=$(./target/release/dp-explorer bench --json --repeat "${BENCH_REPEAT:-3}" "${only[@]}")
+fi
 browser=$(node scripts/bench-browser.mjs "$@")
 numpy=""
 if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx dpgd-paper-cell; then
@@ -26,9 +33,9 @@ if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx dpgd-paper-cell; then
 fi
 NATIVE="$native" BROWSER="$browser" NUMPY="$numpy" python3 - <<'PY'
 import json, os
-native = {j["bench"]: j for j in map(json.loads, os.environ["NATIVE"].splitlines())}
+native = {j["bench"]: j for j in map(json.loads, filter(None, os.environ["NATIVE"].splitlines()))}
 browser, page = {}, {}
-for j in map(json.loads, os.environ["BROWSER"].splitlines()):
+for j in map(json.loads, filter(None, os.environ["BROWSER"].splitlines())):
     (page if "page_s" in j else browser)[j["bench"]] = j
 numpy = {j["bench"]: j for j in map(json.loads, filter(None, os.environ["NUMPY"].splitlines()))}
 print(f'{"benchmark":<24}{"native s":>9}{"wasm s":>9}{"wasm/native":>12}{"wasm MB":>9}{"page s":>8}{"workers":>8}{"longest task":>13}'
@@ -56,6 +63,11 @@ for name, n in native.items():
     if q:
         entry.update({"numpy_s": round(q, 3), "numpy_detail": numpy[name]})
     lines.append(json.dumps(entry))
+for name, p in page.items():
+    if name not in native:
+        print(f'{name:<24}{"—":>9}{"—":>9}{"—":>12}{"—":>9}{p["page_s"]:>8.2f}{p["workers"]:>8}{p["longest_task_ms"]:>10.0f} ms  (page only)')
+        lines.append(json.dumps({"bench": name, "page_s": round(p["page_s"], 3), "page_workers": p["workers"],
+                                 "page_longest_task_ms": round(p["longest_task_ms"], 1)}))
 print()
 print("\n".join(lines))
 PY

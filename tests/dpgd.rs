@@ -306,6 +306,8 @@ fn mean_sd(v: &[f64]) -> (f64, f64) {
 
 #[test]
 fn with_noise_the_two_paths_agree_in_distribution() {
+    // p = 50 (< 1.5n) draws the kernel path's noise through the eigendecomposition
+    // of K, p = 120 and 400 through its Cholesky factor.
     // 400 independent noise seeds per path on the same data and features;
     // each path's seeds are its own. Compared: the final train loss, test loss
     // and clipped fraction, by their means (within 4 standard errors of the
@@ -313,7 +315,7 @@ fn with_noise_the_two_paths_agree_in_distribution() {
     // deviation) and the two-sample KS statistic (below its 0.1 % critical
     // value, 1.95·√(2/R)). Fixed seeds: the outcome is deterministic.
     const R: usize = 400;
-    for &p in &[120, 400] {
+    for &p in &[50, 120, 400] {
         let data = Arc::new(RfFeatures::generate(
             DATA_SEED,
             D,

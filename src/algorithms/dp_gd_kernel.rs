@@ -16,8 +16,10 @@
 //!
 //! so (u_t) is a Markov chain in R^n with the same law whichever way it is
 //! computed. We draw Φξ_t = R z_t with z_t ~ N(0, I_n) and any R with RRᵀ = K:
-//! the Cholesky factor L when p ≥ 2n (K is then well conditioned: its smallest
-//! eigenvalue is Ω(p), Lemma C.5), otherwise R = U Λ^{1/2} from K = UΛUᵀ, which
+//! the Cholesky factor L when p ≥ 1.5n (K is then safely positive definite: its
+//! smallest eigenvalue grows like p once p is well above n, Lemma C.5; if the
+//! factorization fails anyway the eigendecomposition takes over), otherwise
+//! R = U Λ^{1/2} from K = UΛUᵀ, which
 //! needs no positive definiteness (eigenvalues rounded below 0 are clamped; at
 //! p < n, K is singular and the path is still exact).
 //!
@@ -366,7 +368,7 @@ impl KernelWidth {
         let n = self.n;
         dense::mirror_lower(&mut self.k, n);
         self.row_norms = (0..n).map(|i| self.k[i * n + i].max(0.0).sqrt()).collect();
-        let cholesky = if self.p >= 2 * n {
+        let cholesky = if 2 * self.p >= 3 * n {
             dense::Cholesky::new(&self.k, n)
         } else {
             None

@@ -59,7 +59,11 @@ fn kernel_work(c: &DpGdConfig, p: usize) -> f64 {
     let gram = n * n * pf / 2.0 + 4.0 * n * n * n;
     let steps: f64 = runs.iter().map(|&t| t as f64 * 2.0 * n * n).sum();
     let final_draws = (n + n_test) * pf * 2.0 * (b + 1.0);
-    (features + gram + steps + final_draws) / 4.0
+    // The batch's steps are sequential and each reads all of K (8n² bytes)
+    // however few runs are left: the longest run sets a memory-bound floor
+    // (fitted to `dpgd-paper`'s loss-versus-T runs, 2–3 ms a step at n = 2000).
+    let longest = runs.iter().copied().max().unwrap_or(0) as f64;
+    (features + gram + steps + final_draws) / 4.0 + 4.0 * longest * n * n
 }
 
 /// Seconds the sweep takes on one core (an estimate, within about 2×).
