@@ -26,7 +26,17 @@ fn main() {
             }
         };
         let t = last.elapsed().as_secs_f64();
-        let key: String = label.split(':').next().unwrap_or_default().to_string();
+        // The unit's kind: the label up to its first colon, plus the words after
+        // it up to the first number, so the phases of one width add up apart.
+        let key: String = match label.split_once(": ") {
+            Some((head, tail)) => format!(
+                "{head}: {}",
+                tail.split(|c: char| c.is_ascii_digit())
+                    .next()
+                    .unwrap_or_default()
+            ),
+            None => label.clone(),
+        };
         match totals.iter_mut().find(|(k, _)| *k == key) {
             Some(e) => e.1 += t,
             None => totals.push((key, t)),

@@ -31,7 +31,39 @@ pub const BENCHES: &[(&str, &str)] = &[
         "private-fedrep-run-1m",
         "one Private FedRep run at n = 10⁶, d = 50, k = 2, m = 10, T = 5, ε = 1, users regenerated on every pass",
     ),
+    (
+        "dpgd-paper-cell",
+        "one cell of the paper's Fig. 3 grid: d = 100, n = 2000, n_test = 1000, p = 4000, ε = 4, T = 500 (θ*, GD and DP-GD; scripts/dpgd_numpy_port.py is the public numpy code on the same cell)",
+    ),
+    (
+        "dense-gram-faer",
+        "K = ΦΦᵀ at n = 2000, p = 4000 through faer (lower triangle)",
+    ),
+    (
+        "dense-gram-nalgebra",
+        "K = ΦΦᵀ at n = 2000, p = 4000 through nalgebra (full product)",
+    ),
+    (
+        "dense-kw-faer",
+        "100 products K·W, K 2000×2000, W 2000×4 (a batch of DP-GD kernel steps), faer",
+    ),
+    (
+        "dense-kw-nalgebra",
+        "100 products K·W, K 2000×2000, W 2000×4, nalgebra",
+    ),
+    (
+        "dense-eigen-faer",
+        "symmetric eigendecomposition at n = 2000, faer",
+    ),
+    (
+        "dense-eigen-nalgebra",
+        "symmetric eigendecomposition at n = 2000, nalgebra",
+    ),
 ];
+
+/// The DP-GD sweep settings of the `dpgd-paper-cell` benchmark.
+pub const DPGD_PAPER_CELL: &[(&str, &str)] =
+    &[("p_grid", "4000"), ("trace_p", "none"), ("epsilons", "4")];
 
 /// Runs one benchmark to the end and returns a one-line summary of its result
 /// (so the work cannot be optimized away and the output can be sanity-checked).
@@ -70,6 +102,25 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             let lines = run.view().files[0].text.lines().count();
             Ok(format!("{lines} CSV lines"))
         }
+        "dpgd-paper-cell" => {
+            let (_, mut run) = scenarios::start("dpgd-paper", DPGD_PAPER_CELL, Shard::WHOLE)
+                .map_err(|e| {
+                    e.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })?;
+            scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+            let csv = &run.view().files[0].text;
+            let dp = csv
+                .lines()
+                .find(|l| l.starts_with("dp-gd,"))
+                .and_then(|l| l.split(',').nth(11))
+                .unwrap_or("?")
+                .to_string();
+            Ok(format!("DP-GD test loss {dp}"))
+        }
+        name if name.starts_with("dense-") => dense_bench(name),
         "private-fedrep-run-1m" => {
             let config = FedRepConfig {
                 n: 1_000_000,
@@ -83,6 +134,61 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             "unknown benchmark \"{other}\"; known: {}",
             BENCHES.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
         )),
+    }
+}
+
+/// faer against nalgebra on the dense kernels of the DP-GD kernel path.
+fn dense_bench(name: &str) -> Result<String, String> {
+    use nalgebra::DMatrix;
+    let (n, p, b) = (2000, 4000, 4);
+    let phi: Vec<f64> = (0..n * p).map(|i| (i as f64 * 0.618_034).sin()).collect();
+    let gram_faer = || {
+        let mut k = vec![0.0; n * n];
+        crate::dense::gram_lower_add(&mut k, n, &phi, p, 1.0);
+        crate::dense::mirror_lower(&mut k, n);
+        k
+    };
+    let summary = |x: &[f64]| format!("sum {:.6e}", x.iter().sum::<f64>());
+    match name {
+        "dense-gram-faer" => Ok(summary(&gram_faer())),
+        "dense-gram-nalgebra" => {
+            let a = DMatrix::from_column_slice(n, p, &phi);
+            Ok(summary((&a * a.transpose()).as_slice()))
+        }
+        "dense-kw-faer" | "dense-kw-nalgebra" => {
+            // A well-scaled K: the Gram matrix over p.
+            let k: Vec<f64> = gram_faer().iter().map(|x| x / p as f64).collect();
+            let mut w: Vec<f64> = (0..n * b).map(|i| (i as f64).cos()).collect();
+            let mut out = vec![0.0; n * b];
+            if name == "dense-kw-faer" {
+                for _ in 0..100 {
+                    crate::dense::gemm(&mut out, n, b, &k, n, &w, 1.0 / n as f64, false);
+                    std::mem::swap(&mut out, &mut w);
+                }
+            } else {
+                let km = DMatrix::from_column_slice(n, n, &k);
+                let mut wm = DMatrix::from_column_slice(n, b, &w);
+                let mut om = DMatrix::zeros(n, b);
+                for _ in 0..100 {
+                    om.gemm(1.0 / n as f64, &km, &wm, 0.0);
+                    std::mem::swap(&mut om, &mut wm);
+                }
+                w = wm.as_slice().to_vec();
+            }
+            Ok(summary(&w))
+        }
+        "dense-eigen-faer" => {
+            let k = gram_faer();
+            let (values, _) = crate::dense::symmetric_eigen(&k, n)
+                .ok_or_else(|| "the eigendecomposition did not converge".to_string())?;
+            Ok(summary(&values))
+        }
+        "dense-eigen-nalgebra" => {
+            let k = DMatrix::from_vec(n, n, gram_faer());
+            let eig = nalgebra::SymmetricEigen::new(k);
+            Ok(summary(eig.eigenvalues.as_slice()))
+        }
+        other => Err(format!("unknown benchmark \"{other}\"")),
     }
 }
 

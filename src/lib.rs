@@ -15,6 +15,7 @@
 pub mod algorithms;
 pub mod bench;
 pub mod data;
+pub mod dense;
 pub mod linalg;
 pub mod metrics;
 pub mod plot;

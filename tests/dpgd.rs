@@ -175,3 +175,242 @@ fn dp_gd_has_no_peak_at_p_equals_n_and_improves_with_epsilon() {
     }
     assert_eq!(charts(&rows).len(), 4);
 }
+
+// ---------------------------------------------------------------------------
+// The kernel path (src/algorithms/dp_gd_kernel.rs) against the direct path.
+
+use dp_explorer::algorithms::dp_gd_kernel::{KernelRunSpec, KernelWidth};
+use dp_explorer::data::random_features::RfInputs;
+use dp_explorer::rng::NoiseSource;
+
+const D: usize = 8;
+const N: usize = 40;
+const N_TEST: usize = 60;
+const DATA_SEED: u64 = 5;
+
+/// (train loss, test loss, mean clipped fraction) of one run.
+type Outcome = (f64, f64, f64);
+
+fn kernel_runs(p: usize, params: &[(DpGdParams, u64)]) -> Vec<Outcome> {
+    let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, N, N_TEST, Target::Sign));
+    let runs = params
+        .iter()
+        .map(|&(params, seed)| KernelRunSpec {
+            params,
+            noise: NoiseSource::new(seed).release(0),
+            fresh: NoiseSource::new(seed).release(1),
+        })
+        .collect();
+    let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs);
+    while !k.step() {}
+    assert!(k.failure().is_none());
+    k.results()
+        .into_iter()
+        .map(|r| (r.train_loss, r.test_loss, r.mean_clipped_fraction))
+        .collect()
+}
+
+fn direct_run(data: &Arc<RfFeatures>, params: DpGdParams, seed: u64) -> Outcome {
+    let mut gd = DpGd::new(data.clone(), params, NoiseSource::new(seed).release(0)).unwrap();
+    while !gd.is_done() {
+        gd.step();
+    }
+    (gd.train_loss(), gd.test_loss(), gd.mean_clipped_fraction())
+}
+
+/// DP-GD at C = 0.5√p, η = 1/p, T = 5d, ε = 2, δ = 1/n (Prop. 3.2): clipping binds
+/// on part of the samples, as in the paper's runs.
+fn private_params(p: usize) -> DpGdParams {
+    let eta = 1.0 / p as f64;
+    let steps = 5 * D;
+    let sigma = prop32(&SigmaQuery {
+        calibration: Default::default(),
+        epsilon: 2.0,
+        delta: 1.0 / N as f64,
+        steps,
+        eta,
+        sensitivity: 0.0,
+    });
+    DpGdParams {
+        eta,
+        steps,
+        clip: Some(0.5 * (p as f64).sqrt()),
+        sigma,
+    }
+}
+
+#[test]
+fn without_noise_the_two_paths_agree_to_rounding() {
+    // σ = 0 with clipping (and plain GD): both paths are deterministic. p < n
+    // (forced kernel path, K singular) included.
+    for &p in &[30, 120, 400] {
+        let data = Arc::new(RfFeatures::generate(
+            DATA_SEED,
+            D,
+            N,
+            N_TEST,
+            p,
+            Activation::Tanh,
+            Target::Sign,
+        ));
+        let clipped = DpGdParams {
+            sigma: 0.0,
+            ..private_params(p)
+        };
+        let plain = DpGdParams::plain(1.0 / p as f64, 5 * D);
+        let kernel = kernel_runs(p, &[(clipped, 1), (plain, 2)]);
+        for (params, k) in [clipped, plain].into_iter().zip(kernel) {
+            let d = direct_run(&data, params, 1);
+            println!("p = {p}: direct {d:?}, kernel {k:?}");
+            assert!(
+                (d.0 - k.0).abs() < 1e-9 * d.0.max(1.0),
+                "train loss at p = {p}"
+            );
+            assert!(
+                (d.1 - k.1).abs() < 1e-9 * d.1.max(1.0),
+                "test loss at p = {p}"
+            );
+            assert_eq!(d.2, k.2, "clipped fraction at p = {p}");
+            if params.clip.is_some() {
+                assert!(d.2 > 0.05, "clipping must bind for the check to test it");
+            }
+        }
+    }
+}
+
+/// Two-sample Kolmogorov–Smirnov statistic sup |F_a − F_b|.
+fn ks(a: &[f64], b: &[f64]) -> f64 {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    let (mut i, mut j, mut d) = (0, 0, 0.0_f64);
+    while i < a.len() && j < b.len() {
+        let x = a[i].min(b[j]);
+        while i < a.len() && a[i] <= x {
+            i += 1;
+        }
+        while j < b.len() && b[j] <= x {
+            j += 1;
+        }
+        d = d.max((i as f64 / a.len() as f64 - j as f64 / b.len() as f64).abs());
+    }
+    d
+}
+
+fn mean_sd(v: &[f64]) -> (f64, f64) {
+    let m = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (v.len() - 1) as f64;
+    (m, var.sqrt())
+}
+
+#[test]
+fn with_noise_the_two_paths_agree_in_distribution() {
+    // p = 50 (< 1.5n) draws the kernel path's noise through the eigendecomposition
+    // of K, p = 120 and 400 through its Cholesky factor.
+    // 400 independent noise seeds per path on the same data and features;
+    // each path's seeds are its own. Compared: the final train loss, test loss
+    // and clipped fraction, by their means (within 4 standard errors of the
+    // difference), their spreads (within 4 standard errors of a standard
+    // deviation) and the two-sample KS statistic (below its 0.1 % critical
+    // value, 1.95·√(2/R)). Fixed seeds: the outcome is deterministic.
+    const R: usize = 400;
+    for &p in &[50, 120, 400] {
+        let data = Arc::new(RfFeatures::generate(
+            DATA_SEED,
+            D,
+            N,
+            N_TEST,
+            p,
+            Activation::Tanh,
+            Target::Sign,
+        ));
+        let params = private_params(p);
+        let direct: Vec<Outcome> = (0..R as u64)
+            .map(|s| direct_run(&data, params, 10_000 + s))
+            .collect();
+        let specs: Vec<(DpGdParams, u64)> = (0..R as u64).map(|s| (params, 20_000 + s)).collect();
+        let kernel = kernel_runs(p, &specs);
+        let ks_critical = 1.95 * (2.0 / R as f64).sqrt();
+        for (name, pick) in [
+            ("train loss", 0usize),
+            ("test loss", 1),
+            ("clipped fraction", 2),
+        ] {
+            let get = |o: &Outcome| [o.0, o.1, o.2][pick];
+            let a: Vec<f64> = direct.iter().map(get).collect();
+            let b: Vec<f64> = kernel.iter().map(get).collect();
+            let ((ma, sa), (mb, sb)) = (mean_sd(&a), mean_sd(&b));
+            let se_mean = (sa * sa / R as f64 + sb * sb / R as f64).sqrt();
+            let se_sd = ((sa * sa + sb * sb) / (2.0 * R as f64)).sqrt();
+            let d = ks(&a, &b);
+            println!(
+                "p = {p}, {name}: direct {ma:.5} ± {sa:.5}, kernel {mb:.5} ± {sb:.5}; \
+                 mean diff {:.2} SE, sd diff {:.2} SE, KS {d:.3} (critical {ks_critical:.3})",
+                (ma - mb) / se_mean,
+                (sa - sb) / se_sd
+            );
+            assert!((ma - mb).abs() < 4.0 * se_mean, "{name} means at p = {p}");
+            assert!((sa - sb).abs() < 4.0 * se_sd, "{name} spreads at p = {p}");
+            assert!(d < ks_critical, "{name} KS at p = {p}");
+        }
+    }
+}
+
+#[test]
+fn a_kernel_run_does_not_depend_on_its_batch() {
+    let p = 120;
+    let params = private_params(p);
+    let alone = kernel_runs(p, &[(params, 7)]);
+    let batched = kernel_runs(
+        p,
+        &[(DpGdParams::plain(0.01, 3), 1), (params, 7), (params, 8)],
+    );
+    let (a, b) = (alone[0], batched[1]);
+    assert!(
+        (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9 && a.2 == b.2,
+        "{a:?} vs {b:?}"
+    );
+    assert_ne!(batched[1], batched[2], "different seeds, different noise");
+}
+
+#[test]
+fn a_batch_of_direct_runs_gives_each_run_its_own_result() {
+    use dp_explorer::algorithms::dp_gd_random_features::DpGdBatch;
+    let p = 90;
+    let data = Arc::new(RfFeatures::generate(
+        DATA_SEED,
+        D,
+        N,
+        N_TEST,
+        p,
+        Activation::Tanh,
+        Target::Sign,
+    ));
+    let runs = [
+        (private_params(p), 3),
+        (DpGdParams::plain(1.0 / p as f64, 7), 4),
+        (
+            DpGdParams {
+                steps: 13,
+                ..private_params(p)
+            },
+            5,
+        ),
+    ];
+    let mut batch = DpGdBatch::new(
+        data.clone(),
+        runs.iter()
+            .map(|&(params, seed)| (params, NoiseSource::new(seed).release(0)))
+            .collect(),
+    )
+    .unwrap();
+    while !batch.is_done() {
+        batch.step();
+    }
+    for (&(params, seed), got) in runs.iter().zip(batch.results()) {
+        let want = direct_run(&data, params, seed);
+        assert!((want.0 - got.0).abs() < 1e-9 && (want.1 - got.1).abs() < 1e-9);
+        assert_eq!(want.2, got.2);
+    }
+}

@@ -17,8 +17,9 @@ async function runAll(only) {
   const results = [];
   for (const name of names.filter((n) => !only || only.includes(n))) {
     const worker = new Worker(new URL('./bench-worker.js', import.meta.url), { type: 'module' });
-    // The n = 10⁶ run takes long enough to be timed once.
-    const r = await once(worker, { name, repeat: name.endsWith('-1m') ? 1 : 3 });
+    // The n = 10⁶ run, the paper-size DP-GD and the dense kernels take long
+    // enough to be timed once.
+    const r = await once(worker, { name, repeat: name.endsWith('-1m') || name.startsWith('dpgd-paper') || name.startsWith('dense-') ? 1 : 3 });
     worker.terminate();
     results.push(r);
     out.textContent += `${JSON.stringify(r)}\n`;

@@ -251,6 +251,143 @@ impl DpGd {
     }
 }
 
+/// Several runs of Algorithm 1 on the same features, stepped together: each
+/// step is two matrix–matrix products with Φ (ΦΘ and Φᵀ(R ⊙ S), Θ = the runs'
+/// θ as columns) instead of two matrix–vector products per run, so Φ is read
+/// once per step for all of them. Each run keeps its own parameters and noise
+/// stream (drawn in the same order as [`DpGd`]), so it is the same algorithm
+/// with the same noise; only the rounding of the products differs.
+pub struct DpGdBatch {
+    data: Arc<RfFeatures>,
+    runs: Vec<BatchRun>,
+}
+
+struct BatchRun {
+    params: DpGdParams,
+    noise_std: f64,
+    rng: NoiseRng,
+    theta: Vec<f64>,
+    t: usize,
+    clipped_total: usize,
+}
+
+impl DpGdBatch {
+    /// Starts every run at θ₀ = 0; each entry is (parameters, noise stream).
+    pub fn new(
+        data: Arc<RfFeatures>,
+        runs: Vec<(DpGdParams, NoiseRng)>,
+    ) -> Result<Self, DpGdError> {
+        let (n, p) = data.phi.shape();
+        let mut out = Vec::with_capacity(runs.len());
+        for (params, rng) in runs {
+            // The same checks as a single run.
+            DpGd::new(data.clone(), params, rng.clone())?;
+            out.push(BatchRun {
+                noise_std: params.noise_std(n),
+                params,
+                rng,
+                theta: vec![0.0; p],
+                t: 0,
+                clipped_total: 0,
+            });
+        }
+        Ok(DpGdBatch { data, runs: out })
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.runs.iter().all(|r| r.t >= r.params.steps)
+    }
+
+    /// The largest step count done by any run, and the largest T.
+    pub fn progress(&self) -> (usize, usize) {
+        self.runs
+            .iter()
+            .fold((0, 0), |(d, t), r| (d.max(r.t), t.max(r.params.steps)))
+    }
+
+    /// One step of every unfinished run.
+    pub fn step(&mut self) {
+        let data = &*self.data;
+        let (n, p) = data.phi.shape();
+        let active: Vec<usize> = (0..self.runs.len())
+            .filter(|&j| self.runs[j].t < self.runs[j].params.steps)
+            .collect();
+        if active.is_empty() {
+            return;
+        }
+        let b = active.len();
+        let mut theta = Vec::with_capacity(p * b);
+        for &j in &active {
+            theta.extend_from_slice(&self.runs[j].theta);
+        }
+        // R = ΦΘ − Y, then each run's clip factors (Algorithm 1's per-sample clipping).
+        let mut resid = vec![0.0; n * b];
+        crate::dense::gemm(&mut resid, n, b, data.phi.as_slice(), p, &theta, 1.0, false);
+        for (slot, &j) in active.iter().enumerate() {
+            let run = &mut self.runs[j];
+            let r = &mut resid[slot * n..(slot + 1) * n];
+            for (ri, yi) in r.iter_mut().zip(data.y.iter()) {
+                *ri -= yi;
+            }
+            if let Some(c) = run.params.clip {
+                for (ri, &norm) in r.iter_mut().zip(&data.row_norms) {
+                    let s = clip_factor(2.0 * ri.abs() * norm, c);
+                    if s < 1.0 {
+                        run.clipped_total += 1;
+                        // A non-finite gradient gets factor 0 and is dropped whole.
+                        *ri = if s == 0.0 { 0.0 } else { *ri * s };
+                    }
+                }
+            }
+        }
+        // Ḡ = (2/n) Φᵀ(R ⊙ S), then θ ← θ − ηḡ + N(0, std² I) per run.
+        let mut grad = vec![0.0; p * b];
+        crate::dense::gemm_tn(
+            &mut grad,
+            p,
+            b,
+            data.phi.as_slice(),
+            n,
+            &resid,
+            2.0 / n as f64,
+            false,
+        );
+        for (slot, &j) in active.iter().enumerate() {
+            let run = &mut self.runs[j];
+            let g = &mut grad[slot * p..(slot + 1) * p];
+            g.iter_mut().for_each(|x| *x *= -run.params.eta);
+            add_gaussian_noise(g, run.noise_std, &mut run.rng);
+            for (t, x) in run.theta.iter_mut().zip(g.iter()) {
+                *t += x;
+            }
+            run.t += 1;
+        }
+    }
+
+    /// (train loss, test loss, fraction of (sample, step) pairs clipped, noise
+    /// std) of each run, in the order given.
+    pub fn results(&self) -> Vec<(f64, f64, f64, f64)> {
+        let n = self.data.n();
+        self.runs
+            .iter()
+            .map(|r| {
+                let theta = DVector::from_column_slice(&r.theta);
+                let clipped = if r.t == 0 {
+                    0.0
+                } else {
+                    r.clipped_total as f64 / (r.t * n) as f64
+                };
+                (
+                    self.data.train_loss(&theta),
+                    self.data.test_loss(&theta),
+                    clipped,
+                    r.noise_std,
+                )
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

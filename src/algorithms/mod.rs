@@ -1,6 +1,7 @@
 //! One file per algorithm. Each is a state machine with `step()`, so a run can
 //! be observed round by round and stopped between rounds.
 
+pub mod dp_gd_kernel;
 pub mod dp_gd_random_features;
 pub mod dp_rgrad;
 pub mod dp_spectral_init;

@@ -182,10 +182,17 @@ fn samples(
 /// N(0, 1/d) entries, so `frozen_weights(seed, p, d)` is a column prefix of
 /// `frozen_weights(seed, p', d)` for p ≤ p'.
 pub fn frozen_weights(seed: u64, p: usize, d: usize) -> DMatrix<f64> {
+    frozen_weights_block(seed, 0, p, d)
+}
+
+/// Columns `start .. start + count` of [`frozen_weights`] (neurons drawn from
+/// their own streams), so wide models can build their features a block of
+/// neurons at a time without holding V or Φ.
+pub fn frozen_weights_block(seed: u64, start: usize, count: usize, d: usize) -> DMatrix<f64> {
     let scale = 1.0 / (d as f64).sqrt();
-    let mut w = DMatrix::zeros(d, p);
-    for j in 0..p {
-        let mut rng = item_stream(seed, DOMAIN_NEURON, j as u64);
+    let mut w = DMatrix::zeros(d, count);
+    for j in 0..count {
+        let mut rng = item_stream(seed, DOMAIN_NEURON, (start + j) as u64);
         for k in 0..d {
             let g: f64 = StandardNormal.sample(&mut rng);
             w[(k, j)] = g * scale;

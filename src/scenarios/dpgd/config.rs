@@ -40,6 +40,29 @@ pub enum Calibration {
     Exact,
 }
 
+/// How each width is simulated (both are Algorithm 1; docs/algorithms.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SimPath {
+    /// The kernel path where it pays: p ≥ n and n ≥ [`KERNEL_MIN_N`].
+    #[default]
+    Auto,
+    /// θ ∈ R^p stepped with Φ stored: two products with Φ per step, O(np).
+    Direct,
+    /// The n-dimensional simulation through K = ΦΦᵀ, exact in distribution:
+    /// O(n²) per step, Φ never stored.
+    Kernel,
+}
+
+/// Below this n the `auto` path stays direct, one run at a time: the kernel
+/// path's set-up (an n×n factorization) does not pay, and the stored outputs of
+/// the small presets (tests/fixtures) stay byte for byte. From this n on, the
+/// direct runs of a width step together (`DpGdBatch`).
+pub const KERNEL_MIN_N: usize = 256;
+
+/// Largest n on the kernel path (K and its eigenvectors are 2·n² doubles).
+pub const KERNEL_MAX_N: usize = 6000;
+
 /// Label model (the data module's [`Target`] without its parameter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -115,6 +138,9 @@ pub struct DpGdConfig {
     pub trace_time_scales: Vec<f64>,
     /// Fixed η of the loss-versus-T runs (0 = the main `eta_mode`).
     pub trace_eta: f64,
+    /// How each width is simulated: `auto`, `direct` or `kernel`.
+    #[serde(default)]
+    pub path: SimPath,
 }
 
 /// The scenario's presets, in the page's order (the first is the default).
@@ -131,6 +157,17 @@ pub const PRESETS: &[Preset] = &[
         name: "dpgd-paper",
         label: "Paper size (d = 100, n = 2000; slow)",
     },
+    Preset {
+        name: "dpgd-paper-full",
+        label: "Paper's full width range, p up to 2·10⁵ (d = 100, n = 2000; minutes, native)",
+    },
+];
+
+/// The paper's width grid (Fig. 3, the public code's `logspace(1.5, 5.3, 20)`
+/// cast to integers): 31 to 199526.
+pub const PAPER_WIDTHS: [usize; 20] = [
+    31, 50, 79, 125, 199, 316, 501, 794, 1258, 1995, 3162, 5011, 7943, 12589, 19952, 31622, 50118,
+    79432, 125892, 199526,
 ];
 
 impl Default for DpGdConfig {
@@ -164,6 +201,7 @@ fn browser_preset() -> DpGdConfig {
         trace_epsilon: 4.0,
         trace_time_scales: vec![0.5, 1.0, 2.0, 4.0, 8.0, 16.0],
         trace_eta: 5e-4,
+        path: SimPath::Auto,
     }
 }
 
@@ -185,6 +223,17 @@ impl Choice for Calibration {
 impl Choice for Activation {
     const CHOICES: &'static [(Self, &'static str)] =
         &[(Activation::Tanh, "tanh"), (Activation::Sin, "sin")];
+}
+
+impl Choice for SimPath {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (SimPath::Auto, "auto (kernel for p ≥ n, n ≥ 256)"),
+        (SimPath::Direct, "direct (θ in R^p)"),
+        (
+            SimPath::Kernel,
+            "kernel (n-dimensional, exact in distribution)",
+        ),
+    ];
 }
 
 impl Choice for TargetKind {
@@ -278,6 +327,10 @@ fn field_table() -> Vec<Field<DpGdConfig>> {
             .label("η of these runs")
             .help("0 = as above")
             .group(TRACE),
+        Field::new("path", |c: &C| &c.path, |c: &mut C| &mut c.path)
+            .label("simulation path")
+            .help("direct: θ in R^p, Φ stored. kernel: the same algorithm simulated exactly in distribution through K = ΦΦᵀ in n dimensions, Φ never stored (fast for p ≥ n). auto: kernel for p ≥ n when n ≥ 256.")
+            .group(TRAINING),
     ]
 }
 
@@ -292,6 +345,9 @@ impl Config for DpGdConfig {
     ///   keeps the paper's ratio n/d at 20), p from 20 to 8000 around p = n; ε ∈ {1, 2, 4}.
     /// - `dpgd-paper`: the paper's d = 100, n = 2000, n_test = 1000, p up to 16000
     ///   (memory: Φ and Φ_test are (n + n_test)·p doubles). Native speed: minutes.
+    /// - `dpgd-paper-full`: as `dpgd-paper` over the paper's whole width grid
+    ///   ([`PAPER_WIDTHS`], p up to 199526), loss versus T at three widths; the
+    ///   kernel path never stores Φ (3.2 GB at the widest), so it fits in memory.
     /// - `dpgd-quick`: d = 10, n = 100 for tests and a first look (well under a second).
     fn preset(name: &str) -> Result<Self, ConfigError> {
         let browser = browser_preset();
@@ -305,6 +361,18 @@ impl Config for DpGdConfig {
                 delta: 1.0 / 2000.0,
                 time_scale: 5.0,
                 trace_p: OptionalList(vec![3162, 7943, 16000]),
+                trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
+                trace_eta: 3e-5,
+                ..browser
+            }),
+            "dpgd-paper-full" => Ok(DpGdConfig {
+                n: 2000,
+                d: 100,
+                p_grid: PAPER_WIDTHS.to_vec(),
+                n_test: 1000,
+                delta: 1.0 / 2000.0,
+                time_scale: 5.0,
+                trace_p: OptionalList(vec![7943, 31622, 199526]),
                 trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
                 trace_eta: 3e-5,
                 ..browser
@@ -465,7 +533,18 @@ impl DpGdConfig {
         if sorted.windows(2).any(|w| w[0] == w[1]) {
             return Err(ConfigError::invalid("p_grid", "list each width once"));
         }
-        let p_max = sorted.last().copied().unwrap_or(1);
+        if self.p_grid.iter().any(|&p| self.uses_kernel(p)) && self.n > KERNEL_MAX_N {
+            return Err(ConfigError::invalid(
+                "n",
+                format!(
+                    "the kernel path holds K = ΦΦᵀ and its eigenvectors (2·n² numbers): n must be at most {KERNEL_MAX_N}; lower n or use path = direct"
+                ),
+            ));
+        }
+        // Φ and Φ_test are stored on the direct path only.
+        let Some(p_max) = sorted.iter().rev().copied().find(|&p| !self.uses_kernel(p)) else {
+            return Ok(());
+        };
         let entries = self.n.saturating_add(self.n_test).saturating_mul(p_max);
         if entries > MAX_FEATURE_ENTRIES {
             return Err(ConfigError::invalid(
@@ -607,6 +686,18 @@ impl DpGdConfig {
             )
         } else {
             self.schedule(p, time_scale)
+        }
+    }
+
+    /// Whether width p runs on the kernel path (`path`; `auto` = p ≥ n at
+    /// n ≥ [`KERNEL_MIN_N`], where its 2n² per step beats the direct 2np; below
+    /// p = n the direct runs of a width step together as a batch, whose
+    /// products with Φ are cheaper than the kernel's with K).
+    pub fn uses_kernel(&self, p: usize) -> bool {
+        match self.path {
+            SimPath::Direct => false,
+            SimPath::Kernel => true,
+            SimPath::Auto => p >= self.n && self.n >= KERNEL_MIN_N,
         }
     }
 

@@ -193,18 +193,60 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
                     fmt_num(p.delta),
                     p.calibration.name()
                 ),
-                paragraphs: vec![format!(
-                    "Mechanism: {}; neighbouring relation: {}; sensitivity s = 2C/n of the mean gradient; {} releases per run.",
-                    stage.mechanism,
-                    p.relation.name(),
-                    stage.steps
-                )],
+                paragraphs: [
+                    format!(
+                        "Mechanism: {}; neighbouring relation: {}; sensitivity s = 2C/n of the mean gradient; {} releases per run.",
+                        stage.mechanism,
+                        p.relation.name(),
+                        stage.steps
+                    ),
+                    path_sentence(runs.iter().map(|(r, _)| *r)),
+                ]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect(),
                 tables: vec![table],
                 notes: p.notes.clone(),
                 reading: Some(p.plain_language_for(UNIT)),
             }
         })
         .collect()
+}
+
+/// Which path simulated these rows, in words ("" when all are direct).
+fn path_sentence<'a>(rows: impl Iterator<Item = &'a DpGdRow>) -> String {
+    let mut kernel: Vec<usize> = Vec::new();
+    let mut direct: Vec<usize> = Vec::new();
+    for r in rows {
+        let list = if r.path == "kernel" {
+            &mut kernel
+        } else {
+            &mut direct
+        };
+        if !list.contains(&r.p) {
+            list.push(r.p);
+        }
+    }
+    if kernel.is_empty() {
+        return String::new();
+    }
+    let widths = |v: &[usize]| {
+        v.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = format!(
+        "Simulated on the kernel path at p = {}: the same algorithm drawn exactly in distribution through K = ΦΦᵀ in n dimensions (the released noisy steps are the same mechanism, so the accounting is unchanged).",
+        widths(&kernel)
+    );
+    if !direct.is_empty() {
+        out.push_str(&format!(
+            " Direct path (θ in R^p) at p = {}.",
+            widths(&direct)
+        ));
+    }
+    out
 }
 
 fn method_name(method: &str) -> &str {
@@ -276,7 +318,7 @@ fn summary(rows: &[DpGdRow]) -> String {
         "clipped",
         "seed"
     );
-    for r in rows {
+    for r in &rows {
         out.push_str(&format!(
             "{:<12} {:>6} {:>5} {:>7} {:>10.4} {:>10.4} {:>11.4} {:>10} {:>10} {:>8} {:>8}\n",
             r.method,
@@ -295,6 +337,36 @@ fn summary(rows: &[DpGdRow]) -> String {
             opt(r.clipped_fraction, &|c| format!("{:.1}%", 100.0 * c)),
             r.seed
         ));
+    }
+    let mut direct: Vec<usize> = Vec::new();
+    let mut kernel: Vec<usize> = Vec::new();
+    for r in &rows {
+        let list = if r.path == "kernel" {
+            &mut kernel
+        } else {
+            &mut direct
+        };
+        if !list.contains(&r.p) {
+            list.push(r.p);
+        }
+    }
+    let widths = |v: &[usize]| {
+        v.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !kernel.is_empty() {
+        out.push_str(&format!(
+            "path: kernel (n-dimensional, exact in distribution) at p = {}",
+            widths(&kernel)
+        ));
+        if !direct.is_empty() {
+            out.push_str(&format!("; direct at p = {}", widths(&direct)));
+        }
+        out.push('\n');
+    } else if !direct.is_empty() {
+        out.push_str("path: direct (θ in R^p) at every width\n");
     }
     out
 }

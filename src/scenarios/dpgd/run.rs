@@ -22,6 +22,14 @@
 //! Work is cut into units ([`DpGdSweep::step`]): building the features of one
 //! (seed, p), solving θ* for it, or a chunk of GD steps whose cost is bounded by
 //! about [`WORK_PER_UNIT`] multiply–adds.
+//!
+//! Two ways to run a width (`path`, [`DpGdConfig::uses_kernel`]): the direct
+//! path steps θ ∈ R^p with Φ stored (`dp_gd_random_features`, one run at a
+//! time, or together as a batch from n ≥ 256); the kernel path (`dp_gd_kernel`,
+//! for p ≥ n at n ≥ 256 by default)
+//! simulates every run of the width together in n dimensions, exactly in
+//! distribution, without storing Φ. Each row says which path made it (`path`,
+//! not a CSV column: the stored outputs stay byte for byte).
 
 use std::sync::Arc;
 
@@ -29,8 +37,9 @@ use crate::scenarios::table::csv_number as num;
 use serde::{Deserialize, Serialize};
 
 use super::charts::fmt_eps;
-use super::config::{DpGdConfig, SigmaQuery, SpentQuery, WORK_PER_UNIT};
-use crate::algorithms::dp_gd_random_features::{DpGd, DpGdParams};
+use super::config::{DpGdConfig, SigmaQuery, SpentQuery, KERNEL_MIN_N, WORK_PER_UNIT};
+use crate::algorithms::dp_gd_kernel::{self, KernelRunSpec, KernelWidth};
+use crate::algorithms::dp_gd_random_features::{DpGd, DpGdBatch, DpGdParams};
 use crate::algorithms::min_norm::min_norm_least_squares;
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng;
@@ -68,6 +77,10 @@ pub struct DpGdRow {
     /// ε an accountant assigns to the σ used (filled from the optional
     /// `epsilon_spent` closure, NaN otherwise or for non-private methods).
     pub epsilon_spent: f64,
+    /// How the row was computed: "direct" (θ ∈ R^p, Φ stored) or "kernel"
+    /// (n-dimensional simulation, exact in distribution). Not in the CSV.
+    #[serde(default)]
+    pub path: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,6 +89,30 @@ enum RunKind {
     Dp,
     Trace,
 }
+
+impl RunKind {
+    fn method(self) -> &'static str {
+        match self {
+            RunKind::Gd => "gd",
+            RunKind::Dp => "dp-gd",
+            RunKind::Trace => "dp-gd-trace",
+        }
+    }
+}
+
+/// Runs with the same (p, ε, η, T) share their noise stream (on either path).
+fn noise_key(p: usize, run: &RunSpec) -> u64 {
+    rng::combine(
+        rng::combine(
+            rng::combine(p as u64, run.epsilon.to_bits()),
+            run.params.eta.to_bits(),
+        ),
+        run.params.steps as u64,
+    )
+}
+
+/// The kernel path's second stream of a run (the fresh ζ of its final draw).
+const KERNEL_FRESH_TAG: u64 = 0x6b65_726e_656c; // "kernel"
 
 #[derive(Clone, Debug)]
 struct RunSpec {
@@ -100,6 +137,19 @@ enum Job {
         p_index: usize,
         run: RunSpec,
     },
+    /// Every run of one width on the direct path, stepped together (n ≥
+    /// [`KERNEL_MIN_N`]: Φ read once per step for all of them).
+    Batch {
+        rep: usize,
+        p_index: usize,
+        runs: Vec<RunSpec>,
+    },
+    /// Every run of one width on the kernel path (θ* included).
+    Kernel {
+        rep: usize,
+        p_index: usize,
+        runs: Vec<RunSpec>,
+    },
 }
 
 type SigmaFn = Box<dyn Fn(&SigmaQuery) -> f64>;
@@ -112,10 +162,12 @@ pub struct DpGdSweep {
     next_job: usize,
     units_done: usize,
     units_total: usize,
-    inputs: Option<(usize, RfInputs)>,
+    inputs: Option<(usize, Arc<RfInputs>)>,
     features: Option<Arc<RfFeatures>>,
     min_norm_test_loss: f64,
     active: Option<DpGd>,
+    batch: Option<DpGdBatch>,
+    kernel: Option<KernelWidth>,
     rows: Vec<DpGdRow>,
     trace: Vec<DpGdRow>,
 }
@@ -229,6 +281,21 @@ impl DpGdSweep {
                         )?);
                     }
                 }
+                if config.uses_kernel(p) {
+                    let steps: Vec<usize> = runs.iter().map(|r| r.params.steps).collect();
+                    // Replaces the Features and MinNorm jobs: K carries θ*.
+                    jobs.truncate(jobs.len() - 2);
+                    units_total -= 2;
+                    units_total += dp_gd_kernel::units_for(n, p, &steps);
+                    jobs.push(Job::Kernel { rep, p_index, runs });
+                    continue;
+                }
+                if n >= KERNEL_MIN_N {
+                    let max_t = runs.iter().map(|r| r.params.steps).max().unwrap_or(0);
+                    units_total += max_t.div_ceil(batch_chunk(n, p, runs.len()));
+                    jobs.push(Job::Batch { rep, p_index, runs });
+                    continue;
+                }
                 let chunk = chunk_steps(n, p);
                 for run in runs {
                     units_total += run.params.steps.div_ceil(chunk);
@@ -246,6 +313,8 @@ impl DpGdSweep {
             features: None,
             min_norm_test_loss: f64::NAN,
             active: None,
+            batch: None,
+            kernel: None,
             rows: Vec::new(),
             trace: Vec::new(),
         })
@@ -259,17 +328,12 @@ impl DpGdSweep {
         match job {
             Job::Features { rep, p_index } => {
                 let seed = self.seed(rep);
+                let inputs = self.inputs_for(rep);
                 let c = &self.config;
-                if self.inputs.as_ref().map(|(r, _)| *r) != Some(rep) {
-                    self.features = None;
-                    let inputs = RfInputs::generate(seed, c.d, c.n, c.n_test, c.data_target());
-                    self.inputs = Some((rep, inputs));
-                }
-                let inputs = &self.inputs.as_ref().expect("just set").1;
                 let p = c.p_grid[p_index];
                 self.features = None; // free the previous width first
                 let w = frozen_weights(seed, p, c.d);
-                self.features = Some(Arc::new(RfFeatures::build(inputs, &w, c.activation)));
+                self.features = Some(Arc::new(RfFeatures::build(&inputs, &w, c.activation)));
                 self.finish_job();
             }
             Job::MinNorm { rep, p_index } => {
@@ -296,6 +360,7 @@ impl DpGdSweep {
                     excess_risk: null_test - test,
                     clipped_fraction: f64::NAN,
                     epsilon_spent: f64::NAN,
+                    path: "direct".into(),
                 };
                 self.rows.push(DpGdRow {
                     method: "min-norm".into(),
@@ -314,24 +379,19 @@ impl DpGdSweep {
                     excess_risk: 0.0,
                     clipped_fraction: f64::NAN,
                     epsilon_spent: f64::NAN,
+                    path: "direct".into(),
                 });
                 self.rows.push(zero_row);
                 self.finish_job();
             }
+            Job::Kernel { rep, p_index, runs } => self.kernel_step(rep, p_index, &runs),
+            Job::Batch { rep, p_index, runs } => self.batch_step(rep, p_index, &runs),
             Job::Run { rep, p_index, run } => {
                 let p = self.config.p_grid[p_index];
                 let seed = self.seed(rep);
                 if self.active.is_none() {
                     let data = self.features.clone().expect("features are built first");
-                    // Runs with the same (p, ε, η, T) share their noise stream.
-                    let key = rng::combine(
-                        rng::combine(
-                            rng::combine(p as u64, run.epsilon.to_bits()),
-                            run.params.eta.to_bits(),
-                        ),
-                        run.params.steps as u64,
-                    );
-                    let noise = rng::NoiseSource::new(seed).release(key);
+                    let noise = rng::NoiseSource::new(seed).release(noise_key(p, &run));
                     let gd = DpGd::new(data, run.params, noise).expect("parameters were validated");
                     self.active = Some(gd);
                 }
@@ -343,12 +403,7 @@ impl DpGdSweep {
                     let test = gd.test_loss();
                     let private = run.kind != RunKind::Gd;
                     let row = DpGdRow {
-                        method: match run.kind {
-                            RunKind::Gd => "gd",
-                            RunKind::Dp => "dp-gd",
-                            RunKind::Trace => "dp-gd-trace",
-                        }
-                        .into(),
+                        method: run.kind.method().into(),
                         p,
                         epsilon: run.epsilon,
                         delta: self.config.delta,
@@ -369,6 +424,7 @@ impl DpGdSweep {
                             f64::NAN
                         },
                         epsilon_spent: run.epsilon_spent,
+                        path: "direct".into(),
                     };
                     if run.kind == RunKind::Trace {
                         self.trace.push(row);
@@ -385,6 +441,197 @@ impl DpGdSweep {
         self.is_done()
     }
 
+    /// The inputs of seed number `rep` (drawn once, shared by its widths).
+    fn inputs_for(&mut self, rep: usize) -> Arc<RfInputs> {
+        if let Some((r, inputs)) = &self.inputs {
+            if *r == rep {
+                return inputs.clone();
+            }
+        }
+        self.features = None;
+        let c = &self.config;
+        let inputs = Arc::new(RfInputs::generate(
+            self.seed(rep),
+            c.d,
+            c.n,
+            c.n_test,
+            c.data_target(),
+        ));
+        self.inputs = Some((rep, inputs.clone()));
+        inputs
+    }
+
+    /// One unit of a batch of direct runs; their rows once all are done.
+    fn batch_step(&mut self, rep: usize, p_index: usize, runs: &[RunSpec]) {
+        let p = self.config.p_grid[p_index];
+        let seed = self.seed(rep);
+        if self.batch.is_none() {
+            let Some(data) = self.features.clone() else {
+                return;
+            };
+            let source = rng::NoiseSource::new(seed);
+            let specs = runs
+                .iter()
+                .map(|run| (run.params, source.release(noise_key(p, run))))
+                .collect();
+            // Parameters were validated when the sweep was planned.
+            self.batch = DpGdBatch::new(data, specs).ok();
+        }
+        let chunk = batch_chunk(self.config.n, p, runs.len());
+        let Some(batch) = self.batch.as_mut() else {
+            return;
+        };
+        for _ in 0..chunk {
+            batch.step();
+        }
+        self.units_done += 1;
+        if !batch.is_done() {
+            return;
+        }
+        let Some(batch) = self.batch.take() else {
+            return;
+        };
+        let c = &self.config;
+        for (run, (train, test, clipped, noise_std)) in runs.iter().zip(batch.results()) {
+            let row = DpGdRow {
+                method: run.kind.method().into(),
+                p,
+                epsilon: run.epsilon,
+                delta: c.delta,
+                seed,
+                steps: run.params.steps,
+                eta: run.params.eta,
+                clip: run.params.clip.unwrap_or(f64::NAN),
+                time_scale: run.params.eta * run.params.steps as f64 * p as f64 / c.d as f64,
+                sigma: run.params.sigma,
+                noise_std,
+                test_loss: test,
+                train_loss: train,
+                excess_risk: test - self.min_norm_test_loss,
+                clipped_fraction: if run.kind != RunKind::Gd {
+                    clipped
+                } else {
+                    f64::NAN
+                },
+                epsilon_spent: run.epsilon_spent,
+                path: "direct".into(),
+            };
+            if run.kind == RunKind::Trace {
+                self.trace.push(row);
+            } else {
+                self.rows.push(row);
+            }
+        }
+        self.next_job += 1;
+        if self.next_job == self.jobs.len() {
+            self.release();
+        }
+    }
+
+    /// One unit of a width on the kernel path; its rows once it is done.
+    fn kernel_step(&mut self, rep: usize, p_index: usize, runs: &[RunSpec]) {
+        let p = self.config.p_grid[p_index];
+        let seed = self.seed(rep);
+        if self.kernel.is_none() {
+            let inputs = self.inputs_for(rep);
+            self.features = None;
+            let source = rng::NoiseSource::new(seed);
+            let specs = runs
+                .iter()
+                .map(|run| {
+                    let key = noise_key(p, run);
+                    KernelRunSpec {
+                        params: run.params,
+                        noise: source.release(key),
+                        fresh: source.release(rng::combine(key, KERNEL_FRESH_TAG)),
+                    }
+                })
+                .collect();
+            self.kernel = Some(KernelWidth::new(
+                inputs,
+                seed,
+                p,
+                self.config.activation,
+                specs,
+            ));
+        }
+        let Some(kernel) = self.kernel.as_mut() else {
+            return;
+        };
+        let done = kernel.step();
+        self.units_done += 1;
+        if !done {
+            return;
+        }
+        let Some(kernel) = self.kernel.take() else {
+            return;
+        };
+        let inputs = self.inputs_for(rep);
+        let c = &self.config;
+        let star = kernel.min_norm();
+        let null_test = inputs.y_test.norm_squared() / inputs.n_test().max(1) as f64;
+        let base = DpGdRow {
+            method: "min-norm".into(),
+            p,
+            epsilon: f64::NAN,
+            delta: c.delta,
+            seed,
+            steps: 0,
+            eta: f64::NAN,
+            clip: f64::NAN,
+            time_scale: f64::NAN,
+            sigma: 0.0,
+            noise_std: 0.0,
+            test_loss: star.test_loss,
+            train_loss: star.train_loss,
+            excess_risk: 0.0,
+            clipped_fraction: f64::NAN,
+            epsilon_spent: f64::NAN,
+            path: "kernel".into(),
+        };
+        self.rows.push(base.clone());
+        self.rows.push(DpGdRow {
+            method: "zero".into(),
+            test_loss: null_test,
+            train_loss: inputs.y_train.norm_squared() / inputs.n().max(1) as f64,
+            excess_risk: null_test - star.test_loss,
+            ..base.clone()
+        });
+        for (run, result) in runs.iter().zip(kernel.results()) {
+            let private = run.kind != RunKind::Gd;
+            let row = DpGdRow {
+                method: run.kind.method().into(),
+                epsilon: run.epsilon,
+                steps: run.params.steps,
+                eta: run.params.eta,
+                clip: run.params.clip.unwrap_or(f64::NAN),
+                time_scale: run.params.eta * run.params.steps as f64 * p as f64 / c.d as f64,
+                sigma: run.params.sigma,
+                noise_std: result.noise_std,
+                test_loss: result.test_loss,
+                train_loss: result.train_loss,
+                excess_risk: result.test_loss - star.test_loss,
+                clipped_fraction: if private {
+                    result.mean_clipped_fraction
+                } else {
+                    f64::NAN
+                },
+                epsilon_spent: run.epsilon_spent,
+                ..base.clone()
+            };
+            if run.kind == RunKind::Trace {
+                self.trace.push(row);
+            } else {
+                self.rows.push(row);
+            }
+        }
+        self.min_norm_test_loss = star.test_loss;
+        self.next_job += 1;
+        if self.next_job == self.jobs.len() {
+            self.release();
+        }
+    }
+
     fn finish_job(&mut self) {
         self.units_done += 1;
         self.next_job += 1;
@@ -396,6 +643,8 @@ impl DpGdSweep {
     fn release(&mut self) {
         self.features = None;
         self.inputs = None;
+        self.kernel = None;
+        self.batch = None;
     }
 
     /// Runs every remaining unit.
@@ -438,6 +687,27 @@ impl DpGdSweep {
             Job::MinNorm { rep, p_index } => {
                 format!("θ* = Φ⁺Y at p = {}{}", c.p_grid[*p_index], seed_note(*rep))
             }
+            Job::Batch { rep, p_index, runs } => {
+                let (done, total) = self.batch.as_ref().map_or((0, 0), DpGdBatch::progress);
+                format!(
+                    "GD and DP-GD, {} runs together at p = {} (direct path): step {done} of {total}{}",
+                    runs.len(),
+                    c.p_grid[*p_index],
+                    seed_note(*rep)
+                )
+            }
+            Job::Kernel { rep, p_index, runs } => {
+                let what = self
+                    .kernel
+                    .as_ref()
+                    .map_or_else(|| "starting".to_string(), KernelWidth::phase_label);
+                format!(
+                    "GD and DP-GD, kernel path (n-dimensional, exact in distribution) at p = {}, {} runs: {what}{}",
+                    c.p_grid[*p_index],
+                    runs.len(),
+                    seed_note(*rep)
+                )
+            }
             Job::Run { rep, p_index, run } => {
                 let what = match run.kind {
                     RunKind::Gd => "GD (non-private)".to_string(),
@@ -450,7 +720,7 @@ impl DpGdSweep {
                 };
                 let done = self.active.as_ref().map_or(0, DpGd::steps_done);
                 format!(
-                    "{what} at p = {}: step {done} of {}{}",
+                    "{what} at p = {} (direct path): step {done} of {}{}",
                     c.p_grid[*p_index],
                     run.params.steps,
                     seed_note(*rep)
@@ -472,6 +742,11 @@ impl DpGdSweep {
     fn seed(&self, rep: usize) -> u64 {
         self.config.seed.wrapping_add(rep as u64)
     }
+}
+
+/// Batch steps per unit of `runs` direct runs at width p (≈ 2np each).
+fn batch_chunk(n: usize, p: usize, runs: usize) -> usize {
+    (4 * WORK_PER_UNIT / (2 * n * p * runs).max(1)).max(1)
 }
 
 /// GD steps per unit at width p (a step costs ≈ 2np multiply–adds).
@@ -572,6 +847,7 @@ mod tests {
             ("trace_epsilon", "2"),
             ("trace_time_scales", "1:3:1"),
             ("trace_eta", "0"),
+            ("path", "kernel"),
         ];
         assert_eq!(settings.len(), DpGdConfig::fields().len());
         for (k, v) in settings {
@@ -619,7 +895,13 @@ mod tests {
         };
         check(&|c| c.delta = 1.0, "delta");
         check(&|c| c.p_grid = vec![100, 100], "p_grid");
-        let msg = check(&|c| c.p_grid = vec![100_000], "p_grid");
+        let msg = check(
+            &|c| {
+                c.p_grid = vec![100_000];
+                c.path = super::super::config::SimPath::Direct;
+            },
+            "p_grid",
+        );
         assert!(msg.contains("MB"), "{msg}");
         let msg = check(&|c| c.epsilons = vec![100.0], "epsilons");
         assert!(msg.contains("8 ln(1/δ)"), "{msg}");

@@ -1,0 +1,72 @@
+//! faer against nalgebra on the dense kernels of DP-GD's kernel path at
+//! n = 2000 and 3000: `cargo run --release --example dense_kernels [n]`.
+use std::time::Instant;
+
+use dp_explorer::dense;
+use nalgebra::{DMatrix, SymmetricEigen};
+
+fn time<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let out = f();
+    println!("{what:<44} {:>8.3} s", t.elapsed().as_secs_f64());
+    out
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+    let p = 2 * n;
+    let phi: Vec<f64> = (0..n * p).map(|i| ((i as f64) * 0.618_034).sin()).collect();
+    let mut k = vec![0.0; n * n];
+    time(&format!("gram n={n} p={p} faer (lower)"), || {
+        dense::gram_lower_add(&mut k, n, &phi, p, 1.0)
+    });
+    dense::mirror_lower(&mut k, n);
+    let a = DMatrix::from_column_slice(n, p, &phi);
+    let kn = time(&format!("gram n={n} p={p} nalgebra (A·Aᵀ)"), || {
+        &a * a.transpose()
+    });
+    println!(
+        "  max diff {:e}",
+        (kn.as_slice()
+            .iter()
+            .zip(&k)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max))
+    );
+    for b in [1, 4, 8, 32] {
+        let w: Vec<f64> = (0..n * b).map(|i| (i as f64).cos()).collect();
+        let mut out = vec![0.0; n * b];
+        let reps = 50;
+        time(&format!("{reps}× K·W n={n} B={b} faer"), || {
+            for _ in 0..reps {
+                dense::gemm(&mut out, n, b, &k, n, &w, 1.0, false);
+            }
+        });
+        let wn = DMatrix::from_column_slice(n, b, &w);
+        let mut on = DMatrix::zeros(n, b);
+        time(&format!("{reps}× K·W n={n} B={b} nalgebra"), || {
+            for _ in 0..reps {
+                on.gemm(1.0, &kn, &wn, 0.0);
+            }
+        });
+    }
+    time(&format!("eigen n={n} faer"), || {
+        dense::symmetric_eigen(&k, n)
+    });
+    time(&format!("cholesky n={n} faer"), || {
+        faer::MatRef::from_column_major_slice(&k, n, n)
+            .llt(faer::Side::Lower)
+            .is_ok()
+    });
+    time(&format!("cholesky n={n} nalgebra"), || {
+        kn.clone().cholesky().is_some()
+    });
+    if std::env::args().any(|a| a == "--nalgebra-eigen") {
+        time(&format!("eigen n={n} nalgebra"), || {
+            SymmetricEigen::new(kn.clone())
+        });
+    }
+}

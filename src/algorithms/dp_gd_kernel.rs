@@ -1,0 +1,691 @@
+//! DP-GD on random features simulated in n dimensions ("the kernel path"):
+//! the same Algorithm 1 of Bombari & Mondelli ("Privacy for Free in the
+//! Overparameterized Regime", §3) as `dp_gd_random_features`, drawn exactly in
+//! distribution, at O(n²) a step instead of O(np), for the widths p ≥ n where
+//! the paper's claim lives (its Fig. 3 goes to p ≈ 2·10⁵).
+//!
+//! Why it is the same algorithm. Algorithm 1 reads θ only through the training
+//! predictions u = Φθ: the residuals r = u − y, the clip factors
+//! s_i = min(1, C/(2|r_i|‖φ_i‖)) with ‖φ_i‖² = K_ii (K = ΦΦᵀ), and the update
+//! θ ← θ − η(2/n)Φᵀ(r ⊙ s) + c·ξ_t (c = √η·(2C/n)·σ, ξ_t ~ N(0, I_p)). Its image
+//! is
+//!
+//! ```text
+//! u ← u − η(2/n)·K (r ⊙ s) + c·Φξ_t,      Φξ_t ~ N(0, K), independent over t,
+//! ```
+//!
+//! so (u_t) is a Markov chain in R^n with the same law whichever way it is
+//! computed. We draw Φξ_t = R z_t with z_t ~ N(0, I_n) and any R with RRᵀ = K:
+//! the Cholesky factor L when p ≥ 1.5n (K is then safely positive definite: its
+//! smallest eigenvalue grows like p once p is well above n, Lemma C.5; if the
+//! factorization fails anyway the eigendecomposition takes over), otherwise
+//! R = U Λ^{1/2} from K = UΛUᵀ, which
+//! needs no positive definiteness (eigenvalues rounded below 0 are clamped; at
+//! p < n, K is singular and the path is still exact).
+//!
+//! The final θ_T = −η(2/n)Φᵀa + cZ with a = Σ_t r_t ⊙ s_t and Z = Σ_t ξ_t
+//! ~ N(0, T·I_p). The dynamics saw Z only through S = ΦZ = Σ_t Φξ_t. Given S,
+//! Z = ΦᵀK⁺S + (I − ΦᵀK⁺Φ)ζ for a fresh ζ ~ N(0, T·I_p) (the conditional law of
+//! a Gaussian given a linear image), so
+//!
+//! ```text
+//! θ̃ = Φᵀ(−η(2/n)a + c·K⁺(S − Φζ)) + c·ζ
+//! ```
+//!
+//! has exactly the joint law of θ_T with the whole training trajectory, and its
+//! test predictions Φ_test θ̃ (hence the test loss) have exactly the law of
+//! Algorithm 1's. ζ is drawn twice from one replayed stream: once in the pass
+//! that builds K (for Φζ) and once in the final pass (for θ̃ block by block).
+//!
+//! Φ is never stored: both passes build the features a block of neurons at a
+//! time from the inputs and V (`frozen_weights_block`), so the memory is
+//! O(n² + (n + n_test)·block), and p = 2·10⁵ with n = 2000 (Φ alone 3.2 GB)
+//! fits. The min-norm baseline θ* = Φ⁺Y (eq. 3.7) shares K and its
+//! eigendecomposition: θ* = Φᵀα with α = K⁺Y.
+//!
+//! Every run of one width steps together, as the columns of an n×B matrix
+//! (K times a matrix each step, the noise images of 32 steps per run in one
+//! product), each column from its own noise streams, so a run's result does not
+//! depend on which runs share its batch.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+use rand_distr::StandardNormal;
+
+use crate::algorithms::dp_gd_random_features::DpGdParams;
+use crate::data::random_features::{frozen_weights_block, Activation, RfInputs};
+use crate::dense;
+use crate::privacy::clipping::clip_factor;
+use crate::rng::NoiseRng;
+
+/// Neurons per block of features in the two passes over Φ.
+pub const FEATURE_BLOCK: usize = 256;
+/// Steps of noise images drawn at once per run (one matrix product).
+const NOISE_CHUNK: usize = 32;
+/// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).
+pub const KERNEL_WORK_PER_UNIT: usize = 400_000_000;
+
+/// One run of the batch: its parameters and its two noise streams.
+#[derive(Clone, Debug)]
+pub struct KernelRunSpec {
+    pub params: DpGdParams,
+    /// The z_t of the noise images Φξ_t = U Λ^{1/2} z_t, n per step.
+    pub noise: NoiseRng,
+    /// The fresh ζ ~ N(0, T·I_p) of the final draw, p values (replayed).
+    pub fresh: NoiseRng,
+}
+
+/// What a finished run reports (as `DpGd` would after T steps).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelRunResult {
+    pub train_loss: f64,
+    pub test_loss: f64,
+    /// Fraction of (sample, step) pairs whose gradient was clipped.
+    pub mean_clipped_fraction: f64,
+    /// Per-coordinate std of the noise per step, √η·(2C/n)·σ.
+    pub noise_std: f64,
+}
+
+/// The min-norm baseline θ* = Φ⁺Y of this width.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelMinNorm {
+    pub train_loss: f64,
+    pub test_loss: f64,
+    /// Eigenvalues of K kept by the pseudo-inverse (the numerical rank of Φ).
+    pub rank: usize,
+}
+
+#[derive(Clone, Debug)]
+struct Column {
+    params: DpGdParams,
+    noise_std: f64,
+    noise: NoiseRng,
+    fresh_start: NoiseRng,
+    fresh: NoiseRng,
+    /// Φθ_t.
+    u: Vec<f64>,
+    /// Σ_t r_t ⊙ s_t.
+    grad_sum: Vec<f64>,
+    /// Σ_t z_t (so S = U Λ^{1/2}·z_sum).
+    z_sum: Vec<f64>,
+    /// Φζ.
+    phi_fresh: Vec<f64>,
+    /// Noise images c·U Λ^{1/2} z_t of the next steps (n each), and how many are left.
+    images: Vec<f64>,
+    images_left: usize,
+    t: usize,
+    clipped_total: usize,
+    /// The vector v with θ̃ = Φᵀv + c·ζ, and Φ_test θ̃.
+    v: Vec<f64>,
+    test_pred: Vec<f64>,
+}
+
+impl Column {
+    fn is_done(&self) -> bool {
+        self.t >= self.params.steps
+    }
+}
+
+/// How K is factored: the noise root R (RRᵀ = K) and K⁺.
+enum Factor {
+    /// K = L Lᵀ: R = L (lower triangular), K⁻¹ by two triangular solves.
+    Cholesky(dense::Cholesky),
+    /// K = U Λ Uᵀ (λ clamped at 0): R = U Λ^{1/2}, K⁺ = U Λ⁺ Uᵀ with the
+    /// eigenvalues below `cut` dropped.
+    Eigen {
+        lambda: Vec<f64>,
+        u: Vec<f64>,
+        root: Vec<f64>,
+        cut: f64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Gram { next: usize },
+    Eigen,
+    Steps,
+    Final { next: usize },
+    Done,
+}
+
+/// All runs of one width p, from the Gram pass to the test losses, in bounded
+/// `step()`s.
+pub struct KernelWidth {
+    inputs: Arc<RfInputs>,
+    seed: u64,
+    p: usize,
+    activation: Activation,
+    n: usize,
+    n_test: usize,
+    phase: Phase,
+    /// K = ΦΦᵀ, n×n column-major (lower triangle while it is accumulated).
+    k: Vec<f64>,
+    /// ‖φ_i‖ = √K_ii.
+    row_norms: Vec<f64>,
+    factor: Option<Factor>,
+    columns: Vec<Column>,
+    /// θ* = Φᵀα: α = K⁺Y and Φ_test θ*.
+    alpha: Vec<f64>,
+    star_test_pred: Vec<f64>,
+    star_train_loss: f64,
+    rank: usize,
+    failed: Option<String>,
+}
+
+impl KernelWidth {
+    /// Plans every run of width p on these inputs (θ₀ = 0 for each).
+    /// Parameters are checked by the caller (as for `DpGd::new`).
+    pub fn new(
+        inputs: Arc<RfInputs>,
+        seed: u64,
+        p: usize,
+        activation: Activation,
+        runs: Vec<KernelRunSpec>,
+    ) -> Self {
+        let n = inputs.n();
+        let n_test = inputs.n_test();
+        let columns = runs
+            .into_iter()
+            .map(|r| Column {
+                noise_std: r.params.noise_std(n),
+                params: r.params,
+                noise: r.noise,
+                fresh_start: r.fresh.clone(),
+                fresh: r.fresh,
+                u: vec![0.0; n],
+                grad_sum: vec![0.0; n],
+                z_sum: vec![0.0; n],
+                phi_fresh: vec![0.0; n],
+                images: Vec::new(),
+                images_left: 0,
+                t: 0,
+                clipped_total: 0,
+                v: vec![0.0; n],
+                test_pred: vec![0.0; n_test],
+            })
+            .collect();
+        KernelWidth {
+            inputs,
+            seed,
+            p,
+            activation,
+            n,
+            n_test,
+            phase: Phase::Gram { next: 0 },
+            k: vec![0.0; n * n],
+            row_norms: Vec::new(),
+            factor: None,
+            columns,
+            alpha: vec![0.0; n],
+            star_test_pred: vec![0.0; n_test],
+            star_train_loss: f64::NAN,
+            rank: 0,
+            failed: None,
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// Why the run could not finish (the eigendecomposition did not converge).
+    pub fn failure(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// What it is doing, in words.
+    pub fn phase_label(&self) -> String {
+        match self.phase {
+            Phase::Gram { next } => format!("K = ΦΦᵀ, neuron {next} of {}", self.p),
+            Phase::Eigen => "eigendecomposition of K".into(),
+            Phase::Steps => {
+                let (done, total) = self
+                    .columns
+                    .iter()
+                    .fold((0, 0), |(d, t), c| (d.max(c.t), t.max(c.params.steps)));
+                format!(
+                    "{} runs in n dimensions: step {done} of {total}",
+                    self.columns.len()
+                )
+            }
+            Phase::Final { next } => format!("test predictions, neuron {next} of {}", self.p),
+            Phase::Done => "done".into(),
+        }
+    }
+
+    fn steps_per_unit(&self) -> usize {
+        steps_per_unit(self.n, self.columns.len())
+    }
+
+    /// Features of neurons `start .. start + count` for the training and test
+    /// inputs: (Φ_blk n×count, Φ_test,blk n_test×count), column-major.
+    fn feature_block(&self, start: usize, count: usize) -> (Vec<f64>, Vec<f64>) {
+        let d = self.inputs.d();
+        let w = frozen_weights_block(self.seed, start, count, d);
+        let mut train = vec![0.0; self.n * count];
+        dense::gemm(
+            &mut train,
+            self.n,
+            count,
+            self.inputs.x_train.as_slice(),
+            d,
+            w.as_slice(),
+            1.0,
+            false,
+        );
+        let mut test = vec![0.0; self.n_test * count];
+        dense::gemm(
+            &mut test,
+            self.n_test,
+            count,
+            self.inputs.x_test.as_slice(),
+            d,
+            w.as_slice(),
+            1.0,
+            false,
+        );
+        let act = self.activation;
+        train.iter_mut().for_each(|z| *z = act.apply(*z));
+        test.iter_mut().for_each(|z| *z = act.apply(*z));
+        (train, test)
+    }
+
+    /// One bounded unit of work; returns true once everything is done.
+    pub fn step(&mut self) -> bool {
+        match self.phase {
+            Phase::Gram { next } => self.gram_block(next),
+            Phase::Eigen => self.eigen(),
+            Phase::Steps => {
+                for _ in 0..self.steps_per_unit() {
+                    if !self.batch_step() {
+                        self.finish_dynamics();
+                        self.phase = Phase::Final { next: 0 };
+                        break;
+                    }
+                }
+            }
+            Phase::Final { next } => self.final_block(next),
+            Phase::Done => {}
+        }
+        self.is_done()
+    }
+
+    /// Pass 1: K += Φ_blk Φ_blkᵀ and Φζ += Φ_blk ζ_blk for every noisy run.
+    fn gram_block(&mut self, start: usize) {
+        let count = FEATURE_BLOCK.min(self.p - start);
+        let (phi, _) = self.feature_block(start, count);
+        dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
+        let noisy: Vec<usize> = (0..self.columns.len())
+            .filter(|&j| self.columns[j].noise_std > 0.0)
+            .collect();
+        if !noisy.is_empty() {
+            let zeta = self.draw_fresh(&noisy, count);
+            let mut out = vec![0.0; self.n * noisy.len()];
+            dense::gemm(
+                &mut out,
+                self.n,
+                noisy.len(),
+                &phi,
+                count,
+                &zeta,
+                1.0,
+                false,
+            );
+            for (slot, &j) in noisy.iter().enumerate() {
+                let col = &mut self.columns[j].phi_fresh;
+                for (a, b) in col.iter_mut().zip(&out[slot * self.n..(slot + 1) * self.n]) {
+                    *a += b;
+                }
+            }
+        }
+        let next = start + count;
+        self.phase = if next >= self.p {
+            Phase::Eigen
+        } else {
+            Phase::Gram { next }
+        };
+    }
+
+    /// The next `count` entries of ζ ~ N(0, T·I_p) of each listed run, as a
+    /// count × runs column-major matrix.
+    fn draw_fresh(&mut self, runs: &[usize], count: usize) -> Vec<f64> {
+        let mut zeta = vec![0.0; count * runs.len()];
+        for (slot, &j) in runs.iter().enumerate() {
+            let c = &mut self.columns[j];
+            let scale = (c.params.steps as f64).sqrt();
+            for z in &mut zeta[slot * count..(slot + 1) * count] {
+                let g: f64 = c.fresh.sample(StandardNormal);
+                *z = scale * g;
+            }
+        }
+        zeta
+    }
+
+    /// Factors K (one unit) and solves θ*'s α = K⁺Y.
+    fn eigen(&mut self) {
+        let n = self.n;
+        dense::mirror_lower(&mut self.k, n);
+        self.row_norms = (0..n).map(|i| self.k[i * n + i].max(0.0).sqrt()).collect();
+        let cholesky = if 2 * self.p >= 3 * n {
+            dense::Cholesky::new(&self.k, n)
+        } else {
+            None
+        };
+        let factor = match cholesky {
+            Some(c) => {
+                self.rank = n;
+                Factor::Cholesky(c)
+            }
+            None => {
+                let Some((lambda, u)) = dense::symmetric_eigen(&self.k, n) else {
+                    self.failed = Some(format!(
+                        "the eigendecomposition of K = ΦΦᵀ did not converge at p = {}",
+                        self.p
+                    ));
+                    self.phase = Phase::Done;
+                    return;
+                };
+                let lambda: Vec<f64> = lambda.into_iter().map(|l| l.max(0.0)).collect();
+                let lmax = lambda.iter().copied().fold(0.0, f64::max);
+                // The cutoff of `min_norm`: eigenvalues at the rounding level of a
+                // computed Gram matrix are zero for the pseudo-inverse.
+                let cut = lmax * n as f64 * f64::EPSILON;
+                let mut root = u.clone();
+                for (j, &l) in lambda.iter().enumerate() {
+                    let s = l.sqrt();
+                    root[j * n..(j + 1) * n].iter_mut().for_each(|x| *x *= s);
+                }
+                self.rank = lambda.iter().filter(|&&l| l > cut).count();
+                Factor::Eigen {
+                    lambda,
+                    u,
+                    root,
+                    cut,
+                }
+            }
+        };
+        self.factor = Some(factor);
+        // θ* = Φᵀα with α = K⁺Y; its training predictions are Kα.
+        self.alpha = self.pinv_apply(self.inputs.y_train.as_slice());
+        let mut fit = vec![0.0; n];
+        dense::gemm(&mut fit, n, 1, &self.k, n, &self.alpha, 1.0, false);
+        self.star_train_loss = mean_sq_diff(&fit, self.inputs.y_train.as_slice());
+        self.phase = Phase::Steps;
+    }
+
+    /// K⁺x (K⁻¹x when K was factored by Cholesky).
+    fn pinv_apply(&self, x: &[f64]) -> Vec<f64> {
+        let n = self.n;
+        match &self.factor {
+            Some(Factor::Cholesky(c)) => {
+                let mut out = x.to_vec();
+                c.solve_in_place(&mut out);
+                out
+            }
+            Some(Factor::Eigen { lambda, u, cut, .. }) => {
+                let mut h = vec![0.0; n];
+                dense::gemm_tn(&mut h, n, 1, u, n, x, 1.0, false);
+                for (hk, &l) in h.iter_mut().zip(lambda) {
+                    *hk = if l > *cut { *hk / l } else { 0.0 };
+                }
+                let mut out = vec![0.0; n];
+                dense::gemm(&mut out, n, 1, u, n, &h, 1.0, false);
+                out
+            }
+            None => vec![0.0; n],
+        }
+    }
+
+    /// out (n×b) = R z (b columns): the noise images Φξ of standard normals z.
+    fn root_mul(&self, z: &[f64], b: usize, out: &mut [f64]) {
+        let n = self.n;
+        match &self.factor {
+            Some(Factor::Cholesky(c)) => dense::trmm_lower(out, n, b, c.lower(), z, 1.0),
+            Some(Factor::Eigen { root, .. }) => dense::gemm(out, n, b, root, n, z, 1.0, false),
+            None => out.iter_mut().for_each(|x| *x = 0.0),
+        }
+    }
+
+    /// Draws the next noise images (up to [`NOISE_CHUNK`] steps) of every
+    /// active noisy run that has used up its previous ones.
+    fn refill_noise(&mut self) {
+        let n = self.n;
+        let need: Vec<(usize, usize)> = self
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.noise_std > 0.0 && !c.is_done() && c.images_left == 0)
+            .map(|(j, c)| (j, NOISE_CHUNK.min(c.params.steps - c.t)))
+            .collect();
+        if need.is_empty() {
+            return;
+        }
+        let total: usize = need.iter().map(|x| x.1).sum();
+        let mut z = vec![0.0; n * total];
+        let mut offset = 0;
+        for &(j, steps) in &need {
+            let c = &mut self.columns[j];
+            // Step by step, so z_t is the same whatever the chunking.
+            for s in 0..steps {
+                let zt = &mut z[(offset + s) * n..(offset + s + 1) * n];
+                for (zi, acc) in zt.iter_mut().zip(c.z_sum.iter_mut()) {
+                    *zi = c.noise.sample(StandardNormal);
+                    *acc += *zi;
+                }
+            }
+            offset += steps;
+        }
+        let mut images = vec![0.0; n * total];
+        self.root_mul(&z, total, &mut images);
+        let mut offset = 0;
+        for &(j, steps) in &need {
+            let c = &mut self.columns[j];
+            let scale = c.noise_std;
+            c.images = images[offset * n..(offset + steps) * n]
+                .iter()
+                .map(|x| scale * x)
+                .collect();
+            c.images_left = steps;
+            offset += steps;
+        }
+    }
+
+    /// One step of every unfinished run; false when none is left.
+    fn batch_step(&mut self) -> bool {
+        let n = self.n;
+        let active: Vec<usize> = (0..self.columns.len())
+            .filter(|&j| !self.columns[j].is_done())
+            .collect();
+        if active.is_empty() {
+            return false;
+        }
+        self.refill_noise();
+        let y = self.inputs.y_train.as_slice();
+        // W = [r ⊙ s] of each active run (Algorithm 1's clipped residuals).
+        let mut w = vec![0.0; n * active.len()];
+        for (slot, &j) in active.iter().enumerate() {
+            let c = &mut self.columns[j];
+            let ws = &mut w[slot * n..(slot + 1) * n];
+            let mut clipped = 0;
+            for i in 0..n {
+                let mut r = c.u[i] - y[i];
+                if let Some(clip) = c.params.clip {
+                    let s = clip_factor(2.0 * r.abs() * self.row_norms[i], clip);
+                    if s < 1.0 {
+                        clipped += 1;
+                        // A non-finite gradient gets factor 0 and is dropped whole.
+                        r = if s == 0.0 { 0.0 } else { r * s };
+                    }
+                }
+                ws[i] = r;
+                c.grad_sum[i] += r;
+            }
+            c.clipped_total += clipped;
+        }
+        let mut kw = vec![0.0; n * active.len()];
+        dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);
+        for (slot, &j) in active.iter().enumerate() {
+            let c = &mut self.columns[j];
+            let scale = -c.params.eta * 2.0 / n as f64;
+            let kws = &kw[slot * n..(slot + 1) * n];
+            if c.noise_std > 0.0 {
+                let used = c.images.len() / n - c.images_left;
+                let img = &c.images[used * n..(used + 1) * n];
+                for ((ui, k), e) in c.u.iter_mut().zip(kws).zip(img) {
+                    *ui += scale * k + e;
+                }
+                c.images_left -= 1;
+            } else {
+                for (ui, k) in c.u.iter_mut().zip(kws) {
+                    *ui += scale * k;
+                }
+            }
+            c.t += 1;
+        }
+        true
+    }
+
+    /// v = −η(2/n)a + c·K⁺(S − Φζ) for every run, with S = R Σ_t z_t.
+    fn finish_dynamics(&mut self) {
+        let n = self.n;
+        for j in 0..self.columns.len() {
+            let c = &self.columns[j];
+            let drift = -c.params.eta * 2.0 / n as f64;
+            let mut v: Vec<f64> = c.grad_sum.iter().map(|a| drift * a).collect();
+            if c.noise_std > 0.0 {
+                let mut s = vec![0.0; n];
+                self.root_mul(&c.z_sum, 1, &mut s);
+                s.iter_mut().zip(&c.phi_fresh).for_each(|(a, b)| *a -= b);
+                let h = self.pinv_apply(&s);
+                v.iter_mut()
+                    .zip(&h)
+                    .for_each(|(a, b)| *a += c.noise_std * b);
+            }
+            self.columns[j].v = v;
+            self.columns[j].images = Vec::new();
+        }
+        for c in &mut self.columns {
+            c.fresh = c.fresh_start.clone();
+        }
+    }
+
+    /// Pass 2: θ̃_blk = Φ_blkᵀ v + c·ζ_blk and Φ_test,blk θ̃_blk for every run
+    /// (and θ*_blk = Φ_blkᵀ α).
+    fn final_block(&mut self, start: usize) {
+        let (n, n_test) = (self.n, self.n_test);
+        let count = FEATURE_BLOCK.min(self.p - start);
+        let (phi, phi_test) = self.feature_block(start, count);
+        let runs = self.columns.len();
+        // Columns of V: each run's v, then α.
+        let mut vs = Vec::with_capacity(n * (runs + 1));
+        for c in &self.columns {
+            vs.extend_from_slice(&c.v);
+        }
+        vs.extend_from_slice(&self.alpha);
+        let mut theta = vec![0.0; count * (runs + 1)];
+        dense::gemm_tn(&mut theta, count, runs + 1, &phi, n, &vs, 1.0, false);
+        let noisy: Vec<usize> = (0..runs)
+            .filter(|&j| self.columns[j].noise_std > 0.0)
+            .collect();
+        if !noisy.is_empty() {
+            let zeta = self.draw_fresh(&noisy, count);
+            for (slot, &j) in noisy.iter().enumerate() {
+                let c = self.columns[j].noise_std;
+                let th = &mut theta[j * count..(j + 1) * count];
+                for (t, z) in th.iter_mut().zip(&zeta[slot * count..(slot + 1) * count]) {
+                    *t += c * z;
+                }
+            }
+        }
+        let mut pred = vec![0.0; n_test * (runs + 1)];
+        dense::gemm(
+            &mut pred,
+            n_test,
+            runs + 1,
+            &phi_test,
+            count,
+            &theta,
+            1.0,
+            false,
+        );
+        for (j, c) in self.columns.iter_mut().enumerate() {
+            for (a, b) in c
+                .test_pred
+                .iter_mut()
+                .zip(&pred[j * n_test..(j + 1) * n_test])
+            {
+                *a += b;
+            }
+        }
+        for (a, b) in self
+            .star_test_pred
+            .iter_mut()
+            .zip(&pred[runs * n_test..(runs + 1) * n_test])
+        {
+            *a += b;
+        }
+        let next = start + count;
+        self.phase = if next >= self.p {
+            Phase::Done
+        } else {
+            Phase::Final { next }
+        };
+    }
+
+    /// The results, in the order the runs were given (once done).
+    pub fn results(&self) -> Vec<KernelRunResult> {
+        let y = self.inputs.y_train.as_slice();
+        let y_test = self.inputs.y_test.as_slice();
+        self.columns
+            .iter()
+            .map(|c| KernelRunResult {
+                train_loss: mean_sq_diff(&c.u, y),
+                test_loss: mean_sq_diff(&c.test_pred, y_test),
+                mean_clipped_fraction: if c.t == 0 {
+                    0.0
+                } else {
+                    c.clipped_total as f64 / (c.t * self.n) as f64
+                },
+                noise_std: c.noise_std,
+            })
+            .collect()
+    }
+
+    /// θ* = Φ⁺Y of this width (once done).
+    pub fn min_norm(&self) -> KernelMinNorm {
+        KernelMinNorm {
+            train_loss: self.star_train_loss,
+            test_loss: mean_sq_diff(&self.star_test_pred, self.inputs.y_test.as_slice()),
+            rank: self.rank,
+        }
+    }
+
+    pub fn p(&self) -> usize {
+        self.p
+    }
+}
+
+/// Batch steps per `step()` for `runs` runs at n samples (a step costs about
+/// 2n² multiply–adds per run: K times the clipped residuals, the noise image).
+fn steps_per_unit(n: usize, runs: usize) -> usize {
+    (KERNEL_WORK_PER_UNIT / (2 * n * n * runs.max(1)).max(1)).max(1)
+}
+
+/// The number of `step()` calls of a [`KernelWidth`] with these runs' step
+/// counts at (n, p): the Gram pass, the eigendecomposition, the steps (and the
+/// call that finds them done), the final pass.
+pub fn units_for(n: usize, p: usize, steps: &[usize]) -> usize {
+    let blocks = p.div_ceil(FEATURE_BLOCK);
+    let max_t = steps.iter().copied().max().unwrap_or(0);
+    2 * blocks + 1 + max_t / steps_per_unit(n, steps.len()) + 1
+}
+
+/// (1/m)‖a − b‖².
+fn mean_sq_diff(a: &[f64], b: &[f64]) -> f64 {
+    if b.is_empty() {
+        return f64::NAN;
+    }
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>() / b.len() as f64
+}

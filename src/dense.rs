@@ -1,0 +1,268 @@
+//! Dense kernels at sizes in the thousands (n = 2000–3000): Gram matrices,
+//! matrix–matrix products and the symmetric eigendecomposition, through `faer`
+//! (pure Rust, cache-blocked, SIMD natively and in wasm). nalgebra stays for the
+//! small fixed-size algebra everywhere else; README "Speed" has the measurements
+//! that decided which library runs what.
+//!
+//! Every matrix here is a column-major slice with its dimensions, so callers keep
+//! plain `Vec<f64>` storage. All products run on one thread (`Par::Seq`): the
+//! page runs one worker per core and the CLI shares the machine.
+
+use faer::linalg::matmul::matmul;
+use faer::linalg::matmul::triangular::{matmul as triangular_matmul, BlockStructure};
+use faer::{Accum, MatMut, MatRef, Par, Side};
+
+fn view(a: &[f64], rows: usize, cols: usize) -> MatRef<'_, f64> {
+    MatRef::from_column_major_slice(&a[..rows * cols], rows, cols)
+}
+
+fn view_mut(a: &mut [f64], rows: usize, cols: usize) -> MatMut<'_, f64> {
+    MatMut::from_column_major_slice_mut(&mut a[..rows * cols], rows, cols)
+}
+
+/// Lower triangle (with the diagonal) of the m×m `c` += alpha·A Aᵀ, A m×k.
+/// Half the arithmetic of the full product; the strict upper triangle is left
+/// alone (see [`mirror_lower`]).
+pub fn gram_lower_add(c: &mut [f64], m: usize, a: &[f64], k: usize, alpha: f64) {
+    if m == 0 || k == 0 {
+        return;
+    }
+    let a = view(a, m, k);
+    triangular_matmul(
+        view_mut(c, m, m),
+        BlockStructure::TriangularLower,
+        Accum::Add,
+        a,
+        BlockStructure::Rectangular,
+        a.transpose(),
+        BlockStructure::Rectangular,
+        alpha,
+        Par::Seq,
+    );
+}
+
+/// Copies the lower triangle of the m×m column-major `c` onto its upper one.
+pub fn mirror_lower(c: &mut [f64], m: usize) {
+    for j in 0..m {
+        for i in 0..j {
+            c[j * m + i] = c[i * m + j];
+        }
+    }
+}
+
+/// C (m×n) = alpha·A B (+ C if `add`), A m×k, B k×n.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm(
+    c: &mut [f64],
+    m: usize,
+    n: usize,
+    a: &[f64],
+    k: usize,
+    b: &[f64],
+    alpha: f64,
+    add: bool,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    matmul(
+        view_mut(c, m, n),
+        if add { Accum::Add } else { Accum::Replace },
+        view(a, m, k),
+        view(b, k, n),
+        alpha,
+        Par::Seq,
+    );
+}
+
+/// C (m×n) = alpha·Aᵀ B (+ C if `add`), A k×m, B k×n.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_tn(
+    c: &mut [f64],
+    m: usize,
+    n: usize,
+    a: &[f64],
+    k: usize,
+    b: &[f64],
+    alpha: f64,
+    add: bool,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    matmul(
+        view_mut(c, m, n),
+        if add { Accum::Add } else { Accum::Replace },
+        view(a, k, m).transpose(),
+        view(b, k, n),
+        alpha,
+        Par::Seq,
+    );
+}
+
+/// C (m×n) = alpha·L B with L (m×m) lower triangular (its strict upper triangle
+/// is not read): half the arithmetic of a full product.
+pub fn trmm_lower(c: &mut [f64], m: usize, n: usize, l: &[f64], b: &[f64], alpha: f64) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    triangular_matmul(
+        view_mut(c, m, n),
+        BlockStructure::Rectangular,
+        Accum::Replace,
+        view(l, m, m),
+        BlockStructure::TriangularLower,
+        view(b, m, n),
+        BlockStructure::Rectangular,
+        alpha,
+        Par::Seq,
+    );
+}
+
+/// The Cholesky factor of a symmetric positive definite m×m matrix.
+pub struct Cholesky {
+    llt: faer::linalg::solvers::Llt<f64>,
+    /// L, m×m column-major (zeros above the diagonal).
+    lower: Vec<f64>,
+    m: usize,
+}
+
+impl Cholesky {
+    /// `None` when `a` (its lower triangle is read) is not numerically positive definite.
+    pub fn new(a: &[f64], m: usize) -> Option<Self> {
+        let llt = view(a, m, m).llt(Side::Lower).ok()?;
+        let l = llt.L();
+        let mut lower = vec![0.0; m * m];
+        for j in 0..m {
+            for i in j..m {
+                lower[j * m + i] = l[(i, j)];
+            }
+        }
+        Some(Cholesky { llt, lower, m })
+    }
+
+    pub fn lower(&self) -> &[f64] {
+        &self.lower
+    }
+
+    /// x ← A⁻¹x.
+    pub fn solve_in_place(&self, x: &mut [f64]) {
+        use faer::linalg::solvers::Solve;
+        self.llt.solve_in_place(view_mut(x, self.m, 1));
+    }
+}
+
+/// Eigendecomposition of the symmetric m×m `a` (its lower triangle is read):
+/// (eigenvalues in increasing order, eigenvectors as the columns of an m×m
+/// column-major matrix). `None` if the QR iteration does not converge.
+pub fn symmetric_eigen(a: &[f64], m: usize) -> Option<(Vec<f64>, Vec<f64>)> {
+    if m == 0 {
+        return Some((Vec::new(), Vec::new()));
+    }
+    let evd = view(a, m, m).self_adjoint_eigen(Side::Lower).ok()?;
+    let values: Vec<f64> = (0..m).map(|i| evd.S().column_vector()[i]).collect();
+    let u = evd.U();
+    let mut vectors = vec![0.0; m * m];
+    for j in 0..m {
+        for i in 0..m {
+            vectors[j * m + i] = u[(i, j)];
+        }
+    }
+    Some((values, vectors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pseudo_random(len: usize, seed: u64) -> Vec<f64> {
+        (0..len)
+            .map(|i| {
+                (((i as u64 + 1) * (seed * 2 + 1) * 2_654_435_761) % 1000) as f64 / 500.0 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gram_and_products_match_the_naive_loops() {
+        let (m, k) = (7, 5);
+        let a = pseudo_random(m * k, 3);
+        let mut c = vec![0.0; m * m];
+        gram_lower_add(&mut c, m, &a, k, 2.0);
+        mirror_lower(&mut c, m);
+        for i in 0..m {
+            for j in 0..m {
+                let want: f64 = (0..k).map(|q| 2.0 * a[q * m + i] * a[q * m + j]).sum();
+                assert!((c[j * m + i] - want).abs() < 1e-12);
+            }
+        }
+        let b = pseudo_random(k * 3, 4);
+        let mut ab = vec![1.0; m * 3];
+        gemm(&mut ab, m, 3, &a, k, &b, 1.0, true);
+        let mut atab = vec![0.0; k * 3];
+        gemm_tn(&mut atab, k, 3, &a, m, &ab, 0.5, false);
+        for j in 0..3 {
+            for i in 0..m {
+                let want: f64 = 1.0 + (0..k).map(|q| a[q * m + i] * b[j * k + q]).sum::<f64>();
+                assert!((ab[j * m + i] - want).abs() < 1e-12);
+            }
+            for i in 0..k {
+                let want: f64 = 0.5 * (0..m).map(|q| a[i * m + q] * ab[j * m + q]).sum::<f64>();
+                assert!((atab[j * k + i] - want).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn triangular_and_cholesky_products_agree_with_the_full_ones() {
+        let (m, k) = (9, 12);
+        let a = pseudo_random(m * k, 8);
+        let mut g = vec![0.0; m * m];
+        gram_lower_add(&mut g, m, &a, k, 1.0);
+        mirror_lower(&mut g, m);
+        let w = pseudo_random(m * 3, 9);
+        let mut full = vec![0.0; m * 3];
+        gemm(&mut full, m, 3, &g, m, &w, 1.0, false);
+        let chol = Cholesky::new(&g, m).unwrap();
+        let (mut llw, mut lw) = (vec![0.0; m * 3], vec![0.0; m * 3]);
+        trmm_lower(&mut lw, m, 3, chol.lower(), &w, 1.0);
+        let mut lt = vec![0.0; m * m];
+        for j in 0..m {
+            for i in 0..m {
+                lt[j * m + i] = chol.lower()[i * m + j];
+            }
+        }
+        // L Lᵀ = G: G w = L (Lᵀ w).
+        let mut ltw = vec![0.0; m * 3];
+        gemm(&mut ltw, m, 3, &lt, m, &w, 1.0, false);
+        trmm_lower(&mut llw, m, 3, chol.lower(), &ltw, 1.0);
+        assert!(full.iter().zip(&llw).all(|(x, y)| (x - y).abs() < 1e-9));
+        // The solve: G x = b to rounding (a residual check, whatever G's condition).
+        let b = full[..m].to_vec();
+        let mut x = b.clone();
+        chol.solve_in_place(&mut x);
+        let mut gx = vec![0.0; m];
+        gemm(&mut gx, m, 1, &g, m, &x, 1.0, false);
+        assert!(gx.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-8));
+        assert!(lw.iter().all(|x| x.is_finite()));
+    }
+
+    #[test]
+    fn eigen_reconstructs_the_matrix() {
+        let (m, k) = (6, 9);
+        let a = pseudo_random(m * k, 5);
+        let mut g = vec![0.0; m * m];
+        gram_lower_add(&mut g, m, &a, k, 1.0);
+        mirror_lower(&mut g, m);
+        let (values, vectors) = symmetric_eigen(&g, m).unwrap();
+        assert!(values.windows(2).all(|w| w[0] <= w[1]));
+        for i in 0..m {
+            for j in 0..m {
+                let rebuilt: f64 = (0..m)
+                    .map(|q| vectors[q * m + i] * values[q] * vectors[q * m + j])
+                    .sum();
+                assert!((rebuilt - g[j * m + i]).abs() < 1e-10);
+            }
+        }
+    }
+}
