@@ -47,6 +47,10 @@ try {
     await p.evaluate(() => { window.longestTask = 0; });
     const t0 = Date.now();
     await p.click('#run');
+    // A run estimated to be long asks for a second press of Run.
+    if (await p.evaluate(() => /Press Run again/.test(document.getElementById('status').textContent))) {
+      await p.click('#run');
+    }
     await waitStatus(p, ['done', 'error'], 1_800_000);
     const seconds = (Date.now() - t0) / 1000;
     const longest = await p.evaluate(() => window.longestTask);

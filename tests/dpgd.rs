@@ -414,3 +414,23 @@ fn a_batch_of_direct_runs_gives_each_run_its_own_result() {
         assert_eq!(want.2, got.2);
     }
 }
+
+#[test]
+fn batched_and_kernel_widths_count_their_progress_exactly() {
+    // n = 256: p = 100 runs as a batch of direct runs, p = 300 on the kernel path.
+    let mut config = DpGdConfig::preset("dpgd-quick").unwrap();
+    config.n = 256;
+    config.d = 8;
+    config.n_test = 50;
+    config.p_grid = vec![100, 300];
+    config.trace_p = OptionalList(vec![300]);
+    config.trace_time_scales = vec![1.0, 4.0];
+    config.trace_eta = 0.0;
+    let (rows, trace) = run(config.clone()); // asserts progress ends at its total
+    assert_eq!(rows.len(), 2 * (3 + config.epsilons.len()));
+    assert_eq!(trace.len(), 2);
+    for r in rows.iter().chain(&trace) {
+        assert!(r.test_loss.is_finite() && r.train_loss.is_finite(), "{r:?}");
+        assert_eq!(r.path, if r.p == 300 { "kernel" } else { "direct" });
+    }
+}
