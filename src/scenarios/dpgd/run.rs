@@ -152,6 +152,14 @@ enum Job {
     },
 }
 
+/// What one finished run measured.
+struct Outcome {
+    train_loss: f64,
+    test_loss: f64,
+    clipped_fraction: f64,
+    noise_std: f64,
+}
+
 type SigmaFn = Box<dyn Fn(&SigmaQuery) -> f64>;
 type SpentFn = Box<dyn Fn(&SpentQuery) -> f64>;
 
@@ -343,45 +351,14 @@ impl DpGdSweep {
                 self.min_norm_test_loss = test;
                 // θ = 0: no product with Φ needed.
                 let null_test = data.null_test_loss();
-                let zero_row = DpGdRow {
-                    method: "zero".into(),
-                    p: self.config.p_grid[p_index],
-                    epsilon: f64::NAN,
-                    delta: self.config.delta,
-                    seed: self.seed(rep),
-                    steps: 0,
-                    eta: f64::NAN,
-                    clip: f64::NAN,
-                    time_scale: f64::NAN,
-                    sigma: 0.0,
-                    noise_std: 0.0,
-                    test_loss: null_test,
-                    train_loss: data.null_train_loss(),
-                    excess_risk: null_test - test,
-                    clipped_fraction: f64::NAN,
-                    epsilon_spent: f64::NAN,
-                    path: "direct".into(),
-                };
-                self.rows.push(DpGdRow {
-                    method: "min-norm".into(),
-                    p: self.config.p_grid[p_index],
-                    epsilon: f64::NAN,
-                    delta: self.config.delta,
-                    seed: self.seed(rep),
-                    steps: 0,
-                    eta: f64::NAN,
-                    clip: f64::NAN,
-                    time_scale: f64::NAN,
-                    sigma: 0.0,
-                    noise_std: 0.0,
-                    test_loss: test,
-                    train_loss: data.train_loss(&sol.theta),
-                    excess_risk: 0.0,
-                    clipped_fraction: f64::NAN,
-                    epsilon_spent: f64::NAN,
-                    path: "direct".into(),
-                });
-                self.rows.push(zero_row);
+                let (p, seed) = (self.config.p_grid[p_index], self.seed(rep));
+                self.push_references(
+                    p,
+                    seed,
+                    (test, data.train_loss(&sol.theta)),
+                    (null_test, data.null_train_loss()),
+                    "direct",
+                );
                 self.finish_job();
             }
             Job::Kernel { rep, p_index, runs } => self.kernel_step(rep, p_index, &runs),
@@ -400,37 +377,13 @@ impl DpGdSweep {
                 self.units_done += 1;
                 if gd.is_done() {
                     let gd = self.active.take().expect("active run");
-                    let test = gd.test_loss();
-                    let private = run.kind != RunKind::Gd;
-                    let row = DpGdRow {
-                        method: run.kind.method().into(),
-                        p,
-                        epsilon: run.epsilon,
-                        delta: self.config.delta,
-                        seed,
-                        steps: run.params.steps,
-                        eta: run.params.eta,
-                        clip: run.params.clip.unwrap_or(f64::NAN),
-                        time_scale: run.params.eta * run.params.steps as f64 * p as f64
-                            / self.config.d as f64,
-                        sigma: run.params.sigma,
-                        noise_std: gd.noise_std(),
-                        test_loss: test,
+                    let outcome = Outcome {
                         train_loss: gd.train_loss(),
-                        excess_risk: test - self.min_norm_test_loss,
-                        clipped_fraction: if private {
-                            gd.mean_clipped_fraction()
-                        } else {
-                            f64::NAN
-                        },
-                        epsilon_spent: run.epsilon_spent,
-                        path: "direct".into(),
+                        test_loss: gd.test_loss(),
+                        clipped_fraction: gd.mean_clipped_fraction(),
+                        noise_std: gd.noise_std(),
                     };
-                    if run.kind == RunKind::Trace {
-                        self.trace.push(row);
-                    } else {
-                        self.rows.push(row);
-                    }
+                    self.push_run(&run, seed, p, outcome, "direct");
                     self.next_job += 1;
                 }
                 if self.next_job == self.jobs.len() {
@@ -491,36 +444,16 @@ impl DpGdSweep {
         let Some(batch) = self.batch.take() else {
             return;
         };
-        let c = &self.config;
-        for (run, (train, test, clipped, noise_std)) in runs.iter().zip(batch.results()) {
-            let row = DpGdRow {
-                method: run.kind.method().into(),
-                p,
-                epsilon: run.epsilon,
-                delta: c.delta,
-                seed,
-                steps: run.params.steps,
-                eta: run.params.eta,
-                clip: run.params.clip.unwrap_or(f64::NAN),
-                time_scale: run.params.eta * run.params.steps as f64 * p as f64 / c.d as f64,
-                sigma: run.params.sigma,
+        for (run, (train_loss, test_loss, clipped_fraction, noise_std)) in
+            runs.iter().zip(batch.results())
+        {
+            let outcome = Outcome {
+                train_loss,
+                test_loss,
+                clipped_fraction,
                 noise_std,
-                test_loss: test,
-                train_loss: train,
-                excess_risk: test - self.min_norm_test_loss,
-                clipped_fraction: if run.kind != RunKind::Gd {
-                    clipped
-                } else {
-                    f64::NAN
-                },
-                epsilon_spent: run.epsilon_spent,
-                path: "direct".into(),
             };
-            if run.kind == RunKind::Trace {
-                self.trace.push(row);
-            } else {
-                self.rows.push(row);
-            }
+            self.push_run(run, seed, p, outcome, "direct");
         }
         self.next_job += 1;
         if self.next_job == self.jobs.len() {
@@ -567,14 +500,47 @@ impl DpGdSweep {
             return;
         };
         let inputs = self.inputs_for(rep);
-        let c = &self.config;
         let star = kernel.min_norm();
         let null_test = inputs.y_test.norm_squared() / inputs.n_test().max(1) as f64;
-        let base = DpGdRow {
+        let null_train = inputs.y_train.norm_squared() / inputs.n().max(1) as f64;
+        self.min_norm_test_loss = star.test_loss;
+        self.push_references(
+            p,
+            seed,
+            (star.test_loss, star.train_loss),
+            (null_test, null_train),
+            "kernel",
+        );
+        for (run, result) in runs.iter().zip(kernel.results()) {
+            let outcome = Outcome {
+                train_loss: result.train_loss,
+                test_loss: result.test_loss,
+                clipped_fraction: result.mean_clipped_fraction,
+                noise_std: result.noise_std,
+            };
+            self.push_run(run, seed, p, outcome, "kernel");
+        }
+        self.next_job += 1;
+        if self.next_job == self.jobs.len() {
+            self.release();
+        }
+    }
+
+    /// The rows of the two references at width p: θ* (min-norm) and θ = 0,
+    /// each (test loss, train loss).
+    fn push_references(
+        &mut self,
+        p: usize,
+        seed: u64,
+        (star_test, star_train): (f64, f64),
+        (null_test, null_train): (f64, f64),
+        path: &str,
+    ) {
+        let star = DpGdRow {
             method: "min-norm".into(),
             p,
             epsilon: f64::NAN,
-            delta: c.delta,
+            delta: self.config.delta,
             seed,
             steps: 0,
             eta: f64::NAN,
@@ -582,53 +548,55 @@ impl DpGdSweep {
             time_scale: f64::NAN,
             sigma: 0.0,
             noise_std: 0.0,
-            test_loss: star.test_loss,
-            train_loss: star.train_loss,
+            test_loss: star_test,
+            train_loss: star_train,
             excess_risk: 0.0,
             clipped_fraction: f64::NAN,
             epsilon_spent: f64::NAN,
-            path: "kernel".into(),
+            path: path.into(),
         };
-        self.rows.push(base.clone());
-        self.rows.push(DpGdRow {
+        let zero = DpGdRow {
             method: "zero".into(),
             test_loss: null_test,
-            train_loss: inputs.y_train.norm_squared() / inputs.n().max(1) as f64,
-            excess_risk: null_test - star.test_loss,
-            ..base.clone()
-        });
-        for (run, result) in runs.iter().zip(kernel.results()) {
-            let private = run.kind != RunKind::Gd;
-            let row = DpGdRow {
-                method: run.kind.method().into(),
-                epsilon: run.epsilon,
-                steps: run.params.steps,
-                eta: run.params.eta,
-                clip: run.params.clip.unwrap_or(f64::NAN),
-                time_scale: run.params.eta * run.params.steps as f64 * p as f64 / c.d as f64,
-                sigma: run.params.sigma,
-                noise_std: result.noise_std,
-                test_loss: result.test_loss,
-                train_loss: result.train_loss,
-                excess_risk: result.test_loss - star.test_loss,
-                clipped_fraction: if private {
-                    result.mean_clipped_fraction
-                } else {
-                    f64::NAN
-                },
-                epsilon_spent: run.epsilon_spent,
-                ..base.clone()
-            };
-            if run.kind == RunKind::Trace {
-                self.trace.push(row);
+            train_loss: null_train,
+            excess_risk: null_test - star_test,
+            ..star.clone()
+        };
+        self.rows.push(star);
+        self.rows.push(zero);
+    }
+
+    /// The row of a finished GD or DP-GD run at width p, whichever path ran it
+    /// (a loss-versus-T run goes to the trace).
+    fn push_run(&mut self, run: &RunSpec, seed: u64, p: usize, o: Outcome, path: &str) {
+        let c = &self.config;
+        let row = DpGdRow {
+            method: run.kind.method().into(),
+            p,
+            epsilon: run.epsilon,
+            delta: c.delta,
+            seed,
+            steps: run.params.steps,
+            eta: run.params.eta,
+            clip: run.params.clip.unwrap_or(f64::NAN),
+            time_scale: run.params.eta * run.params.steps as f64 * p as f64 / c.d as f64,
+            sigma: run.params.sigma,
+            noise_std: o.noise_std,
+            test_loss: o.test_loss,
+            train_loss: o.train_loss,
+            excess_risk: o.test_loss - self.min_norm_test_loss,
+            clipped_fraction: if run.kind != RunKind::Gd {
+                o.clipped_fraction
             } else {
-                self.rows.push(row);
-            }
-        }
-        self.min_norm_test_loss = star.test_loss;
-        self.next_job += 1;
-        if self.next_job == self.jobs.len() {
-            self.release();
+                f64::NAN
+            },
+            epsilon_spent: run.epsilon_spent,
+            path: path.into(),
+        };
+        if run.kind == RunKind::Trace {
+            self.trace.push(row);
+        } else {
+            self.rows.push(row);
         }
     }
 
