@@ -3,8 +3,8 @@
 # same benchmarks, side by side, then one JSON line per benchmark:
 #   {"bench": NAME, "native_s": …, "wasm_s": …, "wasm_peak_mb": …, "page_s": …, "numpy_s": …, …}
 # Native: fastest of BENCH_REPEAT (default 3) repetitions, one thread; wasm:
-# fastest of 3 runs in one fresh worker (the same single-threaded code; 1 run
-# for the n = 10⁶ one, the paper-size DP-GD cell and the dense kernels); page:
+# fastest of 3 runs in one fresh worker (the same single-threaded code; a run
+# of over 4 s, such as n = 10⁶, is timed once); page:
 # the real page from Run to done with its pool of workers (how it split the
 # sweep: "runs:2" whole runs per worker, "users:2" every run's users shared),
 # and its longest main-thread task; numpy: the public numpy code on the same configuration

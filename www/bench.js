@@ -17,9 +17,8 @@ async function runAll(only) {
   const results = [];
   for (const name of names.filter((n) => !only || only.includes(n))) {
     const worker = new Worker(new URL('./bench-worker.js', import.meta.url), { type: 'module' });
-    // The n = 10⁶ run, the paper-size DP-GD and the dense kernels take long
-    // enough to be timed once.
-    const r = await once(worker, { name, repeat: name.endsWith('-1m') || name.startsWith('dpgd-paper') || name.startsWith('dense-') ? 1 : 3 });
+    // Up to 3 runs; a run that takes seconds is timed once (the worker stops there).
+    const r = await once(worker, { name, repeat: 3 });
     worker.terminate();
     results.push(r);
     out.textContent += `${JSON.stringify(r)}\n`;
