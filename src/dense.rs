@@ -62,17 +62,7 @@ pub fn gemm(
     alpha: f64,
     add: bool,
 ) {
-    if m == 0 || n == 0 {
-        return;
-    }
-    matmul(
-        view_mut(c, m, n),
-        if add { Accum::Add } else { Accum::Replace },
-        view(a, m, k),
-        view(b, k, n),
-        alpha,
-        Par::Seq,
-    );
+    product(c, m, n, view(a, m, k), view(b, k, n), alpha, add);
 }
 
 /// C (m×n) = alpha·Aᵀ B (+ C if `add`), A k×m, B k×n.
@@ -87,14 +77,35 @@ pub fn gemm_tn(
     alpha: f64,
     add: bool,
 ) {
+    product(
+        c,
+        m,
+        n,
+        view(a, k, m).transpose(),
+        view(b, k, n),
+        alpha,
+        add,
+    );
+}
+
+/// C (m×n) = alpha·A B (+ C if `add`), one thread: the body of both products.
+fn product(
+    c: &mut [f64],
+    m: usize,
+    n: usize,
+    a: MatRef<'_, f64>,
+    b: MatRef<'_, f64>,
+    alpha: f64,
+    add: bool,
+) {
     if m == 0 || n == 0 {
         return;
     }
     matmul(
         view_mut(c, m, n),
         if add { Accum::Add } else { Accum::Replace },
-        view(a, k, m).transpose(),
-        view(b, k, n),
+        a,
+        b,
         alpha,
         Par::Seq,
     );
