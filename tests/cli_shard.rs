@@ -146,8 +146,15 @@ fn a_split_sweep_merged_from_three_processes_is_byte_identical() {
 }
 
 #[test]
-fn a_sweep_that_does_not_split_runs_in_shard_0_and_merges_byte_identically() {
+fn a_sweep_split_by_width_merges_byte_identically() {
+    // DP-GD's shards take whole (seed, width) groups, the costliest first.
     let empty = single_and_merged("dpgd", &["sweep", "--preset", "dpgd-quick"]);
+    assert_eq!(empty, [false; SHARDS], "every shard has widths");
+}
+
+#[test]
+fn a_sweep_that_does_not_split_runs_in_shard_0_and_merges_byte_identically() {
+    let empty = single_and_merged("classifier", &["sweep", "--preset", "jl-exact"]);
     assert_eq!(empty, [false, true, true]);
 }
 

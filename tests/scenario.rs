@@ -19,7 +19,8 @@ fn run(preset: &str, pairs: &[(&str, &str)]) -> Vec<(DpGdRow, Option<PrivacyRepo
     let config = DpGdConfig::from_pairs(preset, pairs.iter().copied())
         .unwrap_or_else(|e| panic!("{preset}: {e:?}"));
     let (n, cal) = (config.n, config.calibration);
-    let mut s = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent).unwrap();
+    let mut s = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent, Shard::WHOLE)
+        .unwrap();
     let total = s.progress().1;
     let mut steps = 0;
     while !s.step() {
@@ -242,20 +243,25 @@ fn settings_of_another_scenario_are_refused_at_their_field() {
     assert!(scenarios::validate("dpgd-quick", &[("repeats", "2")]).is_empty());
 }
 
-#[test]
-fn fedrep_runs_through_the_registry_and_its_shards_merge_to_the_whole() {
-    let pairs = [("n", "600"), ("d", "10"), ("epsilons", "1,4")];
-    let (s, mut whole) = scenarios::start("fedrep-paper", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(whole.as_mut()).unwrap();
-    let parts: Vec<Vec<u8>> = (0..3)
+/// The view of `count` shards of a sweep, each run to the end, merged.
+fn merged_shards(preset: &str, pairs: &[(&str, &str)], count: usize) -> scenarios::View {
+    let parts: Vec<Vec<u8>> = (0..count)
         .map(|index| {
-            let (_, mut run) =
-                scenarios::start("fedrep-paper", &pairs, Shard { index, count: 3 }).unwrap();
+            let (_, mut run) = scenarios::start(preset, pairs, Shard { index, count }).unwrap();
             scenarios::run_to_end(run.as_mut()).unwrap();
             run.part()
         })
         .collect();
-    let merged = s.merge("fedrep-paper", &pairs, &parts).unwrap();
+    let (s, _) = scenarios::by_preset(preset).unwrap();
+    s.merge(preset, pairs, &parts).unwrap()
+}
+
+#[test]
+fn fedrep_runs_through_the_registry_and_its_shards_merge_to_the_whole() {
+    let pairs = [("n", "600"), ("d", "10"), ("epsilons", "1,4")];
+    let (_, mut whole) = scenarios::start("fedrep-paper", &pairs, Shard::WHOLE).unwrap();
+    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let merged = merged_shards("fedrep-paper", &pairs, 3);
     assert_eq!(same_view(&merged, &whole.view()), Ok(()));
     let json = serde_json::to_value(scenarios::snapshot("fedrep", whole.as_ref())).unwrap();
     assert_eq!(json["charts"].as_array().unwrap().len(), 2);
@@ -264,6 +270,31 @@ fn fedrep_runs_through_the_registry_and_its_shards_merge_to_the_whole() {
     assert_eq!(json["privacy"].as_array().unwrap().len(), 4);
     let files: Vec<&str> = merged.files.iter().map(|f| f.name).collect();
     assert_eq!(files, ["results.csv", "angles.csv"]);
+}
+
+#[test]
+fn dpgd_shards_by_width_merge_to_the_whole_on_both_paths() {
+    // Two seeds, widths on the direct (batched) and the kernel path, and traced
+    // runs: every shard count gives exactly the single-worker view.
+    let pairs = [
+        ("n", "256"),
+        ("d", "8"),
+        ("n_test", "64"),
+        ("p_grid", "64,256,512"),
+        ("epsilons", "1,4"),
+        ("repeats", "2"),
+        ("trace_p", "256,512"),
+        ("trace_time_scales", "1,2"),
+    ];
+    let (_, mut whole) = scenarios::start("dpgd-browser", &pairs, Shard::WHOLE).unwrap();
+    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let view = whole.view();
+    let csv = &view.files[0].text;
+    assert!(csv.lines().count() > 2 * 3 * 5, "{csv}");
+    for count in [2, 3, 7] {
+        let merged = merged_shards("dpgd-browser", &pairs, count);
+        assert_eq!(same_view(&merged, &view), Ok(()), "{count} shards");
+    }
 }
 
 #[test]

@@ -116,6 +116,25 @@ impl Shard {
     }
 }
 
+/// Which of `shards` shards computes each job, from the jobs' relative costs:
+/// the costliest first, each to the least loaded shard (ties to the lower job
+/// and shard index; the classic longest-processing-time rule). It depends only
+/// on the costs and the shard count, so every worker computes the same plan.
+pub fn assign_longest_first(costs: &[f64], shards: usize) -> Vec<usize> {
+    let mut by_cost: Vec<(usize, f64)> = costs.iter().copied().enumerate().collect();
+    by_cost.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut load = vec![0.0f64; shards.max(1)];
+    let mut owner = vec![0; costs.len()];
+    for (job, cost) in by_cost {
+        let target = (0..load.len())
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .unwrap_or(0);
+        load[target] += cost;
+        owner[job] = target;
+    }
+    owner
+}
+
 /// The shards' parts of a merge, decoded (postcard bytes from `Run::part`).
 pub fn decode_parts<P: serde::de::DeserializeOwned>(parts: &[Vec<u8>]) -> Result<Vec<P>, RunError> {
     parts

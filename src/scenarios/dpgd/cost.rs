@@ -12,31 +12,32 @@ pub const SECONDS_PER_GFLOP: f64 = 0.15;
 
 /// The operations of the whole sweep (every seed, width, ε and traced run).
 pub fn sweep_work(c: &DpGdConfig) -> f64 {
-    let (n, n_test, d) = (c.n as f64, c.n_test as f64, c.d as f64);
-    let mut per_seed = 0.0;
-    for &p in &c.p_grid {
-        let pf = p as f64;
-        if c.uses_kernel(p) {
-            per_seed += kernel_work(c, p);
-            continue;
-        }
-        // The features of the train and test inputs.
-        let features = (n + n_test) * pf * (2.0 * d + 10.0);
-        // θ* = Φ⁺Y: K = ΦΦᵀ (symmetric: n²p) or ΦᵀΦ, and a Cholesky.
-        let small = n.min(pf);
-        let min_norm = n.max(pf) * small * small + small * small * small / 3.0;
-        // GD and one DP-GD run per ε, each T steps of two products with Φ.
-        let (_, steps) = c.schedule(p, c.time_scale);
-        let step = 4.0 * n * pf + pf;
-        let mut runs = (1.0 + c.epsilons.len() as f64) * steps as f64 * step;
-        if c.trace_p.contains(&p) {
-            for &ts in &c.trace_time_scales {
-                runs += c.trace_schedule(p, ts).1 as f64 * step;
-            }
-        }
-        per_seed += features + min_norm + runs + 2.0 * n_test * pf;
+    c.repeats as f64 * c.p_grid.iter().map(|&p| width_work(c, p)).sum::<f64>()
+}
+
+/// The operations of one width of one seed: its features, θ*, GD, one DP-GD
+/// run per ε and its traced runs (the unit a sweep's shards share out).
+pub fn width_work(c: &DpGdConfig, p: usize) -> f64 {
+    if c.uses_kernel(p) {
+        return kernel_work(c, p);
     }
-    c.repeats as f64 * per_seed
+    let (n, n_test, d) = (c.n as f64, c.n_test as f64, c.d as f64);
+    let pf = p as f64;
+    // The features of the train and test inputs.
+    let features = (n + n_test) * pf * (2.0 * d + 10.0);
+    // θ* = Φ⁺Y: K = ΦΦᵀ (symmetric: n²p) or ΦᵀΦ, and a Cholesky.
+    let small = n.min(pf);
+    let min_norm = n.max(pf) * small * small + small * small * small / 3.0;
+    // GD and one DP-GD run per ε, each T steps of two products with Φ.
+    let (_, steps) = c.schedule(p, c.time_scale);
+    let step = 4.0 * n * pf + pf;
+    let mut runs = (1.0 + c.epsilons.len() as f64) * steps as f64 * step;
+    if c.trace_p.contains(&p) {
+        for &ts in &c.trace_time_scales {
+            runs += c.trace_schedule(p, ts).1 as f64 * step;
+        }
+    }
+    features + min_norm + runs + 2.0 * n_test * pf
 }
 
 /// One width on the kernel path (`dp_gd_kernel`): two passes of features, the

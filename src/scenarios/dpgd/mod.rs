@@ -380,8 +380,8 @@ struct DpGdRun {
 }
 
 impl DpGdRun {
-    fn new(config: DpGdConfig) -> Result<Self, ConfigError> {
-        let sweep = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent)?;
+    fn new(config: DpGdConfig, shard: Shard) -> Result<Self, ConfigError> {
+        let sweep = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent, shard)?;
         Ok(DpGdRun {
             sweep,
             reports: Vec::new(),
@@ -472,7 +472,7 @@ impl Scenario for DpGd {
             presets: PRESETS,
             fields: DpGdConfig::field_infos(&DpGdConfig::default()),
             charts: CHARTS,
-            splits: false,
+            splits: true,
             user_split: false,
             lesson: LESSON,
         }
@@ -500,16 +500,7 @@ impl Scenario for DpGd {
         shard: Shard,
     ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
         let config = config_of(preset, pairs)?;
-        // Not split: shard 0 runs the whole sweep, any other shard nothing.
-        let config = if shard.index == 0 {
-            config
-        } else {
-            return Err(vec![ConfigError::invalid(
-                "shards",
-                "DP-GD sweeps run in one worker",
-            )]);
-        };
-        Ok(Box::new(DpGdRun::new(config).map_err(|e| vec![e])?))
+        Ok(Box::new(DpGdRun::new(config, shard).map_err(|e| vec![e])?))
     }
 
     fn estimated_seconds(
@@ -533,12 +524,18 @@ impl Scenario for DpGd {
             reports: Vec::new(),
             trace_reports: Vec::new(),
         };
+        // Each shard's rows are in sweep order; a stable sort by their
+        // (seed, width) group interleaves the shards into exactly one run's.
+        let mut rows = Vec::new();
+        let mut trace = Vec::new();
         for p in decode_parts::<Part>(parts)? {
-            merged.rows.extend(p.rows);
-            merged.trace.extend(p.trace);
-            merged.reports.extend(p.reports);
-            merged.trace_reports.extend(p.trace_reports);
+            rows.extend(p.rows.into_iter().zip(p.reports));
+            trace.extend(p.trace.into_iter().zip(p.trace_reports));
         }
+        rows.sort_by_key(|(r, _)| r.order);
+        trace.sort_by_key(|(r, _)| r.order);
+        (merged.rows, merged.reports) = rows.into_iter().unzip();
+        (merged.trace, merged.trace_reports) = trace.into_iter().unzip();
         Ok(view(
             &config,
             &merged.rows,

@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use super::charts::fmt_eps;
 use super::config::{DpGdConfig, SigmaQuery, SpentQuery, KERNEL_MIN_N, WORK_PER_UNIT};
+use super::cost;
 use crate::algorithms::dp_gd_kernel::{self, KernelRunSpec, KernelWidth};
 use crate::algorithms::dp_gd_random_features::{DpGd, DpGdBatch, DpGdParams};
 use crate::algorithms::min_norm::min_norm_least_squares;
@@ -45,6 +46,7 @@ use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::Config;
+use crate::scenarios::{assign_longest_first, Shard};
 
 /// One result row. Non-applicable numbers are NaN (empty in CSV, null in JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,6 +83,10 @@ pub struct DpGdRow {
     /// (n-dimensional simulation, exact in distribution). Not in the CSV.
     #[serde(default)]
     pub path: String,
+    /// The (seed, width) group of the row, counted in sweep order: a merge of
+    /// shards sorts by it. Not in the CSV.
+    #[serde(default)]
+    pub order: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -152,6 +158,18 @@ enum Job {
     },
 }
 
+impl Job {
+    /// The (seed, width) group of the job in sweep order, with `widths` widths per seed.
+    fn group(&self, widths: usize) -> usize {
+        let (Job::Features { rep, p_index }
+        | Job::MinNorm { rep, p_index }
+        | Job::Run { rep, p_index, .. }
+        | Job::Batch { rep, p_index, .. }
+        | Job::Kernel { rep, p_index, .. }) = self;
+        rep * widths + p_index
+    }
+}
+
 /// What one finished run measured.
 struct Outcome {
     train_loss: f64,
@@ -187,24 +205,42 @@ impl DpGdSweep {
         config: DpGdConfig,
         sigma_for: impl Fn(&SigmaQuery) -> f64 + 'static,
     ) -> Result<Self, ConfigError> {
-        Self::build(config, Box::new(sigma_for), None)
+        Self::build(config, Box::new(sigma_for), None, Shard::WHOLE)
     }
 
-    /// As [`DpGdSweep::new`], also filling `epsilon_spent` of private rows.
+    /// As [`DpGdSweep::new`], also filling `epsilon_spent` of private rows,
+    /// for only the widths of `shard` (a pool of workers or `sweep --shard`):
+    /// the (seed, width) groups go to the shards by their estimated cost
+    /// ([`cost::width_work`], longest first). Every group depends only on
+    /// (config, seed, width), so the shards' rows sorted by `order` are exactly
+    /// the whole sweep's.
     pub fn with_epsilon_spent(
         config: DpGdConfig,
         sigma_for: impl Fn(&SigmaQuery) -> f64 + 'static,
         epsilon_spent: impl Fn(&SpentQuery) -> f64 + 'static,
+        shard: Shard,
     ) -> Result<Self, ConfigError> {
-        Self::build(config, Box::new(sigma_for), Some(Box::new(epsilon_spent)))
+        Self::build(
+            config,
+            Box::new(sigma_for),
+            Some(Box::new(epsilon_spent)),
+            shard,
+        )
     }
 
     fn build(
         config: DpGdConfig,
         sigma_for: SigmaFn,
         spent_for: Option<SpentFn>,
+        shard: Shard,
     ) -> Result<Self, ConfigError> {
         config.validate()?;
+        if shard.count == 0 || shard.index >= shard.count {
+            return Err(ConfigError::invalid(
+                "shards",
+                format!("shard {} of {} does not exist", shard.index, shard.count),
+            ));
+        }
         let mut jobs = Vec::new();
         let mut units_total = 0;
         let n = config.n;
@@ -263,8 +299,11 @@ impl DpGdSweep {
                 epsilon_spent,
             })
         };
+        // Units of each (seed, width) group, in sweep order.
+        let mut group_units = Vec::new();
         for rep in 0..config.repeats {
             for (p_index, &p) in config.p_grid.iter().enumerate() {
+                group_units.push(units_total);
                 jobs.push(Job::Features { rep, p_index });
                 jobs.push(Job::MinNorm { rep, p_index });
                 units_total += 2;
@@ -310,6 +349,21 @@ impl DpGdSweep {
                     jobs.push(Job::Run { rep, p_index, run });
                 }
             }
+        }
+        if shard.count > 1 {
+            // group_units holds each group's first unit: turn it into its size.
+            group_units.push(units_total);
+            let units: Vec<usize> = group_units.windows(2).map(|w| w[1] - w[0]).collect();
+            let widths = config.p_grid.len();
+            let costs: Vec<f64> = (0..config.repeats * widths)
+                .map(|g| cost::width_work(&config, config.p_grid[g % widths]))
+                .collect();
+            let owner = assign_longest_first(&costs, shard.count);
+            jobs.retain(|job| owner[job.group(widths)] == shard.index);
+            units_total = (0..units.len())
+                .filter(|&g| owner[g] == shard.index)
+                .map(|g| units[g])
+                .sum();
         }
         Ok(DpGdSweep {
             config,
@@ -554,6 +608,7 @@ impl DpGdSweep {
             clipped_fraction: f64::NAN,
             epsilon_spent: f64::NAN,
             path: path.into(),
+            order: self.current_order(),
         };
         let zero = DpGdRow {
             method: "zero".into(),
@@ -592,12 +647,20 @@ impl DpGdSweep {
             },
             epsilon_spent: run.epsilon_spent,
             path: path.into(),
+            order: self.current_order(),
         };
         if run.kind == RunKind::Trace {
             self.trace.push(row);
         } else {
             self.rows.push(row);
         }
+    }
+
+    /// The group of the job being finished (its rows' `order`).
+    fn current_order(&self) -> usize {
+        self.jobs
+            .get(self.next_job)
+            .map_or(0, |job| job.group(self.config.p_grid.len()))
     }
 
     fn finish_job(&mut self) {
@@ -909,7 +972,8 @@ mod tests {
     fn rows_cover_every_method_width_and_epsilon() {
         let c = tiny();
         let mut calls = 0;
-        let mut s = DpGdSweep::with_epsilon_spent(c.clone(), prop32, |q| q.sigma).unwrap();
+        let mut s =
+            DpGdSweep::with_epsilon_spent(c.clone(), prop32, |q| q.sigma, Shard::WHOLE).unwrap();
         let total = s.progress().1;
         while !s.step() {
             calls += 1;

@@ -1068,8 +1068,7 @@ impl SeedSweep {
 }
 
 /// Which shard computes each run (indexed by `order`): longest runs first, each
-/// to the least loaded shard (ties to the lowest index). Depends only on the
-/// config and the number of shards, so every worker computes the same plan.
+/// to the least loaded shard ([`crate::scenarios::assign_longest_first`]).
 pub(super) fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usize) -> Vec<usize> {
     // Relative cost in passes over the users. A Priv-AltMin iteration over all
     // n users costs about 3 FedRep rounds (native timings of the default sweep,
@@ -1084,27 +1083,10 @@ pub(super) fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usi
         Job::PrivAltMin { .. } => 3.0 * altmin_reads + 0.5,
         Job::LocalGd => 0.5,
     };
-    let all: Vec<(usize, f64)> = (0..config.seeds)
-        .flat_map(|s| {
-            per_seed
-                .iter()
-                .enumerate()
-                .map(move |(j, job)| (s * per_seed.len() + j, job))
-        })
-        .map(|(order, job)| (order, cost(job)))
+    let costs: Vec<f64> = (0..config.seeds)
+        .flat_map(|_| per_seed.iter().map(cost))
         .collect();
-    let mut by_cost = all.clone();
-    by_cost.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut load = vec![0.0f64; shards];
-    let mut owner = vec![0; all.len()];
-    for (order, c) in by_cost {
-        let target = (0..shards)
-            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
-            .expect("at least one shard");
-        load[target] += c;
-        owner[order] = target;
-    }
-    owner
+    crate::scenarios::assign_longest_first(&costs, shards)
 }
 
 /// A whole Private FedRep sweep: `seeds` datasets (seed, seed+1, …), each with
