@@ -192,6 +192,11 @@ const DATA_SEED: u64 = 5;
 type Outcome = (f64, f64, f64);
 
 fn kernel_runs(p: usize, params: &[(DpGdParams, u64)]) -> Vec<Outcome> {
+    kernel_runs_keeping(p, params, true)
+}
+
+/// As `kernel_runs`, with the first pass's features kept for the second or recomputed.
+fn kernel_runs_keeping(p: usize, params: &[(DpGdParams, u64)], keep: bool) -> Vec<Outcome> {
     let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, N, N_TEST, Target::Sign));
     let runs = params
         .iter()
@@ -201,7 +206,7 @@ fn kernel_runs(p: usize, params: &[(DpGdParams, u64)]) -> Vec<Outcome> {
             fresh: NoiseSource::new(seed).release(1),
         })
         .collect();
-    let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs);
+    let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs).keep_features(keep);
     while !k.step() {}
     assert!(k.failure().is_none());
     k.results()
@@ -355,6 +360,23 @@ fn with_noise_the_two_paths_agree_in_distribution() {
             assert!(d < ks_critical, "{name} KS at p = {p}");
         }
     }
+}
+
+#[test]
+fn kept_and_recomputed_features_give_the_same_numbers() {
+    // p = 300 > FEATURE_BLOCK: several blocks, the last one partial.
+    let p = 300;
+    let specs = [
+        (private_params(p), 3),
+        (DpGdParams::plain(1.0 / p as f64, 40), 4),
+    ];
+    let kept = kernel_runs_keeping(p, &specs, true);
+    let recomputed = kernel_runs_keeping(p, &specs, false);
+    assert_eq!(kept, recomputed);
+    assert!(
+        kept.iter().all(|o| o.1.is_finite() && o.1 > 0.0),
+        "{kept:?}"
+    );
 }
 
 #[test]

@@ -37,10 +37,11 @@
 //! Algorithm 1's. ζ is drawn twice from one replayed stream: once in the pass
 //! that builds K (for Φζ) and once in the final pass (for θ̃ block by block).
 //!
-//! Φ is never stored: both passes build the features a block of neurons at a
-//! time from the inputs and V (`frozen_weights_block`), so the memory is
-//! O(n² + (n + n_test)·block), and p = 2·10⁵ with n = 2000 (Φ alone 3.2 GB)
-//! fits. The min-norm baseline θ* = Φ⁺Y (eq. 3.7) shares K and its
+//! Φ is not stored at large p: both passes build the features a block of
+//! neurons at a time from the inputs and V (`frozen_weights_block`), so the
+//! memory is O(n² + (n + n_test)·block), and p = 2·10⁵ with n = 2000 (Φ alone
+//! 3.2 GB) fits. Up to [`KEEP_FEATURES_MAX`] values the first pass keeps its
+//! blocks for the second instead (the same numbers, computed once). The min-norm baseline θ* = Φ⁺Y (eq. 3.7) shares K and its
 //! eigendecomposition: θ* = Φᵀα with α = K⁺Y.
 //!
 //! Every run of one width steps together, as the columns of an n×B matrix
@@ -61,6 +62,11 @@ use crate::rng::NoiseRng;
 
 /// Neurons per block of features in the two passes over Φ.
 pub const FEATURE_BLOCK: usize = 256;
+/// Feature values ((n + n_test)·p) up to which the first pass keeps Φ and Φ_test
+/// for the second (128 MB): below it the second pass reads them instead of
+/// recomputing (the activation is about a third of the time at n = 2000,
+/// p = 4000); above it memory stays O(n² + (n + n_test)·block).
+pub const KEEP_FEATURES_MAX: usize = 1 << 24;
 /// Steps of noise images drawn at once per run (one matrix product).
 const NOISE_CHUNK: usize = 32;
 /// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).
@@ -172,6 +178,10 @@ pub struct KernelWidth {
     star_train_loss: f64,
     rank: usize,
     failed: Option<String>,
+    /// The first pass's feature blocks (Φ_blk, Φ_test,blk) kept for the
+    /// second when (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`]; each is taken
+    /// (freed) as the second pass reads it.
+    kept: Option<Vec<(Vec<f64>, Vec<f64>)>>,
 }
 
 impl KernelWidth {
@@ -223,7 +233,16 @@ impl KernelWidth {
             star_train_loss: f64::NAN,
             rank: 0,
             failed: None,
+            kept: ((n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX).then(Vec::new),
         }
+    }
+
+    /// Whether the first pass keeps its feature blocks for the second (by
+    /// default when (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`]); either way the
+    /// results are the same numbers. Before the first `step()`.
+    pub fn keep_features(mut self, keep: bool) -> Self {
+        self.kept = keep.then(Vec::new);
+        self
     }
 
     pub fn is_done(&self) -> bool {
@@ -259,36 +278,25 @@ impl KernelWidth {
         steps_per_unit(self.n, self.columns.len())
     }
 
-    /// Features of neurons `start .. start + count` for the training and test
-    /// inputs: (Φ_blk n×count, Φ_test,blk n_test×count), column-major.
-    fn feature_block(&self, start: usize, count: usize) -> (Vec<f64>, Vec<f64>) {
+    /// Features of neurons `start .. start + count` for the training inputs
+    /// and, with `test`, the test inputs: (Φ_blk n×count, Φ_test,blk
+    /// n_test×count or empty), column-major.
+    fn feature_block(&self, start: usize, count: usize, test: bool) -> (Vec<f64>, Vec<f64>) {
         let d = self.inputs.d();
         let w = frozen_weights_block(self.seed, start, count, d);
-        let mut train = vec![0.0; self.n * count];
-        dense::gemm(
-            &mut train,
-            self.n,
-            count,
-            self.inputs.x_train.as_slice(),
-            d,
-            w.as_slice(),
-            1.0,
-            false,
-        );
-        let mut test = vec![0.0; self.n_test * count];
-        dense::gemm(
-            &mut test,
-            self.n_test,
-            count,
-            self.inputs.x_test.as_slice(),
-            d,
-            w.as_slice(),
-            1.0,
-            false,
-        );
         let act = self.activation;
-        train.iter_mut().for_each(|z| *z = act.apply(*z));
-        test.iter_mut().for_each(|z| *z = act.apply(*z));
+        let features = |x: &[f64], rows: usize| {
+            let mut out = vec![0.0; rows * count];
+            dense::gemm(&mut out, rows, count, x, d, w.as_slice(), 1.0, false);
+            out.iter_mut().for_each(|z| *z = act.apply(*z));
+            out
+        };
+        let train = features(self.inputs.x_train.as_slice(), self.n);
+        let test = if test {
+            features(self.inputs.x_test.as_slice(), self.n_test)
+        } else {
+            Vec::new()
+        };
         (train, test)
     }
 
@@ -315,7 +323,8 @@ impl KernelWidth {
     /// Pass 1: K += Φ_blk Φ_blkᵀ and Φζ += Φ_blk ζ_blk for every noisy run.
     fn gram_block(&mut self, start: usize) {
         let count = FEATURE_BLOCK.min(self.p - start);
-        let (phi, _) = self.feature_block(start, count);
+        // The test features are only needed here to keep them for pass 2.
+        let (phi, phi_test) = self.feature_block(start, count, self.kept.is_some());
         dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
         let noisy: Vec<usize> = (0..self.columns.len())
             .filter(|&j| self.columns[j].noise_std > 0.0)
@@ -339,6 +348,9 @@ impl KernelWidth {
                     *a += b;
                 }
             }
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.push((phi, phi_test));
         }
         let next = start + count;
         self.phase = if next >= self.p {
@@ -576,7 +588,10 @@ impl KernelWidth {
     fn final_block(&mut self, start: usize) {
         let (n, n_test) = (self.n, self.n_test);
         let count = FEATURE_BLOCK.min(self.p - start);
-        let (phi, phi_test) = self.feature_block(start, count);
+        let (phi, phi_test) = match &mut self.kept {
+            Some(kept) => std::mem::take(&mut kept[start / FEATURE_BLOCK]),
+            None => self.feature_block(start, count, true),
+        };
         let runs = self.columns.len();
         // Columns of V: each run's v, then α.
         let mut vs = Vec::with_capacity(n * (runs + 1));
