@@ -250,6 +250,39 @@ mod tests {
     }
 
     #[test]
+    fn the_lower_triangle_product_is_the_symmetric_product() {
+        // m = 21: whole chunks of LANES and a remainder; b up to 6: a group of
+        // SYMM_GROUP columns and a smaller one. The upper triangle is garbage
+        // on purpose: it must not be read.
+        for m in [1, 8, 21] {
+            let a = pseudo_random(m * m, 5);
+            let mut sym = vec![0.0; m * m];
+            for j in 0..m {
+                for i in j..m {
+                    sym[j * m + i] = a[j * m + i];
+                    sym[i * m + j] = a[j * m + i];
+                }
+            }
+            let mut lower_only = sym.clone();
+            for j in 1..m {
+                for i in 0..j {
+                    lower_only[j * m + i] = f64::NAN;
+                }
+            }
+            for b in 1..=6 {
+                let w = pseudo_random(m * b, 6 + b as u64);
+                let mut want = vec![0.0; m * b];
+                gemm(&mut want, m, b, &sym, m, &w, 1.0, false);
+                let mut got = vec![7.0; m * b];
+                symmetric_lower_product(&mut got, &lower_only, m, &w, b);
+                for (x, y) in got.iter().zip(&want) {
+                    assert!((x - y).abs() < 1e-12, "m = {m}, b = {b}: {x} against {y}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn triangular_and_cholesky_products_agree_with_the_full_ones() {
         let (m, k) = (9, 12);
         let a = pseudo_random(m * k, 8);
@@ -299,6 +332,96 @@ mod tests {
                     .sum();
                 assert!((rebuilt - g[j * m + i]).abs() < 1e-10);
             }
+        }
+    }
+}
+
+/// Columns of W one pass of [`symmetric_lower_product`] handles (A is read
+/// once per group of this many columns).
+const SYMM_GROUP: usize = 4;
+
+/// Lanes of its inner loops: independent accumulators, which the compiler
+/// keeps in SIMD registers (wasm's simd128, AVX2 natively).
+const LANES: usize = 8;
+
+/// Y (m×b) = A W for a symmetric m×m A of which only the lower triangle (with
+/// the diagonal) is read, W m×b; column-major. Each entry below the diagonal is
+/// read once and used twice (A_ij w_j into y_i, A_ij w_i into y_j), so a product
+/// with a few columns moves half the memory of a full matrix–vector product.
+/// Plain multiplies and adds in a fixed order: native and wasm agree bit for bit.
+pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b: usize) {
+    let mut c = 0;
+    while c < b {
+        let take = SYMM_GROUP.min(b - c);
+        let (ys, ws) = (&mut y[c * m..(c + take) * m], &w[c * m..(c + take) * m]);
+        match take {
+            1 => symmetric_lower_dispatch::<1>(ys, a, m, ws),
+            2 => symmetric_lower_dispatch::<2>(ys, a, m, ws),
+            3 => symmetric_lower_dispatch::<3>(ys, a, m, ws),
+            _ => symmetric_lower_dispatch::<4>(ys, a, m, ws),
+        }
+        c += take;
+    }
+}
+
+/// Natively the widest SIMD the CPU has (the default x86-64 target is SSE2
+/// only; faer dispatches the same way); in wasm the build's simd128.
+fn symmetric_lower_dispatch<const B: usize>(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { symmetric_lower_avx2::<B>(y, a, m, w) };
+        clean_upper_state();
+        return;
+    }
+    symmetric_lower_group::<B>(y, a, m, w);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn symmetric_lower_avx2<const B: usize>(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
+    symmetric_lower_group::<B>(y, a, m, w);
+}
+
+#[inline(always)]
+fn symmetric_lower_group<const B: usize>(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
+    y[..B * m].iter_mut().for_each(|v| *v = 0.0);
+    for j in 0..m {
+        let col = &a[j * m + j..(j + 1) * m];
+        let (diag, below) = (col[0], &col[1..]);
+        let start = j + 1;
+        let mut wj = [0.0; B];
+        for c in 0..B {
+            wj[c] = w[c * m + j];
+        }
+        let mut acc = [[0.0; LANES]; B];
+        let full = below.len() / LANES * LANES;
+        for (off, kk) in below[..full].chunks_exact(LANES).enumerate() {
+            let i = start + off * LANES;
+            let kk: &[f64; LANES] = kk.try_into().expect("a chunk of LANES");
+            for c in 0..B {
+                let yc: &mut [f64; LANES] = (&mut y[c * m + i..c * m + i + LANES])
+                    .try_into()
+                    .expect("a chunk of LANES");
+                let wc: &[f64; LANES] = w[c * m + i..c * m + i + LANES]
+                    .try_into()
+                    .expect("a chunk of LANES");
+                for l in 0..LANES {
+                    yc[l] += kk[l] * wj[c];
+                    acc[c][l] += kk[l] * wc[l];
+                }
+            }
+        }
+        for (off, &k) in below[full..].iter().enumerate() {
+            let i = start + full + off;
+            for c in 0..B {
+                y[c * m + i] += k * wj[c];
+                acc[c][0] += k * w[c * m + i];
+            }
+        }
+        for c in 0..B {
+            let s = acc[c].iter().sum::<f64>();
+            y[c * m + j] += diag * wj[c] + s;
         }
     }
 }

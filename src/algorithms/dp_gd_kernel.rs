@@ -67,6 +67,10 @@ pub const FEATURE_BLOCK: usize = 256;
 /// recomputing (the activation is about a third of the time at n = 2000,
 /// p = 4000); above it memory stays O(n² + (n + n_test)·block).
 pub const KEEP_FEATURES_MAX: usize = 1 << 24;
+/// Up to this many active runs a step's K·W reads only K's lower triangle
+/// (`dense::symmetric_lower_product`, half the memory); with more, faer's
+/// blocked product is faster.
+const SYMMETRIC_MAX_RUNS: usize = 2;
 /// Steps of noise images drawn at once per run (one matrix product).
 const NOISE_CHUNK: usize = 32;
 /// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).
@@ -537,7 +541,11 @@ impl KernelWidth {
             c.clipped_total += clipped;
         }
         let mut kw = vec![0.0; n * active.len()];
-        dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);
+        if active.len() <= SYMMETRIC_MAX_RUNS {
+            dense::symmetric_lower_product(&mut kw, &self.k, n, &w, active.len());
+        } else {
+            dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);
+        }
         for (slot, &j) in active.iter().enumerate() {
             let c = &mut self.columns[j];
             let scale = -c.params.eta * 2.0 / n as f64;
