@@ -1,8 +1,10 @@
 //! Dense kernels at sizes in the thousands (n = 2000–3000): Gram matrices,
 //! matrix–matrix products and the symmetric eigendecomposition, through `faer`
-//! (pure Rust, cache-blocked, SIMD natively and in wasm). nalgebra stays for the
-//! small fixed-size algebra everywhere else; README "Speed" has the measurements
-//! that decided which library runs what.
+//! (pure Rust, cache-blocked, SIMD natively and in wasm), and one hand-written
+//! kernel, [`symmetric_lower_product`], for the memory-bound products with a
+//! symmetric matrix and one or two columns. nalgebra stays for the small
+//! fixed-size algebra everywhere else; README "Speed" has the measurements that
+//! decided which library runs what.
 //!
 //! Every matrix here is a column-major slice with its dimensions, so callers keep
 //! plain `Vec<f64>` storage. All products run on one thread (`Par::Seq`): the
