@@ -102,6 +102,17 @@ impl Shard {
     /// The whole sweep in one worker.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
+    /// An error unless this share exists (index below a count of at least 1).
+    pub fn check(self) -> Result<(), ConfigError> {
+        if self.count == 0 || self.index >= self.count {
+            return Err(ConfigError::invalid(
+                "shards",
+                format!("shard {} of {} does not exist", self.index, self.count),
+            ));
+        }
+        Ok(())
+    }
+
     /// For a sweep that does not split (`info().splits` is false): only the
     /// first shard exists.
     pub fn only_first(self) -> Result<(), Vec<ConfigError>> {

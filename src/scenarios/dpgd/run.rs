@@ -235,12 +235,7 @@ impl DpGdSweep {
         shard: Shard,
     ) -> Result<Self, ConfigError> {
         config.validate()?;
-        if shard.count == 0 || shard.index >= shard.count {
-            return Err(ConfigError::invalid(
-                "shards",
-                format!("shard {} of {} does not exist", shard.index, shard.count),
-            ));
-        }
+        shard.check()?;
         let mut jobs = Vec::new();
         let mut units_total = 0;
         let n = config.n;

@@ -24,7 +24,7 @@ use crate::privacy::{AccountingError, PrivacyReport};
 use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::field::Config;
 use crate::scenarios::ConfigError;
-use crate::scenarios::{decode_parts, RunError};
+use crate::scenarios::{decode_parts, RunError, Shard};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
@@ -438,17 +438,8 @@ impl SeedSweep {
                         finishing,
                     })
                 } else {
-                    let risk = risk_from_sum(&self.data, finishing.map_or(0.0, |f| f.1));
-                    let clipped = model.clipped_fraction();
-                    self.push_result(
-                        order,
-                        &job,
-                        risk,
-                        Some(model.angles()),
-                        sigma,
-                        privacy,
-                        clipped,
-                    )?;
+                    let sum = finishing.map_or(0.0, |f| f.1);
+                    self.push_model_result(order, &job, model.as_ref(), sum, sigma, privacy)?;
                     None
                 }
             }
@@ -491,6 +482,30 @@ impl SeedSweep {
     /// A run whose numbers stopped being finite is an error naming the
     /// setting to change, never a row: no risk or angle is shown for it.
     #[allow(clippy::too_many_arguments)]
+    /// The row and curve of a finished run that learned U (whole or split by
+    /// users), from the sum of its users' excess risks in the final pass.
+    fn push_model_result(
+        &mut self,
+        order: usize,
+        job: &Job,
+        model: &dyn RepresentationLearner,
+        risk_sum: f64,
+        sigma: f64,
+        privacy: Option<PrivacyReport>,
+    ) -> Result<(), RunError> {
+        let risk = risk_from_sum(&self.data, risk_sum);
+        let clipped = model.clipped_fraction();
+        self.push_result(
+            order,
+            job,
+            risk,
+            Some(model.angles()),
+            sigma,
+            privacy,
+            clipped,
+        )
+    }
+
     fn push_result(
         &mut self,
         order: usize,
@@ -926,18 +941,8 @@ impl SeedSweep {
             } => {
                 // Added from 0 in chunk order, as the single-worker final pass.
                 let sum = all.sums.iter().fold(0.0, |s, c| s + c);
-                let risk = risk_from_sum(&self.data, sum);
                 let (order, job) = self.jobs[index].clone();
-                let clipped = model.clipped_fraction();
-                self.push_result(
-                    order,
-                    &job,
-                    risk,
-                    Some(model.angles()),
-                    sigma,
-                    privacy,
-                    clipped,
-                )?;
+                self.push_model_result(order, &job, model.as_ref(), sum, sigma, privacy)?;
                 self.after_job(index)
             }
             Phase::Jobs {
@@ -1113,12 +1118,11 @@ impl FedRepSweep {
         shards: usize,
     ) -> Result<Self, ConfigError> {
         config.validate()?;
-        if shards == 0 || shard >= shards {
-            return Err(ConfigError::invalid(
-                "shards",
-                format!("shard {shard} of {shards} does not exist"),
-            ));
+        Shard {
+            index: shard,
+            count: shards,
         }
+        .check()?;
         let per_seed = jobs_of_one_seed(&config);
         let owner = assign_shards(&config, &per_seed, shards);
         let mut parts = Vec::new();
@@ -1157,12 +1161,7 @@ impl FedRepSweep {
         count: usize,
     ) -> Result<Self, ConfigError> {
         config.validate()?;
-        if count == 0 || index >= count {
-            return Err(ConfigError::invalid(
-                "shards",
-                format!("worker {index} of {count} does not exist"),
-            ));
-        }
+        Shard { index, count }.check()?;
         if config.altmin {
             return Err(ConfigError::invalid(
                 "altmin",
