@@ -481,7 +481,6 @@ impl SeedSweep {
     /// ε spent is the report's exact ε, or ∞ for a non-private run.
     /// A run whose numbers stopped being finite is an error naming the
     /// setting to change, never a row: no risk or angle is shown for it.
-    #[allow(clippy::too_many_arguments)]
     /// The row and curve of a finished run that learned U (whole or split by
     /// users), from the sum of its users' excess risks in the final pass.
     fn push_model_result(
@@ -506,6 +505,7 @@ impl SeedSweep {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn push_result(
         &mut self,
         order: usize,
