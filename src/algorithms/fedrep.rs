@@ -219,21 +219,9 @@ impl FedRep {
         data: &FederatedDataset,
         blocks: std::ops::Range<usize>,
     ) -> Vec<BlockPartial> {
-        let (n, d, k) = (data.n(), data.d(), data.k());
-        let (b, b_prime) =
-            self.params
-                .batch
-                .batches(data.model.m_train, self.params.rounds, self.round);
-        blocks
-            .map(|block| {
-                let start = block * USER_BLOCK;
-                let users = start.min(n)..(start + USER_BLOCK).min(n);
-                let mut sum = vec![0.0; d * k];
-                let clipped =
-                    self.clipped_gradient_sum(data, users, b.clone(), b_prime.clone(), &mut sum);
-                BlockPartial { sum, clipped }
-            })
-            .collect()
+        block_partials_of_runs(&mut [self], data, blocks)
+            .pop()
+            .unwrap_or_default()
     }
 
     /// The server's part of a round (Alg. 1 lines 8–10) from every block's
@@ -259,53 +247,6 @@ impl FedRep {
             .push(principal_angle_distance(&self.u, &data.u_star));
         self.clipped_fraction = clipped as f64 / n as f64;
         self.round += 1;
-    }
-
-    /// Σ_i clip(∇_i, ψ) over users `users`, added into `sum` (d×k column-major);
-    /// returns how many users were clipped. Dispatches on k so that the per-user
-    /// loops are compiled with k a constant (fully unrolled for small k).
-    pub fn clipped_gradient_sum(
-        &mut self,
-        data: &FederatedDataset,
-        users: std::ops::Range<usize>,
-        b: std::ops::Range<usize>,
-        b_prime: std::ops::Range<usize>,
-        sum: &mut [f64],
-    ) -> usize {
-        match data.k() {
-            1 => self.gradient_sum_k(data, 1, users, b, b_prime, sum),
-            2 => self.gradient_sum_k(data, 2, users, b, b_prime, sum),
-            3 => self.gradient_sum_k(data, 3, users, b, b_prime, sum),
-            4 => self.gradient_sum_k(data, 4, users, b, b_prime, sum),
-            k => self.gradient_sum_k(data, k, users, b, b_prime, sum),
-        }
-    }
-
-    #[inline(always)]
-    fn gradient_sum_k(
-        &mut self,
-        data: &FederatedDataset,
-        k: usize,
-        users: std::ops::Range<usize>,
-        b: std::ops::Range<usize>,
-        b_prime: std::ops::Range<usize>,
-        sum: &mut [f64],
-    ) -> usize {
-        let d = data.d();
-        let mut clipped = 0usize;
-        data.for_each_user(users, Part::Train, |user| {
-            let factor = self.user_gradient(user.train, d, k, b.clone(), b_prime.clone());
-            if factor < 1.0 {
-                clipped += 1;
-            }
-            // Accumulate factor · g vᵀ (each user's gradient is rank one):
-            // column q gets (factor·v_q)·g.
-            let s = &self.scratch;
-            for q in 0..k {
-                axpy(factor * s.v[q], &s.g, &mut sum[q * d..(q + 1) * d]);
-            }
-        });
-        clipped
     }
 
     /// Fits v on B, leaves g = (2/|B'|) Σ_{B'} (a_jᵀv − y_j) x_j in scratch (so the
@@ -366,6 +307,85 @@ impl FedRep {
     }
 }
 
+/// The block partials of several FedRep runs ([`FedRep::block_partials`] of
+/// each, each at its own round) in one pass over the users: a user's points
+/// are read, or regenerated when the dataset is streamed, once for all the
+/// runs. Each run adds its users in the same order as on its own, so its
+/// partials are bit-identical to a pass of its own; with the dataset streamed,
+/// regenerating the points is most of a pass, so k runs together cost far
+/// less than k passes.
+pub fn block_partials_of_runs(
+    runs: &mut [&mut FedRep],
+    data: &FederatedDataset,
+    blocks: std::ops::Range<usize>,
+) -> Vec<Vec<BlockPartial>> {
+    let (n, d, k) = (data.n(), data.d(), data.k());
+    let mut out: Vec<Vec<BlockPartial>> = runs.iter().map(|_| Vec::new()).collect();
+    for block in blocks {
+        let start = block * USER_BLOCK;
+        let users = start.min(n)..(start + USER_BLOCK).min(n);
+        let mut sums = vec![vec![0.0; d * k]; runs.len()];
+        let clipped = clipped_gradient_sums(runs, data, users, &mut sums);
+        for ((partials, sum), clipped) in out.iter_mut().zip(sums).zip(clipped) {
+            partials.push(BlockPartial { sum, clipped });
+        }
+    }
+    out
+}
+
+/// Σ_i clip(∇_i, ψ) over users `users` for each run (added into its d×k
+/// column-major sum), each with its batches B, B' of its current round;
+/// returns how many users each run clipped. Dispatches on k so that the
+/// per-user loops are compiled with k a constant (fully unrolled for small k).
+fn clipped_gradient_sums(
+    runs: &mut [&mut FedRep],
+    data: &FederatedDataset,
+    users: std::ops::Range<usize>,
+    sums: &mut [Vec<f64>],
+) -> Vec<usize> {
+    match data.k() {
+        1 => gradient_sums_k(runs, data, 1, users, sums),
+        2 => gradient_sums_k(runs, data, 2, users, sums),
+        3 => gradient_sums_k(runs, data, 3, users, sums),
+        4 => gradient_sums_k(runs, data, 4, users, sums),
+        k => gradient_sums_k(runs, data, k, users, sums),
+    }
+}
+
+#[inline(always)]
+fn gradient_sums_k(
+    runs: &mut [&mut FedRep],
+    data: &FederatedDataset,
+    k: usize,
+    users: std::ops::Range<usize>,
+    sums: &mut [Vec<f64>],
+) -> Vec<usize> {
+    let d = data.d();
+    let mt = data.model.m_train;
+    let batches: Vec<_> = runs
+        .iter()
+        .map(|run| run.params.batch.batches(mt, run.params.rounds, run.round))
+        .collect();
+    let mut clipped = vec![0usize; runs.len()];
+    data.for_each_user(users, Part::Train, |user| {
+        for (r, run) in runs.iter_mut().enumerate() {
+            let (b, b_prime) = &batches[r];
+            let factor = run.user_gradient(user.train, d, k, b.clone(), b_prime.clone());
+            if factor < 1.0 {
+                clipped[r] += 1;
+            }
+            // Accumulate factor · g vᵀ (each user's gradient is rank one):
+            // column q gets (factor·v_q)·g.
+            let s = &run.scratch;
+            let sum = &mut sums[r];
+            for q in 0..k {
+                axpy(factor * s.v[q], &s.g, &mut sum[q * d..(q + 1) * d]);
+            }
+        }
+    });
+    clipped
+}
+
 /// Each user refits v_i by least squares on S¹ with the shared U; returns the
 /// average closed-form excess risk and MSE.
 pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
@@ -389,29 +409,42 @@ pub fn final_risk_sum(
     u: &DMatrix<f64>,
     users: std::ops::Range<usize>,
 ) -> f64 {
+    final_risk_sums(data, &[u], users)[0]
+}
+
+/// [`final_risk_sum`] of several runs' U in one pass over the users (each
+/// user's points read or regenerated once for all); each sum is bit-identical
+/// to its own pass.
+pub fn final_risk_sums(
+    data: &FederatedDataset,
+    us: &[&DMatrix<f64>],
+    users: std::ops::Range<usize>,
+) -> Vec<f64> {
     let (d, k) = (data.d(), data.k());
-    let u_cols = u.as_slice();
     let mh = data.model.m - data.model.m_train;
     let mut a = vec![0.0; mh * k];
     let mut v = vec![0.0; k];
     let mut w = vec![0.0; d];
     let mut head = HeadScratch::new(k);
-    let mut total = 0.0;
+    let mut totals = vec![0.0; us.len()];
     data.for_each_user(users, Part::All, |user| {
         let pts = user.holdout;
-        for j in 0..mh {
-            for q in 0..k {
-                a[j * k + q] = dot(&pts.x[j * d..(j + 1) * d], &u_cols[q * d..(q + 1) * d]);
+        for (u, total) in us.iter().zip(totals.iter_mut()) {
+            let u_cols = u.as_slice();
+            for j in 0..mh {
+                for q in 0..k {
+                    a[j * k + q] = dot(&pts.x[j * d..(j + 1) * d], &u_cols[q * d..(q + 1) * d]);
+                }
             }
+            least_squares_head(&a, pts.y, k, 0.0, &mut head, &mut v);
+            w.iter_mut().for_each(|x| *x = 0.0);
+            for q in 0..k {
+                axpy(v[q], &u_cols[q * d..(q + 1) * d], &mut w);
+            }
+            *total += excess_risk_linear(&w, user.w_star);
         }
-        least_squares_head(&a, pts.y, k, 0.0, &mut head, &mut v);
-        w.iter_mut().for_each(|x| *x = 0.0);
-        for q in 0..k {
-            axpy(v[q], &u_cols[q * d..(q + 1) * d], &mut w);
-        }
-        total += excess_risk_linear(&w, user.w_star);
     });
-    total
+    totals
 }
 
 #[cfg(test)]
@@ -602,6 +635,68 @@ mod tests {
             + final_risk_sum(&data, pieces.u(), 2000..5000);
         let one = final_risk(&data, whole.u()).excess_risk;
         assert!((risk_from_sum(&data, sum).excess_risk - one).abs() <= 1e-13 * one);
+    }
+
+    #[test]
+    fn runs_sharing_a_pass_over_the_users_get_exactly_their_own_partials() {
+        // Streamed, so the shared pass regenerates each user once for all runs.
+        let model = SharedRepresentationModel {
+            n: 2500, // 3 blocks, the last one partial
+            d: 10,
+            k: 2,
+            m: 10,
+            m_train: 6,
+            noise: 0.01,
+            unit_heads: true,
+            seed: 4,
+        };
+        let data = model.streamed();
+        let params = |sigma, batch| FedRepParams {
+            rounds: 3,
+            step: 1.0,
+            clip: Some(0.5),
+            sigma,
+            batch,
+        };
+        let mut runs = [
+            FedRep::new(
+                &data,
+                perturbed_truth(&data, 0.3),
+                params(0.0, BatchMode::Split),
+                1,
+            ),
+            FedRep::new(
+                &data,
+                perturbed_truth(&data, 0.5),
+                params(0.05, BatchMode::Fresh),
+                2,
+            ),
+            FedRep::new(
+                &data,
+                perturbed_truth(&data, 0.2),
+                params(0.01, BatchMode::Full),
+                3,
+            ),
+        ];
+        // Runs at different rounds: each must use its own batches.
+        runs[1].step(&data);
+        let alone: Vec<Vec<BlockPartial>> = runs
+            .iter()
+            .map(|r| r.clone().block_partials(&data, 0..3))
+            .collect();
+        let mut refs: Vec<&mut FedRep> = runs.iter_mut().collect();
+        let together = block_partials_of_runs(&mut refs, &data, 0..3);
+        assert_eq!(together, alone);
+        assert!(alone[0][0].clipped > 0 && alone[0][0].clipped < USER_BLOCK);
+        let us: Vec<&DMatrix<f64>> = runs.iter().map(|r| r.u()).collect();
+        let sums = final_risk_sums(&data, &us, 100..2500);
+        for (run, sum) in runs.iter().zip(&sums) {
+            assert_eq!(
+                final_risk_sum(&data, run.u(), 100..2500).to_bits(),
+                sum.to_bits()
+            );
+        }
+        assert!(sums[0] != sums[1]);
     }
 
     #[test]
