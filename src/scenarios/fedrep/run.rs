@@ -9,7 +9,8 @@ use super::config::{FedRepConfig, InitMode};
 use super::plan::{plan_priv_altmin, plan_private_fedrep};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{
-    final_risk_sum, risk_from_sum, BlockPartial, FedRep, FedRepParams, FinalRisk, USER_BLOCK,
+    block_partials_of_runs, final_risk_sum, final_risk_sums, risk_from_sum, BlockPartial, FedRep,
+    FedRepParams, FinalRisk, USER_BLOCK,
 };
 use crate::algorithms::local_gd::{local_gd_risk_sum, LocalGdParams};
 use crate::algorithms::priv_altmin::{participants, PrivAltMin};
@@ -58,15 +59,43 @@ impl UserShare {
     }
 }
 
-/// What a worker of a sweep split by users sends the others after a pass: its
-/// chunks' partial sums (only the pass's own kind is non-empty). Small: a d×d
-/// matrix per chunk of the statistic, d×k numbers per block of a round, one
-/// number per chunk of a final pass.
+/// A pass's partial sums (only the pass's own kind is non-empty), per run of
+/// the pass (several FedRep runs share a pass; local GD is one run): what a
+/// worker of a sweep split by users sends the others after a pass, and what a
+/// whole run gathers before it applies the pass. Small: a d×d matrix per chunk
+/// of the statistic, d×k numbers per block of a round, one number per chunk of
+/// a final pass.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Partials {
     statistic: Vec<StatisticPartial>,
-    blocks: Vec<BlockPartial>,
-    sums: Vec<f64>,
+    /// Per run: its user blocks' gradient sums, in block order.
+    blocks: Vec<Vec<BlockPartial>>,
+    /// Per run: its chunks' sums, in chunk order.
+    sums: Vec<Vec<f64>>,
+}
+
+/// How many entries each run's list holds.
+fn counts<T>(lists: &[Vec<T>]) -> Vec<usize> {
+    lists.iter().map(Vec::len).collect()
+}
+
+/// Appends `more`'s lists run by run (the list of run r to `lists[r]`).
+fn append_per_run<T>(lists: &mut Vec<Vec<T>>, more: Vec<Vec<T>>) {
+    if lists.len() < more.len() {
+        lists.resize_with(more.len(), Vec::new);
+    }
+    for (list, more) in lists.iter_mut().zip(more) {
+        list.extend(more);
+    }
+}
+
+impl Partials {
+    /// A later chunk's partials (a later worker's, or this worker's next), after these.
+    fn append(&mut self, more: Partials) {
+        self.statistic.extend(more.statistic);
+        append_per_run(&mut self.blocks, more.blocks);
+        append_per_run(&mut self.sums, more.sums);
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -92,9 +121,18 @@ enum Phase {
     Done,
 }
 
+/// One FedRep run of a seed's group: the non-private reference or Private
+/// FedRep at one ε.
+struct GroupRun {
+    order: usize,
+    job: Job,
+    model: FedRep,
+    privacy: Option<PrivacyReport>,
+    sigma: f64,
+}
+
 enum Running {
-    /// A run that learns U (FedRep, private or not, or Priv-AltMin): its
-    /// rounds, then the final heads.
+    /// Priv-AltMin: its iterations, then the final heads.
     Model {
         model: Box<dyn RepresentationLearner>,
         privacy: Option<PrivacyReport>,
@@ -106,15 +144,16 @@ enum Running {
         next_user: usize,
         sum: f64,
     },
-    /// FedRep (private or not) split by users: this worker's blocks of each
-    /// round, then its users of the final heads (`next`: the next block, or
-    /// the next user once the rounds are done). Every worker applies every
-    /// worker's partials in block order (Alg. 1 lines 8–10), so all hold the
-    /// same U_t.
-    SplitFedRep {
-        model: Box<FedRep>,
-        privacy: Option<PrivacyReport>,
-        sigma: f64,
+    /// Every FedRep run of the seed given to this worker (the non-private
+    /// reference and Private FedRep at each ε) in lock-step: each pass over
+    /// the users (a round, then the final heads) reads, or regenerates, every
+    /// user once for all of them. `next`: this worker's next block of the
+    /// round or, once the rounds are done, its next user. A whole run applies
+    /// a pass as soon as it has every block; split by users, every worker
+    /// applies every worker's partials in block order (Alg. 1 lines 8–10), so
+    /// all hold the same U_t. Each run's numbers are those of a run of its own.
+    FedRepGroup {
+        runs: Vec<GroupRun>,
         next: usize,
     },
     /// Local GD split by users: this worker's chunks.
@@ -130,7 +169,8 @@ pub struct SeedSweep {
     /// The initialization's statistic (clipped for a private init), shared by
     /// every run of the seed.
     stat: Option<SpectralStatistic>,
-    /// (position in the whole sweep, job).
+    /// (position in the whole sweep, job): the FedRep runs first (they run
+    /// together, see [`Running::FedRepGroup`]), then the others in sweep order.
     jobs: Vec<(usize, Job)>,
     phase: Phase,
     rows: Vec<ResultRow>,
@@ -145,6 +185,11 @@ pub struct SeedSweep {
     outbox: Option<Vec<u8>>,
     /// Split by users: waits for every worker's partials of the last pass.
     waiting: bool,
+}
+
+/// The runs that go together in one FedRep group (see [`Running::FedRepGroup`]).
+fn is_fedrep(job: &Job) -> bool {
+    matches!(job, Job::FedRepReference | Job::PrivateFedRep { .. })
 }
 
 /// Every run of one seed, in the sweep's order: the non-private references
@@ -187,7 +232,10 @@ impl SeedSweep {
 
     /// The given runs of `config.seed` (with `share`: this worker's users of
     /// each); allocates the dataset, draws nothing yet.
-    fn new(config: FedRepConfig, jobs: Vec<(usize, Job)>, share: Option<UserShare>) -> Self {
+    fn new(config: FedRepConfig, mut jobs: Vec<(usize, Job)>, share: Option<UserShare>) -> Self {
+        // The FedRep runs first, as one group (a stable sort: the rest keep
+        // their order). Rows and curves are kept in sweep order whatever runs first.
+        jobs.sort_by_key(|(_, job)| !is_fedrep(job));
         let count = |f: fn(&Job) -> bool| jobs.iter().filter(|(_, j)| f(j)).count();
         let fedrep_runs = count(|j| matches!(j, Job::FedRepReference | Job::PrivateFedRep { .. }));
         let altmin_runs = count(|j| matches!(j, Job::PrivAltMin { .. }));
@@ -289,14 +337,18 @@ impl SeedSweep {
             running: Some(running),
         } = &self.phase
         {
-            let angles = match running {
-                Running::Model { model, .. } => Some(model.angles()),
-                Running::SplitFedRep { model, .. } => Some(model.angles()),
-                Running::LocalGd { .. } | Running::SplitLocalGd { .. } => None,
-            };
-            if let Some(angles) = angles {
-                let (order, job) = &self.jobs[*index];
-                curves.push(self.curve_of(*order, job, angles));
+            match running {
+                Running::Model { model, .. } => {
+                    let (order, job) = &self.jobs[*index];
+                    curves.push(self.curve_of(*order, job, model.angles()));
+                }
+                Running::FedRepGroup { runs, .. } => {
+                    for run in runs {
+                        curves.push(self.curve_of(run.order, &run.job, run.model.angles()));
+                    }
+                    curves.sort_by_key(|c| c.order);
+                }
+                Running::LocalGd { .. } | Running::SplitLocalGd { .. } => {}
             }
         }
         curves
@@ -313,22 +365,27 @@ impl SeedSweep {
             ),
             Phase::Jobs { index, running } => {
                 let job = &self.jobs[*index].1;
-                let round = match running {
-                    Some(Running::Model { model, .. }) => format!(": {}", model.position()),
-                    Some(Running::SplitFedRep { model, .. }) if model.is_done() => {
-                        ": final heads".into()
+                let (label, round) = match running {
+                    Some(Running::Model { model, .. }) => {
+                        (self.job_label(job), format!(": {}", model.position()))
                     }
-                    Some(Running::SplitFedRep { model, .. }) => {
-                        format!(": {}", RepresentationLearner::position(model.as_ref()))
+                    Some(Running::FedRepGroup { runs, .. }) => {
+                        let model = &runs[0].model;
+                        let round = if model.is_done() {
+                            ": final heads".into()
+                        } else {
+                            format!(": {}", RepresentationLearner::position(model))
+                        };
+                        (self.group_label(runs), round)
                     }
-                    _ => String::new(),
+                    _ => (self.job_label(job), String::new()),
                 };
                 let wait = if self.waiting {
                     " (waiting for the other workers)"
                 } else {
                     ""
                 };
-                format!("{}{round}{wait}", self.job_label(job))
+                format!("{label}{round}{wait}")
             }
             Phase::Done => "done".into(),
         }
@@ -407,23 +464,25 @@ impl SeedSweep {
     }
 
     fn step_job(&mut self, index: usize, running: Option<Running>) -> Result<Phase, RunError> {
-        if self.share.is_some() {
-            return self.step_split_job(index, running);
-        }
         let (order, job) = self.jobs[index].clone();
         let running = match running {
             Some(r) => r,
-            None => self.start_job(&job)?,
+            None => self.start_job(index)?,
         };
-        // Every call is one unit of work.
-        self.units_done += 1;
         let next = match running {
+            Running::FedRepGroup { runs, next } => {
+                return self.step_fedrep_group(index, runs, next)
+            }
+            Running::SplitLocalGd { next_user } => {
+                return Ok(self.split_local_gd_step(index, next_user))
+            }
             Running::Model {
                 mut model,
                 privacy,
                 sigma,
                 mut finishing,
             } => {
+                self.units_done += 1;
                 let unfinished = if !model.is_done() {
                     model.advance(&self.data, USERS_PER_STEP);
                     true
@@ -444,13 +503,10 @@ impl SeedSweep {
                 }
             }
             Running::LocalGd { next_user, sum } => {
-                let params = LocalGdParams {
-                    steps: self.config.local_steps,
-                    step: self.config.local_step,
-                    clip: Some(self.config.clip),
-                };
+                self.units_done += 1;
                 let end = (next_user + USERS_PER_LOCAL_STEP).min(self.config.n);
-                let sum = sum + local_gd_risk_sum(&self.data, &params, next_user..end);
+                let sum =
+                    sum + local_gd_risk_sum(&self.data, &self.local_gd_params(), next_user..end);
                 if end < self.config.n {
                     Some(Running::LocalGd {
                         next_user: end,
@@ -462,19 +518,106 @@ impl SeedSweep {
                     None
                 }
             }
-            split @ (Running::SplitFedRep { .. } | Running::SplitLocalGd { .. }) => Some(split),
         };
         Ok(match next {
             Some(r) => Phase::Jobs {
                 index,
                 running: Some(r),
             },
-            None if index + 1 < self.jobs.len() => Phase::Jobs {
-                index: index + 1,
-                running: None,
-            },
-            None => Phase::Done,
+            None => self.after_job(index),
         })
+    }
+
+    fn local_gd_params(&self) -> LocalGdParams {
+        LocalGdParams {
+            steps: self.config.local_steps,
+            step: self.config.local_step,
+            clip: Some(self.config.clip),
+        }
+    }
+
+    /// One chunk of this worker's share of the current pass of the FedRep
+    /// group (every run's gradient sums of a round's blocks, or every run's
+    /// final risks); after its last chunk, a whole run applies the pass and a
+    /// run split by users posts its partials.
+    fn step_fedrep_group(
+        &mut self,
+        index: usize,
+        mut runs: Vec<GroupRun>,
+        next: usize,
+    ) -> Result<Phase, RunError> {
+        let rounds_done = runs[0].model.is_done();
+        let (mine, per_step) = if rounds_done {
+            (self.my_users(USERS_PER_STEP), USERS_PER_STEP)
+        } else {
+            (self.my_blocks(), BLOCKS_PER_STEP)
+        };
+        let mut next = next.max(mine.start);
+        if next < mine.end {
+            let end = (next + per_step).min(mine.end);
+            if rounds_done {
+                let us: Vec<&DMatrix<f64>> = runs.iter().map(|r| r.model.u()).collect();
+                let sums = final_risk_sums(&self.data, &us, next..end);
+                append_per_run(
+                    &mut self.mine.sums,
+                    sums.into_iter().map(|s| vec![s]).collect(),
+                );
+            } else {
+                let mut models: Vec<&mut FedRep> = runs.iter_mut().map(|r| &mut r.model).collect();
+                let partials = block_partials_of_runs(&mut models, &self.data, next..end);
+                append_per_run(&mut self.mine.blocks, partials);
+            }
+            // A unit is one run's chunk, as when the runs went one by one.
+            self.units_done += runs.len();
+            next = end;
+        }
+        if next < mine.end {
+            return Ok(Phase::Jobs {
+                index,
+                running: Some(Running::FedRepGroup { runs, next }),
+            });
+        }
+        if self.share.is_some() {
+            self.post();
+            return Ok(Phase::Jobs {
+                index,
+                running: Some(Running::FedRepGroup { runs, next }),
+            });
+        }
+        let all = std::mem::take(&mut self.mine);
+        self.apply_group_pass(index, runs, all)
+    }
+
+    /// Every run's partials of the group's pass (all the blocks, or all the
+    /// chunks, in order): a round's server step for each run (Alg. 1 lines
+    /// 8–10), or each run's row and curve after the final heads.
+    fn apply_group_pass(
+        &mut self,
+        index: usize,
+        mut runs: Vec<GroupRun>,
+        all: Partials,
+    ) -> Result<Phase, RunError> {
+        if !runs[0].model.is_done() {
+            for (run, blocks) in runs.iter_mut().zip(&all.blocks) {
+                run.model.apply_partials(&self.data, blocks);
+            }
+            let next = if runs[0].model.is_done() {
+                self.my_users(USERS_PER_STEP).start
+            } else {
+                self.my_blocks().start
+            };
+            return Ok(Phase::Jobs {
+                index,
+                running: Some(Running::FedRepGroup { runs, next }),
+            });
+        }
+        let last = index + runs.len() - 1;
+        for (run, sums) in runs.into_iter().zip(all.sums) {
+            // Added from 0 in chunk order, whatever the workers.
+            let sum = sums.iter().fold(0.0, |s, c| s + c);
+            self.push_model_result(run.order, &run.job, &run.model, sum, run.sigma, run.privacy)?;
+        }
+        Ok(self.after_job(last))
     }
 
     /// The row (and, for a method with a U, the angle curve) of a finished run.
@@ -545,24 +688,30 @@ impl SeedSweep {
             });
         }
         let (method, epsilon) = self.job_identity(job);
-        self.rows.push(ResultRow {
-            method,
-            epsilon,
-            delta: self.config.delta,
-            seed: self.config.seed,
-            excess_risk: risk.excess_risk,
-            mse: risk.mse,
-            principal_angle: angles.and_then(|a| a.last().copied()).unwrap_or(f64::NAN),
-            sigma,
-            epsilon_spent: privacy.as_ref().map_or(f64::INFINITY, |p| p.epsilon_exact),
-            clipped_fraction,
-            variant: self.variant(job),
-            privacy_reading: privacy.as_ref().map(|p| p.plain_language()),
-            privacy,
-            order,
-        });
+        // In sweep order, whatever order the runs finish in.
+        let at = self.rows.partition_point(|r| r.order < order);
+        self.rows.insert(
+            at,
+            ResultRow {
+                method,
+                epsilon,
+                delta: self.config.delta,
+                seed: self.config.seed,
+                excess_risk: risk.excess_risk,
+                mse: risk.mse,
+                principal_angle: angles.and_then(|a| a.last().copied()).unwrap_or(f64::NAN),
+                sigma,
+                epsilon_spent: privacy.as_ref().map_or(f64::INFINITY, |p| p.epsilon_exact),
+                clipped_fraction,
+                variant: self.variant(job),
+                privacy_reading: privacy.as_ref().map(|p| p.plain_language()),
+                privacy,
+                order,
+            },
+        );
         if let Some(angles) = angles {
-            self.curves.push(self.curve_of(order, job, angles));
+            let at = self.curves.partition_point(|c| c.order < order);
+            self.curves.insert(at, self.curve_of(order, job, angles));
         }
         Ok(())
     }
@@ -578,22 +727,43 @@ impl SeedSweep {
         combine(self.config.seed, tag)
     }
 
-    fn start_job(&self, job: &Job) -> Result<Running, AccountingError> {
+    /// Starts run `index`; a FedRep run starts with every FedRep run after it
+    /// (all of them: they come first) as one group.
+    fn start_job(&self, index: usize) -> Result<Running, RunError> {
         let c = &self.config;
+        let job = &self.jobs[index].1;
         match job {
-            Job::LocalGd => Ok(Running::LocalGd {
-                next_user: 0,
-                sum: 0.0,
+            Job::LocalGd => Ok(match self.share {
+                Some(_) => Running::SplitLocalGd {
+                    next_user: self.my_users(USERS_PER_LOCAL_STEP).start,
+                },
+                None => Running::LocalGd {
+                    next_user: 0,
+                    sum: 0.0,
+                },
             }),
             Job::FedRepReference | Job::PrivateFedRep { .. } => {
-                let (model, privacy, sigma) = self.new_fedrep(job)?;
-                Ok(Running::Model {
-                    model: Box::new(model),
-                    privacy,
-                    sigma,
-                    finishing: None,
-                })
+                let mut runs = Vec::new();
+                for (order, job) in self.jobs[index..].iter().take_while(|(_, j)| is_fedrep(j)) {
+                    let (model, privacy, sigma) = self.new_fedrep(job)?;
+                    runs.push(GroupRun {
+                        order: *order,
+                        job: job.clone(),
+                        model,
+                        privacy,
+                        sigma,
+                    });
+                }
+                let next = if runs[0].model.is_done() {
+                    self.my_users(USERS_PER_STEP).start
+                } else {
+                    self.my_blocks().start
+                };
+                Ok(Running::FedRepGroup { runs, next })
             }
+            Job::PrivAltMin { .. } if self.share.is_some() => Err(RunError::Config(
+                "Priv-AltMin does not split by users; run it with altmin on in whole runs".into(),
+            )),
             Job::PrivAltMin { epsilon_index } => {
                 let epsilon = c.epsilons[*epsilon_index];
                 let plan = plan_priv_altmin(c, epsilon)?;
@@ -729,106 +899,25 @@ impl SeedSweep {
         Ok(false)
     }
 
-    /// Split by users: the first run of this worker's share of `job`.
-    fn start_split_job(&self, job: &Job) -> Result<Running, RunError> {
-        match job {
-            Job::LocalGd => Ok(Running::SplitLocalGd {
-                next_user: self.my_users(USERS_PER_LOCAL_STEP).start,
-            }),
-            Job::PrivAltMin { .. } => Err(RunError::Config(
-                "Priv-AltMin does not split by users; run it with altmin on in whole runs".into(),
-            )),
-            Job::FedRepReference | Job::PrivateFedRep { .. } => {
-                let (model, privacy, sigma) = self.new_fedrep(job)?;
-                let next = if model.is_done() {
-                    self.my_users(USERS_PER_STEP).start
-                } else {
-                    self.my_blocks().start
-                };
-                Ok(Running::SplitFedRep {
-                    model: Box::new(model),
-                    privacy,
-                    sigma,
-                    next,
-                })
-            }
-        }
-    }
-
-    /// Split by users: one chunk of this worker's share of the current pass of
-    /// run `index` (a round's blocks, the final heads, local GD); posts the
+    /// Split by users: one chunk of this worker's share of local GD; posts the
     /// partials after its last chunk.
-    fn step_split_job(
-        &mut self,
-        index: usize,
-        running: Option<Running>,
-    ) -> Result<Phase, RunError> {
-        let job = self.jobs[index].1.clone();
-        let running = match running {
-            Some(r) => r,
-            None => self.start_split_job(&job)?,
-        };
-        let running = match running {
-            Running::SplitFedRep {
-                mut model,
-                privacy,
-                sigma,
-                next,
-            } => {
-                let (mine, per_step) = if model.is_done() {
-                    (self.my_users(USERS_PER_STEP), USERS_PER_STEP)
-                } else {
-                    (self.my_blocks(), BLOCKS_PER_STEP)
-                };
-                let mut next = next.max(mine.start);
-                if next < mine.end {
-                    let end = (next + per_step).min(mine.end);
-                    if model.is_done() {
-                        let sum = final_risk_sum(&self.data, model.u(), next..end);
-                        self.mine.sums.push(sum);
-                    } else {
-                        let mut partials = model.block_partials(&self.data, next..end);
-                        self.mine.blocks.append(&mut partials);
-                    }
-                    self.units_done += 1;
-                    next = end;
-                }
-                if next >= mine.end {
-                    self.post();
-                }
-                Running::SplitFedRep {
-                    model,
-                    privacy,
-                    sigma,
-                    next,
-                }
-            }
-            Running::SplitLocalGd { next_user } => {
-                let mine = self.my_users(USERS_PER_LOCAL_STEP);
-                let mut next_user = next_user.max(mine.start);
-                if next_user < mine.end {
-                    let params = LocalGdParams {
-                        steps: self.config.local_steps,
-                        step: self.config.local_step,
-                        clip: Some(self.config.clip),
-                    };
-                    let end = (next_user + USERS_PER_LOCAL_STEP).min(mine.end);
-                    let sum = local_gd_risk_sum(&self.data, &params, next_user..end);
-                    self.mine.sums.push(sum);
-                    self.units_done += 1;
-                    next_user = end;
-                }
-                if next_user >= mine.end {
-                    self.post();
-                }
-                Running::SplitLocalGd { next_user }
-            }
-            other => other,
-        };
-        Ok(Phase::Jobs {
+    fn split_local_gd_step(&mut self, index: usize, next_user: usize) -> Phase {
+        let mine = self.my_users(USERS_PER_LOCAL_STEP);
+        let mut next_user = next_user.max(mine.start);
+        if next_user < mine.end {
+            let end = (next_user + USERS_PER_LOCAL_STEP).min(mine.end);
+            let sum = local_gd_risk_sum(&self.data, &self.local_gd_params(), next_user..end);
+            append_per_run(&mut self.mine.sums, vec![vec![sum]]);
+            self.units_done += 1;
+            next_user = end;
+        }
+        if next_user >= mine.end {
+            self.post();
+        }
+        Phase::Jobs {
             index,
-            running: Some(running),
-        })
+            running: Some(Running::SplitLocalGd { next_user }),
+        }
     }
 
     /// Split by users: every worker's partials of the pass the run waits on,
@@ -851,33 +940,43 @@ impl SeedSweep {
         }
         let mut all = Partials::default();
         for p in decode_parts::<Partials>(parts)? {
-            all.statistic.extend(p.statistic);
-            all.blocks.extend(p.blocks);
-            all.sums.extend(p.sums);
+            all.append(p);
         }
         // Checked before anything changes: refused partials leave the run as it was.
         let n = self.config.n;
-        let (what, got, want) = match &self.phase {
+        let (what, got, want, runs) = match &self.phase {
             Phase::Statistics { .. } => (
                 "statistic chunks",
-                all.statistic.len(),
+                vec![all.statistic.len()],
                 n.div_ceil(USERS_PER_STEP),
+                1,
             ),
             Phase::Jobs {
-                running: Some(Running::SplitFedRep { model, .. }),
+                running: Some(Running::FedRepGroup { runs, .. }),
                 ..
-            } if !model.is_done() => ("user blocks", all.blocks.len(), n.div_ceil(USER_BLOCK)),
+            } if !runs[0].model.is_done() => (
+                "user blocks",
+                counts(&all.blocks),
+                n.div_ceil(USER_BLOCK),
+                runs.len(),
+            ),
             Phase::Jobs {
-                running: Some(Running::SplitFedRep { .. }),
+                running: Some(Running::FedRepGroup { runs, .. }),
                 ..
-            } => ("final chunks", all.sums.len(), n.div_ceil(USERS_PER_STEP)),
+            } => (
+                "final chunks",
+                counts(&all.sums),
+                n.div_ceil(USERS_PER_STEP),
+                runs.len(),
+            ),
             Phase::Jobs {
                 running: Some(Running::SplitLocalGd { .. }),
                 ..
             } => (
                 "local chunks",
-                all.sums.len(),
+                counts(&all.sums),
                 n.div_ceil(USERS_PER_LOCAL_STEP),
+                1,
             ),
             _ => {
                 return Err(RunError::Part(
@@ -885,79 +984,48 @@ impl SeedSweep {
                 ))
             }
         };
-        if got != want {
+        if got.len() != runs {
+            return Err(RunError::Part(format!(
+                "partials of {} runs where {runs} were expected",
+                got.len()
+            )));
+        }
+        if let Some(&got) = got.iter().find(|&&g| g != want) {
             return Err(RunError::Part(format!(
                 "{got} {what} where {want} were expected"
             )));
         }
         let phase = std::mem::replace(&mut self.phase, Phase::Done);
-        self.phase = match phase {
+        let applied = match phase {
             Phase::Statistics { .. } => {
                 let mut acc = self.statistic_accumulator();
                 for p in &all.statistic {
                     acc.add_partial(p);
                 }
                 self.stat = Some(acc.finish());
-                Phase::Jobs {
+                Ok(Phase::Jobs {
                     index: 0,
                     running: None,
-                }
+                })
             }
             Phase::Jobs {
                 index,
-                running:
-                    Some(Running::SplitFedRep {
-                        mut model,
-                        privacy,
-                        sigma,
-                        ..
-                    }),
-            } if !model.is_done() => {
-                model.apply_partials(&self.data, &all.blocks);
-                let next = if model.is_done() {
-                    self.my_users(USERS_PER_STEP).start
-                } else {
-                    self.my_blocks().start
-                };
-                Phase::Jobs {
-                    index,
-                    running: Some(Running::SplitFedRep {
-                        model,
-                        privacy,
-                        sigma,
-                        next,
-                    }),
-                }
-            }
-            Phase::Jobs {
-                index,
-                running:
-                    Some(Running::SplitFedRep {
-                        model,
-                        privacy,
-                        sigma,
-                        ..
-                    }),
-            } => {
-                // Added from 0 in chunk order, as the single-worker final pass.
-                let sum = all.sums.iter().fold(0.0, |s, c| s + c);
-                let (order, job) = self.jobs[index].clone();
-                self.push_model_result(order, &job, model.as_ref(), sum, sigma, privacy)?;
-                self.after_job(index)
-            }
+                running: Some(Running::FedRepGroup { runs, .. }),
+            } => self.apply_group_pass(index, runs, all),
             Phase::Jobs {
                 index,
                 running: Some(Running::SplitLocalGd { .. }),
             } => {
-                let sum = all.sums.iter().fold(0.0, |s, c| s + c);
+                let sum = all.sums[0].iter().fold(0.0, |s, c| s + c);
                 let risk = risk_from_sum(&self.data, sum);
                 let (order, job) = self.jobs[index].clone();
-                self.push_result(order, &job, risk, None, 0.0, None, f64::NAN)?;
-                self.after_job(index)
+                self.push_result(order, &job, risk, None, 0.0, None, f64::NAN)
+                    .map(|()| self.after_job(index))
             }
-            other => other,
+            other => Ok(other),
         };
         self.waiting = false;
+        self.phase = applied?;
         Ok(())
     }
 
@@ -1028,6 +1096,27 @@ impl SeedSweep {
                 format!("Priv-AltMin, ε = {}", self.config.epsilons[*epsilon_index])
             }
         }
+    }
+
+    /// "FedRep (non-private) and Private FedRep, ε = 1, 2, 4": the runs of a group.
+    fn group_label(&self, runs: &[GroupRun]) -> String {
+        let mut parts = Vec::new();
+        if runs.iter().any(|r| r.job == Job::FedRepReference) {
+            parts.push(self.job_label(&Job::FedRepReference));
+        }
+        let epsilons: Vec<String> = runs
+            .iter()
+            .filter_map(|r| match r.job {
+                Job::PrivateFedRep { epsilon_index } => {
+                    Some(self.config.epsilons[epsilon_index].to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        if !epsilons.is_empty() {
+            parts.push(format!("Private FedRep, ε = {}", epsilons.join(", ")));
+        }
+        parts.join(" and ")
     }
 
     fn variant(&self, job: &Job) -> String {
