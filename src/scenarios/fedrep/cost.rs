@@ -23,8 +23,11 @@ struct SeedWork {
     data: f64,
     /// The initialization statistic (0 for a random U_0).
     statistic: f64,
-    /// One FedRep run (the reference, or Private FedRep at one ε).
+    /// One FedRep run's own work (the reference, or Private FedRep at one ε).
     fedrep_run: f64,
+    /// Regenerating the users for the FedRep runs' passes (0 when stored):
+    /// once for all the FedRep runs a worker holds, which share each pass.
+    fedrep_passes: f64,
     local_run: f64,
     /// One Priv-AltMin run (0 when off).
     altmin_run: f64,
@@ -45,9 +48,8 @@ fn seed_work(c: &FedRepConfig) -> SeedWork {
     };
     // A round: each user's head (m'·d·k) and gradient (m'·d·k), both twice
     // over the points; the final pass refits the heads on S¹.
-    let fedrep_run = c.rounds as f64 * (4.0 * n * m_train * d * k + pass)
-        + 2.0 * n * (m - m_train) * d * k
-        + pass;
+    let fedrep_run = c.rounds as f64 * 4.0 * n * m_train * d * k + 2.0 * n * (m - m_train) * d * k;
+    let fedrep_passes = (c.rounds as f64 + 1.0) * pass;
     let local_run = 4.0 * n * c.local_steps as f64 * m_train * d + pass;
     let altmin_run = if c.altmin {
         let reads: f64 = (0..c.altmin_rounds)
@@ -67,6 +69,7 @@ fn seed_work(c: &FedRepConfig) -> SeedWork {
         data,
         statistic,
         fedrep_run,
+        fedrep_passes,
         local_run,
         altmin_run,
     }
@@ -76,8 +79,12 @@ fn seed_work(c: &FedRepConfig) -> SeedWork {
 pub fn sweep_work(c: &FedRepConfig) -> f64 {
     let w = seed_work(c);
     let eps = c.epsilons.len() as f64;
-    let per_seed =
-        w.data + w.statistic + (1.0 + eps) * w.fedrep_run + w.local_run + eps * w.altmin_run;
+    let per_seed = w.data
+        + w.statistic
+        + (1.0 + eps) * w.fedrep_run
+        + w.fedrep_passes
+        + w.local_run
+        + eps * w.altmin_run;
     c.seeds as f64 * per_seed
 }
 
@@ -108,24 +115,28 @@ pub fn split_by_users(c: &FedRepConfig, workers: usize) -> bool {
     let owner = assign_shards(c, &per_seed, workers);
     let mut load = vec![0.0f64; workers];
     for s in 0..c.seeds {
-        let mut touched = vec![false; workers];
+        let (mut touched, mut fedrep) = (vec![false; workers], vec![false; workers]);
         for (j, job) in per_seed.iter().enumerate() {
             let shard = owner[s * per_seed.len() + j];
             load[shard] += job_work(job);
             touched[shard] = true;
+            fedrep[shard] |= matches!(job, Job::FedRepReference | Job::PrivateFedRep { .. });
         }
-        for (l, t) in load.iter_mut().zip(touched) {
+        for ((l, t), f) in load.iter_mut().zip(touched).zip(fedrep) {
             if t {
                 *l += w.data + w.statistic;
+            }
+            if f {
+                *l += w.fedrep_passes;
             }
         }
     }
     let by_runs = load.iter().copied().fold(0.0, f64::max);
-    // Shared users: one exchange after the statistic, each round and each final pass.
-    let fedrep_runs = (per_seed.len() - 1) as f64;
-    let exchanges = c.seeds as f64 * (1.0 + fedrep_runs * (c.rounds as f64 + 1.0) + 1.0);
-    let total: f64 =
-        c.seeds as f64 * (w.data + w.statistic + per_seed.iter().map(job_work).sum::<f64>());
+    // Shared users: one exchange after the statistic, each round and the final
+    // pass of the FedRep runs (together), and local GD.
+    let exchanges = c.seeds as f64 * (1.0 + (c.rounds as f64 + 1.0) + 1.0);
+    let total: f64 = c.seeds as f64
+        * (w.data + w.statistic + w.fedrep_passes + per_seed.iter().map(job_work).sum::<f64>());
     let by_users = total / workers as f64 + exchanges * EXCHANGE;
     by_users <= 0.9 * by_runs
 }
