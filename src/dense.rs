@@ -404,12 +404,12 @@ fn symmetric_lower_column(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
         let mut wj = [0.0; PANEL];
         wj[..width].copy_from_slice(&w[j0..j0 + width]);
         // The panel's own triangle (rows j0..j0 + width).
-        for p in 0..width {
+        for (p, &wp) in wj[..width].iter().enumerate() {
             let j = j0 + p;
-            y[j] += a[j * m + j] * wj[p];
+            y[j] += a[j * m + j] * wp;
             for i in j + 1..j0 + width {
                 let k = a[j * m + i];
-                y[i] += k * wj[p];
+                y[i] += k * wp;
                 y[j] += k * w[i];
             }
         }
