@@ -443,12 +443,11 @@ fn symmetric_lower_column(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
                 yc[l] = t;
             }
         }
-        for off in full..len {
-            let i = start + off;
-            for p in 0..PANEL {
-                let k = cols[p][off];
-                y[i] += k * wj[p];
-                acc[p][0] += k * w[i];
+        for i in start + full..m {
+            for ((col, &wp), acc) in cols.iter().zip(&wj).zip(acc.iter_mut()) {
+                let k = col[i - start];
+                y[i] += k * wp;
+                acc[0] += k * w[i];
             }
         }
         for p in 0..PANEL {
