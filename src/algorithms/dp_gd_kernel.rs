@@ -68,9 +68,11 @@ pub const FEATURE_BLOCK: usize = 256;
 /// p = 4000); above it memory stays O(n² + (n + n_test)·block).
 pub const KEEP_FEATURES_MAX: usize = 1 << 24;
 /// Up to this many active runs a step's K·W reads only K's lower triangle
-/// (`dense::symmetric_lower_product`, half the memory); with more, faer's
-/// blocked product is faster.
-const SYMMETRIC_MAX_RUNS: usize = 2;
+/// (`dense::symmetric_lower_product`, half the memory, once per run); with
+/// more, faer's blocked product (all of K once) is faster. At n = 2000 natively
+/// the lower-triangle product took 1.9 ms for 4 runs against faer's 2.7–3.0,
+/// 3.5–3.9 ms for 8 against 3.3.
+const SYMMETRIC_MAX_RUNS: usize = 6;
 /// Steps of noise images drawn at once per run (one matrix product).
 const NOISE_CHUNK: usize = 32;
 /// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).
