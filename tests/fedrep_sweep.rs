@@ -54,9 +54,20 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
     let (_, total) = sweep.progress();
     let mut steps = 0;
     let mut saw_altmin_running = false;
+    let mut saw_group_running = false;
     while !sweep.step().unwrap() {
         steps += 1;
         let phase = sweep.phase_label();
+        if phase.starts_with("FedRep (non-private) and Private FedRep, ε = 0.5, 2, 8: round 1") {
+            saw_group_running = true;
+            // The four FedRep runs share each pass: all four curves grow together.
+            let growing = sweep
+                .curves()
+                .iter()
+                .filter(|c| c.angles.len() == 2)
+                .count();
+            assert_eq!(growing, 4, "{phase}");
+        }
         if phase.starts_with("Priv-AltMin") && phase.contains(": iteration") {
             saw_altmin_running = true;
             // The running AltMin curve is already visible.
@@ -65,6 +76,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
     }
     steps += 1;
     assert!(saw_altmin_running);
+    assert!(saw_group_running);
     // Progress counts every unit, AltMin iterations included: a unit is one
     // run's chunk of users, and the four FedRep runs (the reference and three
     // ε) share each pass, so one step of theirs (n = 3000: one chunk per pass)

@@ -376,8 +376,18 @@ impl SeedSweep {
                         } else {
                             format!(": {}", RepresentationLearner::position(model))
                         };
-                        (self.group_label(runs), round)
+                        (self.group_label(runs.iter().map(|r| &r.job)), round)
                     }
+                    // A group not started yet: every FedRep run from here.
+                    None if is_fedrep(job) => (
+                        self.group_label(
+                            self.jobs[*index..]
+                                .iter()
+                                .map(|(_, j)| j)
+                                .take_while(|j| is_fedrep(j)),
+                        ),
+                        String::new(),
+                    ),
                     _ => (self.job_label(job), String::new()),
                 };
                 let wait = if self.waiting {
@@ -1099,16 +1109,17 @@ impl SeedSweep {
     }
 
     /// "FedRep (non-private) and Private FedRep, ε = 1, 2, 4": the runs of a group.
-    fn group_label(&self, runs: &[GroupRun]) -> String {
+    fn group_label<'a>(&self, jobs: impl Iterator<Item = &'a Job>) -> String {
+        let jobs: Vec<&Job> = jobs.collect();
         let mut parts = Vec::new();
-        if runs.iter().any(|r| r.job == Job::FedRepReference) {
+        if jobs.contains(&&Job::FedRepReference) {
             parts.push(self.job_label(&Job::FedRepReference));
         }
-        let epsilons: Vec<String> = runs
+        let epsilons: Vec<String> = jobs
             .iter()
-            .filter_map(|r| match r.job {
+            .filter_map(|job| match job {
                 Job::PrivateFedRep { epsilon_index } => {
-                    Some(self.config.epsilons[epsilon_index].to_string())
+                    Some(self.config.epsilons[*epsilon_index].to_string())
                 }
                 _ => None,
             })
