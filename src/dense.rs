@@ -353,8 +353,8 @@ const LANES: usize = 4;
 /// the diagonal) is read, W m×b; column-major. Each entry below the diagonal is
 /// read once and used twice (A_ij w_j into y_i, A_ij w_i into y_j), so a product
 /// moves half the memory of a full matrix–vector product. One column of W at a
-/// time: with two, the loop's registers ran out and it was slower than two
-/// passes. Plain multiplies and adds in a fixed order: native and wasm agree
+/// time: a pass for two was slower than two passes, for every panel width
+/// tried (likely register pressure in the compiler's vectorised loop). Plain multiplies and adds in a fixed order: native and wasm agree
 /// bit for bit.
 pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b: usize) {
     for c in 0..b {
