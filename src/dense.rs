@@ -253,9 +253,10 @@ mod tests {
 
     #[test]
     fn the_lower_triangle_product_is_the_symmetric_product() {
-        // m = 21: whole chunks of LANES and a remainder; b up to 6: a group of
-        // SYMM_GROUP columns and a smaller one. The upper triangle is garbage
-        // on purpose: it must not be read.
+        // m = 21 and 64: panels of PANEL columns, whole chunks of LANES rows
+        // below them and a remainder (m = 21: a last, narrower panel); b up to
+        // 6 columns of W. The upper triangle is garbage on purpose: it must
+        // not be read.
         for m in [1, 8, 21, 64] {
             let a = pseudo_random(m * m, 5);
             let mut sym = vec![0.0; m * m];

@@ -5,7 +5,7 @@
 //! (`SECONDS_PER_GFLOP`).
 
 use super::config::{FedRepConfig, InitMode};
-use super::run::{assign_shards, jobs_of_one_seed, Job};
+use super::run::{assign_shards, is_fedrep, jobs_of_one_seed, Job};
 use crate::algorithms::priv_altmin::participants;
 use crate::data::shared_representation::Storage;
 
@@ -120,7 +120,7 @@ pub fn split_by_users(c: &FedRepConfig, workers: usize) -> bool {
             let shard = owner[s * per_seed.len() + j];
             load[shard] += job_work(job);
             touched[shard] = true;
-            fedrep[shard] |= matches!(job, Job::FedRepReference | Job::PrivateFedRep { .. });
+            fedrep[shard] |= is_fedrep(job);
         }
         for ((l, t), f) in load.iter_mut().zip(touched).zip(fedrep) {
             if t {

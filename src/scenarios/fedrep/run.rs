@@ -148,7 +148,8 @@ enum Running {
     /// reference and Private FedRep at each ε) in lock-step: each pass over
     /// the users (a round, then the final heads) reads, or regenerates, every
     /// user once for all of them. `next`: this worker's next block of the
-    /// round or, once the rounds are done, its next user. A whole run applies
+    /// round or, once the rounds are done, its next user (0 at the start of a
+    /// pass: it is raised to the first of this worker's share). A whole run applies
     /// a pass as soon as it has every block; split by users, every worker
     /// applies every worker's partials in block order (Alg. 1 lines 8–10), so
     /// all hold the same U_t. Each run's numbers are those of a run of its own.
@@ -188,7 +189,7 @@ pub struct SeedSweep {
 }
 
 /// The runs that go together in one FedRep group (see [`Running::FedRepGroup`]).
-fn is_fedrep(job: &Job) -> bool {
+pub(super) fn is_fedrep(job: &Job) -> bool {
     matches!(job, Job::FedRepReference | Job::PrivateFedRep { .. })
 }
 
@@ -237,7 +238,7 @@ impl SeedSweep {
         // their order). Rows and curves are kept in sweep order whatever runs first.
         jobs.sort_by_key(|(_, job)| !is_fedrep(job));
         let count = |f: fn(&Job) -> bool| jobs.iter().filter(|(_, j)| f(j)).count();
-        let fedrep_runs = count(|j| matches!(j, Job::FedRepReference | Job::PrivateFedRep { .. }));
+        let fedrep_runs = count(is_fedrep);
         let altmin_runs = count(|j| matches!(j, Job::PrivAltMin { .. }));
         let local_runs = count(|j| matches!(j, Job::LocalGd));
         let n = config.n;
@@ -581,21 +582,17 @@ impl SeedSweep {
             self.units_done += runs.len();
             next = end;
         }
-        if next < mine.end {
-            return Ok(Phase::Jobs {
-                index,
-                running: Some(Running::FedRepGroup { runs, next }),
-            });
+        if next >= mine.end && self.share.is_none() {
+            let all = std::mem::take(&mut self.mine);
+            return self.apply_group_pass(index, runs, all);
         }
-        if self.share.is_some() {
+        if next >= mine.end {
             self.post();
-            return Ok(Phase::Jobs {
-                index,
-                running: Some(Running::FedRepGroup { runs, next }),
-            });
         }
-        let all = std::mem::take(&mut self.mine);
-        self.apply_group_pass(index, runs, all)
+        Ok(Phase::Jobs {
+            index,
+            running: Some(Running::FedRepGroup { runs, next }),
+        })
     }
 
     /// Every run's partials of the group's pass (all the blocks, or all the
@@ -611,14 +608,10 @@ impl SeedSweep {
             for (run, blocks) in runs.iter_mut().zip(&all.blocks) {
                 run.model.apply_partials(&self.data, blocks);
             }
-            let next = if runs[0].model.is_done() {
-                self.my_users(USERS_PER_STEP).start
-            } else {
-                self.my_blocks().start
-            };
+            // The next pass starts at this worker's first block or user.
             return Ok(Phase::Jobs {
                 index,
-                running: Some(Running::FedRepGroup { runs, next }),
+                running: Some(Running::FedRepGroup { runs, next: 0 }),
             });
         }
         let last = index + runs.len() - 1;
@@ -764,12 +757,8 @@ impl SeedSweep {
                         sigma,
                     });
                 }
-                let next = if runs[0].model.is_done() {
-                    self.my_users(USERS_PER_STEP).start
-                } else {
-                    self.my_blocks().start
-                };
-                Ok(Running::FedRepGroup { runs, next })
+                // Each pass starts at this worker's first block or user.
+                Ok(Running::FedRepGroup { runs, next: 0 })
             }
             Job::PrivAltMin { .. } if self.share.is_some() => Err(RunError::Config(
                 "Priv-AltMin does not split by users; run it with altmin on in whole runs".into(),
