@@ -286,6 +286,66 @@ mod tests {
     }
 
     #[test]
+    fn every_build_of_the_lower_triangle_kernel_gives_the_same_bits() {
+        // The portable kernel against each vector build this CPU has, one
+        // column per pass and two: the lanes and the order are the same, so
+        // the bits must be (native and wasm agree on the portable order).
+        for m in [9, 21, 64, 203] {
+            let a = pseudo_random(m * m, 11);
+            let w = pseudo_random(2 * m, 12);
+            let (a, w) = (a.as_ptr(), [w.as_ptr(), w[m..].as_ptr()]);
+            let mut portable = vec![7.0; 2 * m];
+            let y = |v: &mut Vec<f64>| [v.as_mut_ptr(), v[m..].as_mut_ptr()];
+            let pw = y(&mut portable);
+            // SAFETY: every pointer covers m (or m·m) values.
+            unsafe {
+                symmetric_lower_fallback::<1>([pw[0]], a, m, [w[0]]);
+                symmetric_lower_fallback::<1>([pw[1]], a, m, [w[1]]);
+            }
+            let mut public = vec![0.0; 2 * m];
+            let w_flat: Vec<f64> = pseudo_random(2 * m, 12);
+            let a_flat = pseudo_random(m * m, 11);
+            symmetric_lower_product(&mut public, &a_flat, m, &w_flat, 2);
+            assert_eq!(bits(&public), bits(&portable), "m = {m}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut got = vec![7.0; 2 * m];
+                let g = y(&mut got);
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2; pointers as above.
+                    unsafe {
+                        symmetric_lower_avx2::<1>([g[0]], a, m, [w[0]]);
+                        symmetric_lower_avx2::<1>([g[1]], a, m, [w[1]]);
+                    }
+                    assert_eq!(bits(&got), bits(&portable), "AVX2, m = {m}");
+                }
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                {
+                    got.fill(7.0);
+                    let g = y(&mut got);
+                    // SAFETY: the CPU has AVX-512F/VL; pointers as above.
+                    unsafe {
+                        symmetric_lower_avx512::<1>([g[0]], a, m, [w[0]]);
+                        symmetric_lower_avx512::<1>([g[1]], a, m, [w[1]]);
+                    }
+                    assert_eq!(bits(&got), bits(&portable), "AVX-512, m = {m}");
+                    got.fill(7.0);
+                    let g = y(&mut got);
+                    // SAFETY: as above.
+                    unsafe { symmetric_lower_avx512::<2>(g, a, m, w) };
+                    assert_eq!(bits(&got), bits(&portable), "AVX-512 pairs, m = {m}");
+                }
+            }
+            clean_upper_state();
+        }
+    }
+
+    fn bits(x: &[f64]) -> Vec<u64> {
+        x.iter().map(|v| v.to_bits()).collect()
+    }
+
+    #[test]
     fn triangular_and_cholesky_products_agree_with_the_full_ones() {
         let (m, k) = (9, 12);
         let a = pseudo_random(m * k, 8);
@@ -346,114 +406,226 @@ mod tests {
 /// (README, Speed): 0.39 against 0.75 ms natively; 4 and 16 were slower.
 const PANEL: usize = 8;
 
-/// Lanes of its inner loops: independent accumulators, which the compiler
-/// keeps in SIMD registers (wasm's simd128, AVX natively).
+/// Lanes of its inner loops: independent accumulators per column of the panel
+/// (one 256-bit vector natively, two 128-bit ones in wasm, four scalars in the
+/// portable code: the same lanes, so every build gives the same bits).
 const LANES: usize = 4;
 
 /// Y (m×b) = A W for a symmetric m×m A of which only the lower triangle (with
 /// the diagonal) is read, W m×b; column-major. Each entry below the diagonal is
 /// read once and used twice (A_ij w_j into y_i, A_ij w_i into y_j), so a product
-/// moves half the memory of a full matrix–vector product. One column of W at a
-/// time: a pass for two was slower than two passes, for every panel width
-/// tried (likely register pressure in the compiler's vectorised loop). Plain multiplies and adds in a fixed order: native and wasm agree
-/// bit for bit.
+/// moves half the memory of a full matrix–vector product.
+///
+/// One kernel ([`symmetric_lower_kernel!`]) in three builds: AVX-512 natively
+/// (256-bit vectors, its 32 registers; two columns of W per pass over A, which
+/// is what bounds it), AVX2 natively, simd128 in wasm (one column per pass: there
+/// the arithmetic bounds it and a fused pass was no faster), and portable code
+/// elsewhere. Plain multiplies and adds in one fixed order with [`LANES`] lanes:
+/// every build and every pairing of columns gives the same bits (tested).
 pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b: usize) {
-    for c in 0..b {
-        symmetric_lower_dispatch(&mut y[c * m..(c + 1) * m], a, m, &w[c * m..(c + 1) * m]);
-    }
-}
-
-/// Natively the widest SIMD the CPU has (the default x86-64 target is SSE2
-/// only; faer dispatches the same way); in wasm the build's simd128.
-fn symmetric_lower_dispatch(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
+    assert!(a.len() >= m * m && y.len() >= m * b && w.len() >= m * b);
+    let yp = y.as_mut_ptr();
+    let wp = w.as_ptr();
+    // Column c of Y and of W (disjoint slices of y and w, checked just above).
+    let col = |c: usize| unsafe { (yp.add(c * m), wp.add(c * m)) };
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        unsafe { symmetric_lower_avx512(y, a, m, w) };
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+    {
+        let mut c = 0;
+        while c < b {
+            let (y0, w0) = col(c);
+            if c + 1 < b {
+                let (y1, w1) = col(c + 1);
+                // SAFETY: the CPU has AVX-512F/VL; the pointers are in bounds (assert).
+                unsafe { symmetric_lower_avx512::<2>([y0, y1], a.as_ptr(), m, [w0, w1]) };
+                c += 2;
+            } else {
+                // SAFETY: as above.
+                unsafe { symmetric_lower_avx512::<1>([y0], a.as_ptr(), m, [w0]) };
+                c += 1;
+            }
+        }
         clean_upper_state();
         return;
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked just above).
-        unsafe { symmetric_lower_avx2(y, a, m, w) };
+        for c in 0..b {
+            let (y0, w0) = col(c);
+            // SAFETY: the CPU has AVX2; the pointers are in bounds (assert).
+            unsafe { symmetric_lower_avx2::<1>([y0], a.as_ptr(), m, [w0]) };
+        }
         clean_upper_state();
         return;
     }
-    symmetric_lower_column(y, a, m, w);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn symmetric_lower_avx512(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
-    symmetric_lower_column(y, a, m, w);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn symmetric_lower_avx2(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
-    symmetric_lower_column(y, a, m, w);
-}
-
-/// y = A w (A's lower triangle), PANEL columns of A at a time.
-#[inline(always)]
-fn symmetric_lower_column(y: &mut [f64], a: &[f64], m: usize, w: &[f64]) {
-    y[..m].iter_mut().for_each(|v| *v = 0.0);
-    let mut j0 = 0;
-    while j0 < m {
-        let width = PANEL.min(m - j0);
-        let mut wj = [0.0; PANEL];
-        wj[..width].copy_from_slice(&w[j0..j0 + width]);
-        // The panel's own triangle (rows j0..j0 + width).
-        for (p, &wp) in wj[..width].iter().enumerate() {
-            let j = j0 + p;
-            y[j] += a[j * m + j] * wp;
-            for i in j + 1..j0 + width {
-                let k = a[j * m + i];
-                y[i] += k * wp;
-                y[j] += k * w[i];
-            }
-        }
-        let start = j0 + width;
-        if width < PANEL {
-            break;
-        }
-        // The rows below it: y_i += Σ_p A_{i,j0+p} w_{j0+p}, and each column's
-        // dot product A_{·,j0+p}·w into its own accumulators.
-        let cols: [&[f64]; PANEL] =
-            std::array::from_fn(|p| &a[(j0 + p) * m + start..(j0 + p + 1) * m]);
-        let len = m - start;
-        let full = len / LANES * LANES;
-        let mut acc = [[0.0; LANES]; PANEL];
-        for off in (0..full).step_by(LANES) {
-            let i = start + off;
-            let k: [&[f64; LANES]; PANEL] = std::array::from_fn(|p| {
-                cols[p][off..off + LANES]
-                    .try_into()
-                    .expect("a chunk of LANES")
-            });
-            let wc: &[f64; LANES] = w[i..i + LANES].try_into().expect("a chunk of LANES");
-            let yc: &mut [f64; LANES] =
-                (&mut y[i..i + LANES]).try_into().expect("a chunk of LANES");
-            for l in 0..LANES {
-                let mut t = yc[l];
-                for p in 0..PANEL {
-                    t += k[p][l] * wj[p];
-                    acc[p][l] += k[p][l] * wc[l];
-                }
-                yc[l] = t;
-            }
-        }
-        for i in start + full..m {
-            for ((col, &wp), acc) in cols.iter().zip(&wj).zip(acc.iter_mut()) {
-                let k = col[i - start];
-                y[i] += k * wp;
-                acc[0] += k * w[i];
-            }
-        }
-        for p in 0..PANEL {
-            y[j0 + p] += acc[p].iter().sum::<f64>();
-        }
-        j0 = start;
+    for c in 0..b {
+        let (y0, w0) = col(c);
+        // SAFETY: the pointers are in bounds (assert above); in wasm the build
+        // enables simd128 (.cargo/config.toml), which the kernel is cfg'd on.
+        unsafe { symmetric_lower_fallback::<1>([y0], a.as_ptr(), m, [w0]) };
     }
 }
+
+/// y = A w on the panel's own PANEL×PANEL triangle (rows and columns
+/// j0..j0 + width), scalar, in the order every build shares.
+#[inline(always)]
+unsafe fn symmetric_lower_diagonal_block(
+    y: *mut f64,
+    a: *const f64,
+    m: usize,
+    w: *const f64,
+    j0: usize,
+    width: usize,
+) {
+    for j in j0..j0 + width {
+        let wj = *w.add(j);
+        *y.add(j) += *a.add(j * m + j) * wj;
+        for i in j + 1..j0 + width {
+            let k = *a.add(j * m + i);
+            *y.add(i) += k * wj;
+            *y.add(j) += k * *w.add(i);
+        }
+    }
+}
+
+/// Writes `unsafe fn $name<const NC: usize>(y, a, m, w)`: y_c = A w_c for NC
+/// columns in one pass over A's lower triangle, with a vector type of `$width`
+/// lanes and its operations. The order of the floating-point operations is the
+/// same for every vector type (LANES accumulators per panel column):
+/// - the panel's triangle, scalar ([`symmetric_lower_diagonal_block`]);
+/// - each row i below it: t = y_i, then t += A_{i,j0+p}·w_{j0+p} for p = 0..PANEL;
+/// - each panel column's dot product with w: lane l takes the rows with
+///   (i − start) mod LANES = l in increasing i; the last (m − start) mod LANES rows
+///   go into lane 0 after them; then y_{j0+p} += ((l0 + l1) + l2) + l3.
+macro_rules! symmetric_lower_kernel {
+    ($(#[$attr:meta])* $name:ident, $vector:ty, $width:expr,
+     zero: $zero:expr, splat: $splat:expr, load: $load:expr, store: $store:expr,
+     add: $add:expr, mul: $mul:expr) => {
+        $(#[$attr])*
+        unsafe fn $name<const NC: usize>(
+            y: [*mut f64; NC],
+            a: *const f64,
+            m: usize,
+            w: [*const f64; NC],
+        ) {
+            // Vectors per chunk of LANES rows.
+            const V: usize = LANES / $width;
+            for &yc in &y {
+                for i in 0..m {
+                    *yc.add(i) = 0.0;
+                }
+            }
+            let mut j0 = 0;
+            while j0 < m {
+                let width = PANEL.min(m - j0);
+                for c in 0..NC {
+                    symmetric_lower_diagonal_block(y[c], a, m, w[c], j0, width);
+                }
+                let start = j0 + width;
+                if width < PANEL {
+                    break;
+                }
+                let mut cols = [a; PANEL];
+                let mut wj: [[$vector; PANEL]; NC] = [[$zero; PANEL]; NC];
+                for p in 0..PANEL {
+                    cols[p] = a.add((j0 + p) * m + start);
+                    for c in 0..NC {
+                        wj[c][p] = $splat(*w[c].add(j0 + p));
+                    }
+                }
+                let mut acc: [[[$vector; V]; PANEL]; NC] = [[[$zero; V]; PANEL]; NC];
+                let full = (m - start) / LANES * LANES;
+                let mut off = 0;
+                while off < full {
+                    for v in 0..V {
+                        let o = off + v * $width;
+                        let mut t: [$vector; NC] = [$zero; NC];
+                        let mut wc: [$vector; NC] = [$zero; NC];
+                        for c in 0..NC {
+                            t[c] = $load(y[c].add(start + o));
+                            wc[c] = $load(w[c].add(start + o));
+                        }
+                        for p in 0..PANEL {
+                            let k = $load(cols[p].add(o));
+                            for c in 0..NC {
+                                t[c] = $add(t[c], $mul(k, wj[c][p]));
+                                acc[c][p][v] = $add(acc[c][p][v], $mul(k, wc[c]));
+                            }
+                        }
+                        for c in 0..NC {
+                            $store(y[c].add(start + o), t[c]);
+                        }
+                    }
+                    off += LANES;
+                }
+                for c in 0..NC {
+                    let mut lanes = [[0.0f64; LANES]; PANEL];
+                    for p in 0..PANEL {
+                        for v in 0..V {
+                            $store(lanes[p].as_mut_ptr().add(v * $width), acc[c][p][v]);
+                        }
+                    }
+                    for i in start + full..m {
+                        let wi = *w[c].add(i);
+                        for p in 0..PANEL {
+                            let k = *cols[p].add(i - start);
+                            *y[c].add(i) += k * *w[c].add(j0 + p);
+                            lanes[p][0] += k * wi;
+                        }
+                    }
+                    for p in 0..PANEL {
+                        *y[c].add(j0 + p) += lanes[p].iter().sum::<f64>();
+                    }
+                }
+                j0 = start;
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{
+    __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_setzero_pd,
+    _mm256_storeu_pd,
+};
+
+// AVX-512VL gives the 256-bit code 32 registers: two columns per pass fit.
+#[cfg(target_arch = "x86_64")]
+symmetric_lower_kernel!(
+    #[target_feature(enable = "avx512f,avx512vl")]
+    symmetric_lower_avx512, __m256d, 4,
+    zero: _mm256_setzero_pd(), splat: _mm256_set1_pd, load: _mm256_loadu_pd,
+    store: _mm256_storeu_pd, add: _mm256_add_pd, mul: _mm256_mul_pd
+);
+
+#[cfg(target_arch = "x86_64")]
+symmetric_lower_kernel!(
+    #[target_feature(enable = "avx2")]
+    symmetric_lower_avx2, __m256d, 4,
+    zero: _mm256_setzero_pd(), splat: _mm256_set1_pd, load: _mm256_loadu_pd,
+    store: _mm256_storeu_pd, add: _mm256_add_pd, mul: _mm256_mul_pd
+);
+
+// wasm: explicit simd128 (two v128 per chunk of 4 rows). V8 ran the
+// auto-vectorised portable loop about 2× slower (README, Speed).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use std::arch::wasm32::{f64x2_add, f64x2_mul, f64x2_splat, v128, v128_load, v128_store};
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+symmetric_lower_kernel!(
+    symmetric_lower_fallback, v128, 2,
+    zero: f64x2_splat(0.0), splat: f64x2_splat,
+    load: |p: *const f64| v128_load(p as *const v128),
+    store: |p: *mut f64, v: v128| v128_store(p as *mut v128, v),
+    add: f64x2_add, mul: f64x2_mul
+);
+
+// Anywhere else (and x86-64 without AVX2): four scalar lanes.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+symmetric_lower_kernel!(
+    symmetric_lower_fallback, f64, 1,
+    zero: 0.0, splat: |x: f64| x, load: |p: *const f64| *p,
+    store: |p: *mut f64, v: f64| *p = v,
+    add: |x: f64, y: f64| x + y, mul: |x: f64, y: f64| x * y
+);
