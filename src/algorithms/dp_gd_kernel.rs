@@ -72,7 +72,7 @@ pub const KEEP_FEATURES_MAX: usize = 1 << 24;
 /// more, faer's blocked product (all of K once) is faster. At n = 2000 natively
 /// the lower-triangle product took 1.9 ms for 4 runs against faer's 2.7–3.0,
 /// 3.5–3.9 ms for 8 against 3.3.
-const SYMMETRIC_MAX_RUNS: usize = 6;
+pub const SYMMETRIC_MAX_RUNS: usize = 6;
 /// Steps of noise images drawn at once per run (one matrix product).
 const NOISE_CHUNK: usize = 32;
 /// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).

@@ -1,73 +1,215 @@
-//! How much work a DP-GD sweep is, in floating-point operations
-//! (approximately), before it runs: the page's time estimate reads it. Each
-//! term counts the inner loops of one phase (Bombari & Mondelli, Algorithm 1:
-//! two products with Φ per step); the constant that turns it into seconds is
-//! measured (`SECONDS_PER_GFLOP`).
+//! How long a DP-GD sweep takes, before it runs: the page's time estimate and
+//! the split of a sweep's (seed, width) groups over workers read it.
+//!
+//! Each width is counted in four kinds of work (Bombari & Mondelli,
+//! Algorithm 1, as this project runs it: `dp_gd_random_features` below p = n,
+//! `dp_gd_kernel` from p = n), because each kind runs at its own speed and the
+//! ratio differs between native code and wasm:
+//! - features: building Φ and Φ_test (a product with the inputs and the activation);
+//! - dense: blocked products and factorizations (the Gram matrix, the
+//!   Cholesky or eigendecomposition, the noise images, the steps of more than
+//!   `SYMMETRIC_MAX_RUNS` runs, the final draws; θ*'s Gram and eigendecomposition);
+//! - symmetric: the kernel path's steps through the lower-triangle product,
+//!   n² per run and step;
+//! - direct: the direct path's steps, two products with Φ per run and step.
+//!
+//! The seconds per 10⁹ operations of each kind were fitted (least squares on
+//! relative error) to the time of every width of `dpgd-paper` alone, natively
+//! (`dp-explorer sweep --threads 1`) and in wasm (node, one `Runner`): README,
+//! Speed. The shares of the workers use the wasm speeds, since the page's
+//! workers are where the balance matters most; they split the native sweep
+//! about as evenly.
 
 use super::config::DpGdConfig;
+use crate::algorithms::dp_gd_kernel::{KEEP_FEATURES_MAX, SYMMETRIC_MAX_RUNS};
 
-/// Seconds per 10⁹ counted operations on one core: fitted to
-/// `dp-explorer sweep` on the DP-GD presets (README, Speed).
-pub const SECONDS_PER_GFLOP: f64 = 0.15;
-
-/// The operations of the whole sweep (every seed, width, ε and traced run).
-pub fn sweep_work(c: &DpGdConfig) -> f64 {
-    c.repeats as f64 * c.p_grid.iter().map(|&p| width_work(c, p)).sum::<f64>()
+/// Seconds per 10⁹ counted operations of each kind of work.
+#[derive(Clone, Copy, Debug)]
+pub struct Speeds {
+    pub features: f64,
+    pub dense: f64,
+    pub symmetric: f64,
+    pub direct: f64,
 }
 
-/// The operations of one width of one seed: its features, θ*, GD, one DP-GD
-/// run per ε and its traced runs (the unit a sweep's shards share out).
-pub fn width_work(c: &DpGdConfig, p: usize) -> f64 {
-    if c.uses_kernel(p) {
-        return kernel_work(c, p);
-    }
-    let (n, n_test, d) = (c.n as f64, c.n_test as f64, c.d as f64);
-    let pf = p as f64;
-    // The features of the train and test inputs.
-    let features = (n + n_test) * pf * (2.0 * d + 10.0);
-    // θ* = Φ⁺Y: K = ΦΦᵀ (symmetric: n²p) or ΦᵀΦ, and a Cholesky.
-    let small = n.min(pf);
-    let min_norm = n.max(pf) * small * small + small * small * small / 3.0;
-    // GD and one DP-GD run per ε, each T steps of two products with Φ.
-    let (_, steps) = c.schedule(p, c.time_scale);
-    let step = 4.0 * n * pf + pf;
-    let mut runs = (1.0 + c.epsilons.len() as f64) * steps as f64 * step;
-    if c.trace_p.contains(&p) {
-        for &ts in &c.trace_time_scales {
-            runs += c.trace_schedule(p, ts).1 as f64 * step;
-        }
-    }
-    features + min_norm + runs + 2.0 * n_test * pf
+/// One core natively (the page's estimate divides by the workers and
+/// multiplies by its wasm factor).
+pub const NATIVE: Speeds = Speeds {
+    features: 0.069,
+    dense: 0.075,
+    symmetric: 0.111,
+    direct: 0.071,
+};
+
+/// One wasm worker (node): the weights of the workers' shares.
+pub const WASM: Speeds = Speeds {
+    features: 0.357,
+    dense: 0.138,
+    symmetric: 0.294,
+    direct: 0.126,
+};
+
+/// The operations of each kind in one width of one seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Work {
+    pub features: f64,
+    pub dense: f64,
+    pub symmetric: f64,
+    pub direct: f64,
 }
 
-/// One width on the kernel path (`dp_gd_kernel`): two passes of features, the
-/// Gram matrix (n²p/2), its eigendecomposition (≈ 4n³ in faer), each run's
-/// steps (K times the clipped residuals and the noise image, 2n² each) and the
-/// final draws. Its products are matrix–matrix, about 4× faster per operation
-/// than the direct path's matrix–vector ones (hence the factor).
-fn kernel_work(c: &DpGdConfig, p: usize) -> f64 {
-    let (n, n_test, d, pf) = (c.n as f64, c.n_test as f64, c.d as f64, p as f64);
-    let mut runs = vec![c.schedule(p, c.time_scale).1; 1 + c.epsilons.len()];
+impl Work {
+    pub fn seconds(&self, s: &Speeds) -> f64 {
+        (self.features * s.features
+            + self.dense * s.dense
+            + self.symmetric * s.symmetric
+            + self.direct * s.direct)
+            * 1e-9
+    }
+}
+
+/// Every run of one width: (steps, whether it adds noise): GD, one DP-GD run
+/// per ε, and the loss-versus-T runs if the width is traced.
+fn runs(c: &DpGdConfig, p: usize) -> Vec<(usize, bool)> {
+    let steps = c.schedule(p, c.time_scale).1;
+    let mut runs = vec![(steps, false)];
+    runs.extend(c.epsilons.iter().map(|_| (steps, true)));
     if c.trace_p.contains(&p) {
         runs.extend(
             c.trace_time_scales
                 .iter()
-                .map(|&ts| c.trace_schedule(p, ts).1),
+                .map(|&ts| (c.trace_schedule(p, ts).1, true)),
         );
     }
-    let b = runs.len() as f64;
-    let features = 2.0 * (n + n_test) * pf * (2.0 * d + 10.0);
-    let gram = n * n * pf / 2.0 + 4.0 * n * n * n;
-    let steps: f64 = runs.iter().map(|&t| t as f64 * 2.0 * n * n).sum();
-    let final_draws = (n + n_test) * pf * 2.0 * (b + 1.0);
-    // The batch's steps are sequential and each reads all of K (8n² bytes)
-    // however few runs are left: the longest run sets a memory-bound floor
-    // (fitted to `dpgd-paper`'s loss-versus-T runs, 2–3 ms a step at n = 2000).
-    let longest = runs.iter().copied().max().unwrap_or(0) as f64;
-    (features + gram + steps + final_draws) / 4.0 + 4.0 * longest * n * n
+    runs
 }
 
-/// Seconds the sweep takes on one core (an estimate, within about 2×).
+/// The operations of one width of one seed (the unit a sweep's shards share out).
+pub fn width_work(c: &DpGdConfig, p: usize) -> Work {
+    let (n, n_test, d, pf) = (c.n as f64, c.n_test as f64, c.d as f64, p as f64);
+    let runs = runs(c, p);
+    let features = (n + n_test) * pf * (2.0 * d + 10.0);
+    if !c.uses_kernel(p) {
+        // θ* = Φ⁺Y through the smaller Gram matrix and its eigendecomposition;
+        // every run T steps of two products with Φ.
+        let small = n.min(pf);
+        let steps: f64 = runs.iter().map(|r| r.0 as f64).sum();
+        return Work {
+            features,
+            dense: n.max(pf) * small * small / 2.0 + 4.0 * small * small * small,
+            symmetric: 0.0,
+            direct: steps * (4.0 * n * pf + pf),
+        };
+    }
+    // The kernel path: the features once if the first pass keeps them, else twice.
+    let kept = (c.n + c.n_test).saturating_mul(p) <= KEEP_FEATURES_MAX;
+    let eigen = 2 * p < 3 * c.n;
+    let factor = if eigen {
+        4.0 * n * n * n
+    } else {
+        n * n * n / 3.0
+    };
+    // Steps: with a runs active, K·W is the lower-triangle product (a ≤
+    // SYMMETRIC_MAX_RUNS) or faer's blocked one; each noisy step draws an image
+    // through L (triangular, n²/2) or U Λ^{1/2} (n²).
+    let mut lengths: Vec<f64> = runs.iter().map(|r| r.0 as f64).collect();
+    lengths.sort_by(|a, b| b.total_cmp(a));
+    let (mut symmetric, mut blocked) = (0.0, 0.0);
+    for (i, &t) in lengths.iter().enumerate() {
+        // Steps during which exactly i + 1 runs are active.
+        let next = lengths.get(i + 1).copied().unwrap_or(0.0);
+        let column_steps = (i + 1) as f64 * (t - next) * n * n;
+        if i < SYMMETRIC_MAX_RUNS {
+            symmetric += column_steps;
+        } else {
+            blocked += column_steps;
+        }
+    }
+    let noisy: f64 = runs.iter().filter(|r| r.1).map(|r| r.0 as f64).sum();
+    let noise = noisy * n * n * if eigen { 1.0 } else { 0.5 };
+    let final_draws = (n + n_test) * pf * 2.0 * (runs.len() as f64 + 1.0);
+    Work {
+        features: if kept { features } else { 2.0 * features },
+        dense: n * n * pf / 2.0 + factor + noise + blocked + final_draws,
+        symmetric,
+        direct: 0.0,
+    }
+}
+
+/// The weight of one width in the workers' shares: its seconds in wasm.
+pub fn width_share_weight(c: &DpGdConfig, p: usize) -> f64 {
+    width_work(c, p).seconds(&WASM)
+}
+
+/// Seconds the sweep takes on one core natively (an estimate, within about 2×).
 pub fn sweep_seconds(c: &DpGdConfig) -> f64 {
-    sweep_work(c) * SECONDS_PER_GFLOP * 1e-9
+    c.repeats as f64
+        * c.p_grid
+            .iter()
+            .map(|&p| width_work(c, p).seconds(&NATIVE))
+            .sum::<f64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenarios::assign_longest_first;
+    use crate::scenarios::field::Config;
+
+    /// Seconds of every width of `dpgd-paper` alone, measured on the project's
+    /// 2-core machine (README, Speed): natively with `dp-explorer sweep
+    /// --threads 1`, and in wasm under node, one `Runner` per width.
+    const PAPER_WIDTHS: [usize; 11] =
+        [50, 125, 316, 794, 1258, 1995, 2000, 3162, 5011, 7943, 16000];
+    const NATIVE_SECONDS: [f64; 11] = [
+        0.07, 0.12, 0.26, 1.13, 3.09, 5.97, 3.25, 14.56, 1.98, 8.99, 7.21,
+    ];
+    const WASM_SECONDS: [f64; 11] = [
+        0.17, 0.24, 0.67, 2.06, 5.05, 10.93, 6.90, 31.19, 5.51, 20.86, 17.88,
+    ];
+
+    fn paper() -> DpGdConfig {
+        DpGdConfig::preset("dpgd-paper").unwrap()
+    }
+
+    #[test]
+    fn the_model_is_within_2x_of_every_measured_width() {
+        let c = paper();
+        assert_eq!(c.p_grid, PAPER_WIDTHS);
+        for (speeds, measured) in [(NATIVE, NATIVE_SECONDS), (WASM, WASM_SECONDS)] {
+            for (&p, &t) in PAPER_WIDTHS.iter().zip(&measured) {
+                let est = width_work(&c, p).seconds(&speeds);
+                assert!(
+                    est < 2.0 * t && t < 2.0 * est,
+                    "p = {p}: estimated {est:.2} s, measured {t:.2} s"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shares_of_two_workers_are_balanced_in_wasm_and_natively() {
+        // With the measured times, the busier of two workers does at most 10%
+        // more than half of the sweep (the native model before this one gave
+        // 66 s of 107 s to one wasm worker).
+        let c = paper();
+        let weights: Vec<f64> = c
+            .p_grid
+            .iter()
+            .map(|&p| width_share_weight(&c, p))
+            .collect();
+        let owner = assign_longest_first(&weights, 2);
+        for measured in [NATIVE_SECONDS, WASM_SECONDS] {
+            let total: f64 = measured.iter().sum();
+            let busiest = (0..2)
+                .map(|s| {
+                    (0..measured.len())
+                        .filter(|&g| owner[g] == s)
+                        .map(|g| measured[g])
+                        .sum::<f64>()
+                })
+                .fold(0.0, f64::max);
+            assert!(busiest <= 0.55 * total, "{busiest:.1} s of {total:.1} s");
+        }
+    }
 }

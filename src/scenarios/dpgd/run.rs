@@ -211,7 +211,7 @@ impl DpGdSweep {
     /// As [`DpGdSweep::new`], also filling `epsilon_spent` of private rows,
     /// for only the widths of `shard` (a pool of workers or `sweep --shard`):
     /// the (seed, width) groups go to the shards by their estimated cost
-    /// ([`cost::width_work`], longest first). Every group depends only on
+    /// ([`cost::width_share_weight`], longest first). Every group depends only on
     /// (config, seed, width), so the shards' rows sorted by `order` are exactly
     /// the whole sweep's.
     pub fn with_epsilon_spent(
@@ -351,7 +351,7 @@ impl DpGdSweep {
             let units: Vec<usize> = group_units.windows(2).map(|w| w[1] - w[0]).collect();
             let widths = config.p_grid.len();
             let costs: Vec<f64> = (0..config.repeats * widths)
-                .map(|g| cost::width_work(&config, config.p_grid[g % widths]))
+                .map(|g| cost::width_share_weight(&config, config.p_grid[g % widths]))
                 .collect();
             let owner = assign_longest_first(&costs, shard.count);
             jobs.retain(|job| owner[job.group(widths)] == shard.index);
