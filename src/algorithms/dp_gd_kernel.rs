@@ -188,6 +188,51 @@ pub struct KernelWidth {
     /// second when (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`]; each is taken
     /// (freed) as the second pass reads it.
     kept: Option<Vec<(Vec<f64>, Vec<f64>)>>,
+    /// The Gram pass's next feature block, being computed on another thread
+    /// (natively): its first neuron and the thread.
+    ahead: Option<(usize, FeatureThread)>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+type FeatureThread = std::thread::JoinHandle<(Vec<f64>, Vec<f64>)>;
+/// No threads in wasm: nothing is ever computed ahead.
+#[cfg(target_arch = "wasm32")]
+type FeatureThread = NoThread;
+#[cfg(target_arch = "wasm32")]
+struct NoThread;
+#[cfg(target_arch = "wasm32")]
+impl NoThread {
+    fn join(self) -> Result<(Vec<f64>, Vec<f64>), ()> {
+        Err(())
+    }
+}
+
+/// Features of neurons `start .. start + count` for the training inputs and,
+/// with `test`, the test inputs: (Φ_blk n×count, Φ_test,blk n_test×count or
+/// empty), column-major.
+fn feature_block(
+    inputs: &RfInputs,
+    seed: u64,
+    act: Activation,
+    start: usize,
+    count: usize,
+    test: bool,
+) -> (Vec<f64>, Vec<f64>) {
+    let d = inputs.d();
+    let w = frozen_weights_block(seed, start, count, d);
+    let features = |x: &[f64], rows: usize| {
+        let mut out = vec![0.0; rows * count];
+        dense::gemm(&mut out, rows, count, x, d, w.as_slice(), 1.0, false);
+        out.iter_mut().for_each(|z| *z = act.apply(*z));
+        out
+    };
+    let train = features(inputs.x_train.as_slice(), inputs.n());
+    let test = if test {
+        features(inputs.x_test.as_slice(), inputs.n_test())
+    } else {
+        Vec::new()
+    };
+    (train, test)
 }
 
 impl KernelWidth {
@@ -240,6 +285,7 @@ impl KernelWidth {
             rank: 0,
             failed: None,
             kept: ((n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX).then(Vec::new),
+            ahead: None,
         }
     }
 
@@ -284,26 +330,36 @@ impl KernelWidth {
         steps_per_unit(self.n, self.columns.len())
     }
 
-    /// Features of neurons `start .. start + count` for the training inputs
-    /// and, with `test`, the test inputs: (Φ_blk n×count, Φ_test,blk
-    /// n_test×count or empty), column-major.
+    /// Features of neurons `start .. start + count` (see [`feature_block`]).
     fn feature_block(&self, start: usize, count: usize, test: bool) -> (Vec<f64>, Vec<f64>) {
-        let d = self.inputs.d();
-        let w = frozen_weights_block(self.seed, start, count, d);
-        let act = self.activation;
-        let features = |x: &[f64], rows: usize| {
-            let mut out = vec![0.0; rows * count];
-            dense::gemm(&mut out, rows, count, x, d, w.as_slice(), 1.0, false);
-            out.iter_mut().for_each(|z| *z = act.apply(*z));
-            out
+        feature_block(&self.inputs, self.seed, self.activation, start, count, test)
+    }
+
+    /// The features of the Gram pass's block at `start`: the one computed
+    /// ahead on another thread if there is one, else computed now; then,
+    /// natively on a machine with a second core, the next block is started
+    /// ahead, so the activation (about a fifth of the paper-size cell) runs
+    /// beside the Gram product. The same function on the same inputs: the
+    /// numbers do not depend on which thread computed them.
+    fn gram_features(&mut self, start: usize, count: usize, test: bool) -> (Vec<f64>, Vec<f64>) {
+        let block = match self.ahead.take() {
+            Some((at, handle)) if at == start => handle.join().expect("a feature block thread"),
+            _ => self.feature_block(start, count, test),
         };
-        let train = features(self.inputs.x_train.as_slice(), self.n);
-        let test = if test {
-            features(self.inputs.x_test.as_slice(), self.n_test)
-        } else {
-            Vec::new()
-        };
-        (train, test)
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let next = start + count;
+            let spare_core = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+            if next < self.p && spare_core {
+                let count = FEATURE_BLOCK.min(self.p - next);
+                let (inputs, seed, act) = (Arc::clone(&self.inputs), self.seed, self.activation);
+                let handle = std::thread::spawn(move || {
+                    feature_block(&inputs, seed, act, next, count, test)
+                });
+                self.ahead = Some((next, handle));
+            }
+        }
+        block
     }
 
     /// One bounded unit of work; returns true once everything is done.
@@ -330,7 +386,7 @@ impl KernelWidth {
     fn gram_block(&mut self, start: usize) {
         let count = FEATURE_BLOCK.min(self.p - start);
         // The test features are only needed here to keep them for pass 2.
-        let (phi, phi_test) = self.feature_block(start, count, self.kept.is_some());
+        let (phi, phi_test) = self.gram_features(start, count, self.kept.is_some());
         dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
         let noisy: Vec<usize> = (0..self.columns.len())
             .filter(|&j| self.columns[j].noise_std > 0.0)
