@@ -197,6 +197,17 @@ fn kernel_runs(p: usize, params: &[(DpGdParams, u64)]) -> Vec<Outcome> {
 
 /// As `kernel_runs`, with the first pass's features kept for the second or recomputed.
 fn kernel_runs_keeping(p: usize, params: &[(DpGdParams, u64)], keep: bool) -> Vec<Outcome> {
+    kernel_runs_with(p, params, keep, true)
+}
+
+/// As `kernel_runs_keeping`, with feature blocks computed ahead on another
+/// thread (where the machine has a second core) or each in its turn.
+fn kernel_runs_with(
+    p: usize,
+    params: &[(DpGdParams, u64)],
+    keep: bool,
+    ahead: bool,
+) -> Vec<Outcome> {
     let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, N, N_TEST, Target::Sign));
     let runs = params
         .iter()
@@ -206,7 +217,9 @@ fn kernel_runs_keeping(p: usize, params: &[(DpGdParams, u64)], keep: bool) -> Ve
             fresh: NoiseSource::new(seed).release(1),
         })
         .collect();
-    let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs).keep_features(keep);
+    let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs)
+        .keep_features(keep)
+        .features_ahead(ahead);
     while !k.step() {}
     assert!(k.failure().is_none());
     k.results()
@@ -373,6 +386,14 @@ fn kept_and_recomputed_features_give_the_same_numbers() {
     let kept = kernel_runs_keeping(p, &specs, true);
     let recomputed = kernel_runs_keeping(p, &specs, false);
     assert_eq!(kept, recomputed);
+    // Blocks computed ahead on another thread, or each in its turn: the same.
+    for keep in [true, false] {
+        assert_eq!(
+            kernel_runs_with(p, &specs, keep, false),
+            kept,
+            "keep = {keep}"
+        );
+    }
     assert!(
         kept.iter().all(|o| o.1.is_finite() && o.1 > 0.0),
         "{kept:?}"

@@ -188,9 +188,11 @@ pub struct KernelWidth {
     /// second when (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`]; each is taken
     /// (freed) as the second pass reads it.
     kept: Option<Vec<(Vec<f64>, Vec<f64>)>>,
-    /// The Gram pass's next feature block, being computed on another thread
-    /// (natively): its first neuron and the thread.
-    ahead: Option<(usize, FeatureThread)>,
+    /// A pass's next feature block, being computed on another thread
+    /// (natively): its first neuron, whether it has the test features, the thread.
+    ahead: Option<(usize, bool, FeatureThread)>,
+    /// Whether blocks may be computed ahead (when a second core exists).
+    ahead_allowed: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -286,6 +288,7 @@ impl KernelWidth {
             failed: None,
             kept: ((n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX).then(Vec::new),
             ahead: None,
+            ahead_allowed: true,
         }
     }
 
@@ -294,6 +297,14 @@ impl KernelWidth {
     /// results are the same numbers. Before the first `step()`.
     pub fn keep_features(mut self, keep: bool) -> Self {
         self.kept = keep.then(Vec::new);
+        self
+    }
+
+    /// Whether feature blocks may be computed ahead on another thread (by
+    /// default natively, when the machine has a second core); either way the
+    /// results are the same numbers. Before the first `step()`.
+    pub fn features_ahead(mut self, allowed: bool) -> Self {
+        self.ahead_allowed = allowed;
         self
     }
 
@@ -335,28 +346,31 @@ impl KernelWidth {
         feature_block(&self.inputs, self.seed, self.activation, start, count, test)
     }
 
-    /// The features of the Gram pass's block at `start`: the one computed
-    /// ahead on another thread if there is one, else computed now; then,
-    /// natively on a machine with a second core, the next block is started
-    /// ahead, so the activation (about a fifth of the paper-size cell) runs
-    /// beside the Gram product. The same function on the same inputs: the
-    /// numbers do not depend on which thread computed them.
-    fn gram_features(&mut self, start: usize, count: usize, test: bool) -> (Vec<f64>, Vec<f64>) {
+    /// The features of a pass's block at `start` (the Gram pass, or the final
+    /// pass when the first did not keep its blocks): the one computed ahead on
+    /// another thread if there is one, else computed now; then, natively on a
+    /// machine with a second core, the pass's next block is started ahead, so
+    /// the activation (about a fifth of the paper-size cell) runs beside the
+    /// products. The same function on the same inputs: the numbers do not
+    /// depend on which thread computed them.
+    fn pass_features(&mut self, start: usize, count: usize, test: bool) -> (Vec<f64>, Vec<f64>) {
         let block = match self.ahead.take() {
-            Some((at, handle)) if at == start => handle.join().expect("a feature block thread"),
+            Some((at, with_test, handle)) if at == start && with_test == test => {
+                handle.join().expect("a feature block thread")
+            }
             _ => self.feature_block(start, count, test),
         };
         #[cfg(not(target_arch = "wasm32"))]
         {
             let next = start + count;
             let spare_core = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-            if next < self.p && spare_core {
+            if next < self.p && spare_core && self.ahead_allowed {
                 let count = FEATURE_BLOCK.min(self.p - next);
                 let (inputs, seed, act) = (Arc::clone(&self.inputs), self.seed, self.activation);
                 let handle = std::thread::spawn(move || {
                     feature_block(&inputs, seed, act, next, count, test)
                 });
-                self.ahead = Some((next, handle));
+                self.ahead = Some((next, test, handle));
             }
         }
         block
@@ -386,7 +400,7 @@ impl KernelWidth {
     fn gram_block(&mut self, start: usize) {
         let count = FEATURE_BLOCK.min(self.p - start);
         // The test features are only needed here to keep them for pass 2.
-        let (phi, phi_test) = self.gram_features(start, count, self.kept.is_some());
+        let (phi, phi_test) = self.pass_features(start, count, self.kept.is_some());
         dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
         let noisy: Vec<usize> = (0..self.columns.len())
             .filter(|&j| self.columns[j].noise_std > 0.0)
@@ -656,7 +670,7 @@ impl KernelWidth {
         let count = FEATURE_BLOCK.min(self.p - start);
         let (phi, phi_test) = match &mut self.kept {
             Some(kept) => std::mem::take(&mut kept[start / FEATURE_BLOCK]),
-            None => self.feature_block(start, count, true),
+            None => self.pass_features(start, count, true),
         };
         let runs = self.columns.len();
         // Columns of V: each run's v, then α.
