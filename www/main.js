@@ -38,8 +38,6 @@ window.dpExplorerTest = { panicNextRun: (message) => { panicNextRun = message; }
 // long; a run estimated over LONG_SECONDS asks for a second press of Run.
 const AUTO_RUN_SECONDS = 3;
 const LONG_SECONDS = 30;
-// wasm in a worker against the native time the estimate is fitted to.
-const WASM_FACTOR = 1.3;
 
 // ---------- status ----------
 function setStatus(status, text) {
@@ -68,7 +66,7 @@ function textScale() { return $('large-text').checked ? 1.45 : 1; }
 function estimate() {
   try {
     const one = estimated_seconds(currentPreset(), form.read());
-    return (one * WASM_FACTOR) / (info.splits ? pool.size : 1);
+    return one / (info.splits ? pool.size : 1);
   } catch {
     return null;
   }

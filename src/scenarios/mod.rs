@@ -131,6 +131,10 @@ impl Shard {
 /// the costliest first, each to the least loaded shard (ties to the lower job
 /// and shard index; the classic longest-processing-time rule). It depends only
 /// on the costs and the shard count, so every worker computes the same plan.
+/// wasm in a worker against the native time: the Private FedRep benchmarks'
+/// wasm/native, 0.85–1.22 (README, Speed), rounded up.
+pub const WASM_FACTOR: f64 = 1.3;
+
 pub fn assign_longest_first(costs: &[f64], shards: usize) -> Vec<usize> {
     let mut by_cost: Vec<(usize, f64)> = costs.iter().copied().enumerate().collect();
     by_cost.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -256,13 +260,24 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         shard: Shard,
     ) -> Result<Box<dyn Run>, Vec<ConfigError>>;
-    /// Seconds the sweep takes on one core, estimated from its size before it
-    /// runs (within about 2×): the page's time estimate and warning.
+    /// Seconds the sweep takes on one core natively, estimated from its size
+    /// before it runs (within about 2×): the CLI's estimate.
     fn estimated_seconds(
         &self,
         preset: &str,
         pairs: &[(&str, &str)],
     ) -> Result<f64, Vec<ConfigError>>;
+    /// Seconds the sweep takes in one wasm worker (the page's time estimate and
+    /// warning): by default the native estimate times [`WASM_FACTOR`]; a
+    /// scenario whose kinds of work run at different ratios in wasm (DP-GD)
+    /// estimates it with its own wasm speeds.
+    fn estimated_wasm_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        Ok(self.estimated_seconds(preset, pairs)? * WASM_FACTOR)
+    }
     /// The view of shards' [`Run::part`]s merged: exactly one run's view.
     fn merge(
         &self,

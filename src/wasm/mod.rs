@@ -342,8 +342,8 @@ pub fn split_by_users(
     Ok(s.split_by_users(name, &pairs(&fields), workers))
 }
 
-/// Seconds the sweep of a preset with these settings takes on one core,
-/// estimated from its size before it runs (within about 2×); throws with
+/// Seconds the sweep of a preset with these settings takes in one worker
+/// (wasm), estimated from its size before it runs (within about 2×); throws with
 /// `field: message` lines for settings that do not validate.
 #[wasm_bindgen]
 pub fn estimated_seconds(
@@ -353,7 +353,7 @@ pub fn estimated_seconds(
     let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
     let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    s.estimated_seconds(name, &pairs(&fields))
+    s.estimated_wasm_seconds(name, &pairs(&fields))
         .map_err(|errors| errors_to_js(&errors))
 }
 

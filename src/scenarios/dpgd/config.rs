@@ -495,7 +495,7 @@ impl Config for DpGdConfig {
             }
         }
         if errors.is_empty() {
-            let seconds = super::cost::sweep_seconds(self);
+            let seconds = super::cost::sweep_seconds(self, &super::cost::NATIVE);
             if seconds > MAX_SECONDS {
                 errors.push(ConfigError::invalid(
                     "p_grid",

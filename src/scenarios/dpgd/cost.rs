@@ -32,8 +32,7 @@ pub struct Speeds {
     pub direct: f64,
 }
 
-/// One core natively (the page's estimate divides by the workers and
-/// multiplies by its wasm factor).
+/// One core natively (the CLI's estimate).
 pub const NATIVE: Speeds = Speeds {
     features: 0.069,
     dense: 0.075,
@@ -41,7 +40,7 @@ pub const NATIVE: Speeds = Speeds {
     direct: 0.071,
 };
 
-/// One wasm worker (node): the weights of the workers' shares.
+/// One wasm worker (node): the page's estimate and the weights of the workers' shares.
 pub const WASM: Speeds = Speeds {
     features: 0.357,
     dense: 0.138,
@@ -141,12 +140,13 @@ pub fn width_share_weight(c: &DpGdConfig, p: usize) -> f64 {
     width_work(c, p).seconds(&WASM)
 }
 
-/// Seconds the sweep takes on one core natively (an estimate, within about 2×).
-pub fn sweep_seconds(c: &DpGdConfig) -> f64 {
+/// Seconds the sweep takes on one core natively or in one wasm worker (an
+/// estimate, within about 2×).
+pub fn sweep_seconds(c: &DpGdConfig, speeds: &Speeds) -> f64 {
     c.repeats as f64
         * c.p_grid
             .iter()
-            .map(|&p| width_work(c, p).seconds(&NATIVE))
+            .map(|&p| width_work(c, p).seconds(speeds))
             .sum::<f64>()
 }
 

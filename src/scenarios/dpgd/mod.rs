@@ -508,7 +508,15 @@ impl Scenario for DpGd {
         preset: &str,
         pairs: &[(&str, &str)],
     ) -> Result<f64, Vec<ConfigError>> {
-        Ok(cost::sweep_seconds(&config_of(preset, pairs)?))
+        Ok(cost::sweep_seconds(&config_of(preset, pairs)?, &cost::NATIVE))
+    }
+
+    fn estimated_wasm_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        Ok(cost::sweep_seconds(&config_of(preset, pairs)?, &cost::WASM))
     }
 
     fn merge(
