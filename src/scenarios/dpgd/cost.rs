@@ -15,8 +15,8 @@
 //!
 //! The seconds per 10⁹ operations of each kind were fitted (least squares on
 //! relative error) to the time of every width of `dpgd-paper` alone, natively
-//! (`dp-explorer sweep --threads 1`) and in wasm (node, one `Runner`): README,
-//! Speed. The shares of the workers use the wasm speeds, since the page's
+//! (`dp-explorer sweep --threads 1`) and in wasm (node, one `Runner`), as
+//! `node scripts/time-dpgd-widths.mjs` measures them: README, Speed. The shares of the workers use the wasm speeds, since the page's
 //! workers are where the balance matters most; they split the native sweep
 //! about as evenly.
 
@@ -157,8 +157,9 @@ mod tests {
     use crate::scenarios::field::Config;
 
     /// Seconds of every width of `dpgd-paper` alone, measured on the project's
-    /// 2-core machine (README, Speed): natively with `dp-explorer sweep
-    /// --threads 1`, and in wasm under node, one `Runner` per width.
+    /// 2-core machine (README, Speed; `node scripts/time-dpgd-widths.mjs`):
+    /// natively with `dp-explorer sweep --threads 1`, and in wasm under node,
+    /// one `Runner` per width.
     const PAPER_WIDTHS: [usize; 11] =
         [50, 125, 316, 794, 1258, 1995, 2000, 3162, 5011, 7943, 16000];
     const NATIVE_SECONDS: [f64; 11] = [
