@@ -508,7 +508,10 @@ impl Scenario for DpGd {
         preset: &str,
         pairs: &[(&str, &str)],
     ) -> Result<f64, Vec<ConfigError>> {
-        Ok(cost::sweep_seconds(&config_of(preset, pairs)?, &cost::NATIVE))
+        Ok(cost::sweep_seconds(
+            &config_of(preset, pairs)?,
+            &cost::NATIVE,
+        ))
     }
 
     fn estimated_wasm_seconds(
