@@ -70,11 +70,17 @@ fn padded(lo: f64, hi: f64, log: bool) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// At most this many tick labels on the x and y axes.
+const X_LABELS: usize = 8;
+const Y_LABELS: usize = 7;
+
 /// A tick label in plain numbers where they are short (0.1, 0.032, 250),
-/// powers of ten past them (1e-5, 3.2e6).
-fn tick_label(v: f64, log: bool) -> String {
+/// powers of ten past them (1e-5, 3.2e6). `step`: about the distance between
+/// two ticks of a linear axis (0 for a log axis), so that neighbours never
+/// print the same (1.05 and 1.1 on an axis from 0.9 to 1.1, not "1.1" twice).
+fn tick_label(v: f64, log: bool, step: f64) -> String {
     let x = if log { 10f64.powf(v) } else { v };
-    if x == 0.0 || (!log && v.abs() < 1e-12) {
+    if x == 0.0 || (!log && v.abs() < step.abs().max(1e-12) * 1e-6) {
         return "0".into();
     }
     let a = x.abs();
@@ -85,8 +91,13 @@ fn tick_label(v: f64, log: bool) -> String {
             None => s,
         };
     }
-    // Two significant digits, no trailing zeros.
-    let digits = (1 - a.log10().floor() as i32).max(0) as usize;
+    // Two significant digits, and as many decimals as the step needs; no
+    // trailing zeros.
+    let mut digits = (1 - a.log10().floor() as i32).max(0);
+    if !log && step > 0.0 && step.is_finite() {
+        digits = digits.max((-step.log10().floor() as i32).clamp(0, 12));
+    }
+    let digits = digits as usize;
     let s = format!("{x:.digits$}");
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -227,16 +238,29 @@ pub fn draw_chart<DB: DrawingBackend>(
         log_x,
         log_y,
     };
+    // About the distance between two ticks of a linear axis (plotters picks
+    // round steps for at most this many labels).
+    let step = |lo: f64, hi: f64, log: bool, labels: usize| {
+        if log {
+            0.0
+        } else {
+            (hi - lo) / labels as f64
+        }
+    };
+    let (x_step, y_step) = (
+        step(x_lo, x_hi, log_x, X_LABELS),
+        step(y_lo, y_hi, log_y, Y_LABELS),
+    );
     chart
         .configure_mesh()
         .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
         .axis_desc_style(font(13.0))
         .label_style(font(12.0))
-        .x_labels(8)
-        .y_labels(7)
-        .x_label_formatter(&|v| tick_label(*v, log_x))
-        .y_label_formatter(&|v| tick_label(*v, log_y))
+        .x_labels(X_LABELS)
+        .y_labels(Y_LABELS)
+        .x_label_formatter(&|v| tick_label(*v, log_x, x_step))
+        .y_label_formatter(&|v| tick_label(*v, log_y, y_step))
         .max_light_lines(1)
         .light_line_style(RGBColor(240, 240, 240))
         .bold_line_style(RGBColor(215, 215, 215))
@@ -418,15 +442,29 @@ mod tests {
 
     #[test]
     fn tick_labels_are_plain_numbers_where_short() {
-        assert_eq!(tick_label(-1.0, true), "0.1");
-        assert_eq!(tick_label(0.032f64.log10(), true), "0.032");
-        assert_eq!(tick_label(0.0, true), "1");
-        assert_eq!(tick_label(1.3f64.log10(), true), "1.3");
-        assert_eq!(tick_label(-5.0, true), "1e-5");
-        assert_eq!(tick_label(250.0, false), "250");
-        assert_eq!(tick_label(0.5, false), "0.5");
-        assert_eq!(tick_label(0.0, false), "0");
-        assert_eq!(tick_label(2e6, false), "2e6");
+        assert_eq!(tick_label(-1.0, true, 0.0), "0.1");
+        assert_eq!(tick_label(0.032f64.log10(), true, 0.0), "0.032");
+        assert_eq!(tick_label(0.0, true, 0.0), "1");
+        assert_eq!(tick_label(1.3f64.log10(), true, 0.0), "1.3");
+        assert_eq!(tick_label(-5.0, true, 0.0), "1e-5");
+        assert_eq!(tick_label(250.0, false, 40.0), "250");
+        assert_eq!(tick_label(0.5, false, 0.1), "0.5");
+        assert_eq!(tick_label(0.0, false, 0.1), "0");
+        assert_eq!(tick_label(2e6, false, 3e5), "2e6");
+    }
+
+    #[test]
+    fn neighbouring_ticks_of_a_narrow_linear_axis_print_differently() {
+        // An axis from 0.88 to 1.12 with 7 labels: plotters steps by 0.05.
+        let step = (1.12 - 0.88) / Y_LABELS as f64;
+        let labels: Vec<String> = [0.9, 0.95, 1.0, 1.05, 1.1]
+            .iter()
+            .map(|&v| tick_label(v, false, step))
+            .collect();
+        assert_eq!(labels, ["0.9", "0.95", "1", "1.05", "1.1"]);
+        // A wide axis keeps short labels.
+        assert_eq!(tick_label(1.0, false, 0.3), "1");
+        assert_eq!(tick_label(1.5, false, 0.3), "1.5");
     }
 
     use crate::plot::Series;
