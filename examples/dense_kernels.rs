@@ -36,10 +36,19 @@ fn main() {
             .map(|(x, y)| (x - y).abs())
             .fold(0.0, f64::max))
     );
-    for b in [1, 4, 8, 32] {
+    for b in [1, 2, 4, 8, 32] {
         let w: Vec<f64> = (0..n * b).map(|i| (i as f64).cos()).collect();
         let mut out = vec![0.0; n * b];
         let reps = 50;
+        if b <= 8 {
+            // The kernel path's steps up to 6 runs: K's lower triangle only
+            // (two columns per pass over K where the CPU has AVX-512).
+            time(&format!("{reps}× K·W n={n} B={b} lower triangle"), || {
+                for _ in 0..reps {
+                    dense::symmetric_lower_product(&mut out, &k, n, &w, b);
+                }
+            });
+        }
         time(&format!("{reps}× K·W n={n} B={b} faer"), || {
             for _ in 0..reps {
                 dense::gemm(&mut out, n, b, &k, n, &w, 1.0, false);
