@@ -291,50 +291,47 @@ mod tests {
         // column per pass and two: the lanes and the order are the same, so
         // the bits must be (native and wasm agree on the portable order).
         for m in [9, 21, 64, 203] {
-            let a = pseudo_random(m * m, 11);
-            let w = pseudo_random(2 * m, 12);
-            let (a, w) = (a.as_ptr(), [w.as_ptr(), w[m..].as_ptr()]);
-            let mut portable = vec![7.0; 2 * m];
-            let y = |v: &mut Vec<f64>| [v.as_mut_ptr(), v[m..].as_mut_ptr()];
-            let pw = y(&mut portable);
-            // SAFETY: every pointer covers m (or m·m) values.
-            unsafe {
-                symmetric_lower_fallback::<1>([pw[0]], a, m, [w[0]]);
-                symmetric_lower_fallback::<1>([pw[1]], a, m, [w[1]]);
-            }
+            let a_values = pseudo_random(m * m, 11);
+            let w_values = pseudo_random(2 * m, 12);
+            let (a, w) = (
+                a_values.as_ptr(),
+                [w_values.as_ptr(), w_values[m..].as_ptr()],
+            );
+            // Both columns through one build, one column per pass or two.
+            let columns = |pass: &dyn Fn([*mut f64; 2])| {
+                let mut y = vec![7.0; 2 * m];
+                let (y0, y1) = y.split_at_mut(m);
+                pass([y0.as_mut_ptr(), y1.as_mut_ptr()]);
+                bits(&y)
+            };
+            // SAFETY (every call below): each pointer covers m (or m·m) values,
+            // and a vector build runs only where the CPU has its features.
+            let portable = columns(&|y| unsafe {
+                symmetric_lower_fallback::<1>([y[0]], a, m, [w[0]]);
+                symmetric_lower_fallback::<1>([y[1]], a, m, [w[1]]);
+            });
             let mut public = vec![0.0; 2 * m];
-            let w_flat: Vec<f64> = pseudo_random(2 * m, 12);
-            let a_flat = pseudo_random(m * m, 11);
-            symmetric_lower_product(&mut public, &a_flat, m, &w_flat, 2);
-            assert_eq!(bits(&public), bits(&portable), "m = {m}");
+            symmetric_lower_product(&mut public, &a_values, m, &w_values, 2);
+            assert_eq!(bits(&public), portable, "m = {m}");
             #[cfg(target_arch = "x86_64")]
             {
-                let mut got = vec![7.0; 2 * m];
-                let g = y(&mut got);
                 if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2; pointers as above.
-                    unsafe {
-                        symmetric_lower_avx2::<1>([g[0]], a, m, [w[0]]);
-                        symmetric_lower_avx2::<1>([g[1]], a, m, [w[1]]);
-                    }
-                    assert_eq!(bits(&got), bits(&portable), "AVX2, m = {m}");
+                    let avx2 = columns(&|y| unsafe {
+                        symmetric_lower_avx2::<1>([y[0]], a, m, [w[0]]);
+                        symmetric_lower_avx2::<1>([y[1]], a, m, [w[1]]);
+                    });
+                    assert_eq!(avx2, portable, "AVX2, m = {m}");
                 }
                 if std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512vl")
                 {
-                    got.fill(7.0);
-                    let g = y(&mut got);
-                    // SAFETY: the CPU has AVX-512F/VL; pointers as above.
-                    unsafe {
-                        symmetric_lower_avx512::<1>([g[0]], a, m, [w[0]]);
-                        symmetric_lower_avx512::<1>([g[1]], a, m, [w[1]]);
-                    }
-                    assert_eq!(bits(&got), bits(&portable), "AVX-512, m = {m}");
-                    got.fill(7.0);
-                    let g = y(&mut got);
-                    // SAFETY: as above.
-                    unsafe { symmetric_lower_avx512::<2>(g, a, m, w) };
-                    assert_eq!(bits(&got), bits(&portable), "AVX-512 pairs, m = {m}");
+                    let single = columns(&|y| unsafe {
+                        symmetric_lower_avx512::<1>([y[0]], a, m, [w[0]]);
+                        symmetric_lower_avx512::<1>([y[1]], a, m, [w[1]]);
+                    });
+                    assert_eq!(single, portable, "AVX-512, m = {m}");
+                    let pairs = columns(&|y| unsafe { symmetric_lower_avx512::<2>(y, a, m, w) });
+                    assert_eq!(pairs, portable, "AVX-512 pairs, m = {m}");
                 }
             }
             clean_upper_state();
@@ -416,7 +413,7 @@ const LANES: usize = 4;
 /// read once and used twice (A_ij w_j into y_i, A_ij w_i into y_j), so a product
 /// moves half the memory of a full matrix–vector product.
 ///
-/// One kernel ([`symmetric_lower_kernel!`]) in three builds: AVX-512 natively
+/// One kernel ([`symmetric_lower_kernel!`]) in four builds: AVX-512 natively
 /// (256-bit vectors, its 32 registers; two columns of W per pass over A, which
 /// is what bounds it), AVX2 natively, simd128 in wasm (one column per pass: there
 /// the arithmetic bounds it and a fused pass was no faster), and portable code

@@ -209,6 +209,27 @@ impl NoThread {
     }
 }
 
+/// Whether the first pass keeps its feature blocks for the second:
+/// (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`].
+pub fn keeps_features(n: usize, n_test: usize, p: usize) -> bool {
+    (n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX
+}
+
+/// Whether K is factored by Cholesky (p ≥ 1.5n, where K is safely positive
+/// definite) rather than by its eigendecomposition.
+pub fn factors_by_cholesky(n: usize, p: usize) -> bool {
+    2 * p >= 3 * n
+}
+
+/// Natively, whether the machine has a second core for the feature blocks
+/// computed ahead; never in wasm (no threads).
+fn has_spare_core() -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    #[cfg(target_arch = "wasm32")]
+    false
+}
+
 /// Features of neurons `start .. start + count` for the training inputs and,
 /// with `test`, the test inputs: (Φ_blk n×count, Φ_test,blk n_test×count or
 /// empty), column-major.
@@ -286,9 +307,9 @@ impl KernelWidth {
             star_train_loss: f64::NAN,
             rank: 0,
             failed: None,
-            kept: ((n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX).then(Vec::new),
+            kept: keeps_features(n, n_test, p).then(Vec::new),
             ahead: None,
-            ahead_allowed: true,
+            ahead_allowed: has_spare_core(),
         }
     }
 
@@ -301,7 +322,7 @@ impl KernelWidth {
     }
 
     /// Whether feature blocks may be computed ahead on another thread (by
-    /// default natively, when the machine has a second core); either way the
+    /// default natively, when the machine has a second core: [`has_spare_core`]); either way the
     /// results are the same numbers. Before the first `step()`.
     pub fn features_ahead(mut self, allowed: bool) -> Self {
         self.ahead_allowed = allowed;
@@ -363,8 +384,7 @@ impl KernelWidth {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let next = start + count;
-            let spare_core = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-            if next < self.p && spare_core && self.ahead_allowed {
+            if next < self.p && self.ahead_allowed {
                 let count = FEATURE_BLOCK.min(self.p - next);
                 let (inputs, seed, act) = (Arc::clone(&self.inputs), self.seed, self.activation);
                 let handle = std::thread::spawn(move || {
@@ -456,7 +476,7 @@ impl KernelWidth {
         let n = self.n;
         dense::mirror_lower(&mut self.k, n);
         self.row_norms = (0..n).map(|i| self.k[i * n + i].max(0.0).sqrt()).collect();
-        let cholesky = if 2 * self.p >= 3 * n {
+        let cholesky = if factors_by_cholesky(n, self.p) {
             dense::Cholesky::new(&self.k, n)
         } else {
             None

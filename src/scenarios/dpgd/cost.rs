@@ -21,7 +21,7 @@
 //! about as evenly.
 
 use super::config::DpGdConfig;
-use crate::algorithms::dp_gd_kernel::{KEEP_FEATURES_MAX, SYMMETRIC_MAX_RUNS};
+use crate::algorithms::dp_gd_kernel::{factors_by_cholesky, keeps_features, SYMMETRIC_MAX_RUNS};
 
 /// Seconds per 10⁹ counted operations of each kind of work.
 #[derive(Clone, Copy, Debug)]
@@ -101,8 +101,8 @@ pub fn width_work(c: &DpGdConfig, p: usize) -> Work {
         };
     }
     // The kernel path: the features once if the first pass keeps them, else twice.
-    let kept = (c.n + c.n_test).saturating_mul(p) <= KEEP_FEATURES_MAX;
-    let eigen = 2 * p < 3 * c.n;
+    let kept = keeps_features(c.n, c.n_test, p);
+    let eigen = !factors_by_cholesky(c.n, p);
     let factor = if eigen {
         4.0 * n * n * n
     } else {
