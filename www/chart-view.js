@@ -8,6 +8,7 @@ import { draw_chart, chart_svg } from './pkg/dp_explorer.js';
 import { fmt, shortLabel } from './format.js';
 import { fillTable } from './tables.js';
 import { download, downloadBlob } from './download.js';
+import { claimsList, showClaims } from './claims.js';
 
 const READOUT_PROMPT = 'Point at the chart, or focus it and use the arrow keys, to read the nearest value.';
 
@@ -98,6 +99,9 @@ export class ChartView {
 
     const cap = document.createElement('figcaption');
     cap.textContent = caption;
+    // The caption's claims, marked after each finished run.
+    this.claims = claimsList(this.info.claims || []);
+    cap.append(this.claims);
 
     const tableId = id.replace(/-chart$/, '') + '-table';
     const wrap = document.createElement('div');
@@ -123,6 +127,11 @@ export class ChartView {
     canvas.addEventListener('focus', () => { if (this.points.length) this.highlight(this.focus ?? 0); });
     canvas.addEventListener('blur', () => this.clearHighlight());
     return figure;
+  }
+
+  /** Marks the caption's claims with a finished run's verdicts (null: none yet). */
+  showClaims(verdicts, texts) {
+    showClaims(this.claims, verdicts, texts);
   }
 
   setExportsEnabled(on) {

@@ -13,6 +13,7 @@ import { ExplainPanel } from './explain.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
+import { claimsList, showClaims } from './claims.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
@@ -141,8 +142,31 @@ function showLesson() {
   $('lesson-count').textContent = `Step ${lessonStep + 1} of ${steps.length}`;
   $('lesson-step-title').textContent = step.title;
   $('lesson-text').textContent = step.text;
+  const marks = claimsList(step.claims);
+  marks.id = 'lesson-claims';
+  $('lesson-claims').replaceWith(marks);
+  showClaims(marks, finishedClaims(), claimTexts());
   $('lesson-prev').disabled = lessonStep === 0;
   $('lesson-next').disabled = lessonStep === steps.length - 1;
+}
+
+/** The claims judged on the shown run, when it finished (null: none yet). */
+function finishedClaims() {
+  return lastSnapshot && lastSnapshot.finished ? lastSnapshot.claims : null;
+}
+
+function claimTexts() {
+  return new Map(((info && info.claims) || []).map((c) => [c.id, c.text]));
+}
+
+/** Every caption's and the lesson step's claim marks, from the shown run. */
+function showAllClaims() {
+  if (!info) return;
+  const verdicts = finishedClaims();
+  const texts = claimTexts();
+  for (const v of currentViews()) v.showClaims(verdicts, texts);
+  const marks = $('lesson-claims');
+  if (marks) showClaims(marks, verdicts, texts);
 }
 
 function applyLessonStep() {
@@ -318,6 +342,7 @@ function clearResults(message) {
   setExportsEnabled(false);
   explain.clear(message);
   $('progress').value = 0;
+  showAllClaims();
 }
 
 function setExportsEnabled(on) {
@@ -335,6 +360,7 @@ function render(snap, then) {
   $('progress').value = snap.done;
   currentViews().forEach((v, i) => v.showTable(snap.tables[i]));
   explain.show(snap.privacy);
+  showAllClaims();
   drawChartsSpread(snap.charts, then);
 }
 

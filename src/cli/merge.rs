@@ -256,13 +256,13 @@ pub fn run(args: &MergeArgs) -> Result<String, String> {
         .filter(|s| !s.header.empty)
         .map(|s| s.part)
         .collect();
-    let view = scenario
-        .merge(name, &pairs, &parts)
-        .map_err(|e| e.to_string())?;
+    let view =
+        scenarios::merge_judged(scenario, name, &pairs, &parts).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let count = header.shards;
     let mut out = view.summary.clone();
+    out.push_str(&scenarios::claims::summary(&view.claims));
     out.push_str(&format!(
         "merged {count} shard{} of --preset {name} with {}\n",
         if count == 1 { "" } else { "s" },

@@ -203,6 +203,10 @@ pub(super) fn write_view(
     for file in &view.files {
         written.push(write_file(dir, file.name, file.text.as_bytes())?);
     }
+    if !view.claims.is_empty() {
+        let csv = scenarios::claims::claims_csv(&view.claims);
+        written.push(write_file(dir, "claims.csv", csv.as_bytes())?);
+    }
     for (spec, chart) in view.charts.iter().zip(charts) {
         let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
         written.push(write_file(
@@ -241,9 +245,7 @@ fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<V
             })
             .collect::<Result<Vec<_>, String>>()
     })?;
-    scenario
-        .merge(preset, pairs, &parts)
-        .map_err(|e| e.to_string())
+    scenarios::merge_judged(scenario, preset, pairs, &parts).map_err(|e| e.to_string())
 }
 
 pub fn run(args: &SweepArgs) -> Result<String, String> {
@@ -285,12 +287,13 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
             .start(name, &pairs, Shard::WHOLE)
             .map_err(|e| join_errors(&e))?;
         scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
-        run.view()
+        scenarios::judged(scenario, run.view())
     };
     let seconds = started.elapsed().as_secs_f64();
 
     let written = write_view(&args.out, info.charts, &view)?;
     let mut out = view.summary.clone();
+    out.push_str(&scenarios::claims::summary(&view.claims));
     out.push_str(&format!(
         "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s)\n",
         if threads == 1 { "" } else { "s" }

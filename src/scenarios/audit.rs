@@ -313,6 +313,7 @@ pub const AUDIT_CHARTS: &[ChartInfo] = &[
                   above it is a privacy bug caught (try the deliberately broken runs).",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "audit-tradeoff-chart",
@@ -323,6 +324,7 @@ pub const AUDIT_CHARTS: &[ChartInfo] = &[
                   to it, the tighter the accountant's ε.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
 ];
 

@@ -11,6 +11,7 @@
 //! split over workers, a compact part that [`Scenario::merge`] combines.
 
 pub mod audit;
+pub mod claims;
 pub mod error;
 pub mod explain;
 pub mod field;
@@ -55,6 +56,9 @@ pub struct ChartInfo {
     /// Its x axis counts iterations (rounds): the page can play the curves
     /// round by round.
     pub animate: bool,
+    /// The ids of the scenario's [`claims::Claim`]s that the caption states
+    /// (the page marks each held or not held under the caption after a run).
+    pub claims: &'static [&'static str],
 }
 
 /// One step of a scenario's short lesson: what to look at, and the settings
@@ -65,6 +69,15 @@ pub struct LessonStep {
     pub text: &'static str,
     pub preset: &'static str,
     pub settings: &'static [(&'static str, &'static str)],
+    /// The ids of the scenario's [`claims::Claim`]s the text states: the page
+    /// marks each after a run, and `tests/claims.rs` requires each to hold on
+    /// this step's settings.
+    pub claims: &'static [&'static str],
+    /// Smaller settings (on top of `settings`) on which the test suite checks
+    /// the step's claims, chosen so the claims still hold there; empty: the
+    /// step's own settings are small enough.
+    #[serde(skip)]
+    pub test_settings: &'static [(&'static str, &'static str)],
 }
 
 /// Everything the page and the CLI need to present a scenario.
@@ -89,6 +102,9 @@ pub struct ScenarioInfo {
     pub user_split: bool,
     /// A short guided lesson (a few steps, each setting the controls).
     pub lesson: &'static [LessonStep],
+    /// What the lesson and the captions say the charts show, each with the
+    /// predicate that decides it on a finished run.
+    pub claims: &'static [claims::Claim],
 }
 
 /// A run's share of a sweep split over workers (shard `index` of `count`).
@@ -176,6 +192,9 @@ pub struct View {
     pub privacy: Vec<ExplainEntry>,
     /// `results.csv` first, then any other file (e.g. `angles.csv`).
     pub files: Vec<OutputFile>,
+    /// The scenario's claims judged on these results: filled by
+    /// [`judged`] once the run is finished (empty while it runs).
+    pub claims: Vec<claims::Verdict>,
     /// A console table of the rows (the CLI prints it).
     #[serde(skip)]
     pub summary: String,
@@ -230,17 +249,40 @@ pub fn run_to_end(run: &mut dyn Run) -> Result<(), RunError> {
     Ok(())
 }
 
-/// The snapshot of a run for the page.
+/// The snapshot of a run for the page: a finished run's view carries its
+/// claims' verdicts.
 pub fn snapshot(id: &'static str, run: &dyn Run) -> Snapshot {
     let (done, total) = run.progress();
+    let finished = run.is_done();
+    let view = match (finished, by_id(id)) {
+        (true, Some(s)) => judged(s, run.view()),
+        _ => run.view(),
+    };
     Snapshot {
         scenario: id,
         done,
         total,
         phase: run.phase(),
-        finished: run.is_done(),
-        view: run.view(),
+        finished,
+        view,
     }
+}
+
+/// A finished run's view with the scenario's claims judged on it.
+pub fn judged(scenario: &dyn Scenario, mut view: View) -> View {
+    view.claims = claims::judge(scenario.info().claims, &view);
+    view
+}
+
+/// The merged view of shards' parts, with the claims judged on it (a merge is
+/// always of a whole sweep).
+pub fn merge_judged(
+    scenario: &dyn Scenario,
+    preset: &str,
+    pairs: &[(&str, &str)],
+    parts: &[Vec<u8>],
+) -> Result<View, RunError> {
+    Ok(judged(scenario, scenario.merge(preset, pairs, parts)?))
 }
 
 /// One experiment of a paper, behind one interface.

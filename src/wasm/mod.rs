@@ -38,9 +38,13 @@ export interface FieldInfo {
 }
 /** One chart of a scenario. `toggle`: [series-name prefix, label] of a series a reader may hide;
  * `animate`: its x axis counts rounds, so it can be played round by round. */
-export interface ChartInfo { id: string; name: string; alt: string; caption: string; toggle: [string, string] | null; animate: boolean }
+export interface ChartInfo { id: string; name: string; alt: string; caption: string; toggle: [string, string] | null; animate: boolean;
+  /** The ids of the scenario's claims the caption states (judged in `View.claims` after a run). */
+  claims: string[] }
 /** One step of a scenario's lesson: the preset and settings that show it. */
-export interface LessonStep { title: string; text: string; preset: string; settings: [string, string][] }
+export interface LessonStep { title: string; text: string; preset: string; settings: [string, string][];
+  /** The ids of the scenario's claims the step states. */
+  claims: string[] }
 /** A slider that sets one value of a list setting. */
 export interface Slider { min: number; max: number; log: boolean }
 export interface ScenarioInfo {
@@ -53,6 +57,8 @@ export interface ScenarioInfo {
   /** Whether workers can also share each run's users (Runner.user_split; split_by_users says when). */
   user_split: boolean;
   lesson: LessonStep[];
+  /** What the lesson and captions say the charts show: judged on every finished run (`View.claims`). */
+  claims: { id: string; text: string }[];
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
 }
@@ -81,7 +87,8 @@ export interface Table { caption: string; headers: string[]; rows: string[][] }
 export interface ExplainEntry { summary: string; paragraphs: string[]; tables: Table[]; notes: string[]; reading: string | null }
 export interface OutputFile { name: string; text: string }
 /** What a run has to show: charts, one table per chart, explain-ε entries, files (results.csv first). */
-export interface View { charts: ChartSpec[]; tables: Table[]; privacy: ExplainEntry[]; files: OutputFile[] }
+export interface Verdict { id: string; text: string; status: 'held' | 'not-held' | 'undecided'; numbers: string }
+export interface View { charts: ChartSpec[]; tables: Table[]; privacy: ExplainEntry[]; files: OutputFile[]; claims: Verdict[] }
 export interface Snapshot extends View { scenario: string; done: number; total: number; phase: string; finished: boolean }
 export interface ChartLayout {
   left: number; right: number; top: number; bottom: number;
@@ -508,8 +515,7 @@ pub fn merge(
     let preset = preset_or_default(preset);
     let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
     let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
-    let view = s
-        .merge(name, &pairs(&fields), &parts)
+    let view = scenarios::merge_judged(s, name, &pairs(&fields), &parts)
         .map_err(|e| JsError::new(&e.to_string()))?;
     to_js(&view)
 }

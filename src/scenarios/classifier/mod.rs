@@ -38,6 +38,7 @@ const CHARTS: &[ChartInfo] = &[
                   The mechanism is pure ε-DP: δ = 0.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "jl-d-chart",
@@ -48,6 +49,7 @@ const CHARTS: &[ChartInfo] = &[
                   is small: watch the error rise towards chance (0.5) as d grows, for the best candidate too.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "jl-candidates-chart",
@@ -57,6 +59,7 @@ const CHARTS: &[ChartInfo] = &[
                   but the mechanism's utility term grows like log N_c/(εn). Empty for the exact cover.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
 ];
 
@@ -67,6 +70,8 @@ const LESSON: &[LessonStep] = &[
                noise, and δ = 0. Run the exact-cover preset and read “Explain ε”.",
         preset: "jl-exact",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "Error flat in d",
@@ -74,6 +79,8 @@ const LESSON: &[LessonStep] = &[
                Look at the error-versus-d chart.",
         preset: "jl-random",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
 ];
 
@@ -133,6 +140,7 @@ fn view(c: &ClassifierConfig, rows: &[ClassifierRow], reports: &[Option<PrivacyR
             name: "results.csv",
             text: csv(rows),
         }],
+        claims: Vec::new(),
         summary,
     }
 }
@@ -182,6 +190,7 @@ impl Scenario for Classifier {
             splits: false,
             user_split: false,
             lesson: LESSON,
+            claims: &[],
         }
     }
 

@@ -42,6 +42,7 @@ const CHARTS: &[ChartInfo] = &[
                   “predict 0”, the trivial baseline: a private run below it has learned something despite the noise.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "dpgd-width-chart",
@@ -52,6 +53,7 @@ const CHARTS: &[ChartInfo] = &[
                   the paper's claim is that DP-GD does not get worse as p grows past n.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "dpgd-steps-chart",
@@ -61,6 +63,7 @@ const CHARTS: &[ChartInfo] = &[
                   for its own T). Too few steps underfit, too many add noise.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "dpgd-rescaled-chart",
@@ -70,6 +73,7 @@ const CHARTS: &[ChartInfo] = &[
                   the right training time scales like d/p.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
 ];
 
@@ -81,6 +85,8 @@ const LESSON: &[LessonStep] = &[
                at every step. Run the quick preset and read “Explain ε”.",
         preset: "dpgd-quick",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "Wider models",
@@ -88,6 +94,8 @@ const LESSON: &[LessonStep] = &[
                and DP-GD at each ε. The paper's claim: DP-GD does not get worse as p grows past n. Check it on the chart.",
         preset: "dpgd-browser",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "How long to train",
@@ -95,6 +103,8 @@ const LESSON: &[LessonStep] = &[
                steps underfit, too many add noise.",
         preset: "dpgd-browser",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
 ];
 
@@ -287,6 +297,7 @@ fn view(
             name: "results.csv",
             text: String::from_utf8_lossy(&csv).into_owned(),
         }],
+        claims: Vec::new(),
         summary: summary(&all),
     }
 }
@@ -475,6 +486,7 @@ impl Scenario for DpGd {
             splits: true,
             user_split: false,
             lesson: LESSON,
+            claims: &[],
         }
     }
 

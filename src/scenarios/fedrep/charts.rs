@@ -38,7 +38,7 @@ pub fn risk_table(rows: &[ResultRow]) -> Table {
             "final angle",
             "σ (training)",
             "ε spent (exact)",
-            "clipped users",
+            super::claims::CLIPPED_HEADER,
             "seed",
         ],
     );
@@ -55,15 +55,24 @@ pub fn risk_table(rows: &[ResultRow]) -> Table {
             } else {
                 cell(r.epsilon_spent)
             },
-            if r.clipped_fraction.is_nan() {
-                "—".into()
-            } else {
-                format!("{:.1}%", 100.0 * r.clipped_fraction)
-            },
+            clipped_cell(r.clipped_fraction),
             r.seed.to_string(),
         ]);
     }
     t
+}
+
+/// The share of users whose gradient was clipped, for a table cell: enough
+/// digits that a few clipped users never read as "0.0%".
+fn clipped_cell(fraction: f64) -> String {
+    let percent = 100.0 * fraction;
+    if fraction.is_nan() {
+        "—".into()
+    } else if percent > 0.0 && percent < 0.05 {
+        format!("{percent:.1e}%")
+    } else {
+        format!("{percent:.1}%")
+    }
 }
 
 /// The table under the angle chart: one row per run, one column per round.

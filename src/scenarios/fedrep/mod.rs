@@ -11,6 +11,7 @@
 
 pub mod audit;
 pub mod charts;
+pub mod claims;
 pub mod config;
 pub mod cost;
 pub mod guides;
@@ -41,9 +42,11 @@ const CHARTS: &[ChartInfo] = &[
         caption: "Excess population risk (mean over users, closed form) versus ε. The dashed lines are the non-private references. \
                   Notice: more privacy (smaller ε) means more noise and a larger risk; as ε grows, Private FedRep approaches non-private FedRep. \
                   The dotted theory guide is the shape Theorem 10 predicts, A/(nε)² + floor: the floor is non-private FedRep's risk and the one constant A \
-                  is fitted to the finished Private FedRep points (least squares of the logarithms); if the points follow it, the privacy cost falls like 1/ε².",
+                  is fitted to the finished Private FedRep points (least squares of the logarithms); if the points follow it, the privacy cost falls like 1/ε². \
+                  The table's “clipped users” is a diagnostic computed from the data without noise: ε does not cover it.",
         toggle: Some(("theory guide", "theory guide A/(nε)² + floor")),
         animate: false,
+        claims: &["fedrep-risk-falls-with-eps", "fedrep-approaches-non-private"],
     },
     ChartInfo {
         id: "angle-chart",
@@ -56,11 +59,13 @@ const CHARTS: &[ChartInfo] = &[
                   round's noise balances the progress, higher for smaller ε.",
         toggle: None,
         animate: true,
+        claims: &["fedrep-angle-larger-for-smaller-eps"],
     },
 ];
 
 /// A short lesson: what ε is, the trade-off, how more users make privacy
-/// cheaper, what clipping does.
+/// cheaper, what clipping does. Each step states claims the page checks on
+/// the run (`claims.rs`).
 const LESSON: &[LessonStep] = &[
     LessonStep {
         title: "What ε is",
@@ -69,6 +74,8 @@ const LESSON: &[LessonStep] = &[
                the noise σ each run adds and the ε it spends.",
         preset: "fedrep-paper",
         settings: &[],
+        claims: &["fedrep-spent-within-target"],
+        test_settings: &[("altmin", "off")],
     },
     LessonStep {
         title: "The trade-off",
@@ -76,21 +83,41 @@ const LESSON: &[LessonStep] = &[
                towards the dashed non-private FedRep line. Try one ε with the slider under the ε values.",
         preset: "fedrep-paper",
         settings: &[("epsilons", "0.5,1,2,4,8,16")],
+        claims: &["fedrep-risk-falls-with-eps", "fedrep-approaches-non-private"],
+        test_settings: &[("altmin", "off")],
     },
     LessonStep {
         title: "More users make privacy cheaper",
         text: "The noise is added to an average over n users, so each user's influence is 1/n: with 5 times fewer users the \
-               same ε costs much more risk. Pin this run, then set n back to 20000 and run again to compare.",
+               same ε costs much more risk. At n = 4000 Private FedRep stays far above non-private FedRep at every ε. Pin \
+               this run, then set n back to 20000 and run again: the same check now fails, because the largest ε comes \
+               close to the non-private line.",
         preset: "fedrep-paper",
         settings: &[("n", "4000"), ("altmin", "off")],
+        claims: &["fedrep-far-at-every-eps", "fedrep-risk-falls-with-eps"],
+        test_settings: &[],
     },
     LessonStep {
         title: "What clipping does",
-        text: "Each user's gradient is clipped to norm ψ, which bounds the sensitivity 2ψ/n and so the noise. A small ψ \
-               clips nearly every user (see “clipped users” in the table) and biases the steps; a large ψ needs more noise. \
-               Compare ψ = 1 with ψ = 10 (pin one run first).",
+        text: "Each user's gradient is clipped to norm ψ, which bounds the sensitivity 2ψ/n: σ grows in proportion to ψ. \
+               The paper's ψ = 10 is far above every gradient here, so it clips no one and only adds noise. With ψ = 1 \
+               still no user is clipped (see “clipped users” in the table), σ is 10 times smaller and the risk at each ε \
+               much lower: pin this run, then try ψ = 10 to compare.",
         preset: "fedrep-paper",
         settings: &[("clip", "1"), ("altmin", "off")],
+        claims: &["fedrep-no-user-clipped", "fedrep-risk-falls-with-eps"],
+        test_settings: &[],
+    },
+    LessonStep {
+        title: "Clipping too hard",
+        text: "With ψ = 0.01 nearly every user's gradient is clipped: each step is shortened, and the run is biased, not \
+               only noisier. Even non-private FedRep, clipped at the same ψ as the paper does, no longer reaches the \
+               accuracy it had at ψ = 1 (compare with the pinned run). The share of clipped users is a diagnostic of the \
+               data computed without noise: ε does not cover it, and a real deployment would not publish it.",
+        preset: "fedrep-paper",
+        settings: &[("clip", "0.01"), ("altmin", "off")],
+        claims: &["fedrep-nearly-every-user-clipped", "fedrep-risk-falls-with-eps"],
+        test_settings: &[],
     },
 ];
 
@@ -128,6 +155,7 @@ fn view(config: &FedRepConfig, rows: &[ResultRow], curves: &[AngleCurve]) -> Vie
                 text: angle_csv(curves),
             },
         ],
+        claims: Vec::new(),
         summary: summary(rows),
     }
 }
@@ -212,6 +240,7 @@ impl Scenario for FedRep {
             splits: true,
             user_split: true,
             lesson: LESSON,
+            claims: claims::CLAIMS,
         }
     }
 

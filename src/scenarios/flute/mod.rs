@@ -40,6 +40,7 @@ const CHARTS: &[ChartInfo] = &[
                   round, also gets there from a random start (FedRep(RI)), here faster than FLUTE: the paper reports the opposite.",
         toggle: None,
         animate: true,
+        claims: &[],
     },
     ChartInfo {
         id: "flute-sv-chart",
@@ -49,6 +50,7 @@ const CHARTS: &[ChartInfo] = &[
                   first, each settling at its λⱼ; the (k+1)-th level is what a rank-k model must leave out.",
         toggle: None,
         animate: true,
+        claims: &[],
     },
     ChartInfo {
         id: "flute-angle-chart",
@@ -58,6 +60,7 @@ const CHARTS: &[ChartInfo] = &[
                   Finite samples leave a floor.",
         toggle: None,
         animate: true,
+        claims: &[],
     },
     ChartInfo {
         id: "flute-balance-chart",
@@ -67,6 +70,7 @@ const CHARTS: &[ChartInfo] = &[
                   which is what makes averaging over clients keep the top directions (Example 1).",
         toggle: None,
         animate: true,
+        claims: &[],
     },
     ChartInfo {
         id: "flute-eps-chart",
@@ -76,6 +80,7 @@ const CHARTS: &[ChartInfo] = &[
                   the sums) and Private FedRep on the same clients, at the same client-level ε. Empty unless “private runs” is on.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "flute-gamma-chart",
@@ -85,6 +90,7 @@ const CHARTS: &[ChartInfo] = &[
                   Empty unless N values are set.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
 ];
 
@@ -95,6 +101,8 @@ const LESSON: &[LessonStep] = &[
                The error cannot reach 0; watch FLUTE settle at the finite-N ERM floor.",
         preset: "flute-c1",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "One component at a time",
@@ -102,6 +110,8 @@ const LESSON: &[LessonStep] = &[
                singular-values chart.",
         preset: "flute-c1",
         settings: &[("k", "4")],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "When r = k, everyone agrees",
@@ -109,6 +119,8 @@ const LESSON: &[LessonStep] = &[
                reach the same subspace.",
         preset: "flute-overparam",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "Privacy (this project's extension)",
@@ -116,6 +128,8 @@ const LESSON: &[LessonStep] = &[
                at the same ε.",
         preset: "flute-private",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
 ];
 
@@ -201,6 +215,7 @@ fn view(
                 text: curves_csv(curves, c.k),
             },
         ],
+        claims: Vec::new(),
         summary,
     }
 }
@@ -257,6 +272,7 @@ impl Scenario for Flute {
             splits: false,
             user_split: false,
             lesson: LESSON,
+            claims: &[],
         }
     }
 

@@ -39,6 +39,7 @@ const CHARTS: &[ChartInfo] = &[
                   the gap between them is the paper's σ_r term. The paper's ε holds only on a likely event (see Explain ε).",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "trace-n-chart",
@@ -48,6 +49,7 @@ const CHARTS: &[ChartInfo] = &[
                   the statistical term, like 1/√n. The regimes cross near n ≈ r(d1 + d2)/ε².",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "trace-trajectory-chart",
@@ -56,6 +58,7 @@ const CHARTS: &[ChartInfo] = &[
         caption: "‖M_l − M‖_F over DP-RGrad's iterations at the first n: geometric at first, then flat at the noise floor.",
         toggle: None,
         animate: true,
+        claims: &[],
     },
     ChartInfo {
         id: "trace-lstar-chart",
@@ -65,6 +68,7 @@ const CHARTS: &[ChartInfo] = &[
                   unless l* values are set.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
     ChartInfo {
         id: "trace-subspace-chart",
@@ -74,6 +78,7 @@ const CHARTS: &[ChartInfo] = &[
                   the final iterate.",
         toggle: None,
         animate: false,
+        claims: &[],
     },
 ];
 
@@ -84,6 +89,8 @@ const LESSON: &[LessonStep] = &[
                projectors and a noisy core; DP-RGrad then refines it with noisy steps on the rank-r manifold.",
         preset: "trace-paper",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "An ε that needs an oracle",
@@ -91,18 +98,24 @@ const LESSON: &[LessonStep] = &[
                Explain ε. The clipped variant (this project's extension) clips every sample and its ε holds for any data.",
         preset: "trace-paper",
         settings: &[("variant", "clipped"), ("data", "direct"), ("n", "10000,20000"), ("repeats", "3"), ("epsilons", "1,5")],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "More iterations are not free",
         text: "Each iteration spends ε/l*: past a few iterations the extra noise outweighs the extra contraction.",
         preset: "trace-lstar",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
     LessonStep {
         title: "Weak DP closes the gap",
         text: "If neighbours share every X_i (weak DP), the σ_r term leaves the sensitivity and the error drops.",
         preset: "trace-weak",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
     },
 ];
 
@@ -202,6 +215,7 @@ fn view(c: &TraceConfig, rows: &[TraceRow], reports: &[Option<PrivacyReport>]) -
             name: "results.csv",
             text: csv(rows),
         }],
+        claims: Vec::new(),
         summary,
     }
 }
@@ -252,6 +266,7 @@ impl Scenario for Trace {
             splits: false,
             user_split: false,
             lesson: LESSON,
+            claims: &[],
         }
     }
 

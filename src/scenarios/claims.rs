@@ -1,0 +1,415 @@
+//! Claims that check themselves. A sentence on the page that says what a chart
+//! shows ("the risk falls as ε grows", "the error is flat in d") is a claim
+//! about the run's data, so it is declared as data: beside its text, in the
+//! scenario's description, sits a predicate over the finished run's [`View`]
+//! (its charts and tables, the numbers the reader sees). After a run the page
+//! marks each claim held or not held *in this run*, with the numbers that
+//! decided it, and `dp-explorer sweep` writes the same verdicts to
+//! `claims.csv`. A learner who moves a setting until a claim breaks has learned
+//! where it holds: the page says so.
+//!
+//! Lesson steps ([`super::LessonStep::claims`]) and chart captions
+//! ([`super::ChartInfo::claims`]) name their claims by id; `tests/claims.rs`
+//! runs every lesson step and requires its claims to hold.
+
+use super::View;
+use crate::plot::{ChartSpec, Series};
+use crate::privacy::report::fmt_num;
+use serde::Serialize;
+
+/// What a predicate found in a run: held or not, with the numbers that decided
+/// it, or undecided when the run does not show what the claim is about (one ε
+/// only, a method switched off, no finished point).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    Held(String),
+    NotHeld(String),
+    Undecided(String),
+}
+
+impl Check {
+    /// Held when `held`, else not held; the same numbers either way.
+    pub fn from_bool(held: bool, numbers: impl Into<String>) -> Self {
+        if held {
+            Check::Held(numbers.into())
+        } else {
+            Check::NotHeld(numbers.into())
+        }
+    }
+}
+
+/// A claim of a scenario's description: an id (stable: `claims.csv`, the
+/// tests and the page's marks use it), the sentence a reader sees, and the
+/// predicate that decides it on a finished run.
+#[derive(Clone, Copy, Serialize)]
+pub struct Claim {
+    pub id: &'static str,
+    pub text: &'static str,
+    #[serde(skip)]
+    pub check: fn(&View) -> Check,
+}
+
+impl std::fmt::Debug for Claim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Claim({})", self.id)
+    }
+}
+
+impl PartialEq for Claim {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && self.text == other.text
+    }
+}
+
+/// Held, not held, or not decided by this run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Held,
+    NotHeld,
+    Undecided,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Held => "held",
+            Status::NotHeld => "not held",
+            Status::Undecided => "not decided",
+        }
+    }
+}
+
+/// A claim judged on one run: what the page marks and `claims.csv` holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    pub id: &'static str,
+    pub text: &'static str,
+    pub status: Status,
+    /// The numbers that decided it (or why the run cannot decide it).
+    pub numbers: String,
+}
+
+/// Every claim judged on a finished run's view, in declaration order.
+pub fn judge(claims: &[Claim], view: &View) -> Vec<Verdict> {
+    claims
+        .iter()
+        .map(|c| {
+            let (status, numbers) = match (c.check)(view) {
+                Check::Held(n) => (Status::Held, n),
+                Check::NotHeld(n) => (Status::NotHeld, n),
+                Check::Undecided(n) => (Status::Undecided, n),
+            };
+            Verdict {
+                id: c.id,
+                text: c.text,
+                status,
+                numbers,
+            }
+        })
+        .collect()
+}
+
+/// `claims.csv`: one row per claim (id, text, held, the numbers).
+pub fn claims_csv(verdicts: &[Verdict]) -> String {
+    let mut out = String::from("claim,text,held,numbers\n");
+    for v in verdicts {
+        let held = match v.status {
+            Status::Held => "yes",
+            Status::NotHeld => "no",
+            Status::Undecided => "undecided",
+        };
+        out.push_str(&format!(
+            "{},{},{},{}\n",
+            quote(v.id),
+            quote(v.text),
+            held,
+            quote(&v.numbers)
+        ));
+    }
+    out
+}
+
+/// The CLI's lines for the verdicts: one per claim, marked.
+pub fn summary(verdicts: &[Verdict]) -> String {
+    if verdicts.is_empty() {
+        return String::new();
+    }
+    let head = "the page's statements (lesson steps, captions) judged on this run (claims.csv):\n";
+    head.to_string()
+        + &verdicts
+            .iter()
+            .map(|v| {
+                let mark = match v.status {
+                    Status::Held => "held     ",
+                    Status::NotHeld => "NOT HELD ",
+                    Status::Undecided => "undecided",
+                };
+                format!("  {mark} {}: {} ({})\n", v.id, v.text, v.numbers)
+            })
+            .collect::<String>()
+}
+
+/// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
+fn quote(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+// ---------- reading a view: the helpers the scenarios' predicates share ----------
+
+/// The first series of chart `chart` whose name starts with `prefix`, with at
+/// least one finite point.
+pub fn series<'a>(view: &'a View, chart: usize, prefix: &str) -> Option<&'a Series> {
+    view.charts.get(chart).and_then(|c| series_in(c, prefix))
+}
+
+/// The first series of a chart whose name starts with `prefix` and that
+/// shows something: a finite point, or a horizontal reference's finite level.
+pub fn series_in<'a>(chart: &'a ChartSpec, prefix: &str) -> Option<&'a Series> {
+    chart
+        .series
+        .iter()
+        .find(|s| s.name.starts_with(prefix) && shows(s))
+}
+
+fn shows(s: &Series) -> bool {
+    if s.horizontal {
+        level(s).is_some()
+    } else {
+        finite_points(s).next().is_some()
+    }
+}
+
+/// Every series of chart `chart` whose name starts with `prefix` and has a finite point.
+pub fn all_series<'a>(view: &'a View, chart: usize, prefix: &str) -> Vec<&'a Series> {
+    view.charts
+        .get(chart)
+        .map(|c| {
+            c.series
+                .iter()
+                .filter(|s| s.name.starts_with(prefix) && shows(s))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A series' points with finite x and y, in x order.
+pub fn finite_points(s: &Series) -> impl Iterator<Item = (f64, f64)> + '_ {
+    s.points
+        .iter()
+        .copied()
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+}
+
+/// The level of a series: its first finite y (a horizontal reference's value).
+pub fn level(s: &Series) -> Option<f64> {
+    s.points.iter().map(|p| p.1).find(|y| y.is_finite())
+}
+
+/// "y = 0.064 at ε = 1 → 8.0e-4 at ε = 8": the first and last point of a curve.
+pub fn ends_text(points: &[(f64, f64)], x_name: &str) -> String {
+    match (points.first(), points.last()) {
+        (Some(a), Some(b)) => format!(
+            "{} at {x_name} = {} → {} at {x_name} = {}",
+            fmt_num(a.1),
+            fmt_num(a.0),
+            fmt_num(b.1),
+            fmt_num(b.0)
+        ),
+        _ => "no points".into(),
+    }
+}
+
+/// The claim "`name` falls as x grows": at least two finite points, the last
+/// below the first, and no step up by more than the fraction `slack` of the
+/// previous value (seed noise between neighbouring points is not a trend).
+pub fn falls(s: Option<&Series>, name: &str, x_name: &str, slack: f64) -> Check {
+    let Some(s) = s else {
+        return Check::Undecided(format!("no finished {name} curve in this run"));
+    };
+    let pts: Vec<(f64, f64)> = finite_points(s).collect();
+    if pts.len() < 2 {
+        return Check::Undecided(format!(
+            "{name} has {} finished point(s): two or more values of {x_name} are needed",
+            pts.len()
+        ));
+    }
+    let worst_rise = pts
+        .windows(2)
+        .map(|w| w[1].1 / w[0].1 - 1.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let held = pts[pts.len() - 1].1 < pts[0].1 && worst_rise <= slack;
+    let mut numbers = format!("{name}: {}", ends_text(&pts, x_name));
+    if worst_rise > 0.0 {
+        numbers.push_str(&format!(
+            "; largest rise between neighbours {:.0} % (allowed {:.0} %)",
+            100.0 * worst_rise,
+            100.0 * slack
+        ));
+    }
+    Check::from_bool(held, numbers)
+}
+
+/// The claim "`name` is flat in x": max/min of its finite y's at most `ratio`.
+pub fn flat(s: Option<&Series>, name: &str, x_name: &str, ratio: f64) -> Check {
+    let Some(s) = s else {
+        return Check::Undecided(format!("no finished {name} curve in this run"));
+    };
+    let pts: Vec<(f64, f64)> = finite_points(s).collect();
+    if pts.len() < 2 {
+        return Check::Undecided(format!(
+            "{name} has {} finished point(s): two or more values of {x_name} are needed",
+            pts.len()
+        ));
+    }
+    let hi = pts.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let lo = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let r = if lo > 0.0 { hi / lo } else { f64::INFINITY };
+    Check::from_bool(
+        r <= ratio,
+        format!(
+            "{name}: from {} to {} over {x_name} = {}…{} (max/min {}, allowed {})",
+            fmt_num(lo),
+            fmt_num(hi),
+            fmt_num(pts[0].0),
+            fmt_num(pts[pts.len() - 1].0),
+            fmt_num(r),
+            fmt_num(ratio)
+        ),
+    )
+}
+
+/// The cells of table `table`'s column `header` with each row's first cell
+/// (its label): the text the reader sees, as `(label, cell)`.
+pub fn column<'a>(view: &'a View, table: usize, header: &str) -> Vec<(&'a str, &'a str)> {
+    let Some(t) = view.tables.get(table) else {
+        return Vec::new();
+    };
+    let Some(col) = t.headers.iter().position(|h| h == header) else {
+        return Vec::new();
+    };
+    t.rows
+        .iter()
+        .filter_map(|r| Some((r.first()?.as_str(), r.get(col)?.as_str())))
+        .collect()
+}
+
+/// A table cell as a number: "0.064", "8.0e-4", "12.5%" (as 0.125); None for
+/// "—", "non-private" and other words.
+pub fn cell_number(cell: &str) -> Option<f64> {
+    let c = cell.trim();
+    match c.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().ok().map(|x| x / 100.0),
+        None => c.parse::<f64>().ok(),
+    }
+    .filter(|x| x.is_finite())
+}
+
+/// The ε in a series name such as "Private FedRep ε = 2 (spends 1.9)".
+pub fn epsilon_in_name(name: &str) -> Option<f64> {
+    let rest = name.split("ε = ").nth(1)?;
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-'))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::LineStyle;
+
+    fn view_with(points: Vec<(f64, f64)>) -> View {
+        View {
+            charts: vec![ChartSpec {
+                title: "t".into(),
+                x_label: "ε".into(),
+                y_label: "risk".into(),
+                log_x: false,
+                log_y: true,
+                x_hint: None,
+                series: vec![Series::line("Private", points, LineStyle::Solid, 0)],
+            }],
+            tables: vec![],
+            privacy: vec![],
+            files: vec![],
+            claims: vec![],
+            summary: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_falling_curve_holds_a_rising_one_does_not_and_one_point_decides_nothing() {
+        let down = view_with(vec![(1.0, 0.5), (2.0, 0.2), (4.0, 0.1)]);
+        assert!(matches!(
+            falls(series(&down, 0, "Private"), "P", "ε", 0.1),
+            Check::Held(_)
+        ));
+        let up = view_with(vec![(1.0, 0.1), (2.0, 0.2)]);
+        assert!(matches!(
+            falls(series(&up, 0, "Private"), "P", "ε", 0.1),
+            Check::NotHeld(_)
+        ));
+        // Down overall but one neighbour step up by 50 %: not a fall.
+        let bumpy = view_with(vec![(1.0, 0.5), (2.0, 0.2), (3.0, 0.3), (4.0, 0.1)]);
+        assert!(matches!(
+            falls(series(&bumpy, 0, "Private"), "P", "ε", 0.1),
+            Check::NotHeld(_)
+        ));
+        let one = view_with(vec![(1.0, 0.5)]);
+        assert!(matches!(
+            falls(series(&one, 0, "Private"), "P", "ε", 0.1),
+            Check::Undecided(_)
+        ));
+        assert!(matches!(
+            falls(series(&one, 0, "Absent"), "P", "ε", 0.1),
+            Check::Undecided(_)
+        ));
+    }
+
+    #[test]
+    fn flat_compares_the_largest_and_smallest_value() {
+        let v = view_with(vec![(10.0, 0.20), (30.0, 0.22), (100.0, 0.23)]);
+        assert!(matches!(
+            flat(series(&v, 0, "Private"), "P", "d", 1.2),
+            Check::Held(_)
+        ));
+        let v = view_with(vec![(10.0, 0.20), (300.0, 0.5)]);
+        assert!(matches!(
+            flat(series(&v, 0, "Private"), "P", "d", 1.2),
+            Check::NotHeld(_)
+        ));
+    }
+
+    #[test]
+    fn cells_and_names_read_as_numbers() {
+        assert_eq!(cell_number("12.5%"), Some(0.125));
+        assert_eq!(cell_number("8.0e-4"), Some(8.0e-4));
+        assert_eq!(cell_number("—"), None);
+        assert_eq!(cell_number("non-private"), None);
+        assert_eq!(
+            epsilon_in_name("Private FedRep ε = 2 (spends 1.9)"),
+            Some(2.0)
+        );
+        assert_eq!(epsilon_in_name("Private FedRep ε = 0.5"), Some(0.5));
+        assert_eq!(epsilon_in_name("FedRep (non-private)"), None);
+    }
+
+    #[test]
+    fn claims_csv_quotes_text_with_commas() {
+        let v = Verdict {
+            id: "a",
+            text: "falls, then flat",
+            status: Status::Held,
+            numbers: "say \"x\"".into(),
+        };
+        assert_eq!(
+            claims_csv(&[v]),
+            "claim,text,held,numbers\na,\"falls, then flat\",yes,\"say \"\"x\"\"\"\n"
+        );
+    }
+}

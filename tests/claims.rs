@@ -1,0 +1,106 @@
+//! Claims that check themselves (`src/scenarios/claims.rs`): every lesson step
+//! states claims, and each holds on the step's own run (its preset and
+//! settings, made test-sized by `test_settings` where the claim survives it).
+//! A claim that cannot be made to hold honestly is rewritten, not loosened.
+
+use dp_explorer::scenarios::claims::{judge, Status};
+use dp_explorer::scenarios::{self, Shard, SCENARIOS};
+
+#[test]
+fn every_claim_named_by_a_step_or_a_caption_exists_and_every_step_states_one() {
+    for s in SCENARIOS {
+        let info = s.info();
+        let ids: Vec<&str> = info.claims.iter().map(|c| c.id).collect();
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "{}: claim ids repeat", info.id);
+        for step in info.lesson {
+            assert!(
+                !step.claims.is_empty(),
+                "{}: lesson step “{}” states no claim",
+                info.id,
+                step.title
+            );
+            for id in step.claims {
+                assert!(
+                    ids.contains(id),
+                    "{}: step “{}” names unknown claim {id}",
+                    info.id,
+                    step.title
+                );
+            }
+        }
+        for chart in info.charts {
+            for id in chart.claims {
+                assert!(
+                    ids.contains(id),
+                    "{}: chart {} names unknown claim {id}",
+                    info.id,
+                    chart.id
+                );
+            }
+        }
+        // Every declared claim is stated somewhere on the page.
+        for id in &ids {
+            let stated = info.lesson.iter().any(|st| st.claims.contains(id))
+                || info.charts.iter().any(|c| c.claims.contains(id));
+            assert!(
+                stated,
+                "{}: claim {id} is declared but stated nowhere",
+                info.id
+            );
+        }
+    }
+}
+
+#[test]
+fn every_lesson_steps_claims_hold_on_its_run() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for s in SCENARIOS {
+        let info = s.info();
+        for step in info.lesson {
+            let mut pairs: Vec<(&str, &str)> = step.settings.to_vec();
+            for &(k, v) in step.test_settings {
+                pairs.retain(|(key, _)| *key != k);
+                pairs.push((k, v));
+            }
+            let (scenario, mut run) = scenarios::start(step.preset, &pairs, Shard::WHOLE)
+                .unwrap_or_else(|e| panic!("{}: step “{}”: {e:?}", info.id, step.title));
+            scenarios::run_to_end(run.as_mut()).unwrap();
+            let view = run.view();
+            let verdicts = judge(scenario.info().claims, &view);
+            for id in step.claims {
+                let v = verdicts.iter().find(|v| v.id == *id).unwrap();
+                checked += 1;
+                if v.status != Status::Held {
+                    failures.push(format!(
+                        "{} step “{}”: {} is {} ({})",
+                        info.id,
+                        step.title,
+                        v.id,
+                        v.status.name(),
+                        v.numbers
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 5, "only {checked} claims checked");
+}
+
+#[test]
+fn a_finished_runs_snapshot_carries_the_verdicts_and_a_running_one_does_not() {
+    let pairs = [("n", "2000"), ("altmin", "off"), ("epsilons", "1,8")];
+    let (s, mut run) = scenarios::start("fedrep-paper", &pairs, Shard::WHOLE).unwrap();
+    let id = s.info().id;
+    assert!(scenarios::snapshot(id, run.as_ref()).view.claims.is_empty());
+    scenarios::run_to_end(run.as_mut()).unwrap();
+    let snap = scenarios::snapshot(id, run.as_ref());
+    assert_eq!(snap.view.claims.len(), s.info().claims.len());
+    // The merged view of the same run's part is judged the same way.
+    let merged = scenarios::merge_judged(s, "fedrep-paper", &pairs, &[run.part()]).unwrap();
+    assert_eq!(merged.claims, snap.view.claims);
+}
