@@ -298,6 +298,76 @@ pub fn column<'a>(view: &'a View, table: usize, header: &str) -> Vec<(&'a str, &
         .collect()
 }
 
+/// The records of `results.csv` (the view's first file) as (header, rows) of
+/// text fields (RFC 4180 quoting understood).
+pub fn results(view: &View) -> (Vec<String>, Vec<Vec<String>>) {
+    let Some(file) = view.files.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut records = file.text.lines().map(csv_fields);
+    let header = records.next().unwrap_or_default();
+    (header, records.collect())
+}
+
+/// The fields of one CSV line.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// The generic claim "every private run spends at most its target ε", read
+/// from `results.csv`'s `method`, `epsilon` and `epsilon_spent` columns (a
+/// row without a finite target is not private).
+pub fn spent_within_target(view: &View) -> Check {
+    let (header, rows) = results(view);
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(m), Some(e), Some(s)) = (col("method"), col("epsilon"), col("epsilon_spent")) else {
+        return Check::Undecided("results.csv has no epsilon_spent column".into());
+    };
+    let mut worst: Option<(f64, f64, String)> = None;
+    let mut private = 0;
+    for r in &rows {
+        let num = |i: usize| r.get(i).and_then(|x| x.parse::<f64>().ok());
+        let (Some(t), Some(sp)) = (num(e), num(s)) else {
+            continue;
+        };
+        if !(t.is_finite() && sp.is_finite()) {
+            continue;
+        }
+        private += 1;
+        if worst.as_ref().is_none_or(|w| sp / t > w.1 / w.0) {
+            worst = Some((t, sp, r.get(m).cloned().unwrap_or_default()));
+        }
+    }
+    match worst {
+        None => Check::Undecided("no finished private run".into()),
+        Some((t, sp, method)) => Check::from_bool(
+            sp <= t * (1.0 + 1e-9),
+            format!(
+                "the largest spent/target: {method} spends ε = {} of its target {} ({} private runs)",
+                fmt_num(sp),
+                fmt_num(t),
+                private
+            ),
+        ),
+    }
+}
+
 /// A table cell as a number: "0.064", "8.0e-4", "12.5%" (as 0.125); None for
 /// "—", "non-private" and other words.
 pub fn cell_number(cell: &str) -> Option<f64> {

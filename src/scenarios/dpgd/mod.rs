@@ -10,6 +10,7 @@
 
 pub mod audit;
 pub mod charts;
+pub mod claims;
 pub mod config;
 pub mod cost;
 pub mod plan;
@@ -42,7 +43,7 @@ const CHARTS: &[ChartInfo] = &[
                   “predict 0”, the trivial baseline: a private run below it has learned something despite the noise.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["dpgd-loss-falls-with-eps", "dpgd-below-predict-0"],
     },
     ChartInfo {
         id: "dpgd-width-chart",
@@ -53,7 +54,7 @@ const CHARTS: &[ChartInfo] = &[
                   the paper's claim is that DP-GD does not get worse as p grows past n.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["dpgd-double-descent", "dpgd-no-worse-past-n"],
     },
     ChartInfo {
         id: "dpgd-steps-chart",
@@ -63,17 +64,17 @@ const CHARTS: &[ChartInfo] = &[
                   for its own T). Too few steps underfit, too many add noise.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["dpgd-best-t-inside"],
     },
     ChartInfo {
         id: "dpgd-rescaled-chart",
         name: "loss versus ηTp/d chart",
         alt: "The same test losses versus eta times T times p over d; the same numbers are in the table below",
-        caption: "The same runs against the rescaled time ηT·p/d: where the curves for different p collapse onto one, \
-                  the right training time scales like d/p.",
+        caption: "The same runs against the rescaled time ηT·p/d. If the right training time scales like d/p, the \
+                  curves for different p reach their best loss at about the same rescaled time.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["dpgd-rescaled-minima-line-up"],
     },
 ];
 
@@ -85,7 +86,7 @@ const LESSON: &[LessonStep] = &[
                at every step. Run the quick preset and read “Explain ε”.",
         preset: "dpgd-quick",
         settings: &[],
-        claims: &[],
+        claims: &["dpgd-spent-within-target", "dpgd-loss-falls-with-eps"],
         test_settings: &[],
     },
     LessonStep {
@@ -94,7 +95,7 @@ const LESSON: &[LessonStep] = &[
                and DP-GD at each ε. The paper's claim: DP-GD does not get worse as p grows past n. Check it on the chart.",
         preset: "dpgd-browser",
         settings: &[],
-        claims: &[],
+        claims: &["dpgd-double-descent", "dpgd-no-worse-past-n"],
         test_settings: &[],
     },
     LessonStep {
@@ -103,7 +104,7 @@ const LESSON: &[LessonStep] = &[
                steps underfit, too many add noise.",
         preset: "dpgd-browser",
         settings: &[],
-        claims: &[],
+        claims: &["dpgd-best-t-inside", "dpgd-rescaled-minima-line-up"],
         test_settings: &[],
     },
 ];
@@ -486,7 +487,7 @@ impl Scenario for DpGd {
             splits: true,
             user_split: false,
             lesson: LESSON,
-            claims: &[],
+            claims: claims::CLAIMS,
         }
     }
 

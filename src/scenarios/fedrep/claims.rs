@@ -5,7 +5,8 @@
 
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
-    all_series, cell_number, column, epsilon_in_name, falls, level, series, Check, Claim,
+    all_series, cell_number, column, epsilon_in_name, falls, level, series, spent_within_target,
+    Check, Claim,
 };
 use crate::scenarios::View;
 
@@ -53,32 +54,6 @@ pub const CLAIMS: &[Claim] = &[
         check: nearly_every_user_clipped,
     },
 ];
-
-fn spent_within_target(view: &View) -> Check {
-    let targets = column(view, 0, "target ε");
-    let spent = column(view, 0, "ε spent (exact)");
-    let mut worst: Option<(f64, f64, String)> = None;
-    for ((label, t), (_, s)) in targets.iter().zip(&spent) {
-        let (Some(t), Some(s)) = (cell_number(t), cell_number(s)) else {
-            continue;
-        };
-        if worst.as_ref().is_none_or(|w| s / t > w.1 / w.0) {
-            worst = Some((t, s, label.to_string()));
-        }
-    }
-    match worst {
-        None => Check::Undecided("no private run in this sweep".into()),
-        Some((t, s, label)) => Check::from_bool(
-            // The table rounds ε spent up to 4 digits.
-            s <= t * (1.0 + 1e-3),
-            format!(
-                "largest spent/target: {label} spends {} of {}",
-                fmt_num(s),
-                fmt_num(t)
-            ),
-        ),
-    }
-}
 
 fn risk_falls(view: &View) -> Check {
     falls(series(view, RISK, PRIVATE), PRIVATE, "ε", 0.1)

@@ -167,7 +167,7 @@ fn field_table() -> Vec<Field<TraceConfig>> {
             .group(PROBLEM),
         Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
             .label("ε values")
-            .help("each algorithm gets (ε, δ); both together (2ε, 2δ) (Theorem 3)")
+            .help("a DP-RGrad run (start and iterations) targets (2ε, 2δ) in all (Theorem 3). The paper's variant gives each algorithm (ε, δ); the clipped variant splits the whole 2ε by halves of μ², so its start alone spends about 1.4ε (results.csv: epsilon_spent)")
             .slider(0.1, 20.0, true)
             .group(PRIVACY),
         Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)

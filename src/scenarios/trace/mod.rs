@@ -10,6 +10,7 @@
 
 pub mod audit;
 pub mod charts;
+pub mod claims;
 pub mod config;
 pub mod plan;
 pub mod run;
@@ -39,26 +40,27 @@ const CHARTS: &[ChartInfo] = &[
                   the gap between them is the paper's σ_r term. The paper's ε holds only on a likely event (see Explain ε).",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["trace-error-falls-with-eps", "trace-rgrad-improves-start"],
     },
     ChartInfo {
         id: "trace-n-chart",
         name: "error versus n chart",
         alt: "Frobenius error of DP-RGrad versus the sample size at each epsilon, with slopes -1/2 and -1; the same numbers are in the table below",
-        caption: "DP-RGrad's error against n at each ε. Small n: the privacy term dominates and the error falls like 1/n; large n: \
-                  the statistical term, like 1/√n. The regimes cross near n ≈ r(d1 + d2)/ε².",
+        caption: "DP-RGrad's error against n at each ε. Theorem 3 predicts two regimes: at small n the privacy term dominates \
+                  and the error falls like 1/n, at large n the statistical term, like 1/√n; they cross near n ≈ r(d1 + d2)/ε².",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["trace-error-falls-with-n"],
     },
     ChartInfo {
         id: "trace-trajectory-chart",
         name: "trajectory chart",
         alt: "Frobenius error of the DP-RGrad iterates versus the iteration; the same numbers are in the table below",
-        caption: "‖M_l − M‖_F over DP-RGrad's iterations at the first n: geometric at first, then flat at the noise floor.",
+        caption: "‖M_l − M‖_F over DP-RGrad's iterations at the first n. The theory's picture: geometric at first, then flat \
+                  at the noise floor.",
         toggle: None,
         animate: true,
-        claims: &[],
+        claims: &["trace-iterates-contract"],
     },
     ChartInfo {
         id: "trace-lstar-chart",
@@ -68,7 +70,7 @@ const CHARTS: &[ChartInfo] = &[
                   unless l* values are set.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["trace-lstar-inside"],
     },
     ChartInfo {
         id: "trace-subspace-chart",
@@ -89,16 +91,17 @@ const LESSON: &[LessonStep] = &[
                projectors and a noisy core; DP-RGrad then refines it with noisy steps on the rank-r manifold.",
         preset: "trace-paper",
         settings: &[],
-        claims: &[],
+        claims: &["trace-error-falls-with-eps", "trace-rgrad-improves-start"],
         test_settings: &[],
     },
     LessonStep {
         title: "An ε that needs an oracle",
         text: "The paper sets its noise from high-probability sensitivities that use the true σ's and an unknown constant C: open \
-               Explain ε. The clipped variant (this project's extension) clips every sample and its ε holds for any data.",
+               Explain ε. The clipped variant (this project's extension) clips every sample and its ε holds for any data: \
+               the whole run is calibrated to 2ε, split in halves of μ², so its start alone spends more than ε.",
         preset: "trace-paper",
         settings: &[("variant", "clipped"), ("data", "direct"), ("n", "10000,20000"), ("repeats", "3"), ("epsilons", "1,5")],
-        claims: &[],
+        claims: &["trace-run-within-2eps"],
         test_settings: &[],
     },
     LessonStep {
@@ -106,7 +109,7 @@ const LESSON: &[LessonStep] = &[
         text: "Each iteration spends ε/l*: past a few iterations the extra noise outweighs the extra contraction.",
         preset: "trace-lstar",
         settings: &[],
-        claims: &[],
+        claims: &["trace-lstar-inside"],
         test_settings: &[],
     },
     LessonStep {
@@ -114,7 +117,7 @@ const LESSON: &[LessonStep] = &[
         text: "If neighbours share every X_i (weak DP), the σ_r term leaves the sensitivity and the error drops.",
         preset: "trace-weak",
         settings: &[],
-        claims: &[],
+        claims: &["trace-weak-below-strong"],
         test_settings: &[],
     },
 ];
@@ -266,7 +269,7 @@ impl Scenario for Trace {
             splits: false,
             user_split: false,
             lesson: LESSON,
-            claims: &[],
+            claims: claims::CLAIMS,
         }
     }
 

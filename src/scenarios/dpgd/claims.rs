@@ -1,0 +1,211 @@
+//! What DP-GD's captions and lesson say the charts show, each with the
+//! predicate that decides it on a finished run (see
+//! [`crate::scenarios::claims`]). Charts: 0 loss versus ε, 1 loss versus width,
+//! 2 loss versus T, 3 loss versus ηTp/d.
+
+use crate::privacy::report::fmt_num;
+use crate::scenarios::claims::{
+    all_series, epsilon_in_name, falls, finite_points, level, series, spent_within_target, Check,
+    Claim,
+};
+use crate::scenarios::View;
+
+const EPS: usize = 0;
+const WIDTH: usize = 1;
+const STEPS: usize = 2;
+const RESCALED: usize = 3;
+
+pub const CLAIMS: &[Claim] = &[
+    Claim {
+        id: "dpgd-spent-within-target",
+        text: "Every DP-GD run spends at most its target ε at δ (the exact accountant, as Explain ε shows).",
+        check: spent_within_target,
+    },
+    Claim {
+        id: "dpgd-loss-falls-with-eps",
+        text: "At every width shown, DP-GD's test loss falls as ε grows.",
+        check: loss_falls_with_epsilon,
+    },
+    Claim {
+        id: "dpgd-below-predict-0",
+        text: "At the largest ε, DP-GD is below “predict 0” at every width shown: it has learned something despite the noise.",
+        check: below_predict_zero,
+    },
+    Claim {
+        id: "dpgd-double-descent",
+        text: "The non-private interpolator θ* peaks inside the range of widths (double descent at p = n).",
+        check: double_descent,
+    },
+    Claim {
+        id: "dpgd-no-worse-past-n",
+        text: "Past θ*'s peak (p = n), DP-GD does not get worse as p grows: at every ε its loss at the widest width is \
+               within 1.5 times its loss at the peak's width.",
+        check: no_worse_past_n,
+    },
+    Claim {
+        id: "dpgd-best-t-inside",
+        text: "For every traced width, the best number of steps T lies inside the range tried: too few steps underfit, \
+               too many add noise.",
+        check: best_steps_inside,
+    },
+    Claim {
+        id: "dpgd-rescaled-minima-line-up",
+        text: "On the rescaled time ηT·p/d, the traced widths' best points lie within a factor 4 of each other.",
+        check: rescaled_minima_line_up,
+    },
+];
+
+fn loss_falls_with_epsilon(view: &View) -> Check {
+    let curves = all_series(view, EPS, "DP-GD, p = ");
+    if curves.is_empty() {
+        return Check::Undecided("no finished DP-GD curve".into());
+    }
+    let mut numbers = Vec::new();
+    let mut held = true;
+    for s in curves {
+        let name = s.name.split(" (spends").next().unwrap_or(&s.name);
+        match falls(Some(s), name, "ε", 0.1) {
+            Check::Held(n) => numbers.push(n),
+            Check::NotHeld(n) => {
+                held = false;
+                numbers.push(format!("not: {n}"));
+            }
+            Check::Undecided(n) => return Check::Undecided(n),
+        }
+    }
+    Check::from_bool(held, numbers.join("; "))
+}
+
+fn below_predict_zero(view: &View) -> Check {
+    let Some(zero) = series(view, EPS, "predict 0").and_then(level) else {
+        return Check::Undecided("no “predict 0” level".into());
+    };
+    let ends: Vec<(String, f64)> = all_series(view, EPS, "DP-GD, p = ")
+        .iter()
+        .filter_map(|s| {
+            let last = finite_points(s).last()?;
+            Some((s.name.split(" (spends").next()?.to_string(), last.1))
+        })
+        .collect();
+    if ends.is_empty() {
+        return Check::Undecided("no finished DP-GD curve".into());
+    }
+    let worst = ends.iter().map(|e| e.1).fold(f64::NEG_INFINITY, f64::max);
+    Check::from_bool(
+        worst < zero,
+        format!(
+            "“predict 0” at {}; DP-GD at the largest ε: {}",
+            fmt_num(zero),
+            ends.iter()
+                .map(|(n, l)| format!("{} ({n})", fmt_num(*l)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+/// θ*'s curve over the widths and the index of its peak.
+fn theta_star_peak(view: &View) -> Option<(Vec<(f64, f64)>, usize)> {
+    let pts: Vec<(f64, f64)> = finite_points(series(view, WIDTH, "θ* = Φ⁺Y")?).collect();
+    let peak = (0..pts.len()).max_by(|&a, &b| pts[a].1.total_cmp(&pts[b].1))?;
+    Some((pts, peak))
+}
+
+fn double_descent(view: &View) -> Check {
+    let Some((pts, peak)) = theta_star_peak(view) else {
+        return Check::Undecided("no θ* curve".into());
+    };
+    if pts.len() < 3 {
+        return Check::Undecided("fewer than three widths".into());
+    }
+    Check::from_bool(
+        peak > 0 && peak + 1 < pts.len(),
+        format!(
+            "θ* peaks at p = {} (loss {}), between p = {} and p = {}",
+            fmt_num(pts[peak].0),
+            fmt_num(pts[peak].1),
+            fmt_num(pts[0].0),
+            fmt_num(pts[pts.len() - 1].0)
+        ),
+    )
+}
+
+fn no_worse_past_n(view: &View) -> Check {
+    let Some((pts, peak)) = theta_star_peak(view) else {
+        return Check::Undecided("no θ* curve".into());
+    };
+    let p_peak = pts[peak].0;
+    let mut numbers = Vec::new();
+    let mut held = true;
+    let curves = all_series(view, WIDTH, "DP-GD, ε = ");
+    for s in &curves {
+        let past: Vec<(f64, f64)> = finite_points(s).filter(|p| p.0 >= p_peak).collect();
+        if past.len() < 2 {
+            return Check::Undecided(format!(
+                "fewer than two widths at or past θ*'s peak p = {}",
+                fmt_num(p_peak)
+            ));
+        }
+        let ratio = past[past.len() - 1].1 / past[0].1;
+        held &= ratio <= 1.5;
+        numbers.push(format!(
+            "ε = {}: {} at p = {}, {} at p = {} ({}×)",
+            epsilon_in_name(&s.name).map_or("?".into(), fmt_num),
+            fmt_num(past[0].1),
+            fmt_num(past[0].0),
+            fmt_num(past[past.len() - 1].1),
+            fmt_num(past[past.len() - 1].0),
+            fmt_num(ratio)
+        ));
+    }
+    if curves.is_empty() {
+        return Check::Undecided("no finished DP-GD curve".into());
+    }
+    Check::from_bool(held, numbers.join("; "))
+}
+
+/// Each traced width's best point on chart `chart`: (width name, x, loss, number of points).
+fn best_points(view: &View, chart: usize) -> Vec<(String, f64, f64, usize, usize)> {
+    all_series(view, chart, "p = ")
+        .iter()
+        .filter_map(|s| {
+            let pts: Vec<(f64, f64)> = finite_points(s).collect();
+            let best = (0..pts.len()).min_by(|&a, &b| pts[a].1.total_cmp(&pts[b].1))?;
+            let name = s.name.split(" (spends").next()?.to_string();
+            Some((name, pts[best].0, pts[best].1, best, pts.len()))
+        })
+        .collect()
+}
+
+fn best_steps_inside(view: &View) -> Check {
+    let best = best_points(view, STEPS);
+    if best.is_empty() {
+        return Check::Undecided("no traced width".into());
+    }
+    if best.iter().any(|b| b.4 < 3) {
+        return Check::Undecided("fewer than three values of T".into());
+    }
+    Check::from_bool(
+        best.iter().all(|b| b.3 > 0 && b.3 + 1 < b.4),
+        best.iter()
+            .map(|(n, t, l, _, _)| format!("{n}: best T = {} (loss {})", fmt_num(*t), fmt_num(*l)))
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
+fn rescaled_minima_line_up(view: &View) -> Check {
+    let best = best_points(view, RESCALED);
+    if best.len() < 2 {
+        return Check::Undecided("fewer than two traced widths".into());
+    }
+    let lo = best.iter().map(|b| b.1).fold(f64::INFINITY, f64::min);
+    let hi = best.iter().map(|b| b.1).fold(f64::NEG_INFINITY, f64::max);
+    Check::from_bool(
+        hi <= 4.0 * lo,
+        best.iter()
+            .map(|(n, x, _, _, _)| format!("{n}: best at ηTp/d = {}", fmt_num(*x)))
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}

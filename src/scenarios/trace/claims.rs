@@ -1,0 +1,236 @@
+//! What the trace-regression captions and lesson say the charts show, each
+//! with the predicate that decides it on a finished run (see
+//! [`crate::scenarios::claims`]). Charts: 0 error versus ε, 1 error versus n,
+//! 2 DP-RGrad's iterates, 3 the l* trade-off, 4 subspace error versus ε.
+
+use crate::privacy::report::fmt_num;
+use crate::scenarios::claims::{all_series, falls, finite_points, results, series, Check, Claim};
+use crate::scenarios::View;
+
+const EPS: usize = 0;
+const BY_N: usize = 1;
+const TRAJECTORY: usize = 2;
+const LSTAR: usize = 3;
+const INIT: &str = "DP initialization (Alg. 1)";
+const RGRAD: &str = "DP-RGrad (Alg. 2)";
+
+pub const CLAIMS: &[Claim] = &[
+    Claim {
+        id: "trace-error-falls-with-eps",
+        text: "DP-RGrad's error falls as ε grows.",
+        check: error_falls_with_epsilon,
+    },
+    Claim {
+        id: "trace-rgrad-improves-start",
+        text: "At every ε, DP-RGrad ends below the private start it refines.",
+        check: rgrad_improves_start,
+    },
+    Claim {
+        id: "trace-error-falls-with-n",
+        text: "At every ε, DP-RGrad's error falls as n grows.",
+        check: error_falls_with_n,
+    },
+    Claim {
+        id: "trace-iterates-contract",
+        text: "DP-RGrad's iterates contract: at every ε the last iterate's error is at most half the first's.",
+        check: iterates_contract,
+    },
+    Claim {
+        id: "trace-lstar-inside",
+        text: "The best number of iterations l* lies inside the range tried: more iterations contract further but each \
+               is noisier.",
+        check: lstar_inside,
+    },
+    Claim {
+        id: "trace-run-within-2eps",
+        text: "Every DP-RGrad run (its private start and its iterations together) spends at most 2ε at 2δ; the clipped \
+               variant's start alone spends more than ε.",
+        check: run_within_two_epsilon,
+    },
+    Claim {
+        id: "trace-weak-below-strong",
+        text: "At every ε, DP-RGrad under weak DP ends below DP-RGrad under (strong) DP.",
+        check: weak_below_strong,
+    },
+];
+
+/// The first DP-RGrad curve of the ε chart (the first configuration's).
+fn error_falls_with_epsilon(view: &View) -> Check {
+    falls(series(view, EPS, RGRAD), "DP-RGrad", "ε", 0.1)
+}
+
+fn rgrad_improves_start(view: &View) -> Check {
+    let (Some(init), Some(rgrad)) = (series(view, EPS, INIT), series(view, EPS, RGRAD)) else {
+        return Check::Undecided("no finished private run".into());
+    };
+    let init: Vec<(f64, f64)> = finite_points(init).collect();
+    let pairs: Vec<(f64, f64, f64)> = finite_points(rgrad)
+        .filter_map(|(e, r)| Some((e, init.iter().find(|p| p.0 == e)?.1, r)))
+        .collect();
+    if pairs.is_empty() {
+        return Check::Undecided("no ε with both a start and a DP-RGrad run".into());
+    }
+    Check::from_bool(
+        pairs.iter().all(|(_, i, r)| r < i),
+        pairs
+            .iter()
+            .map(|(e, i, r)| format!("ε = {}: {} → {}", fmt_num(*e), fmt_num(*i), fmt_num(*r)))
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
+fn error_falls_with_n(view: &View) -> Check {
+    let curves = all_series(view, BY_N, "DP-RGrad, ε = ");
+    if curves.is_empty() {
+        return Check::Undecided("no finished DP-RGrad run".into());
+    }
+    let mut numbers = Vec::new();
+    let mut held = true;
+    for s in curves {
+        match falls(Some(s), &s.name, "n", 0.1) {
+            Check::Held(n) => numbers.push(n),
+            Check::NotHeld(n) => {
+                held = false;
+                numbers.push(format!("not: {n}"));
+            }
+            Check::Undecided(n) => return Check::Undecided(n),
+        }
+    }
+    Check::from_bool(held, numbers.join("; "))
+}
+
+fn iterates_contract(view: &View) -> Check {
+    let curves = all_series(view, TRAJECTORY, "DP-RGrad, ε = ");
+    if curves.is_empty() {
+        return Check::Undecided("no finished DP-RGrad run".into());
+    }
+    let mut held = true;
+    let mut numbers = Vec::new();
+    for s in curves {
+        let pts: Vec<(f64, f64)> = finite_points(s).collect();
+        if pts.len() < 2 {
+            return Check::Undecided("fewer than two iterates".into());
+        }
+        let (first, last) = (pts[0].1, pts[pts.len() - 1].1);
+        held &= last <= 0.5 * first;
+        numbers.push(format!(
+            "{}: {} → {}",
+            s.name,
+            fmt_num(first),
+            fmt_num(last)
+        ));
+    }
+    Check::from_bool(held, numbers.join("; "))
+}
+
+fn lstar_inside(view: &View) -> Check {
+    let Some(s) = view
+        .charts
+        .get(LSTAR)
+        .and_then(|c| c.series.iter().find(|s| finite_points(s).count() >= 3))
+    else {
+        return Check::Undecided("fewer than three values of l* (set l* values)".into());
+    };
+    let pts: Vec<(f64, f64)> = finite_points(s).collect();
+    let best = (0..pts.len())
+        .min_by(|&a, &b| pts[a].1.total_cmp(&pts[b].1))
+        .unwrap_or(0);
+    Check::from_bool(
+        best > 0 && best + 1 < pts.len(),
+        format!(
+            "best l* = {} (error {}) of l* = {}…{}",
+            fmt_num(pts[best].0),
+            fmt_num(pts[best].1),
+            fmt_num(pts[0].0),
+            fmt_num(pts[pts.len() - 1].0)
+        ),
+    )
+}
+
+/// From `results.csv`: DP-RGrad runs against 2ε; the clipped variant's start against ε.
+fn run_within_two_epsilon(view: &View) -> Check {
+    let (header, rows) = results(view);
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(m), Some(v), Some(e), Some(s)) = (
+        col("method"),
+        col("variant"),
+        col("epsilon"),
+        col("epsilon_spent"),
+    ) else {
+        return Check::Undecided("results.csv has no epsilon_spent column".into());
+    };
+    let num = |r: &Vec<String>, i: usize| r.get(i).and_then(|x| x.parse::<f64>().ok());
+    let mut worst_run = 0.0f64;
+    let mut clipped_start: Option<f64> = None;
+    let mut runs = 0;
+    for r in &rows {
+        let (Some(eps), Some(spent)) = (num(r, e), num(r, s)) else {
+            continue;
+        };
+        match r[m].as_str() {
+            "dp-rgrad" | "dp-rgrad-lstar" => {
+                runs += 1;
+                worst_run = worst_run.max(spent / (2.0 * eps));
+            }
+            "dp-init" if r[v] == "clipped" => {
+                clipped_start = Some(clipped_start.unwrap_or(f64::INFINITY).min(spent / eps));
+            }
+            _ => {}
+        }
+    }
+    if runs == 0 {
+        return Check::Undecided("no finished DP-RGrad run".into());
+    }
+    let mut numbers = format!(
+        "largest spent/(2ε) over {runs} DP-RGrad runs: {}",
+        fmt_num(worst_run)
+    );
+    let start_ok = match clipped_start {
+        Some(x) => {
+            numbers.push_str(&format!("; the clipped start spends {}×ε", fmt_num(x)));
+            x > 1.0
+        }
+        None => true,
+    };
+    Check::from_bool(worst_run <= 1.0 + 1e-9 && start_ok, numbers)
+}
+
+fn weak_below_strong(view: &View) -> Check {
+    let chart = match view.charts.get(EPS) {
+        Some(c) => c,
+        None => return Check::Undecided("no chart".into()),
+    };
+    let rgrad = |weak: bool| {
+        chart.series.iter().find(|s| {
+            s.name.starts_with(RGRAD)
+                && s.name.contains("weak DP") == weak
+                && !s.name.contains("clipped")
+        })
+    };
+    let (Some(weak), Some(strong)) = (rgrad(true), rgrad(false)) else {
+        return Check::Undecided("the run does not have both weak and strong DP".into());
+    };
+    let strong: Vec<(f64, f64)> = finite_points(strong).collect();
+    let pairs: Vec<(f64, f64, f64)> = finite_points(weak)
+        .filter_map(|(e, w)| Some((e, w, strong.iter().find(|p| p.0 == e)?.1)))
+        .collect();
+    if pairs.is_empty() {
+        return Check::Undecided("no ε with both".into());
+    }
+    Check::from_bool(
+        pairs.iter().all(|(_, w, s)| w < s),
+        pairs
+            .iter()
+            .map(|(e, w, s)| {
+                format!(
+                    "ε = {}: weak {} against strong {}",
+                    fmt_num(*e),
+                    fmt_num(*w),
+                    fmt_num(*s)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
