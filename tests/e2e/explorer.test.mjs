@@ -160,6 +160,21 @@ test('a lesson step sets the controls, and the presenter view keeps the charts',
   await page.click('#lesson-apply');
   assert.equal(await page.inputValue('#n'), '4000');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  // The step's claims are marked on this run: both hold at n = 4000, each with its numbers.
+  const marks = page.locator('#lesson-claims li');
+  assert.equal(await marks.count(), 2);
+  for (let i = 0; i < 2; i++) {
+    assert.equal(await marks.nth(i).getAttribute('data-status'), 'held');
+    assert.match(await marks.nth(i).textContent(), /Holds in this run: .*\(.*ε = 8/);
+  }
+  // Set n back to 20000: the same check now fails, and the page says so.
+  await page.uncheck('#auto-run');
+  await page.fill('#n', '20000');
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  const far = page.locator('#lesson-claims li[data-claim="fedrep-far-at-every-eps"]');
+  assert.equal(await far.getAttribute('data-status'), 'not-held');
+  assert.match(await far.textContent(), /Does not hold in this run/);
   await accessible(page, 'lesson');
   await page.check('#present');
   assert.ok(!(await page.isVisible('#n')), 'presenter view hides the settings');

@@ -105,6 +105,16 @@ for (const [preset, scen] of [
       }
       assert.equal(await page.getAttribute(`#${id}`, 'tabindex'), '0');
     }
+    // Every caption's claims are judged on the finished run: none is left pending,
+    // and each mark carries the numbers that decided it.
+    const marks = page.locator('figcaption ul.claims li');
+    for (let i = 0; i < await marks.count(); i++) {
+      const m = marks.nth(i);
+      if (!(await m.isVisible())) continue;
+      assert.ok(['held', 'not-held', 'undecided'].includes(await m.getAttribute('data-status')),
+        `${preset}: claim ${await m.getAttribute('data-claim')} is ${await m.getAttribute('data-status')}`);
+      assert.match(await m.textContent(), /\(.+\)$/);
+    }
     if (preset === 'fedrep-linear-sim') {
       // Collins et al.'s setting, with a random start and no Priv-AltMin.
       assert.equal(await page.inputValue('#init'), 'random');
