@@ -124,7 +124,23 @@ fn check(
     let mut run = s
         .start(preset, &pairs, Shard::WHOLE)
         .expect("valid settings start");
-    match scenarios::run_to_end(run.as_mut()) {
+    // Estimated at 20 ms or less: a run still going after 10 s is a hang
+    // (iterates that blew up, a loop that never ends), whatever it would print.
+    let started = std::time::Instant::now();
+    let ended = loop {
+        match run.step() {
+            Ok(true) => break Ok(()),
+            Ok(false) => {}
+            Err(e) => break Err(e),
+        }
+        prop_assert!(
+            started.elapsed().as_secs_f64() < 10.0,
+            "{} {pairs:?}: estimated {seconds} s, still running after 10 s ({})",
+            info.id,
+            run.phase()
+        );
+    };
+    match ended {
         Ok(()) => {
             let csv = run.view().files[0].text.clone();
             let mut lines = csv.lines();
