@@ -277,29 +277,30 @@ pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
 
 pub const AUDIT_HEADER: &str = "method,epsilon,epsilon_spent,delta,runs,mode,broken,epsilon_lb_cp,epsilon_lb_gdp,mu_lb,threshold,fnr,fpr";
 
-/// `audit.csv`.
+/// `audit.csv`: one record per audited release; a bound that does not apply
+/// (NaN: the GDP route of a release that is not Gaussian) is an empty field.
 pub fn audit_csv(rows: &[AuditRow]) -> String {
-    let mut out = format!("{AUDIT_HEADER}\n");
+    use super::csv_out::{number as num, CsvFile};
+    let mut out = CsvFile::with_header(AUDIT_HEADER);
     for r in rows {
         let p = r.bounds.points.first();
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            r.method,
-            r.epsilon,
-            r.epsilon_spent,
-            r.delta,
-            r.runs,
-            r.mode,
-            r.broken,
-            r.bounds.epsilon_lb_cp,
-            r.bounds.epsilon_lb_gdp,
-            r.bounds.mu_lb,
-            p.map_or(f64::NAN, |p| p.threshold),
-            p.map_or(f64::NAN, |p| p.fnr),
-            p.map_or(f64::NAN, |p| p.fpr),
-        ));
+        out.row([
+            r.method.clone(),
+            num(r.epsilon),
+            num(r.epsilon_spent),
+            num(r.delta),
+            r.runs.to_string(),
+            r.mode.clone(),
+            r.broken.to_string(),
+            num(r.bounds.epsilon_lb_cp),
+            num(r.bounds.epsilon_lb_gdp),
+            num(r.bounds.mu_lb),
+            num(p.map_or(f64::NAN, |p| p.threshold)),
+            num(p.map_or(f64::NAN, |p| p.fnr)),
+            num(p.map_or(f64::NAN, |p| p.fpr)),
+        ]);
     }
-    out
+    out.finish()
 }
 
 /// The audit's two charts (the page's canvases, the CLI's SVG names).
@@ -632,20 +633,24 @@ impl AuditRun {
 
     /// `scores.csv`: every run's score.
     pub fn scores_csv(&self) -> String {
-        let mut out = String::from("method,epsilon,side,run,score\n");
+        use super::csv_out::{number as num, CsvFile};
+        let mut out = CsvFile::new(["method", "epsilon", "side", "run", "score"]);
         for (t, (ins, outs)) in self.scores.iter().enumerate() {
             let target = &self.targets[t];
+            let (method, epsilon) = (target.method(), num(target.epsilon()));
             for (side, v) in [("in", ins), ("out", outs)] {
                 for (i, s) in v.iter().enumerate() {
-                    out.push_str(&format!(
-                        "{},{},{side},{i},{s}\n",
-                        target.method(),
-                        target.epsilon()
-                    ));
+                    out.row([
+                        method.as_str(),
+                        epsilon.as_str(),
+                        side,
+                        &i.to_string(),
+                        &num(*s),
+                    ]);
                 }
             }
         }
-        out
+        out.finish()
     }
 }
 

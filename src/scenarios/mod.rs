@@ -12,6 +12,7 @@
 
 pub mod audit;
 pub mod claims;
+pub mod csv_out;
 pub mod error;
 pub mod explain;
 pub mod field;

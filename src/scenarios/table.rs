@@ -68,11 +68,7 @@ pub fn chart_table(spec: &ChartSpec) -> Table {
 /// A number in a CSV file: empty when not applicable (NaN), `inf` for ∞,
 /// otherwise every digit (Rust's shortest round-trip form).
 pub fn csv_number(x: f64) -> String {
-    if x.is_nan() {
-        String::new()
-    } else {
-        format!("{x}")
-    }
+    super::csv_out::number(x)
 }
 
 pub fn cell(x: f64) -> String {

@@ -105,21 +105,20 @@ pub struct ClassifierRow {
 pub const CSV_HEADER: &str = "method,d,epsilon,seed,error01,candidates,epsilon_spent,score";
 
 pub fn csv(rows: &[ClassifierRow]) -> String {
-    let mut out = format!("{CSV_HEADER}\n");
+    let mut out = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
     for r in rows {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{}\n",
-            r.method,
-            r.d,
+        out.row([
+            r.method.clone(),
+            r.d.to_string(),
             num(r.epsilon),
-            r.seed,
+            r.seed.to_string(),
             num(r.error01),
-            r.candidates,
+            r.candidates.to_string(),
             num(r.epsilon_spent),
-            num(r.score)
-        ));
+            num(r.score),
+        ]);
     }
-    out
+    out.finish()
 }
 
 /// Each user's head fitted on `fit` points by the inner minimisation with

@@ -787,17 +787,15 @@ test_loss,train_loss,excess_risk,clipped_fraction,epsilon_spent";
 
 /// Writes a header and one line per row. NaN is written as an empty field.
 pub fn write_csv(rows: &[DpGdRow], out: &mut impl std::io::Write) -> std::io::Result<()> {
-    writeln!(out, "{CSV_HEADER}")?;
+    let mut csv = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
     for r in rows {
-        writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.method,
-            r.p,
+        csv.row([
+            r.method.clone(),
+            r.p.to_string(),
             num(r.epsilon),
             num(r.delta),
-            r.seed,
-            r.steps,
+            r.seed.to_string(),
+            r.steps.to_string(),
             num(r.eta),
             num(r.clip),
             num(r.time_scale),
@@ -808,9 +806,9 @@ pub fn write_csv(rows: &[DpGdRow], out: &mut impl std::io::Write) -> std::io::Re
             num(r.excess_risk),
             num(r.clipped_fraction),
             num(r.epsilon_spent),
-        )?;
+        ]);
     }
-    Ok(())
+    out.write_all(csv.finish().as_bytes())
 }
 
 #[cfg(test)]

@@ -71,32 +71,19 @@ pub const CSV_COLUMNS: &[&str] = &[
     "variant",
 ];
 
+/// A number as Private FedRep's CSV files write it: NaN is `nan`.
 fn num(x: f64) -> String {
-    if x.is_infinite() && x > 0.0 {
-        "inf".into()
-    } else if x.is_nan() {
-        "nan".into()
-    } else {
-        format!("{x}")
-    }
-}
-
-/// Quotes a CSV text field if needed.
-fn text(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    crate::scenarios::csv_out::number_or(x, "nan")
 }
 
 impl ResultRow {
+    /// The row's fields, unquoted (the CSV writer quotes what needs it).
     pub fn csv_fields(&self) -> Vec<String> {
         let p = self.privacy.as_ref();
         // The training release is the last stage; its sensitivity and multiplier are reported.
         let train = p.and_then(|p| p.stages.last());
         vec![
-            text(&self.method),
+            self.method.clone(),
             num(self.epsilon.unwrap_or(f64::INFINITY)),
             num(self.delta),
             self.seed.to_string(),
@@ -113,34 +100,33 @@ impl ResultRow {
             num(train.map_or(0.0, |s| s.noise_multiplier())),
             train.map_or(0, |s| s.steps).to_string(),
             num(self.clipped_fraction),
-            text(&self.variant),
+            self.variant.clone(),
         ]
     }
 }
 
 pub fn write_csv(rows: &[ResultRow], out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}", CSV_COLUMNS.join(","))?;
-    for r in rows {
-        writeln!(out, "{}", r.csv_fields().join(","))?;
-    }
-    Ok(())
+    out.write_all(csv_string(rows).as_bytes())
 }
 
 /// The CSV as a string (for the page's export).
 pub fn csv_string(rows: &[ResultRow]) -> String {
-    let mut buf = Vec::new();
-    write_csv(rows, &mut buf).expect("writing to memory");
-    String::from_utf8(buf).expect("CSV is UTF-8")
+    let mut out = crate::scenarios::csv_out::CsvFile::new(CSV_COLUMNS.iter().copied());
+    for r in rows {
+        out.row(r.csv_fields());
+    }
+    out.finish()
 }
 
 /// `angles.csv`: one row per (method, ε, round), the principal-angle curves.
 pub fn angle_csv(curves: &[AngleCurve]) -> String {
-    let mut out = String::from("method,epsilon,round,principal_angle\n");
+    let mut out =
+        crate::scenarios::csv_out::CsvFile::new(["method", "epsilon", "round", "principal_angle"]);
     for c in curves {
-        let eps = c.epsilon.map_or("inf".to_string(), |e| format!("{e}"));
+        let eps = num(c.epsilon.unwrap_or(f64::INFINITY));
         for (t, a) in c.angles.iter().enumerate() {
-            out.push_str(&format!("{},{eps},{t},{a}\n", c.method));
+            out.row([c.method.clone(), eps.clone(), t.to_string(), num(*a)]);
         }
     }
-    out
+    out.finish()
 }

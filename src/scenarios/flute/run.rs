@@ -104,7 +104,7 @@ fn eps_cell(x: f64) -> String {
 }
 
 pub fn csv(rows: &[FluteRow]) -> String {
-    let mut out = format!("{CSV_HEADER}\n");
+    let mut out = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
     for r in rows {
         let cells = [
             r.method.clone(),
@@ -122,39 +122,44 @@ pub fn csv(rows: &[FluteRow]) -> String {
             num(r.clipped_fraction),
             num(r.rounds_to_floor),
         ];
-        out.push_str(&cells.join(","));
-        out.push('\n');
+        out.row(cells);
     }
-    out
+    out.finish()
 }
 
 /// `curves.csv`: one line per recorded round of every run.
 pub fn curves_csv(curves: &[Curve], k: usize) -> String {
-    let mut out = String::from("method,epsilon,seed,round,error,principal_angle,balancedness");
-    for j in 1..=k {
-        out.push_str(&format!(",sv{j}"));
-    }
-    out.push('\n');
+    let svs: Vec<String> = (1..=k).map(|j| format!("sv{j}")).collect();
+    let mut out = crate::scenarios::csv_out::CsvFile::new(
+        [
+            "method",
+            "epsilon",
+            "seed",
+            "round",
+            "error",
+            "principal_angle",
+            "balancedness",
+        ]
+        .into_iter()
+        .chain(svs.iter().map(String::as_str)),
+    );
     for c in curves {
         for p in &c.points {
-            out.push_str(&format!(
-                "{},{},{},{},{},{},{}",
-                c.method,
+            let mut cells = vec![
+                c.method.clone(),
                 eps_cell(c.epsilon),
-                c.seed,
-                p.round,
+                c.seed.to_string(),
+                p.round.to_string(),
                 num(p.error),
                 num(p.principal_angle),
-                num(p.balancedness)
-            ));
-            for j in 0..k {
-                out.push(',');
-                out.push_str(&num(p.singular_values.get(j).copied().unwrap_or(f64::NAN)));
-            }
-            out.push('\n');
+                num(p.balancedness),
+            ];
+            cells
+                .extend((0..k).map(|j| num(p.singular_values.get(j).copied().unwrap_or(f64::NAN))));
+            out.row(cells);
         }
     }
-    out
+    out.finish()
 }
 
 /// (1/M) Σᵢ ‖B wᵢ − φᵢ‖ (the paper's error).

@@ -69,29 +69,28 @@ pub struct TraceRow {
 pub const CSV_HEADER: &str = "method,variant,privacy,n,epsilon,repeat,iterations,error_fro,subspace_error,epsilon_spent,sigma_init,sigma_loop";
 
 pub fn csv(rows: &[TraceRow]) -> String {
-    let mut out = format!("{CSV_HEADER}\n");
+    let mut out = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
     for r in rows {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            r.method,
-            r.variant,
-            r.privacy,
-            r.n,
+        out.row([
+            r.method.clone(),
+            r.variant.clone(),
+            r.privacy.clone(),
+            r.n.to_string(),
             if r.epsilon.is_nan() {
                 "inf".into()
             } else {
                 num(r.epsilon)
             },
-            r.repeat,
-            r.iterations,
+            r.repeat.to_string(),
+            r.iterations.to_string(),
             num(r.error_fro),
             num(r.subspace_error),
             num(r.epsilon_spent),
             num(r.sigma_init),
-            num(r.sigma_loop)
-        ));
+            num(r.sigma_loop),
+        ]);
     }
-    out
+    out.finish()
 }
 
 /// One dataset's runs.
