@@ -1,6 +1,6 @@
 //! Every CSV file the project writes is well formed: every output file of
 //! every preset (at the sizes of its stored case under
-//! `tests/fixtures/baseline/`) and every audit's `audit.csv` and `scores.csv`
+//! `tests/fixtures/baseline/`), its `claims.csv`, and every audit's `audit.csv` and `scores.csv`
 //! (honest and deliberately broken runs) parse with a real CSV reader, every
 //! record has exactly its header's number of fields, the header's names are
 //! unique, and every field of a numeric column is a number or empty (not
@@ -9,6 +9,7 @@
 //! rows by one.
 
 use dp_explorer::scenarios::audit::{AuditMode, AuditOptions};
+use dp_explorer::scenarios::claims::claims_csv;
 use dp_explorer::scenarios::{self, OutputFile, Shard};
 use std::path::Path;
 
@@ -22,6 +23,10 @@ const TEXT_COLUMNS: &[&str] = &[
     "side",
     "relation",
     "calibration",
+    "claim",
+    "text",
+    "held",
+    "numbers",
 ];
 
 /// Settings an audit of a scenario needs beyond its stored case (the DP-FLUTE
@@ -169,20 +174,34 @@ impl Counts {
 
 #[test]
 fn every_output_file_of_every_preset_parses_with_the_headers_width() {
-    let mut counts = Counts::default();
+    let (mut counts, mut claim_files) = (Counts::default(), 0);
     for (case, preset, pairs) in cases_of_every_preset() {
-        let (_, mut run) = scenarios::start(&preset, &as_strs(&pairs), Shard::WHOLE)
+        let (scenario, mut run) = scenarios::start(&preset, &as_strs(&pairs), Shard::WHOLE)
             .unwrap_or_else(|e| panic!("{case}: {e:?}"));
         scenarios::run_to_end(run.as_mut()).unwrap();
-        let view = run.view();
+        let view = scenarios::judged(scenario, run.view());
         assert_eq!(view.files[0].name, "results.csv", "{case}");
         for file in &view.files {
             let (_, records) = parse(&case, file);
             counts.add(&records);
         }
+        // claims.csv, which the CLI writes beside them: one record per claim.
+        if !view.claims.is_empty() {
+            let claims = OutputFile {
+                name: "claims.csv",
+                text: claims_csv(&view.claims),
+            };
+            let (_, records) = parse(&case, &claims);
+            assert_eq!(records.len(), view.claims.len(), "{case}: claims.csv");
+            for (r, v) in records.iter().zip(&view.claims) {
+                assert_eq!((&r[0], &r[1]), (v.id, v.text), "{case}: claims.csv");
+            }
+            counts.add(&records);
+            claim_files += 1;
+        }
     }
     println!(
-        "sweeps: {} files, {} records, {} fields holding a comma",
+        "sweeps: {} files ({claim_files} claims.csv), {} records, {} fields holding a comma",
         counts.files, counts.records, counts.with_comma
     );
 }

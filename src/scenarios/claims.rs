@@ -112,22 +112,16 @@ pub fn judge(claims: &[Claim], view: &View) -> Vec<Verdict> {
 
 /// `claims.csv`: one row per claim (id, text, held, the numbers).
 pub fn claims_csv(verdicts: &[Verdict]) -> String {
-    let mut out = String::from("claim,text,held,numbers\n");
+    let mut out = super::csv_out::CsvFile::new(["claim", "text", "held", "numbers"]);
     for v in verdicts {
         let held = match v.status {
             Status::Held => "yes",
             Status::NotHeld => "no",
             Status::Undecided => "undecided",
         };
-        out.push_str(&format!(
-            "{},{},{},{}\n",
-            quote(v.id),
-            quote(v.text),
-            held,
-            quote(&v.numbers)
-        ));
+        out.row([v.id, v.text, held, v.numbers.as_str()]);
     }
-    out
+    out.finish()
 }
 
 /// The CLI's lines for the verdicts: one per claim, marked.
@@ -148,15 +142,6 @@ pub fn summary(verdicts: &[Verdict]) -> String {
                 format!("  {mark} {}: {} ({})\n", v.id, v.text, v.numbers)
             })
             .collect::<String>()
-}
-
-/// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 // ---------- reading a view: the helpers the scenarios' predicates share ----------
