@@ -289,30 +289,9 @@ pub fn results(view: &View) -> (Vec<String>, Vec<Vec<String>>) {
     let Some(file) = view.files.first() else {
         return (Vec::new(), Vec::new());
     };
-    let mut records = file.text.lines().map(csv_fields);
+    let mut records = super::csv_out::records(&file.text).into_iter();
     let header = records.next().unwrap_or_default();
     (header, records.collect())
-}
-
-/// The fields of one CSV line.
-fn csv_fields(line: &str) -> Vec<String> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(std::mem::take(&mut field)),
-            _ => field.push(c),
-        }
-    }
-    fields.push(field);
-    fields
 }
 
 /// The generic claim "every private run spends at most its target ε", read

@@ -4,6 +4,7 @@
 //! header's number of fields in every record, whatever text a method's or a
 //! variant's name carries. Rows end in `\n`.
 //!
+//! [`records`] reads such a text back (the claims read `results.csv`).
 //! The numbers' text is here too: [`number`] (empty when not applicable,
 //! `inf` for ∞, otherwise Rust's shortest round-trip form, every digit), the
 //! text every stored output was written with.
@@ -68,6 +69,20 @@ impl CsvFile {
     }
 }
 
+/// The records of a CSV text (the header first), read by the `csv` crate's
+/// reader: quoted fields (commas, doubled quotes, line breaks) come back
+/// whole. A record that cannot be read ends the list.
+pub fn records(text: &str) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .into_records()
+        .map_while(Result::ok)
+        .map(|r| r.iter().map(String::from).collect())
+        .collect()
+}
+
 /// A number in a CSV file: empty when not applicable (NaN), `inf` for +∞
 /// (`-inf` for −∞), otherwise every digit (Rust's shortest round-trip form).
 pub fn number(x: f64) -> String {
@@ -113,6 +128,22 @@ mod tests {
         let got: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].iter().collect::<Vec<_>>(), fields);
+    }
+
+    #[test]
+    fn records_reads_back_what_the_writer_wrote() {
+        let mut f = CsvFile::with_header("method,note");
+        f.row(["dp-rgrad, clipped", "say \"x\"\non two lines"]);
+        f.row(["plain", ""]);
+        assert_eq!(
+            records(&f.finish()),
+            [
+                vec!["method", "note"],
+                vec!["dp-rgrad, clipped", "say \"x\"\non two lines"],
+                vec!["plain", ""],
+            ]
+        );
+        assert!(records("").is_empty());
     }
 
     #[test]
