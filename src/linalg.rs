@@ -101,6 +101,29 @@ pub fn gaussian_matrix(rows: usize, cols: usize, rng: &mut impl Rng) -> DMatrix<
     DMatrix::from_fn(rows, cols, |_, _| rng.sample::<f64, _>(StandardNormal))
 }
 
+/// Whether every entry is finite: the guard in front of every SVD and
+/// eigendecomposition here. nalgebra's iterations have no cap (an SVD of a
+/// NaN matrix loops for ever, or panics sorting its singular values), and
+/// its own rescaling by the largest entry turns ∞ into NaN.
+pub fn all_finite(m: &DMatrix<f64>) -> bool {
+    m.iter().all(|x| x.is_finite())
+}
+
+/// The singular values of `m`, largest first; None unless every entry is finite.
+pub fn singular_values(m: &DMatrix<f64>) -> Option<Vec<f64>> {
+    if !all_finite(m) {
+        return None;
+    }
+    let mut values: Vec<f64> = m.singular_values().iter().copied().collect();
+    values.sort_by(|a, b| b.total_cmp(a));
+    Some(values)
+}
+
+/// The eigendecomposition of the symmetric `sym`; None unless every entry is finite.
+pub fn symmetric_eigen(sym: DMatrix<f64>) -> Option<SymmetricEigen<f64, nalgebra::Dyn>> {
+    all_finite(&sym).then(|| SymmetricEigen::new(sym))
+}
+
 /// Q of the thin QR decomposition: orthonormal columns spanning those of `m`.
 /// (Private FedRep, Alg. 1 line 10: (U_{t+1}, P_{t+1}) ← QR(Û_{t+1}).)
 pub fn orthonormalize(m: DMatrix<f64>) -> DMatrix<f64> {
@@ -168,11 +191,11 @@ pub fn solve_spd_in_place(a: &mut [f64], b: &mut [f64], k: usize) -> bool {
 ///
 /// NaN in, NaN out: no SVD of a non-finite matrix (it may not terminate).
 pub fn pseudo_inverse_solve(a: &[f64], y: &[f64], rows: usize, k: usize, out: &mut [f64]) {
-    if !a.iter().chain(y).all(|x| x.is_finite()) {
+    let am = DMatrix::from_row_slice(rows, k, a);
+    if !all_finite(&am) || !y.iter().all(|x| x.is_finite()) {
         out.iter_mut().for_each(|v| *v = f64::NAN);
         return;
     }
-    let am = DMatrix::from_row_slice(rows, k, a);
     let svd = am.svd(true, true);
     let eps = 1e-12 * svd.singular_values.max().max(f64::MIN_POSITIVE) * (rows.max(k) as f64);
     let x = svd
@@ -242,10 +265,9 @@ pub fn least_squares_head(
 /// NaN in, NaN out: no eigendecomposition of a non-finite matrix.
 pub fn top_k_eigenvectors(sym: DMatrix<f64>, k: usize) -> DMatrix<f64> {
     let d = sym.nrows();
-    if !sym.iter().all(|x| x.is_finite()) {
+    let Some(eig) = symmetric_eigen(sym) else {
         return DMatrix::from_element(d, k, f64::NAN);
-    }
-    let eig = SymmetricEigen::new(sym);
+    };
     let mut order: Vec<usize> = (0..d).collect();
     order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
     DMatrix::from_fn(d, k, |r, c| eig.eigenvectors[(r, order[c])])
@@ -257,7 +279,7 @@ pub fn top_k_eigenvectors(sym: DMatrix<f64>, k: usize) -> DMatrix<f64> {
 /// NaN in, NaN out: no SVD of a non-finite matrix.
 pub fn truncated_svd(m: &DMatrix<f64>, r: usize) -> (DMatrix<f64>, Vec<f64>, DMatrix<f64>) {
     let (d1, d2) = (m.nrows(), m.ncols());
-    if !m.iter().all(|x| x.is_finite()) {
+    if !all_finite(m) {
         return (
             DMatrix::from_element(d1, r, f64::NAN),
             vec![f64::NAN; r],
@@ -401,6 +423,33 @@ mod tests {
             &mut v,
         );
         assert!((v[0] - 1.0).abs() < 1e-12 && (v[1] - 1.0).abs() < 1e-12);
+    }
+
+    /// Every factorization here refuses a non-finite matrix (nalgebra's SVD of
+    /// one never ends, or panics) and answers a finite one, however large.
+    #[test]
+    fn no_factorization_is_attempted_on_a_non_finite_matrix() {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut m = DMatrix::from_row_slice(2, 2, &[3.0, 1.0, 1.0, 2.0]);
+            m[(1, 0)] = bad;
+            assert!(!all_finite(&m));
+            assert_eq!(singular_values(&m), None);
+            assert!(symmetric_eigen(m.clone()).is_none());
+            assert!(top_k_eigenvectors(m.clone(), 1).iter().all(|x| x.is_nan()));
+            let (u, s, v) = truncated_svd(&m, 1);
+            assert!(u.iter().chain(&s).chain(v.iter()).all(|x| x.is_nan()));
+            let mut out = [0.0; 2];
+            pseudo_inverse_solve(m.as_slice(), &[1.0, 1.0], 2, 2, &mut out);
+            assert!(out.iter().all(|x| x.is_nan()));
+        }
+        // Finite, even near the top of the range: the values, largest first.
+        let m = DMatrix::from_row_slice(2, 2, &[0.0, 1e300, 2e300, 0.0]);
+        let s = singular_values(&m).unwrap();
+        assert!((s[0] / 2e300 - 1.0).abs() < 1e-14 && (s[1] / 1e300 - 1.0).abs() < 1e-14);
+        let eig = symmetric_eigen(DMatrix::from_row_slice(2, 2, &[2.0, 0.0, 0.0, 5.0])).unwrap();
+        let mut values: Vec<f64> = eig.eigenvalues.iter().copied().collect();
+        values.sort_by(f64::total_cmp);
+        assert_eq!(values, [2.0, 5.0]);
     }
 
     #[test]

@@ -9,15 +9,29 @@ use nalgebra::DMatrix;
 ///
 /// NaN when U has a non-finite entry (a diverged run): no decomposition is
 /// attempted on it (an SVD of a NaN matrix may not terminate), and no angle
-/// is ever shown for it.
+/// is ever shown for it. A U far from unit scale is divided by its largest
+/// entry before the QR (the angle does not depend on U's scale), so a huge
+/// but finite U cannot overflow the QR into NaN.
 pub fn principal_angle_distance(u: &DMatrix<f64>, u_star: &DMatrix<f64>) -> f64 {
-    if !u.iter().all(|x| x.is_finite()) {
+    if !crate::linalg::all_finite(u) {
         return f64::NAN;
     }
-    let q = u.clone().qr().q();
+    let largest = u.amax();
+    let q = if largest > 1e100 || (largest > 0.0 && largest < 1e-100) {
+        u / largest
+    } else {
+        u.clone()
+    }
+    .qr()
+    .q();
     let c = q.transpose() * u_star;
-    let s_min = c.singular_values().min();
-    (1.0 - s_min * s_min).max(0.0).sqrt()
+    match crate::linalg::singular_values(&c) {
+        Some(s) => {
+            let s_min = s.last().copied().unwrap_or(0.0);
+            (1.0 - s_min * s_min).max(0.0).sqrt()
+        }
+        None => f64::NAN,
+    }
 }
 
 /// Excess population risk of the predictor w for a user whose true model is w*:
@@ -47,6 +61,19 @@ mod tests {
         let a = DMatrix::from_column_slice(2, 1, &[1.0, 0.0]);
         let b = DMatrix::from_column_slice(2, 1, &[t.cos(), t.sin()]);
         assert!((principal_angle_distance(&a, &b) - t.sin()).abs() < 1e-12);
+    }
+
+    /// The angle does not depend on U's scale: a huge finite U (which would
+    /// overflow an unscaled QR into NaN) gives the angle of U itself.
+    #[test]
+    fn a_huge_finite_u_gives_its_angle_and_a_non_finite_one_nan() {
+        let t: f64 = 0.3;
+        let a = DMatrix::from_column_slice(2, 1, &[1.0, 0.0]);
+        let b = DMatrix::from_column_slice(2, 1, &[t.cos(), t.sin()]);
+        assert!((principal_angle_distance(&(&b * 1e300), &a) - t.sin()).abs() < 1e-12);
+        assert!((principal_angle_distance(&(&b * 1e-300), &a) - t.sin()).abs() < 1e-12);
+        let bad = DMatrix::from_column_slice(2, 1, &[f64::INFINITY, 1.0]);
+        assert!(principal_angle_distance(&bad, &a).is_nan());
     }
 
     #[test]

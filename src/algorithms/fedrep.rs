@@ -104,6 +104,9 @@ pub struct FedRep {
     angles: Vec<f64>,
     noise: NoiseSource,
     clipped_fraction: f64,
+    /// Users left out of the clipped sums as not finite, over the blocks this
+    /// run computed.
+    skipped: usize,
     scratch: Scratch,
     /// Block partials of the round in progress (see [`FedRep::step_blocks`]).
     pending: Vec<BlockPartial>,
@@ -138,6 +141,7 @@ impl FedRep {
             angles,
             noise: noise.into(),
             clipped_fraction: 0.0,
+            skipped: 0,
             scratch: Scratch {
                 a: vec![0.0; mt * k],
                 v: vec![0.0; k],
@@ -180,6 +184,12 @@ impl FedRep {
     /// Fraction of users whose gradient was clipped in the last round.
     pub fn clipped_fraction(&self) -> f64 {
         self.clipped_fraction
+    }
+
+    /// Users whose gradient was not finite and was left out of the sum, over
+    /// the rounds so far (counted in the blocks this run computed itself).
+    pub fn skipped(&self) -> usize {
+        self.skipped
     }
 
     /// One round of Algorithm 1 (lines 3–10).
@@ -374,6 +384,12 @@ fn gradient_sums_k(
             if factor < 1.0 {
                 clipped[r] += 1;
             }
+            if factor == 0.0 {
+                // A non-finite gradient (clip factor 0): left out whole, since
+                // 0·∞ in the head would still put NaN into the sum; counted.
+                run.skipped += 1;
+                continue;
+            }
             // Accumulate factor · g vᵀ (each user's gradient is rank one):
             // column q gets (factor·v_q)·g.
             let s = &run.scratch;
@@ -537,6 +553,46 @@ mod tests {
             let v: f64 = run.scratch.v.iter().map(|v| v * v).sum::<f64>().sqrt();
             assert!(f * g * v <= 0.7 * (1.0 + 1e-12), "user {i}: {}", f * g * v);
         }
+    }
+
+    /// A user whose data make its gradient non-finite is left out of the
+    /// clipped sum (not 0·NaN) and counted; the other users' sum is untouched.
+    #[test]
+    fn a_non_finite_user_is_skipped_and_counted() {
+        let clean = data(50);
+        let params = FedRepParams {
+            rounds: 1,
+            step: 1.0,
+            clip: Some(0.7),
+            sigma: 0.0,
+            batch: BatchMode::Split,
+        };
+        let mut run = FedRep::new(&clean, perturbed_truth(&clean, 0.3), params, 0);
+        let reference = run.clone().block_partials(&clean, 0..1);
+        for wild in [f64::INFINITY, f64::NAN] {
+            let mut bad = clean.clone();
+            // User 3's head point (in B) and a gradient point (in B').
+            bad.x[3 * 10 * 10] = wild;
+            bad.y[3 * 10 + 4] = wild;
+            let mut r = run.clone();
+            let partials = r.block_partials(&bad, 0..1);
+            assert!(partials[0].sum.iter().all(|v| v.is_finite()), "{wild}");
+            assert_eq!(r.skipped(), 1);
+            // Only user 3's term is missing from the sum.
+            let mut without = clean.clone();
+            without.y[3 * 10..3 * 10 + 10]
+                .iter_mut()
+                .for_each(|v| *v = 0.0);
+            without.x[3 * 100..3 * 100 + 100]
+                .iter_mut()
+                .for_each(|v| *v = 0.0);
+            let expected = run.clone().block_partials(&without, 0..1);
+            assert_eq!(partials[0].sum, expected[0].sum);
+            assert!(partials[0].sum != reference[0].sum);
+        }
+        run.step(&clean);
+        assert_eq!(run.skipped(), 0);
+        assert!(run.u().iter().all(|v| v.is_finite()));
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //! released pair by its clipped v_i, so the L2 sensitivity is ψ (2ψ when one
 //! client is replaced), whatever its data: each round is one Gaussian release.
 //! The heads are personal: w_i is updated on the client from the released
-//! B, G̃ and its own data, and never released.
+//! B, G̃ and its own data, and never released. A client whose contribution is
+//! not finite (its data or its head) is left out of the round and counted.
 
 use crate::data::shared_representation::{FederatedDataset, Part};
 use crate::linalg::{axpy, dot, gaussian_matrix};
@@ -77,6 +78,8 @@ pub struct Flute {
     round: usize,
     noise: NoiseSource,
     clipped_fraction: f64,
+    /// Client contributions left out of the clipped sums as not finite, over all rounds.
+    skipped: usize,
     /// The last round's (noisy, when private) S.
     released: DMatrix<f64>,
 }
@@ -100,6 +103,7 @@ impl Flute {
             round: 0,
             noise: noise.into(),
             clipped_fraction: 0.0,
+            skipped: 0,
             released: DMatrix::zeros(0, 0),
         }
     }
@@ -131,6 +135,12 @@ impl Flute {
         self.clipped_fraction
     }
 
+    /// Client contributions left out of DP-FLUTE's sums because they were not
+    /// finite, summed over the rounds so far (each counted once per round).
+    pub fn skipped(&self) -> usize {
+        self.skipped
+    }
+
     /// Whether every entry of B and W is finite.
     pub fn is_finite(&self) -> bool {
         self.b.iter().chain(self.w.iter()).all(|x| x.is_finite())
@@ -152,6 +162,7 @@ impl Flute {
             g: DMatrix::zeros(k, k),
             grad_w: DMatrix::zeros(k, m),
             clipped: 0,
+            skipped: 0,
         };
         let mut bw = vec![0.0; d];
         let mut g = vec![0.0; d];
@@ -170,15 +181,26 @@ impl Flute {
                 let x = &pts.x[j * d..(j + 1) * d];
                 axpy(c * (dot(x, &bw) - pts.y[j]) / n, x, &mut g);
             }
+            let w2 = dot(&wi, &wi);
+            let factor = match self.params.clip {
+                // ‖(g w_iᵀ, w_i w_iᵀ)‖_F = ‖w_i‖·√(‖g‖² + ‖w_i‖²).
+                Some(psi) => {
+                    let norm = w2.sqrt() * (dot(&g, &g) + w2).sqrt();
+                    if !norm.is_finite() {
+                        // A non-finite contribution is left out whole (scaling
+                        // it by 0 would still put 0·∞ = NaN into the sums), and
+                        // the client sits the round out: its head is not moved
+                        // by its own gradient either.
+                        sums.skipped += 1;
+                        return;
+                    }
+                    clip_factor(norm, psi)
+                }
+                None => 1.0,
+            };
             for q in 0..k {
                 sums.grad_w[(q, i)] = dot(&b_cols[q * d..(q + 1) * d], &g);
             }
-            let w2 = dot(&wi, &wi);
-            let factor = match self.params.clip {
-                // ‖(g w_iᵀ, w_i w_iᵀ)‖_F² = ‖g‖²‖w_i‖² + ‖w_i‖⁴.
-                Some(psi) => clip_factor((dot(&g, &g) * w2 + w2 * w2).sqrt(), psi),
-                None => 1.0,
-            };
             if factor < 1.0 {
                 sums.clipped += 1;
             }
@@ -215,7 +237,9 @@ impl Flute {
             g: mut g_sum,
             grad_w,
             clipped,
+            skipped,
         } = sums;
+        self.skipped += skipped;
         if p.clip.is_some() {
             // One Gaussian release per round: (S, G) with N(0, σ²) on every entry.
             let mut rng = self.noise.release(self.round as u64);
@@ -255,6 +279,8 @@ pub struct ClientSums {
     pub grad_w: DMatrix<f64>,
     /// Clients whose contribution was scaled down (f_i < 1).
     pub clipped: usize,
+    /// Clients left out because their contribution was not finite (private only).
+    pub skipped: usize,
 }
 
 #[cfg(test)]
@@ -359,5 +385,39 @@ mod tests {
         assert!(largest > psi, "the clip binds in this test: {largest}");
         let removed = f.client_sums(&base, 1..6);
         assert!(distance(&s0, &removed) <= psi * (1.0 + 1e-12));
+    }
+
+    /// A client whose data are not finite is left out of DP-FLUTE's sums
+    /// (clip factor 0 would still give 0·∞ = NaN) and counted; the sums are
+    /// those of the other clients, bit for bit.
+    #[test]
+    fn a_non_finite_client_is_skipped_and_counted() {
+        let base = data();
+        let mut f = Flute::new(
+            &base,
+            0.5,
+            params(Some(0.05), 0.0),
+            &mut stream(1, Purpose::Initialization, 0),
+            1,
+        );
+        let without = f.client_sums(&base, 1..6);
+        for wild in [f64::INFINITY, f64::NAN, 1e300] {
+            let mut other = base.clone();
+            other.x[3] = wild;
+            other.y[0] = -wild;
+            let sums = f.client_sums(&other, 0..6);
+            assert_eq!(sums.skipped, 1, "x = {wild}");
+            assert_eq!(sums.s, without.s, "x = {wild}");
+            assert_eq!(sums.g, without.g, "x = {wild}");
+            assert!(sums.grad_w.column(0).iter().all(|v| *v == 0.0));
+            assert_eq!(sums.grad_w.columns(1, 5), without.grad_w.columns(1, 5));
+        }
+        assert_eq!(f.client_sums(&base, 0..6).skipped, 0);
+        let mut other = base.clone();
+        other.y[0] = f64::NAN;
+        let sums = f.client_sums(&other, 0..6);
+        f.apply_sums(sums);
+        assert_eq!(f.skipped(), 1);
+        assert!(f.is_finite());
     }
 }

@@ -6,6 +6,7 @@ pub mod dp_gd_random_features;
 pub mod dp_rgrad;
 pub mod dp_spectral_init;
 pub mod fedrep;
+pub mod fedrep_gd;
 pub mod flute;
 pub mod jl_exponential;
 pub mod local_gd;

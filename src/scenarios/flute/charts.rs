@@ -1,12 +1,14 @@
 //! The FLUTE scenario's charts (Liu, Shen & Yang, §7 and App. C): the error
-//! against the rounds with both floors, the singular values of BW (learned
-//! one at a time, largest first), the principal angle, the balancedness, the
-//! private comparison (this project's extension) and the γ ablation (Fig. 4).
-//! Curves are means over seeds.
+//! against the rounds with the ERM floor and the rank-k truncation's error,
+//! the singular values of BW (learned one at a time, largest first), the
+//! principal angle, the balancedness, the private comparison (this project's
+//! extension; the error and the principal angle against ε) and the γ
+//! ablation (Fig. 4). Curves are means over seeds.
 
 use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::run::{
-    Curve, FluteRow, DP_FLUTE, FEDREP, FEDREP_RI, FLUTE, FLUTE_ABLATION, PRIVATE_FEDREP,
+    Curve, FluteRow, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE, FLUTE_ABLATION,
+    PRIVATE_FEDREP,
 };
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
@@ -66,11 +68,34 @@ fn mean_of(
     }
 }
 
-const METHODS: [(&str, &str, usize); 3] = [
+/// The non-private methods: (id, legend, colour). The FLUTE paper does not
+/// say which FedRep it ran; both forms are drawn, each from both starts.
+pub const METHODS: [(&str, &str, usize); 5] = [
     (FLUTE, "FLUTE (Algorithm 1)", 0),
-    (FEDREP, "FedRep (moments start + QR)", 1),
-    (FEDREP_RI, "FedRep(RI) (random start)", 2),
+    (
+        FEDREP_GD,
+        "FedRep, gradient steps as its code runs them (moments start)",
+        8,
+    ),
+    (
+        FEDREP_GD_RI,
+        "FedRep(RI), gradient steps (FLUTE's start)",
+        11,
+    ),
+    (
+        FEDREP,
+        "FedRep, alternating minimization + QR (Collins et al.'s analysed form; moments start)",
+        1,
+    ),
+    (
+        FEDREP_RI,
+        "FedRep(RI), alternating minimization + QR (FLUTE's B⁰)",
+        2,
+    ),
 ];
+
+/// The legend of the error of the rank-k truncation Φ_k.
+pub const TRUNCATION: &str = "rank-k truncation Φₖ (not a lower bound)";
 
 pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<ChartSpec> {
     let main = |r: &FluteRow| r.method != FLUTE_ABLATION;
@@ -80,12 +105,7 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
     let floors = |x: f64| {
         [
             level("finite-N ERM floor".into(), erm, x, 6),
-            level(
-                "population floor (rank-k truncation)".into(),
-                population,
-                x,
-                7,
-            ),
+            level(TRUNCATION.into(), population, x, 7),
         ]
         .into_iter()
         .flatten()
@@ -139,12 +159,19 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
         }
     }
 
-    let mut balance = vec![series(
-        "FLUTE".into(),
-        mean_curve(curves, FLUTE, f64::NAN, |p| p.balancedness),
-        LineStyle::Solid,
-        0,
-    )];
+    // FLUTE's own factors and gradient FedRep's (the analysed form has none).
+    let mut balance: Vec<Series> = METHODS
+        .iter()
+        .filter(|(method, _, _)| [FLUTE, FEDREP_GD, FEDREP_GD_RI].contains(method))
+        .map(|&(method, name, color)| {
+            series(
+                name.into(),
+                mean_curve(curves, method, f64::NAN, |p| p.balancedness),
+                LineStyle::Solid,
+                color,
+            )
+        })
+        .collect();
     let eps = c.private_epsilons();
     if let Some(&mid) = eps.get(eps.len() / 2) {
         balance.push(series(
@@ -155,8 +182,13 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
         ));
     }
 
-    let mut by_eps = Vec::new();
-    if !eps.is_empty() {
+    // Error and principal angle against ε: the private pair and the levels
+    // of their non-private forms (Private FedRep is the analysed FedRep, noised).
+    let against_eps = |value: fn(&FluteRow) -> f64| {
+        let mut out = Vec::new();
+        if eps.is_empty() {
+            return out;
+        }
         for (method, name, color) in [
             (DP_FLUTE, "DP-FLUTE (project's extension)", 3),
             (PRIVATE_FEDREP, "Private FedRep", 4),
@@ -166,27 +198,32 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
                 .map(|&e| {
                     (
                         e,
-                        mean_of(rows, |r| r.method == method && r.epsilon == e, |r| r.error),
+                        mean_of(rows, |r| r.method == method && r.epsilon == e, value),
                     )
                 })
                 .filter(|p| p.1.is_finite())
                 .collect();
-            by_eps.push(series(name.into(), points, LineStyle::Solid, color));
+            out.push(series(name.into(), points, LineStyle::Solid, color));
         }
         let x0 = eps[0];
         for (method, name, color) in [
             (FLUTE, "FLUTE, non-private", 0),
-            (FEDREP, "FedRep, non-private", 1),
+            (FEDREP, "FedRep (alt. min. + QR), non-private", 1),
         ] {
-            by_eps.extend(level(
+            out.extend(level(
                 name.into(),
-                mean_of(rows, |r| r.method == method, |r| r.error),
+                mean_of(rows, |r| r.method == method, value),
                 x0,
                 color,
             ));
         }
-        by_eps.extend(floors(x0));
+        out
+    };
+    let mut by_eps = against_eps(|r| r.error);
+    if !eps.is_empty() {
+        by_eps.extend(floors(eps[0]));
     }
+    let angle_by_eps = against_eps(|r| r.principal_angle);
 
     let mut ablation = Vec::new();
     for (i, ratio) in ABLATION_RATIOS.iter().enumerate() {
@@ -294,6 +331,18 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
             log_y: true,
             x_hint: hint(eps),
             series: by_eps,
+        },
+        ChartSpec {
+            title: format!(
+                "Distance to U_k versus client-level ε (δ = {})",
+                fmt_num(c.delta)
+            ),
+            x_label: "client-level ε".into(),
+            y_label: "sin of the largest principal angle at the end".into(),
+            log_x: true,
+            log_y: false,
+            x_hint: hint(eps),
+            series: angle_by_eps,
         },
         ChartSpec {
             title: format!(

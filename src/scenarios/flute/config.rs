@@ -63,8 +63,12 @@ pub struct FluteConfig {
     pub gamma1: f64,
     pub gamma2: f64,
     pub scale: GradientScale,
-    /// FedRep's server step on U (a mean of the clients' gradients).
+    /// The analysed FedRep's server step on U (a mean of the clients'
+    /// gradients, then QR).
     pub fedrep_step: f64,
+    /// τ_h: gradient steps on each head per round in FedRep's gradient form
+    /// (FedRep's code: one local epoch; the FLUTE paper's FedRep*: 10).
+    pub fedrep_head_steps: usize,
     /// Run the private methods (DP-FLUTE and Private FedRep).
     pub private: bool,
     /// Rounds of the private runs (the noise grows like √T, so they run fewer).
@@ -125,6 +129,7 @@ impl Default for FluteConfig {
             gamma2: 0.125,
             scale: GradientScale::One,
             fedrep_step: 0.1,
+            fedrep_head_steps: 1,
             private: false,
             private_rounds: 150,
             epsilons: vec![0.5, 1.0, 2.0, 4.0, 8.0],
@@ -199,8 +204,16 @@ fn field_table() -> Vec<Field<FluteConfig>> {
             |c: &C| &c.fedrep_step,
             |c: &mut C| &mut c.fedrep_step,
         )
-        .label("FedRep step")
-        .help("server step on U (mean gradient), then QR")
+        .label("FedRep (alt. min. + QR) step")
+        .help("the analysed form: exact heads, a server step on U (mean gradient), then QR")
+        .group(BASELINES),
+        Field::new(
+            "fedrep_head_steps",
+            |c: &C| &c.fedrep_head_steps,
+            |c: &mut C| &mut c.fedrep_head_steps,
+        )
+        .label("FedRep (gradient) head steps τ_h")
+        .help("the code's form: τ_h gradient steps on each head, then one on B, at FLUTE's η and c; the paper's FedRep* takes 10")
         .group(BASELINES),
         Field::new("private", |c: &C| &c.private, |c: &mut C| &mut c.private)
             .label("private runs")
@@ -296,7 +309,10 @@ impl FluteConfig {
     /// Round-equivalents of work per seed, each costing M·N·d·(k + 2) (the
     /// cost model of [`estimated_seconds`](Self::estimated_seconds)).
     pub fn rounds_per_seed(&self) -> f64 {
-        let main = 3.0 * self.rounds as f64
+        // FLUTE and four FedReps; gradient FedRep's head steps cost k/(d(k + 2)) of a round each.
+        let head_steps =
+            self.fedrep_head_steps as f64 * self.k as f64 / (self.d as f64 * (self.k as f64 + 2.0));
+        let main = (5.0 + 2.0 * head_steps) * self.rounds as f64
             + (2 * self.private_epsilons().len()) as f64 * self.private_rounds as f64;
         let ablation: f64 = self
             .ablation_m
@@ -383,10 +399,12 @@ impl Config for FluteConfig {
             "between 2 and 200000 clients",
             self.n.to_string(),
         );
+        // FedRep's method-of-moments start (both forms) and Private FedRep's
+        // initialization pair two samples of a client (the unbiased statistic).
         check(
-            (1..=10_000).contains(&self.m),
+            (2..=10_000).contains(&self.m),
             "m",
-            "between 1 and 10000",
+            "between 2 and 10000 (FedRep's moments start pairs two samples of a client)",
             self.m.to_string(),
         );
         check(
@@ -478,6 +496,12 @@ impl Config for FluteConfig {
             "fedrep_step",
             "in (0, 100]",
             self.fedrep_step.to_string(),
+        );
+        check(
+            (1..=100).contains(&self.fedrep_head_steps),
+            "fedrep_head_steps",
+            "between 1 and 100",
+            self.fedrep_head_steps.to_string(),
         );
         for (field, value) in [
             ("clip", self.clip),

@@ -32,12 +32,18 @@ const CHARTS: &[ChartInfo] = &[
     ChartInfo {
         id: "flute-error-chart",
         name: "error chart",
-        alt: "The paper's error (1/M) Σ‖B wᵢ − φᵢ‖ versus rounds for FLUTE, FedRep and FedRep(RI), with the two floors; the same numbers are in the table below",
-        caption: "The paper's error against the true regressors, mean over seeds (Fig. 1 and 3). With k < r no model reaches 0: the \
-                  population floor is the best rank-k model, the finite-N ERM floor the best on these samples (with few samples it \
-                  overfits, and a regularized run can end below it). FedRep starts near the floor (its start looks at the data); FLUTE, \
-                  from a tiny random start, waits on a plateau, then ends at the floor. This linear FedRep, with exact heads every \
-                  round, also gets there from a random start (FedRep(RI)), here faster than FLUTE: the paper reports the opposite.",
+        alt: "The paper's error (1/M) Σ‖B wᵢ − φᵢ‖ versus rounds for FLUTE and FedRep in two forms, each from two starts, with the ERM floor and the rank-k truncation's error; the same numbers are in the table below",
+        caption: "The paper's error against the true regressors, mean over seeds (Fig. 1 and 3). With k < r no model reaches 0. \
+                  Dashed: the finite-N ERM floor, the error of the best fit of eq. 2 to these samples (with few samples it overfits, \
+                  and a regularized or noisy run can end below it), and the error of the rank-k truncation Φₖ, the best rank-k model \
+                  in Frobenius norm (for this mean of norms a reference, not a lower bound). The paper does not specify its FedRep, so \
+                  both readings are drawn. “Gradient steps” is FedRep as its code runs it: each client takes τ_h gradient steps on its \
+                  head, then one on B, and the server averages B, with no QR, at FLUTE's η and c; FedRep starts from the \
+                  method-of-moments subspace with zero heads, FedRep(RI) from FLUTE's exact random (B⁰, W⁰). “Alternating minimization \
+                  + QR” is Collins et al.'s analysed form (exact heads, a step on U, QR), which ignores the start's scale. At App. C.1 \
+                  (flute-c1, 3 seeds) FLUTE comes within 10 % of the ERM floor in 25–33 rounds and gradient FedRep(RI) in 84–110, the \
+                  paper's finding; gradient FedRep from its moments start takes 17–29 and the analysed form at most 4 from either \
+                  start. All five end at the floor.",
         toggle: None,
         animate: true,
         claims: &[],
@@ -47,7 +53,7 @@ const CHARTS: &[ChartInfo] = &[
         name: "singular values chart",
         alt: "The singular values of FLUTE's BW versus rounds against the singular values of Phi; the same numbers are in the table below",
         caption: "σⱼ(BW) of FLUTE against σⱼ(Φ) (dashed). From a small start the components are learned one at a time, largest \
-                  first, each settling at its λⱼ; the (k+1)-th level is what a rank-k model must leave out.",
+                  first, each settling near its λⱼ; the (k+1)-th level is what a rank-k model must leave out.",
         toggle: None,
         animate: true,
         claims: &[],
@@ -65,9 +71,9 @@ const CHARTS: &[ChartInfo] = &[
     ChartInfo {
         id: "flute-balance-chart",
         name: "balancedness chart",
-        alt: "The balancedness of FLUTE's factors versus rounds; the same numbers are in the table below",
-        caption: "‖BᵀB − WWᵀ‖_F: the regularizer (with γ₁ = 2γ₂ it is γ₂‖BᵀB − WWᵀ‖²) keeps the two factors balanced, \
-                  which is what makes averaging over clients keep the top directions (Example 1).",
+        alt: "The balancedness of FLUTE's and gradient FedRep's factors versus rounds; the same numbers are in the table below",
+        caption: "‖BᵀB − WWᵀ‖_F. FLUTE's regularizer (with γ₁ = 2γ₂ it is γ₂‖BᵀB − WWᵀ‖²) keeps its two factors balanced; \
+                  gradient FedRep has no such term, and its heads, which carry the scale, leave it far from balance.",
         toggle: None,
         animate: true,
         claims: &[],
@@ -77,7 +83,20 @@ const CHARTS: &[ChartInfo] = &[
         name: "error versus ε chart",
         alt: "Final error versus epsilon for DP-FLUTE and Private FedRep, with the non-private levels; the same numbers are in the table below",
         caption: "This project's extension (no paper reports it): DP-FLUTE (each client's contribution clipped, Gaussian noise on \
-                  the sums) and Private FedRep on the same clients, at the same client-level ε. Empty unless “private runs” is on.",
+                  the sums) and Private FedRep on the same clients, at the same client-level ε. The paper's error is mostly what a \
+                  rank-k model must leave out, so privacy moves it little; the next chart shows the learned subspace. Empty unless \
+                  “private runs” is on.",
+        toggle: None,
+        animate: false,
+        claims: &[],
+    },
+    ChartInfo {
+        id: "flute-eps-angle-chart",
+        name: "distance versus ε chart",
+        alt: "Final distance between span(B) and U_k versus epsilon for DP-FLUTE and Private FedRep, with the non-private levels; the same numbers are in the table below",
+        caption: "The same private runs: the sine of the largest principal angle between span(B) and U_k at the end, where the \
+                  cost of privacy shows. On flute-private (3 seeds) DP-FLUTE's distance falls as ε grows towards FLUTE's; Private \
+                  FedRep, at this clip and step, does not improve with ε within its rounds. Empty unless “private runs” is on.",
         toggle: None,
         animate: false,
         claims: &[],
@@ -97,10 +116,21 @@ const CHARTS: &[ChartInfo] = &[
 const LESSON: &[LessonStep] = &[
     LessonStep {
         title: "Too small a representation",
-        text: "The true regressors have rank r = 10 but the model only k = 2: no k-dimensional representation fits every client. \
-               The error cannot reach 0; watch FLUTE settle at the finite-N ERM floor.",
+        text: "The true regressors have rank r = 10 but the model only k = 2: no 2-dimensional representation fits every client, \
+               so the error cannot reach 0. Watch FLUTE and every FedRep settle at the finite-N ERM floor, far above 0.",
         preset: "flute-c1",
         settings: &[],
+        claims: &[],
+        test_settings: &[],
+    },
+    LessonStep {
+        title: "FLUTE against the FedRep the paper ran",
+        text: "From the same tiny random start, FLUTE waits on a plateau for about 20 rounds, then reaches the ERM floor; FedRep \
+               as its code runs it (FedRep(RI), gradient steps) waits about three times as long, as the paper reports (§7.1). From \
+               its data-driven start FedRep is about as quick as FLUTE, and the alternating-minimization FedRep, which refits every \
+               head exactly, is quicker than both: FLUTE's lead is over gradient averaging from the same start, not over every FedRep.",
+        preset: "flute-c1",
+        settings: &[("seeds", "3")],
         claims: &[],
         test_settings: &[],
     },
@@ -115,8 +145,8 @@ const LESSON: &[LessonStep] = &[
     },
     LessonStep {
         title: "When r = k, everyone agrees",
-        text: "In the over-parameterized case a k-dimensional representation fits every client, and FLUTE, FedRep and FedRep(RI) \
-               reach the same subspace.",
+        text: "In the over-parameterized case a k-dimensional representation fits every client: FLUTE and the \
+               alternating-minimization FedRep reach U_k, and gradient FedRep, slower, comes within about 0.001 of it in 600 rounds.",
         preset: "flute-overparam",
         settings: &[],
         claims: &[],
@@ -124,10 +154,12 @@ const LESSON: &[LessonStep] = &[
     },
     LessonStep {
         title: "Privacy (this project's extension)",
-        text: "With 2000 clients, DP-FLUTE clips each client's contribution and adds Gaussian noise; compare it with Private FedRep \
-               at the same ε.",
+        text: "With 2000 clients, DP-FLUTE clips each client's contribution and adds Gaussian noise. The paper's error hardly \
+               moves with ε (from 0.285 at ε = 0.5 to FLUTE's 0.270 by ε = 4): it is mostly what a rank-2 model must leave out. \
+               The cost of privacy shows in the distance to U_k, which falls from about 0.5 at ε = 0.5 to 0.13 at ε = 8 (FLUTE: \
+               0.09). Private FedRep, at this clip and step, does not improve with ε.",
         preset: "flute-private",
-        settings: &[],
+        settings: &[("seeds", "3")],
         claims: &[],
         test_settings: &[],
     },
@@ -177,7 +209,7 @@ fn view(
     }
     let mut summary = format!(
         "{:<16} {:>8} {:>5} {:>4} {:>10} {:>10} {:>10} {:>10} {:>8}\n",
-        "method", "ε", "seed", "N", "error", "ERM floor", "pop floor", "angle", "to floor"
+        "method", "ε", "seed", "N", "error", "ERM floor", "Φₖ error", "angle", "to floor"
     );
     for r in rows {
         summary.push_str(&format!(
@@ -261,9 +293,12 @@ impl Scenario for Flute {
             id: "flute",
             title: "FLUTE: a representation too small for every client",
             lede: "Liu, Shen & Yang (ICML 2024): when the clients' true regressors have rank r larger than the representation size k, \
-                   averaging the clients' representations loses the top directions. FLUTE's server-side regularizer recovers the best \
-                   rank-k subspace. Linear FLUTE (Algorithm 1) against FedRep and FedRep(RI) on the paper's synthetic data; DP-FLUTE \
-                   is this project's private extension.",
+                   no k-dimensional representation fits every client, and averaging locally fitted representations can lose the top \
+                   directions (their Example 1). FLUTE uploads the heads too and adds a server-side regularizer that steers B to the \
+                   top-k subspace. Linear FLUTE (Algorithm 1) on the paper's synthetic data, against FedRep in two forms (the paper does \
+                   not say which it ran): from the same tiny random start, FLUTE reaches the finite-N ERM floor about three times sooner \
+                   than FedRep run as its code runs it, as the paper reports; from its data-driven start FedRep is about as quick, and \
+                   at App. C.1 every method ends at the same floor. DP-FLUTE is this project's private extension.",
             source: "Liu, Shen, Yang, Federated Representation Learning in the Under-Parameterized Regime (ICML 2024), Algorithm 1, §7.1, App. C.1",
             unit: "client",
             presets: PRESETS,

@@ -1,26 +1,31 @@
 //! The FLUTE sweep as a step-wise runner. For every seed: one dataset
-//! (App. C.1 / §7.1 / Example 1), its two floors, then FLUTE, FedRep
-//! (method-of-moments start + QR) and FedRep(RI) (FLUTE's random start), the
-//! private pair at every ε (DP-FLUTE, this project's extension, and Private
-//! FedRep), and the γ ablation of Fig. 4 on datasets with N = 8, 9, … samples.
-//! A step advances one run by a bounded number of rounds, so the page can show
-//! progress and stop between steps; every run records the paper's error, the
-//! principal angle, σ(BW) and the balancedness as it goes.
+//! (App. C.1 / §7.1 / Example 1), its ERM floor and the error of its rank-k
+//! truncation, then FLUTE; FedRep in two forms, each from the
+//! method-of-moments start and from FLUTE's random start (RI): alternating
+//! minimization + QR (Collins et al.'s analysed form) and gradient steps as
+//! FedRep's code runs them; the private pair at every ε (DP-FLUTE, this
+//! project's extension, and Private FedRep), and the γ ablation of Fig. 4 on
+//! datasets with N = 8, 9, … samples. A step advances one run by a bounded
+//! number of rounds, so the page can show progress and stop between steps;
+//! every run checks its error every round (a diverged run is an error naming
+//! the setting) and records the paper's error, the principal angle, σ(BW) and
+//! the balancedness as it goes.
 
 use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::plan::{plan, FlutePlan};
 use crate::algorithms::fedrep::{BatchMode, FedRep, FedRepParams};
+use crate::algorithms::fedrep_gd::{FedRepGd, FedRepGdParams};
 use crate::algorithms::flute::{Flute, FluteParams};
 use crate::algorithms::low_rank_erm::{alternating_least_squares, least_squares_heads};
 use crate::algorithms::private_init::{spectral_init, spectral_statistic, PairNormalization};
 use crate::data::under_parameterized::UnderParameterizedData;
-use crate::linalg::gaussian_matrix;
+use crate::linalg::{all_finite, gaussian_matrix, symmetric_eigen};
 use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::table::csv_number as num;
 use crate::scenarios::RunError;
-use nalgebra::{DMatrix, SymmetricEigen};
+use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -31,8 +36,16 @@ const CURVE_POINTS: usize = 400;
 
 /// The methods, as `results.csv` names them.
 pub const FLUTE: &str = "flute";
+/// FedRep, alternating minimization + QR (Collins et al.'s analysed form),
+/// from the method-of-moments start.
 pub const FEDREP: &str = "fedrep";
+/// The same from FLUTE's random B⁰.
 pub const FEDREP_RI: &str = "fedrep-ri";
+/// FedRep as its code runs it (gradient steps on the head, then on B, the
+/// mean of the clients' B, no QR), from the method-of-moments start, zero heads.
+pub const FEDREP_GD: &str = "fedrep-gd";
+/// The same from FLUTE's exact (B⁰, W⁰).
+pub const FEDREP_GD_RI: &str = "fedrep-gd-ri";
 pub const DP_FLUTE: &str = "dp-flute";
 pub const PRIVATE_FEDREP: &str = "private-fedrep";
 /// FLUTE in the γ ablation (γ₁ = ratio·γ₂, N samples).
@@ -46,7 +59,8 @@ pub struct CurvePoint {
     pub error: f64,
     /// sin of the largest principal angle between span(B) and U_k.
     pub principal_angle: f64,
-    /// ‖BᵀB − WWᵀ‖_F (NaN for FedRep, whose U is orthonormal by construction).
+    /// ‖BᵀB − WWᵀ‖_F (NaN for the analysed FedRep, whose U is orthonormal by
+    /// construction and whose heads are refitted).
     pub balancedness: f64,
     /// σ₁(BW) ≥ … ≥ σ_k(BW).
     pub singular_values: Vec<f64>,
@@ -78,7 +92,10 @@ pub struct FluteRow {
     pub error: f64,
     /// The error of the finite-N ERM optimum (eq. 2), by alternating least squares.
     pub erm_floor: f64,
-    /// (1/M) Σ ‖(Φ − Φ_k) eᵢ‖: the best any rank-k model can do.
+    /// (1/M) Σ ‖(Φ − Φ_k) eᵢ‖: the paper's error of the rank-k truncation Φ_k
+    /// (the best rank-k model in Frobenius norm, Eckart–Young). It is not a
+    /// lower bound on this mean of norms: another rank-k model can have a
+    /// smaller one. (The column keeps its name `population_floor`.)
     pub population_floor: f64,
     pub principal_angle: f64,
     pub balancedness: f64,
@@ -88,12 +105,15 @@ pub struct FluteRow {
     pub sigma: f64,
     /// Fraction of clients clipped in the last round (NaN: no clipping).
     pub clipped_fraction: f64,
+    /// Client contributions left out of the clipped sums because they were
+    /// not finite, over all rounds (NaN: no clipping).
+    pub skipped_nonfinite: f64,
     /// First recorded round whose error is within 10% of the ERM floor, or
     /// within 1% of the starting error of it when the floor is 0 (NaN: never).
     pub rounds_to_floor: f64,
 }
 
-pub const CSV_HEADER: &str = "method,epsilon,seed,m,gamma_ratio,error,erm_floor,population_floor,principal_angle,balancedness,epsilon_spent,sigma,clipped_fraction,rounds_to_floor";
+pub const CSV_HEADER: &str = "method,epsilon,seed,m,gamma_ratio,error,erm_floor,population_floor,principal_angle,balancedness,epsilon_spent,sigma,clipped_fraction,rounds_to_floor,skipped_nonfinite";
 
 fn eps_cell(x: f64) -> String {
     if x.is_nan() {
@@ -121,6 +141,7 @@ pub fn csv(rows: &[FluteRow]) -> String {
             num(r.sigma),
             num(r.clipped_fraction),
             num(r.rounds_to_floor),
+            num(r.skipped_nonfinite),
         ];
         out.row(cells);
     }
@@ -170,15 +191,19 @@ pub fn mean_regressor_error(b: &DMatrix<f64>, w: &DMatrix<f64>, phi: &DMatrix<f6
 }
 
 /// σ(BW), largest first: the singular values of R W with B = QR (k×k work).
+/// NaN when any number on the way is not finite (no eigendecomposition of it).
 pub fn product_singular_values(b: &DMatrix<f64>, w: &DMatrix<f64>) -> Vec<f64> {
     let k = b.ncols();
-    if !b.iter().chain(w.iter()).all(|x| x.is_finite()) {
+    if !all_finite(b) || !all_finite(w) {
         return vec![f64::NAN; k];
     }
     let r = b.clone().qr().r();
     let rw = r * w;
     let gram = &rw * rw.transpose();
-    let mut values: Vec<f64> = SymmetricEigen::new(gram)
+    let Some(eigen) = symmetric_eigen(gram) else {
+        return vec![f64::NAN; k];
+    };
+    let mut values: Vec<f64> = eigen
         .eigenvalues
         .iter()
         .map(|e| e.max(0.0).sqrt())
@@ -222,6 +247,53 @@ impl Problem {
 enum Learner {
     Flute(Flute),
     FedRep(FedRep),
+    FedRepGd(FedRepGd),
+}
+
+impl Learner {
+    fn round(&self) -> usize {
+        match self {
+            Learner::Flute(f) => f.round(),
+            Learner::FedRep(f) => f.round(),
+            Learner::FedRepGd(f) => f.round(),
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        match self {
+            Learner::Flute(f) => f.is_done(),
+            Learner::FedRep(f) => f.is_done(),
+            Learner::FedRepGd(f) => f.is_done(),
+        }
+    }
+
+    /// One round; the new round number.
+    fn step(&mut self, data: &UnderParameterizedData) -> usize {
+        match self {
+            Learner::Flute(f) => f.step(&data.points),
+            Learner::FedRep(f) => f.step(&data.points),
+            Learner::FedRepGd(f) => f.step(&data.points),
+        }
+        self.round()
+    }
+
+    /// The paper's error after the last round, cheaply (a d×k×M product), or
+    /// NaN once the iterates are not finite. The analysed FedRep's U is
+    /// orthonormal (QR), so only its finiteness is checked here; its error
+    /// needs every head refitted and is measured on the recorded rounds.
+    fn quick_error(&self, data: &UnderParameterizedData) -> f64 {
+        match self {
+            Learner::Flute(f) => mean_regressor_error(f.b(), f.w(), &data.phi),
+            Learner::FedRepGd(f) => mean_regressor_error(f.b(), f.w(), &data.phi),
+            Learner::FedRep(f) => {
+                if all_finite(f.u()) {
+                    0.0
+                } else {
+                    f64::NAN
+                }
+            }
+        }
+    }
 }
 
 /// A run in progress.
@@ -244,6 +316,8 @@ enum Task {
     Flute,
     FedRep,
     FedRepRandom,
+    FedRepGd,
+    FedRepGdRandom,
     DpFlute(usize),
     PrivateFedRep(usize),
     Ablation { samples: usize, ratio: f64 },
@@ -318,10 +392,7 @@ impl FluteSweep {
             None => "drawing the data and its ERM floor".into(),
             Some(s) => match &s.active {
                 Some(a) => {
-                    let round = match &a.learner {
-                        Learner::Flute(f) => f.round(),
-                        Learner::FedRep(f) => f.round(),
-                    };
+                    let round = a.learner.round();
                     let eps = if a.epsilon.is_nan() {
                         String::new()
                     } else {
@@ -339,7 +410,14 @@ impl FluteSweep {
 
     fn tasks(&self) -> VecDeque<Task> {
         let c = &self.config;
-        let mut tasks: VecDeque<Task> = [Task::Flute, Task::FedRep, Task::FedRepRandom].into();
+        let mut tasks: VecDeque<Task> = [
+            Task::Flute,
+            Task::FedRep,
+            Task::FedRepRandom,
+            Task::FedRepGd,
+            Task::FedRepGdRandom,
+        ]
+        .into();
         for e in 0..c.private_epsilons().len() {
             tasks.push_back(Task::DpFlute(e));
             tasks.push_back(Task::PrivateFedRep(e));
@@ -395,46 +473,25 @@ impl FluteSweep {
         let chunk = ((WORK_PER_STEP / unit.max(1.0)) as usize).max(1);
         let stride = active.rounds.div_ceil(CURVE_POINTS).max(1);
         for _ in 0..chunk {
-            let round = match &mut active.learner {
-                Learner::Flute(f) if !f.is_done() => {
-                    f.step(&problem.data.points);
-                    f.round()
-                }
-                Learner::FedRep(f) if !f.is_done() => {
-                    f.step(&problem.data.points);
-                    f.round()
-                }
-                _ => break,
-            };
-            if round % stride == 0 || round == active.rounds {
-                let point = measure(&active.learner, problem, round);
-                if !point.error.is_finite() {
-                    let (field, advice) = if active.report.is_some() {
-                        (
-                            if active.method == DP_FLUTE { "clip" } else { "fedrep_clip" },
-                            "the noise (σ·ψ per entry) is too large for the step: lower the clip ψ or raise ε",
-                        )
-                    } else if active.method == FLUTE || active.method == FLUTE_ABLATION {
-                        ("eta", "lower the step η (or γ₁, or raise γ₂)")
-                    } else {
-                        ("fedrep_step", "lower FedRep's step")
-                    };
-                    return Err(RunError::Diverged {
-                        method: active.method.into(),
-                        what: format!("the error is {} at round {round}", point.error),
-                        field: field.into(),
-                        advice: advice.into(),
-                    });
-                }
+            if active.learner.is_done() {
+                break;
+            }
+            let round = active.learner.step(&problem.data);
+            // Every round: the iterates are checked before anything factorizes
+            // them, so a diverging run stops here, at the round it diverged.
+            let quick = active.learner.quick_error(&problem.data);
+            let point = (round % stride == 0 || round == active.rounds)
+                .then(|| measure(&active.learner, problem, round));
+            let error = point.as_ref().map_or(quick, |p| p.error);
+            if !quick.is_finite() || !error.is_finite() {
+                return Err(divergence(active.method, active.report.is_some(), round));
+            }
+            if let Some(point) = point {
                 active.curve.push(point);
             }
             self.done_units += unit / (c.n * c.m * c.d * (c.k + 2)) as f64;
         }
-        let finished = match &active.learner {
-            Learner::Flute(f) => f.is_done(),
-            Learner::FedRep(f) => f.is_done(),
-        };
-        if finished {
+        if active.learner.is_done() {
             let active = state.active.take().expect("active");
             let problem = active.problem.as_ref().unwrap_or(&state.problem);
             let last = active.curve.last().cloned().expect("round 0 is recorded");
@@ -446,11 +503,12 @@ impl FluteSweep {
                 .iter()
                 .find(|p| p.error <= floor + near)
                 .map_or(f64::NAN, |p| p.round as f64);
-            let clipped_fraction = match (&active.learner, active.report.is_some()) {
-                (Learner::Flute(f), true) => f.clipped_fraction(),
-                (Learner::FedRep(f), true) => f.clipped_fraction(),
-                _ => f64::NAN,
-            };
+            let (clipped_fraction, skipped_nonfinite) =
+                match (&active.learner, active.report.is_some()) {
+                    (Learner::Flute(f), true) => (f.clipped_fraction(), f.skipped() as f64),
+                    (Learner::FedRep(f), true) => (f.clipped_fraction(), f.skipped() as f64),
+                    _ => (f64::NAN, f64::NAN),
+                };
             self.rows.push(FluteRow {
                 method: active.method.into(),
                 epsilon: active.epsilon,
@@ -469,6 +527,7 @@ impl FluteSweep {
                 sigma: active.sigma,
                 clipped_fraction,
                 rounds_to_floor,
+                skipped_nonfinite,
             });
             self.reports.push(active.report);
             if active.method != FLUTE_ABLATION {
@@ -485,12 +544,47 @@ impl FluteSweep {
     }
 }
 
-/// The round's metrics of a learner: FLUTE's own (B, W); FedRep's U with every
-/// client's least-squares head on its N samples (FedRep's head step).
+/// The error of a run that stopped being finite at `round`, naming the
+/// setting to change. Only the step can make FLUTE or gradient FedRep
+/// diverge; the analysed FedRep's U is re-orthonormalized every round, so its
+/// step is what can overflow it; a private run diverges from its noise (the
+/// non-private runs of the same seed, with the same step, ran first and did not).
+fn divergence(method: &str, private: bool, round: usize) -> RunError {
+    let (field, advice) = if private {
+        (
+            if method == DP_FLUTE {
+                "clip"
+            } else {
+                "fedrep_clip"
+            },
+            "the noise (σ·ψ per entry) is too large for the step: lower the clip ψ or raise ε",
+        )
+    } else if method == FEDREP || method == FEDREP_RI {
+        ("fedrep_step", "lower FedRep's step")
+    } else if method == FEDREP_GD || method == FEDREP_GD_RI {
+        (
+            "eta",
+            "lower the step η (FedRep's gradient form uses FLUTE's η)",
+        )
+    } else {
+        ("eta", "lower the step η (or γ₁, or raise γ₂)")
+    };
+    RunError::Diverged {
+        method: method.into(),
+        what: format!("its iterates are not finite at round {round}"),
+        field: field.into(),
+        advice: advice.into(),
+    }
+}
+
+/// The round's metrics of a learner: FLUTE's and gradient FedRep's own
+/// (B, W); the analysed FedRep's U with every client's least-squares head on
+/// its N samples (its head step).
 fn measure(learner: &Learner, problem: &Problem, round: usize) -> CurvePoint {
     let data = &problem.data;
     let (b, w, balance) = match learner {
         Learner::Flute(f) => (f.b().clone(), f.w().clone(), balancedness(f.b(), f.w())),
+        Learner::FedRepGd(f) => (f.b().clone(), f.w().clone(), balancedness(f.b(), f.w())),
         Learner::FedRep(f) => {
             let u = f.u().clone();
             let heads = if u.iter().all(|x| x.is_finite()) {
@@ -537,6 +631,15 @@ pub(super) fn flute_params(
     }
 }
 
+fn fedrep_gd_params(c: &FluteConfig) -> FedRepGdParams {
+    FedRepGdParams {
+        rounds: c.rounds,
+        eta: c.eta,
+        head_steps: c.fedrep_head_steps,
+        scale: c.scale,
+    }
+}
+
 fn fedrep_params(c: &FluteConfig, clip: Option<f64>, sigma: f64, batch: BatchMode) -> FedRepParams {
     FedRepParams {
         rounds: rounds_of(c, clip),
@@ -545,6 +648,17 @@ fn fedrep_params(c: &FluteConfig, clip: Option<f64>, sigma: f64, batch: BatchMod
         sigma,
         batch,
     }
+}
+
+/// FedRep's method-of-moments start (both forms): the top-k eigenvectors of
+/// the unbiased pair statistic, whose mean is (1/M) Σ φᵢφᵢᵀ.
+fn moments_start(
+    points: &crate::data::shared_representation::FederatedDataset,
+    k: usize,
+    seed: u64,
+) -> DMatrix<f64> {
+    let stat = spectral_statistic(points, None, PairNormalization::Unbiased);
+    spectral_init(&stat, 0.0, k, &mut stream(seed, Purpose::Initialization, 2))
 }
 
 /// Starts `task` on the seed's data (or, for the ablation, on its own).
@@ -590,8 +704,7 @@ fn start(c: &FluteConfig, state: &SeedState, task: Task) -> Active {
         Task::FedRep => {
             // Method of moments: top-k eigenvectors of the unbiased pair statistic
             // (E = (1/M) Σ φᵢφᵢᵀ), then QR; every round all N samples.
-            let stat = spectral_statistic(points, None, PairNormalization::Unbiased);
-            let u0 = spectral_init(&stat, 0.0, k, &mut init(2));
+            let u0 = moments_start(points, k, seed);
             active(
                 FEDREP,
                 f64::NAN,
@@ -619,6 +732,34 @@ fn start(c: &FluteConfig, state: &SeedState, task: Task) -> Active {
                     fedrep_params(c, None, 0.0, BatchMode::Full),
                     0,
                 )),
+                None,
+                f64::NAN,
+                None,
+            )
+        }
+        Task::FedRepGd => active(
+            FEDREP_GD,
+            f64::NAN,
+            f64::NAN,
+            Learner::FedRepGd(FedRepGd::new(
+                moments_start(points, k, seed),
+                DMatrix::zeros(k, c.n),
+                fedrep_gd_params(c),
+            )),
+            None,
+            f64::NAN,
+            None,
+        ),
+        Task::FedRepGdRandom => {
+            // FLUTE's exact start: B⁰ then W⁰ from the same stream as `Flute::new`.
+            let mut rng = init(1);
+            let b0 = gaussian_matrix(d, k, &mut rng) * c.alpha;
+            let w0 = gaussian_matrix(k, c.n, &mut rng) * c.alpha;
+            active(
+                FEDREP_GD_RI,
+                f64::NAN,
+                f64::NAN,
+                Learner::FedRepGd(FedRepGd::new(b0, w0, fedrep_gd_params(c))),
                 None,
                 f64::NAN,
                 None,
