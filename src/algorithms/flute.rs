@@ -183,9 +183,9 @@ impl Flute {
             }
             let w2 = dot(&wi, &wi);
             let factor = match self.params.clip {
-                // ‖(g w_iᵀ, w_i w_iᵀ)‖_F = ‖w_i‖·√(‖g‖² + ‖w_i‖²).
+                // ‖(g w_iᵀ, w_i w_iᵀ)‖_F² = ‖g‖²‖w_i‖² + ‖w_i‖⁴.
                 Some(psi) => {
-                    let norm = w2.sqrt() * (dot(&g, &g) + w2).sqrt();
+                    let norm = (dot(&g, &g) * w2 + w2 * w2).sqrt();
                     if !norm.is_finite() {
                         // A non-finite contribution is left out whole (scaling
                         // it by 0 would still put 0·∞ = NaN into the sums), and
