@@ -212,7 +212,8 @@ fn blown_up_iterates_end_quickly_in_an_error_naming_the_setting() {
         ("private_rounds", "5"),
         ("epsilons", "1,4"),
     ];
-    let cases: [(&str, &[(&str, &str)], &str); 3] = [
+    type Settings<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(&str, Settings, &str); 3] = [
         ("flute-gamma", &[("eta", "0.5")], "change eta"),
         (
             "flute-overparam",

@@ -21,7 +21,7 @@ const CANVASES = {
 };
 // Charts that only some presets fill (the others say they are empty).
 const EXTRA_CANVASES = {
-  'flute-private': ['flute-eps-chart'],
+  'flute-private': ['flute-eps-chart', 'flute-eps-angle-chart'],
   'flute-gamma': ['flute-gamma-chart'],
   'trace-lstar': ['trace-lstar-chart'],
 };
