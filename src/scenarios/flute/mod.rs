@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod charts;
+pub mod claims;
 pub mod config;
 pub mod plan;
 pub mod run;
@@ -41,12 +42,17 @@ const CHARTS: &[ChartInfo] = &[
                   head, then one on B, and the server averages B, with no QR, at FLUTE's η and c; FedRep starts from the \
                   method-of-moments subspace with zero heads, FedRep(RI) from FLUTE's exact random (B⁰, W⁰). “Alternating minimization \
                   + QR” is Collins et al.'s analysed form (exact heads, a step on U, QR), which ignores the start's scale. At App. C.1 \
-                  (flute-c1, 3 seeds) FLUTE comes within 10 % of the ERM floor in 25–33 rounds and gradient FedRep(RI) in 84–110, the \
-                  paper's finding; gradient FedRep from its moments start takes 17–29 and the analysed form at most 4 from either \
-                  start. All five end at the floor.",
+                  (flute-c1), from the same random start, FLUTE comes within 10 % of the ERM floor in less than half the rounds of \
+                  gradient FedRep(RI), the paper's finding; gradient FedRep from its moments start gets there no later than FLUTE, and \
+                  the analysed form sooner than both, from either start. All five end within 10 % of the floor.",
         toggle: None,
         animate: true,
-        claims: &[],
+        claims: &[
+            "flute-before-gradient-fedrep-ri",
+            "flute-gradient-fedrep-moments-as-quick",
+            "flute-altmin-quickest",
+            "flute-all-end-at-erm-floor",
+        ],
     },
     ChartInfo {
         id: "flute-sv-chart",
@@ -56,7 +62,7 @@ const CHARTS: &[ChartInfo] = &[
                   first, each settling near its λⱼ; the (k+1)-th level is what a rank-k model must leave out.",
         toggle: None,
         animate: true,
-        claims: &[],
+        claims: &["flute-one-component-at-a-time"],
     },
     ChartInfo {
         id: "flute-angle-chart",
@@ -76,7 +82,7 @@ const CHARTS: &[ChartInfo] = &[
                   gradient FedRep has no such term, and its heads, which carry the scale, leave it far from balance.",
         toggle: None,
         animate: true,
-        claims: &[],
+        claims: &["flute-stays-balanced"],
     },
     ChartInfo {
         id: "flute-eps-chart",
@@ -88,18 +94,18 @@ const CHARTS: &[ChartInfo] = &[
                   “private runs” is on.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["flute-private-error-moves-little"],
     },
     ChartInfo {
         id: "flute-eps-angle-chart",
         name: "distance versus ε chart",
         alt: "Final distance between span(B) and U_k versus epsilon for DP-FLUTE and Private FedRep, with the non-private levels; the same numbers are in the table below",
         caption: "The same private runs: the sine of the largest principal angle between span(B) and U_k at the end, where the \
-                  cost of privacy shows. On flute-private (3 seeds) DP-FLUTE's distance falls as ε grows towards FLUTE's; Private \
-                  FedRep, at this clip and step, does not improve with ε within its rounds. Empty unless “private runs” is on.",
+                  cost of privacy shows: DP-FLUTE's distance falls as ε grows, and Private FedRep, at this clip and step, ends \
+                  farther from U_k than DP-FLUTE at every ε. Empty unless “private runs” is on.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["flute-private-angle-falls", "flute-private-fedrep-farther"],
     },
     ChartInfo {
         id: "flute-gamma-chart",
@@ -117,21 +123,27 @@ const LESSON: &[LessonStep] = &[
     LessonStep {
         title: "Too small a representation",
         text: "The true regressors have rank r = 10 but the model only k = 2: no 2-dimensional representation fits every client, \
-               so the error cannot reach 0. Watch FLUTE and every FedRep settle at the finite-N ERM floor, far above 0.",
+               so the error cannot reach 0. Watch FLUTE and every FedRep settle at the finite-N ERM floor, above even the error \
+               of the rank-k truncation.",
         preset: "flute-c1",
         settings: &[],
-        claims: &[],
+        claims: &["flute-all-end-at-erm-floor"],
         test_settings: &[],
     },
     LessonStep {
         title: "FLUTE against the FedRep the paper ran",
-        text: "From the same tiny random start, FLUTE waits on a plateau for about 20 rounds, then reaches the ERM floor; FedRep \
-               as its code runs it (FedRep(RI), gradient steps) waits about three times as long, as the paper reports (§7.1). From \
-               its data-driven start FedRep is about as quick as FLUTE, and the alternating-minimization FedRep, which refits every \
-               head exactly, is quicker than both: FLUTE's lead is over gradient averaging from the same start, not over every FedRep.",
+        text: "From the same tiny random start, FLUTE leaves its plateau and reaches the ERM floor in less than half the rounds \
+               FedRep takes when run as its code runs it (FedRep(RI), gradient steps), as the paper reports (§7.1). From its \
+               data-driven start gradient FedRep gets there no later than FLUTE, and the alternating-minimization FedRep, which \
+               refits every head exactly, sooner than both: FLUTE's lead is over gradient averaging from the same start, not over \
+               every FedRep.",
         preset: "flute-c1",
         settings: &[("seeds", "3")],
-        claims: &[],
+        claims: &[
+            "flute-before-gradient-fedrep-ri",
+            "flute-gradient-fedrep-moments-as-quick",
+            "flute-altmin-quickest",
+        ],
         test_settings: &[],
     },
     LessonStep {
@@ -140,30 +152,35 @@ const LESSON: &[LessonStep] = &[
                singular-values chart.",
         preset: "flute-c1",
         settings: &[("k", "4")],
-        claims: &[],
+        claims: &["flute-one-component-at-a-time"],
         test_settings: &[],
     },
     LessonStep {
         title: "When r = k, everyone agrees",
         text: "In the over-parameterized case a k-dimensional representation fits every client: FLUTE and the \
-               alternating-minimization FedRep reach U_k, and gradient FedRep, slower, comes within about 0.001 of it in 600 rounds.",
+               alternating-minimization FedReps end within 0.001 of U_k, and gradient FedRep, slower, within 0.002 in 600 rounds.",
         preset: "flute-overparam",
         settings: &[],
-        claims: &[],
+        claims: &["flute-overparam-same-subspace"],
         test_settings: &[],
     },
     LessonStep {
         title: "Privacy (this project's extension)",
         text: "With 2000 clients, DP-FLUTE clips each client's contribution and adds Gaussian noise. The paper's error hardly \
-               moves with ε (from 0.285 at ε = 0.5 to FLUTE's 0.270 by ε = 4): it is mostly what a rank-2 model must leave out. \
-               The cost of privacy shows in the distance to U_k, which falls from about 0.5 at ε = 0.5 to 0.13 at ε = 8 (FLUTE: \
-               0.09). Private FedRep, at this clip and step, does not improve with ε.",
+               moves with ε: DP-FLUTE's stays within 10 % of FLUTE's at every ε, since it is mostly what a rank-2 model must leave \
+               out. The cost of privacy shows in the distance to U_k, which falls as ε grows. Private FedRep, at this clip and step, \
+               ends farther from U_k than DP-FLUTE at every ε.",
         preset: "flute-private",
         // Three seeds (one alone is not monotone in ε); FLUTE is at its floor
         // long before 150 rounds, which keeps the step under 10 s.
         settings: &[("seeds", "3"), ("rounds", "150")],
-        claims: &[],
-        test_settings: &[],
+        claims: &[
+            "flute-private-error-moves-little",
+            "flute-private-angle-falls",
+            "flute-private-fedrep-farther",
+        ],
+        // One seed and two ε: the three claims hold there too (2 s, not 8).
+        test_settings: &[("seeds", "1"), ("epsilons", "0.5,4")],
     },
 ];
 
@@ -309,7 +326,7 @@ impl Scenario for Flute {
             splits: false,
             user_split: false,
             lesson: LESSON,
-            claims: &[],
+            claims: claims::CLAIMS,
         }
     }
 

@@ -1,0 +1,398 @@
+//! What the FLUTE scenario's captions and lesson say the charts show, each
+//! with the predicate that decides it on a finished run (see
+//! [`crate::scenarios::claims`]). Chart 0 is the error by round, 1 the
+//! singular values of FLUTE's BW, 2 the principal angle by round, 3 the
+//! balancedness, 4 the final error versus ε, 5 the final distance to U_k
+//! versus ε. Every predicate reads the mean-over-seeds curves a reader sees.
+
+use super::charts::{METHODS, TRUNCATION};
+use super::run::{FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE};
+use crate::plot::Series;
+use crate::privacy::report::fmt_num;
+use crate::scenarios::claims::{falls, finite_points, level, series, Check, Claim};
+use crate::scenarios::View;
+
+const ERROR: usize = 0;
+const SINGULAR: usize = 1;
+const ANGLE: usize = 2;
+const BALANCE: usize = 3;
+const ERROR_BY_EPS: usize = 4;
+const ANGLE_BY_EPS: usize = 5;
+const ERM: &str = "finite-N ERM floor";
+const DP_FLUTE: &str = "DP-FLUTE";
+const PRIVATE_FEDREP: &str = "Private FedRep";
+const FLUTE_LEVEL: &str = "FLUTE, non-private";
+
+pub const CLAIMS: &[Claim] = &[
+    Claim {
+        id: "flute-all-end-at-erm-floor",
+        text: "With k < r no method gets near 0: FLUTE and all four FedReps end within 10 % of the finite-N ERM floor, \
+               which lies above the rank-k truncation's error.",
+        check: all_end_at_erm_floor,
+    },
+    Claim {
+        id: "flute-before-gradient-fedrep-ri",
+        text: "From the same random start, FLUTE comes within 10 % of the ERM floor in less than half the rounds gradient \
+               FedRep(RI) takes (the paper's §7.1 finding).",
+        check: flute_before_gradient_fedrep_ri,
+    },
+    Claim {
+        id: "flute-gradient-fedrep-moments-as-quick",
+        text: "From its moments start, gradient FedRep comes within 10 % of the ERM floor no later than FLUTE.",
+        check: gradient_fedrep_moments_as_quick,
+    },
+    Claim {
+        id: "flute-altmin-quickest",
+        text: "The alternating-minimization FedRep comes within 10 % of the ERM floor sooner than FLUTE and gradient \
+               FedRep, from either start.",
+        check: altmin_quickest,
+    },
+    Claim {
+        id: "flute-one-component-at-a-time",
+        text: "FLUTE learns the components of Φ one at a time, largest first: σⱼ(BW) reaches half of σⱼ(Φ) later for \
+               each next j.",
+        check: one_component_at_a_time,
+    },
+    Claim {
+        id: "flute-overparam-same-subspace",
+        text: "With r = k and no label noise, FLUTE and the alternating-minimization FedReps end within 0.001 of U_k (sine of the largest \
+               principal angle), gradient FedRep within 0.002.",
+        check: overparam_same_subspace,
+    },
+    Claim {
+        id: "flute-stays-balanced",
+        text: "FLUTE ends with ‖BᵀB − WWᵀ‖_F under 1 % of gradient FedRep's, from either of FedRep's starts.",
+        check: stays_balanced,
+    },
+    Claim {
+        id: "flute-private-error-moves-little",
+        text: "DP-FLUTE's final error is within 10 % of non-private FLUTE's at every ε.",
+        check: private_error_moves_little,
+    },
+    Claim {
+        id: "flute-private-angle-falls",
+        text: "DP-FLUTE's distance to U_k falls as ε grows.",
+        check: private_angle_falls,
+    },
+    Claim {
+        id: "flute-private-fedrep-farther",
+        text: "Private FedRep ends farther from U_k than DP-FLUTE at every ε.",
+        check: private_fedrep_farther,
+    },
+];
+
+/// (k, r) as the error chart's title states them ("… k = 2, r = 10)").
+fn k_and_r(view: &View) -> Option<(usize, usize)> {
+    let title = &view.charts.get(ERROR)?.title;
+    let number = |key: &str| -> Option<usize> {
+        let rest = title.split(key).nth(1)?;
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    };
+    Some((number("k = ")?, number("r = ")?))
+}
+
+/// Ok when the run is under-parameterized (k < r), else why the claim is not
+/// about it.
+fn under_parameterized(view: &View) -> Result<(), Check> {
+    match k_and_r(view) {
+        Some((k, r)) if k < r => Ok(()),
+        Some((k, r)) => Err(Check::Undecided(format!(
+            "k = {k}, r = {r}: the claim is about k < r"
+        ))),
+        None => Err(Check::Undecided("no error chart in this run".into())),
+    }
+}
+
+/// The legend of a method's curves (`charts::METHODS`).
+fn legend(method: &str) -> &'static str {
+    METHODS
+        .iter()
+        .find(|m| m.0 == method)
+        .map(|m| m.1)
+        .expect("a method of the charts")
+}
+
+fn short(method: &str) -> &'static str {
+    match method {
+        m if m == FLUTE => "FLUTE",
+        m if m == FEDREP_GD => "gradient FedRep",
+        m if m == FEDREP_GD_RI => "gradient FedRep(RI)",
+        m if m == FEDREP => "alt.-min. FedRep",
+        _ => "alt.-min. FedRep(RI)",
+    }
+}
+
+/// A curve's last finite point.
+fn last(s: &Series) -> Option<(f64, f64)> {
+    finite_points(s).last()
+}
+
+/// The ERM floor's level on the error chart.
+fn erm_floor(view: &View) -> Result<f64, Check> {
+    series(view, ERROR, ERM)
+        .and_then(level)
+        .ok_or_else(|| Check::Undecided("no ERM floor in this run".into()))
+}
+
+/// The first round at which `method`'s mean error is within 10 % of the ERM
+/// floor (None: never within the run).
+fn rounds_to_floor(view: &View, method: &str) -> Result<Option<f64>, Check> {
+    under_parameterized(view)?;
+    let floor = erm_floor(view)?;
+    let s = series(view, ERROR, legend(method))
+        .ok_or_else(|| Check::Undecided(format!("no finished {} curve", short(method))))?;
+    Ok(finite_points(s).find(|p| p.1 <= 1.1 * floor).map(|p| p.0))
+}
+
+fn rounds_text(r: Option<f64>) -> String {
+    r.map_or("never".into(), fmt_num)
+}
+
+fn all_end_at_erm_floor(view: &View) -> Check {
+    if let Err(c) = under_parameterized(view) {
+        return c;
+    }
+    let floor = match erm_floor(view) {
+        Ok(f) => f,
+        Err(c) => return c,
+    };
+    let Some(truncation) = series(view, ERROR, TRUNCATION).and_then(level) else {
+        return Check::Undecided("no rank-k truncation level in this run".into());
+    };
+    let mut held = floor > truncation && truncation > 0.0;
+    let mut parts = vec![format!(
+        "ERM floor {}, truncation {}",
+        fmt_num(floor),
+        fmt_num(truncation)
+    )];
+    for (method, _, _) in METHODS {
+        let Some((_, end)) = series(view, ERROR, legend(method)).and_then(last) else {
+            return Check::Undecided(format!("no finished {} curve", short(method)));
+        };
+        held &= (end - floor).abs() <= 0.1 * floor;
+        parts.push(format!("{} {}", short(method), fmt_num(end)));
+    }
+    Check::from_bool(held, parts.join("; "))
+}
+
+fn flute_before_gradient_fedrep_ri(view: &View) -> Check {
+    let (flute, ri) = match (
+        rounds_to_floor(view, FLUTE),
+        rounds_to_floor(view, FEDREP_GD_RI),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    let held = match (flute, ri) {
+        (Some(f), Some(r)) => 2.0 * f < r,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    Check::from_bool(
+        held,
+        format!(
+            "rounds to within 10 % of the ERM floor (mean curves): FLUTE {}, gradient FedRep(RI) {}",
+            rounds_text(flute),
+            rounds_text(ri)
+        ),
+    )
+}
+
+fn gradient_fedrep_moments_as_quick(view: &View) -> Check {
+    let (flute, gd) = match (
+        rounds_to_floor(view, FLUTE),
+        rounds_to_floor(view, FEDREP_GD),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    let held = match (gd, flute) {
+        (Some(g), Some(f)) => g <= f,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    Check::from_bool(
+        held,
+        format!(
+            "rounds to within 10 % of the ERM floor (mean curves): gradient FedRep {}, FLUTE {}",
+            rounds_text(gd),
+            rounds_text(flute)
+        ),
+    )
+}
+
+fn altmin_quickest(view: &View) -> Check {
+    let mut rounds = Vec::new();
+    for method in [FEDREP, FEDREP_RI, FLUTE, FEDREP_GD, FEDREP_GD_RI] {
+        match rounds_to_floor(view, method) {
+            Ok(r) => rounds.push((method, r)),
+            Err(c) => return c,
+        }
+    }
+    let at = |r: Option<f64>| r.unwrap_or(f64::INFINITY);
+    let slowest_altmin = at(rounds[0].1).max(at(rounds[1].1));
+    let fastest_other = rounds[2..]
+        .iter()
+        .map(|(_, r)| at(*r))
+        .fold(f64::INFINITY, f64::min);
+    Check::from_bool(
+        slowest_altmin < fastest_other,
+        format!(
+            "rounds to within 10 % of the ERM floor (mean curves): {}",
+            rounds
+                .iter()
+                .map(|(m, r)| format!("{} {}", short(m), rounds_text(*r)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+fn one_component_at_a_time(view: &View) -> Check {
+    let mut halves = Vec::new();
+    for j in 1.. {
+        let Some(curve) = series(view, SINGULAR, &format!("σ{j}(BW), FLUTE")) else {
+            break;
+        };
+        let Some(target) = series(view, SINGULAR, &format!("σ{j}(Φ)")).and_then(level) else {
+            return Check::Undecided(format!("no σ{j}(Φ) level"));
+        };
+        let reached = finite_points(curve)
+            .find(|p| p.1 >= 0.5 * target)
+            .map(|p| p.0);
+        halves.push((j, reached));
+    }
+    if halves.len() < 2 {
+        return Check::Undecided("k = 1: a single component".into());
+    }
+    let held = halves.iter().all(|h| h.1.is_some())
+        && halves
+            .windows(2)
+            .all(|w| w[0].1.unwrap_or(f64::INFINITY) < w[1].1.unwrap_or(f64::INFINITY));
+    Check::from_bool(
+        held,
+        format!(
+            "round at which σⱼ(BW) reaches half of σⱼ(Φ): {}",
+            halves
+                .iter()
+                .map(|(j, r)| format!("j = {j}: {}", rounds_text(*r)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+fn overparam_same_subspace(view: &View) -> Check {
+    match k_and_r(view) {
+        Some((k, r)) if r <= k => {}
+        Some((k, r)) => {
+            return Check::Undecided(format!("k = {k}, r = {r}: the claim is about r = k"))
+        }
+        None => return Check::Undecided("no error chart in this run".into()),
+    }
+    let mut held = true;
+    let mut parts = Vec::new();
+    for (method, bound) in [
+        (FLUTE, 1e-3),
+        (FEDREP, 1e-3),
+        (FEDREP_RI, 1e-3),
+        (FEDREP_GD, 2e-3),
+        (FEDREP_GD_RI, 2e-3),
+    ] {
+        let Some((_, end)) = series(view, ANGLE, legend(method)).and_then(last) else {
+            return Check::Undecided(format!("no finished {} curve", short(method)));
+        };
+        held &= end <= bound;
+        parts.push(format!("{} {}", short(method), fmt_num(end)));
+    }
+    Check::from_bool(held, format!("final distance to U_k: {}", parts.join(", ")))
+}
+
+fn stays_balanced(view: &View) -> Check {
+    let end = |method: &str| series(view, BALANCE, legend(method)).and_then(last);
+    let (Some(flute), Some(gd), Some(ri)) = (end(FLUTE), end(FEDREP_GD), end(FEDREP_GD_RI)) else {
+        return Check::Undecided("no finished FLUTE or gradient FedRep curve".into());
+    };
+    Check::from_bool(
+        flute.1 < 0.01 * gd.1.min(ri.1),
+        format!(
+            "final ‖BᵀB − WWᵀ‖_F: FLUTE {}, gradient FedRep {}, gradient FedRep(RI) {}",
+            fmt_num(flute.1),
+            fmt_num(gd.1),
+            fmt_num(ri.1)
+        ),
+    )
+}
+
+fn private_error_moves_little(view: &View) -> Check {
+    let Some(flute) = series(view, ERROR_BY_EPS, FLUTE_LEVEL).and_then(level) else {
+        return Check::Undecided("no private runs (or no FLUTE level) in this run".into());
+    };
+    let Some(dp) = series(view, ERROR_BY_EPS, DP_FLUTE) else {
+        return Check::Undecided("no finished DP-FLUTE run".into());
+    };
+    let pts: Vec<(f64, f64)> = finite_points(dp).collect();
+    let worst = pts
+        .iter()
+        .map(|p| (p.1 / flute - 1.0).abs())
+        .fold(0.0, f64::max);
+    Check::from_bool(
+        worst <= 0.1,
+        format!(
+            "DP-FLUTE's final error {} against FLUTE's {} (largest gap {:.1} %)",
+            pts.iter()
+                .map(|(e, y)| format!("{} at ε = {}", fmt_num(*y), fmt_num(*e)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            fmt_num(flute),
+            100.0 * worst
+        ),
+    )
+}
+
+fn private_angle_falls(view: &View) -> Check {
+    falls(
+        series(view, ANGLE_BY_EPS, DP_FLUTE),
+        "DP-FLUTE's distance to U_k",
+        "ε",
+        0.1,
+    )
+}
+
+fn private_fedrep_farther(view: &View) -> Check {
+    let points = |name: &str| -> Vec<(f64, f64)> {
+        series(view, ANGLE_BY_EPS, name)
+            .map(|s| finite_points(s).collect())
+            .unwrap_or_default()
+    };
+    let (dp, fedrep) = (points(DP_FLUTE), points(PRIVATE_FEDREP));
+    if dp.is_empty() || fedrep.is_empty() {
+        return Check::Undecided("no finished DP-FLUTE or Private FedRep run".into());
+    }
+    let pairs: Vec<(f64, f64, f64)> = dp
+        .iter()
+        .filter_map(|&(e, a)| fedrep.iter().find(|p| p.0 == e).map(|p| (e, a, p.1)))
+        .collect();
+    if pairs.is_empty() {
+        return Check::Undecided("no ε at which both finished".into());
+    }
+    Check::from_bool(
+        pairs.iter().all(|&(_, a, b)| b > a),
+        format!(
+            "final distance to U_k, DP-FLUTE against Private FedRep: {}",
+            pairs
+                .iter()
+                .map(|(e, a, b)| format!(
+                    "{} vs {} at ε = {}",
+                    fmt_num(*a),
+                    fmt_num(*b),
+                    fmt_num(*e)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
