@@ -309,10 +309,8 @@ impl FluteConfig {
     /// Round-equivalents of work per seed, each costing M·N·d·(k + 2) (the
     /// cost model of [`estimated_seconds`](Self::estimated_seconds)).
     pub fn rounds_per_seed(&self) -> f64 {
-        // FLUTE and four FedReps; gradient FedRep's head steps cost k/(d(k + 2)) of a round each.
-        let head_steps =
-            self.fedrep_head_steps as f64 * self.k as f64 / (self.d as f64 * (self.k as f64 + 2.0));
-        let main = (5.0 + 2.0 * head_steps) * self.rounds as f64
+        // FLUTE, the two analysed FedReps and the two gradient ones (with their head steps).
+        let main = (3.0 + 2.0 * self.fedrep_gd_round()) * self.rounds as f64
             + (2 * self.private_epsilons().len()) as f64 * self.private_rounds as f64;
         let ablation: f64 = self
             .ablation_m
@@ -320,6 +318,13 @@ impl FluteConfig {
             .map(|&n| ABLATION_RATIOS.len() as f64 * self.rounds as f64 * n as f64 / self.m as f64)
             .sum();
         main + ablation
+    }
+
+    /// A round of gradient FedRep in round-equivalents: one, plus its head
+    /// steps, each N·k per client against a round's N·d·(k + 2).
+    pub fn fedrep_gd_round(&self) -> f64 {
+        1.0 + self.fedrep_head_steps as f64 * self.k as f64
+            / (self.d as f64 * (self.k as f64 + 2.0))
     }
 
     /// Seconds on one core, from the round count and the floor's solve

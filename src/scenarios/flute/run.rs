@@ -469,7 +469,12 @@ impl FluteSweep {
         let active = state.active.as_mut().expect("started above");
         let problem = active.problem.as_ref().unwrap_or(&state.problem);
         let samples = problem.data.points.model.m;
-        let unit = (c.n * samples * c.d * (c.k + 2)) as f64;
+        // Work of one round (a gradient FedRep round counts its head steps too).
+        let weight = match active.learner {
+            Learner::FedRepGd(_) => c.fedrep_gd_round(),
+            _ => 1.0,
+        };
+        let unit = weight * (c.n * samples * c.d * (c.k + 2)) as f64;
         let chunk = ((WORK_PER_STEP / unit.max(1.0)) as usize).max(1);
         let stride = active.rounds.div_ceil(CURVE_POINTS).max(1);
         for _ in 0..chunk {
