@@ -15,8 +15,9 @@ export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 setup:
 	@bash scripts/setup.sh
 
-# The JS package in pkg/ (package.json, .js, .wasm, .d.ts), and its module
-# and wasm copied into www/pkg/ for the page (both generated, git-ignored).
+# The JS package in pkg/ (package.json, .js, .wasm, .d.ts, the licences and
+# docs/js-api.md as its README), and its module and wasm copied into www/pkg/
+# for the page (both generated, git-ignored).
 build: setup
 	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
 	bash scripts/copy-pkg.sh
