@@ -1,6 +1,6 @@
 // Times every width of a DP-GD preset alone, natively and in wasm, one JSON
 // line per width: the measurements the DP-GD cost model's speeds were fitted
-// to (src/scenarios/dpgd/cost.rs, README "Speed"). After `make build` and
+// to (src/scenarios/dpgd/cost.rs, docs/performance.md). After `make build` and
 // `cargo build --release`:
 //   node scripts/time-dpgd-widths.mjs [PRESET] [P,P,...]
 //   → {"p", "traced", "native_s", "wasm_s"}

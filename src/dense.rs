@@ -3,7 +3,7 @@
 //! (pure Rust, cache-blocked, SIMD natively and in wasm), and one hand-written
 //! kernel, [`symmetric_lower_product`], for the memory-bound products with a
 //! symmetric matrix and one or two columns. nalgebra stays for the small
-//! fixed-size algebra everywhere else; README "Speed" has the measurements that
+//! fixed-size algebra everywhere else; docs/performance.md has the measurements that
 //! decided which library runs what.
 //!
 //! Every matrix here is a column-major slice with its dimensions, so callers keep
@@ -400,7 +400,7 @@ mod tests {
 /// once per panel instead of once per column (so the product is bound by
 /// reading A, not by the traffic of y), and 8 columns are 8 streams that the
 /// prefetchers follow. Measured at m = 2000 against one column at a time
-/// (README, Speed): 0.39 against 0.75 ms natively; 4 and 16 were slower.
+/// (docs/performance.md): 0.39 against 0.75 ms natively; 4 and 16 were slower.
 const PANEL: usize = 8;
 
 /// Lanes of its inner loops: independent accumulators per column of the panel
@@ -608,7 +608,7 @@ symmetric_lower_kernel_256!("avx2", symmetric_lower_avx2);
 
 // wasm: explicit simd128, two v128 per chunk of 4 rows (in a crate of its own
 // V8 ran the auto-vectorised portable loop about 2× slower; in this crate's
-// build the two took the same time: README, Speed).
+// build the two took the same time: docs/performance.md).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use std::arch::wasm32::{f64x2_add, f64x2_mul, f64x2_splat, v128, v128_load, v128_store};
 

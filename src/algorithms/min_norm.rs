@@ -14,7 +14,7 @@
 //!
 //! Gram matrices of size m ≥ [`FAER_MIN_SIZE`] are decomposed by faer
 //! (`crate::dense`): at m = 2000 nalgebra's unblocked eigensolver takes about
-//! 12 s, faer's about 1.3 s (README, Speed). Below it nalgebra runs, so the
+//! 12 s, faer's about 1.3 s (docs/performance.md). Below it nalgebra runs, so the
 //! stored outputs of the small presets stay byte for byte.
 
 use crate::linalg::{mirror_upper, symmetric_rank_update_upper};

@@ -149,7 +149,7 @@ impl Shard {
 /// and shard index; the classic longest-processing-time rule). It depends only
 /// on the costs and the shard count, so every worker computes the same plan.
 /// wasm in a worker against the native time: the Private FedRep benchmarks'
-/// wasm/native, 0.85–1.22 (README, Speed), rounded up.
+/// wasm/native, 0.85–1.22 (docs/performance.md), rounded up.
 pub const WASM_FACTOR: f64 = 1.3;
 
 pub fn assign_longest_first(costs: &[f64], shards: usize) -> Vec<usize> {

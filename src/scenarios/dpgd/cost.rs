@@ -16,7 +16,7 @@
 //! The seconds per 10⁹ operations of each kind were fitted (least squares on
 //! relative error) to the time of every width of `dpgd-paper` alone, natively
 //! (`dp-explorer sweep --threads 1`) and in wasm (node, one `Runner`), as
-//! `node scripts/time-dpgd-widths.mjs` measures them: README, Speed. The shares of the workers use the wasm speeds, since the page's
+//! `node scripts/time-dpgd-widths.mjs` measures them: docs/performance.md. The shares of the workers use the wasm speeds, since the page's
 //! workers are where the balance matters most; they split the native sweep
 //! about as evenly.
 
@@ -157,7 +157,7 @@ mod tests {
     use crate::scenarios::field::Config;
 
     /// Seconds of every width of `dpgd-paper` alone, measured on the project's
-    /// 2-core machine (README, Speed; `node scripts/time-dpgd-widths.mjs`):
+    /// 2-core machine (docs/performance.md; `node scripts/time-dpgd-widths.mjs`):
     /// natively with `dp-explorer sweep --threads 1`, and in wasm under node,
     /// one `Runner` per width.
     const PAPER_WIDTHS: [usize; 11] =

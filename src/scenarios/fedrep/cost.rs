@@ -11,7 +11,7 @@ use crate::data::shared_representation::Storage;
 
 /// Seconds per 10⁹ counted operations on one core of this project's machines
 /// (wasm in one worker and native are within 1.5× of each other): fitted to
-/// `dp-explorer sweep --threads 1` on the presets and on n = 10⁶ (README, Speed).
+/// `dp-explorer sweep --threads 1` on the presets and on n = 10⁶ (docs/performance.md).
 pub const SECONDS_PER_GFLOP: f64 = 0.18;
 
 /// Drawing one Gaussian coordinate of a user's data, in operations.
