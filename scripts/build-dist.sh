@@ -13,6 +13,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 if [[ "${SKIP_WASM_BUILD:-}" != 1 ]]; then
   wasm-pack build --release --target web --out-dir pkg --mode no-install
+  bash scripts/copy-pkg.sh
 fi
 
 rm -rf dist
