@@ -5,7 +5,7 @@
 
 use super::sweep::{preset_and_pairs, write_file, SweepArgs};
 use crate::plot::chart_svg;
-use crate::scenarios::audit::{AuditMode, AuditOptions, AUDIT_CHARTS};
+use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
 use crate::scenarios::{self};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -70,6 +70,15 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
     })?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let estimate = audit.estimated_seconds();
+    // Said before the game starts (the report is printed at the end).
+    println!(
+        "auditing {} release{} × {} runs per side: estimated {} on one core",
+        audit.releases(),
+        if audit.releases() == 1 { "" } else { "s" },
+        args.runs,
+        fmt_duration(estimate)
+    );
     let started = Instant::now();
     while !audit.step(64) {}
     let seconds = started.elapsed().as_secs_f64();
@@ -89,11 +98,12 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         ));
     }
     out.push_str(&format!(
-        "audit of {} runs per side ({} mode{}) took {seconds:.2} s; 95 % lower bounds, threshold chosen on a held-out half\n",
+        "audit of {} runs per side ({} mode{}) took {seconds:.2} s (estimated {estimate:.2} s); 95 % lower bounds, threshold chosen on a held-out half\n",
         args.runs,
         mode.name(),
-        if args.broken { ", broken: half the noise" } else { "" }
+        if args.broken { ", deliberately broken" } else { "" }
     ));
+    out.push_str("ε_LB (CP) bounds ε itself; the Gaussian-DP route rules out μ-GDP for μ < μ_LB, and its ε_LB (GDP) is the ε of μ_LB-GDP, which assumes the Gaussian trade-off shape\n");
     let view = audit.view();
     for file in &view.files {
         let path = write_file(&args.out, file.name, file.text.as_bytes())?;

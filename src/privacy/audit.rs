@@ -2,16 +2,19 @@
 //! accountant's upper bound. An attack runs the private algorithm R times on
 //! each of two neighbouring datasets (a canary in, a canary out), scores each
 //! run, and guesses "in" above a threshold; its false-negative and
-//! false-positive rates, bounded at a stated confidence, prove ε is at least
-//! some value (Jagielski, Ullman & Oprea 2020; Nasr et al. 2021, 2023).
+//! false-positive rates, bounded at a stated confidence, bound the privacy
+//! loss from below (Jagielski, Ullman & Oprea 2020; Nasr et al. 2021, 2023).
 //!
 //! Two routes (Nasr et al. 2023, §3 and §5):
 //! - Clopper–Pearson: with FNR⁺, FPR⁺ the upper confidence bounds of the
 //!   observed rates, ε_LB = max(0, ln(1 − δ − FNR⁺) − ln FPR⁺,
 //!   ln(1 − δ − FPR⁺) − ln FNR⁺).
 //! - Gaussian DP: μ_LB = max over thresholds of [Φ⁻¹(1 − FPR⁺) − Φ⁻¹(FNR⁺)]₊
-//!   (clamped at 0, never an absolute value), then the ε that μ_LB-GDP spends
-//!   at δ (Dong, Roth & Su, Cor. 2.13, by the accountant's own routine).
+//!   (clamped at 0, never an absolute value): no μ-GDP mechanism with
+//!   μ < μ_LB has these rates. Its ε figure is the ε that μ_LB-GDP spends at δ
+//!   (Dong, Roth & Su, Cor. 2.13, by the accountant's own routine): a lower
+//!   bound on ε only for a mechanism with the Gaussian trade-off shape (a
+//!   Gaussian mechanism's), not for every (ε, δ)-DP one.
 //!
 //! The threshold is never chosen on the scores it is judged on: it is fixed
 //! in advance, or chosen on a held-out half.

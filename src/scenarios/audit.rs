@@ -2,8 +2,19 @@
 //! audited releases ([`AuditTarget`]: the neighbouring pair under its
 //! relation, with a worst-case canary, and the attack's score of one private
 //! run), and [`AuditRun`] runs each R times per side with fresh noise, the data
-//! fixed, then turns the scores into lower bounds on ε with
-//! `privacy::audit` (Clopper–Pearson and Gaussian-DP routes, 95 %).
+//! fixed, then turns the scores into lower bounds with `privacy::audit`, at
+//! 95 %: the Clopper–Pearson route bounds ε itself; the Gaussian-DP route rules
+//! out μ-GDP for μ < μ_LB, and its ε figure is the ε of μ_LB-GDP, which assumes
+//! the Gaussian trade-off shape.
+//!
+//! Every target's pair is neighbouring under the run's own relation
+//! (replace-one: the canary against its mirror; add/remove-one: the canary
+//! against nothing) and exactly one sensitivity of the accountant apart in the
+//! released statistic, so an honest run's bounds stay under its ε.
+//!
+//! Like a sweep, an audit is estimated before it runs (each target's seconds
+//! per run, from its scenario's cost model, times 2R) and refused at `runs`
+//! above [`MAX_AUDIT_SECONDS`].
 //!
 //! The threshold is chosen on a held-out half of each side's scores and the
 //! bounds are computed on the other half only (Nasr et al. 2023): it never
@@ -11,7 +22,7 @@
 
 use super::error::ConfigError;
 use super::table::{chart_table, Table};
-use super::{ChartInfo, OutputFile};
+use super::{ChartInfo, OutputFile, WASM_FACTOR};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::audit::{
     attack_point, audit_bounds, phi, phi_inverse, threshold_from_holdout, AuditBounds,
@@ -75,6 +86,9 @@ impl Default for AuditOptions {
 /// Most runs per side accepted.
 pub const MAX_AUDIT_RUNS: usize = 100_000;
 
+/// Longest audit accepted (estimated, one core natively): a sweep's limit.
+pub const MAX_AUDIT_SECONDS: f64 = 3600.0;
+
 /// What an audited release claims: the accountant's side of the game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
@@ -88,6 +102,10 @@ pub struct Claim {
     /// The start of the name of the curve that draws this release on the
     /// scenario's ε chart (None: not drawn there).
     pub curve: Option<String>,
+    /// Whether the accountant's ε is a worst-case guarantee (true), or rests
+    /// on sensitivities that hold only with high probability, which a canary
+    /// may exceed (the trace-regression paper's variant).
+    pub worst_case: bool,
 }
 
 impl Claim {
@@ -108,7 +126,15 @@ impl Claim {
             epsilon_spent,
             delta,
             curve: None,
+            worst_case: true,
         }
+    }
+
+    /// The accountant's ε rests on high-probability sensitivities, not a worst
+    /// case: a bound above it refutes those sensitivities, not the accountant.
+    pub fn high_probability(mut self) -> Self {
+        self.worst_case = false;
+        self
     }
 
     /// The curve of the scenario's ε chart that draws this release.
@@ -161,6 +187,9 @@ pub trait AuditTarget: Send {
     fn gaussian(&self) -> bool {
         true
     }
+    /// Seconds one [`AuditTarget::score`] takes on one core natively,
+    /// estimated from the scenario's cost model before anything runs.
+    fn seconds_per_run(&self) -> f64;
 }
 
 /// One audited release's result.
@@ -177,11 +206,24 @@ pub struct AuditRow {
     pub bounds: AuditBounds,
     /// The curve of the scenario's ε chart that draws the audited release.
     pub curve: Option<String>,
+    /// Whether the claimed ε is a worst-case guarantee ([`Claim::worst_case`]).
+    pub worst_case: bool,
 }
 
 impl AuditRow {
+    /// Whether a route's bound exceeds the accountant's ε: Clopper–Pearson's
+    /// refutes the (ε, δ) claim; the Gaussian-DP route's refutes μ-GDP at the
+    /// accountant's μ (its ε at δ), the claim of a Gaussian mechanism.
+    pub fn exceeds_claim(&self) -> bool {
+        // f64::max ignores a NaN (no Gaussian-DP route for a pure-ε release).
+        self.bounds.epsilon_lb_gdp.max(self.bounds.epsilon_lb_cp)
+            > self.epsilon_spent * (1.0 + 1e-9)
+    }
+
     /// The lower bound to show: the Gaussian-DP route where it applies,
-    /// Clopper–Pearson for a pure-ε release.
+    /// Clopper–Pearson for a pure-ε release. The Gaussian-DP figure is the ε
+    /// of μ_LB-GDP: it assumes the release has the Gaussian trade-off shape
+    /// (as a Gaussian mechanism's does).
     pub fn epsilon_lb(&self) -> f64 {
         if self.bounds.epsilon_lb_gdp.is_nan() {
             self.bounds.epsilon_lb_cp
@@ -201,8 +243,8 @@ fn names_curve(name: &str, curve: &str) -> bool {
 
 /// The audit drawn on a scenario's chart whose x axis is ε: for every audited
 /// release whose curve the chart shows, a segment at that point's height from
-/// the ε the attack proves (95 %) to the ε claimed, so the claim and the
-/// evidence sit side by side. Charts without that curve are returned as they are.
+/// the attack's lower bound on ε (95 %; [`AuditRow::epsilon_lb`]) to the ε
+/// claimed, so the claim and the evidence sit side by side. Charts without that curve are returned as they are.
 pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
     let mut out = chart.clone();
     // The smallest x drawn: a bound of 0 cannot sit on a log axis.
@@ -253,8 +295,13 @@ pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
         let from = if chart.log_x { lb.max(left) } else { lb };
         let mut s = Series::line(
             format!(
-                "audit: ε ≥ {} proved of the claimed {} (95 %)",
+                "audit: ε_LB = {} ({}, 95 %) against the claimed {}",
                 fmt_num(lb),
+                if r.bounds.epsilon_lb_gdp.is_nan() {
+                    "Clopper–Pearson"
+                } else {
+                    "Gaussian-DP route"
+                },
                 fmt_num(r.epsilon_spent)
             ),
             {
@@ -267,7 +314,7 @@ pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
         if listed {
             s.in_legend = false;
         } else {
-            s.name = "audit: from the ε the attack proves (95 %) to the ε claimed".into();
+            s.name = "audit: from the attack's lower bound on ε (95 %) to the ε claimed".into();
             listed = true;
         }
         out.series.push(s);
@@ -310,8 +357,9 @@ pub const AUDIT_CHARTS: &[ChartInfo] = &[
         name: "audit chart",
         alt: "The attack's lower bound on epsilon against the accountant's epsilon for each audited run; the same numbers are in the table below",
         caption: "Each point is one audited ε: the accountant's ε (an upper bound: the run is at most this revealing) on the x axis, \
-                  the ε the attack proves (a lower bound at 95 % confidence) on the y axis. Honest runs stay under the diagonal; a point \
-                  above it is a privacy bug caught (try the deliberately broken runs).",
+                  the attack's lower bounds at 95 % confidence on the y axis. The Clopper–Pearson route bounds ε itself; the Gaussian-DP \
+                  route rules out μ-GDP for every μ below its μ_LB, drawn as the ε of μ_LB-GDP, which assumes the Gaussian trade-off \
+                  shape. Honest runs stay under the diagonal; a point above it is a privacy bug caught (try the deliberately broken runs).",
         toggle: None,
         animate: false,
         claims: &[],
@@ -336,7 +384,7 @@ pub struct AuditView {
     pub tables: Vec<Table>,
     /// `audit.csv`, then `scores.csv`.
     pub files: Vec<OutputFile>,
-    /// What the bounds prove and what they do not, in words.
+    /// What the bounds show and what they do not, in words.
     pub notes: Vec<String>,
     /// The audited releases (the page draws them on the scenario's ε chart
     /// with [`audit_overlay`]).
@@ -345,6 +393,42 @@ pub struct AuditView {
 
 /// The confidence of the bounds: 95 %.
 pub const AUDIT_ALPHA: f64 = 0.05;
+
+/// Seconds to choose one target's threshold on its held-out half of `runs`
+/// runs per side: every held-out score of either side (2h of them) is a
+/// candidate, with its counts over the 2h held-out scores and two
+/// Clopper–Pearson inversions (measured natively on Gaussian scores, h = 500
+/// to 20 000).
+fn holdout_seconds(runs: f64) -> f64 {
+    /// Per candidate and held-out score: one comparison.
+    const PER_COMPARISON: f64 = 1.5e-9;
+    /// Per candidate: the two inversions.
+    const PER_CANDIDATE: f64 = 4.0e-5;
+    let candidates = 2.0 * (runs / 2.0).floor();
+    candidates * (candidates * PER_COMPARISON + PER_CANDIDATE)
+}
+
+/// A duration in words, to two figures: "40 ms", "12 s", "3.5 min", "2.1 h".
+pub fn fmt_duration(seconds: f64) -> String {
+    let short = |x: f64| {
+        if x >= 10.0 {
+            format!("{x:.0}")
+        } else if x >= 1.0 {
+            format!("{x:.1}")
+        } else {
+            format!("{x:.2}")
+        }
+    };
+    if seconds < 1.0 {
+        format!("{} ms", short(seconds * 1e3))
+    } else if seconds < 120.0 {
+        format!("{} s", short(seconds))
+    } else if seconds < 7200.0 {
+        format!("{} min", short(seconds / 60.0))
+    } else {
+        format!("{} h", short(seconds / 3600.0))
+    }
+}
 
 /// The game over a scenario's targets, in bounded steps.
 pub struct AuditRun {
@@ -370,6 +454,72 @@ impl AuditRun {
 
     pub fn is_done(&self) -> bool {
         self.next.0 >= self.targets.len()
+    }
+
+    /// The audited releases (targets).
+    pub fn releases(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Seconds of one pair of runs (canary in, canary out) of every target.
+    fn seconds_per_pair(&self) -> f64 {
+        self.targets.iter().map(|t| 2.0 * t.seconds_per_run()).sum()
+    }
+
+    /// Seconds the game takes on one core natively, estimated before it runs
+    /// (within about 2×): R pairs of runs of every target, and choosing each
+    /// target's threshold on its held-out half.
+    pub fn estimated_seconds(&self) -> f64 {
+        let runs = self.options.runs as f64;
+        runs * self.seconds_per_pair() + self.targets.len() as f64 * holdout_seconds(runs)
+    }
+
+    /// Seconds in one wasm worker (the page's estimate): the native estimate
+    /// times [`WASM_FACTOR`].
+    pub fn estimated_wasm_seconds(&self) -> f64 {
+        self.estimated_seconds() * WASM_FACTOR
+    }
+
+    /// The bound a sweep has, for an audit: an error at `runs` when the
+    /// estimate is over [`MAX_AUDIT_SECONDS`], with the estimate and the most
+    /// runs per side that fit.
+    pub fn check_work(&self) -> Result<(), ConfigError> {
+        let seconds = self.estimated_seconds();
+        if seconds <= MAX_AUDIT_SECONDS {
+            return Ok(());
+        }
+        let per_pair = self.seconds_per_pair();
+        let releases = self.targets.len();
+        let cost =
+            |runs: usize| runs as f64 * per_pair + releases as f64 * holdout_seconds(runs as f64);
+        // The most runs per side within the limit (the cost grows with the
+        // runs), to two significant figures.
+        let (mut lo, mut hi) = (0usize, self.options.runs);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if cost(mid) <= MAX_AUDIT_SECONDS {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let unit = 10usize.pow((lo.max(1) as f64).log10().floor().max(1.0) as u32 - 1);
+        let fits = Some(lo / unit * unit).filter(|&r| r >= 2);
+        let how = match fits {
+            Some(r) => format!("lower runs to at most {r}, or audit fewer ε or smaller runs"),
+            None => "even 2 runs per side are too many: audit fewer ε or smaller runs (the settings that size one run: n, rounds, the dimensions)".into(),
+        };
+        Err(ConfigError::invalid(
+            "runs",
+            format!(
+                "this audit would take about {} on one core (the limit is {} h): {} runs per side for each of {releases} release{}, about {} per run; {how}",
+                fmt_duration(seconds),
+                MAX_AUDIT_SECONDS / 3600.0,
+                self.options.runs,
+                if releases == 1 { "" } else { "s" },
+                fmt_duration(per_pair / 2.0 / releases.max(1) as f64),
+            ),
+        ))
     }
 
     /// (pairs of runs done, in all).
@@ -431,6 +581,7 @@ impl AuditRun {
             canary: target.canary(),
             bounds,
             curve: target.curve(),
+            worst_case: target.claim().worst_case,
         });
     }
 
@@ -463,7 +614,7 @@ impl AuditRun {
         let mut by_eps = Vec::new();
         if !gdp.is_empty() || rows.is_empty() {
             by_eps.push(line(
-                &format!("ε_LB, Gaussian-DP route{broken}"),
+                &format!("ε_LB, Gaussian-DP route (Gaussian shape assumed){broken}"),
                 gdp,
                 LineStyle::Solid,
                 0,
@@ -547,7 +698,7 @@ impl AuditRun {
             if r.bounds.mu_lb > 0.0 {
                 tradeoff.push(line(
                     &format!(
-                        "proved by the attack: G_μ, μ_LB = {}",
+                        "ruled out below it by the attack: G_μ, μ_LB = {}",
                         fmt_num(r.bounds.mu_lb)
                     ),
                     curve(r.bounds.mu_lb),
@@ -557,34 +708,33 @@ impl AuditRun {
             }
         }
         for r in rows {
-            // f64::max ignores a NaN (no Gaussian-DP route for a pure-ε release).
-            let caught = r.bounds.epsilon_lb_gdp.max(r.bounds.epsilon_lb_cp)
-                > r.epsilon_spent * (1.0 + 1e-9);
-            let proved = if r.bounds.epsilon_lb_gdp.is_nan() {
+            let found = if r.bounds.epsilon_lb_gdp.is_nan() {
                 format!(
                     "ε ≥ {} (Clopper–Pearson; the Gaussian-DP route does not apply to a pure-ε mechanism)",
                     fmt_num(r.bounds.epsilon_lb_cp)
                 )
             } else {
                 format!(
-                    "ε ≥ {} (Gaussian-DP route) and ε ≥ {} (Clopper–Pearson)",
-                    fmt_num(r.bounds.epsilon_lb_gdp),
-                    fmt_num(r.bounds.epsilon_lb_cp)
+                    "ε ≥ {} by Clopper–Pearson; the Gaussian-DP route rules out μ-GDP for every μ < μ_LB = {}, which is ε ≥ {} at this δ if the release has the Gaussian trade-off shape (a Gaussian mechanism's)",
+                    fmt_num(r.bounds.epsilon_lb_cp),
+                    fmt_num(r.bounds.mu_lb),
+                    fmt_num(r.bounds.epsilon_lb_gdp)
                 )
             };
+            let verdict = match (r.exceeds_claim(), r.worst_case) {
+                (true, true) => "That is more than the accountant allows: a privacy bug, caught.",
+                (true, false) => "That is more than the accountant allows: its sensitivities are high-probability bounds, and this canary is a sample they do not cover, so its ε is no worst-case guarantee.",
+                (false, _) => "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does.",
+            };
             notes.push(format!(
-                "{} at ε = {} (the accountant: ε = {} at δ = {}): the attack proves {} with 95 % confidence, from {} runs per side (half chose the threshold, half were judged). {}",
+                "{} at ε = {} (the accountant: ε = {} at δ = {}), from {} runs per side (half chose the threshold, half were judged), with 95 % confidence: {}. {}",
                 r.method,
                 fmt_num(r.epsilon),
                 fmt_num(r.epsilon_spent),
                 fmt_num(r.delta),
-                proved,
                 r.runs,
-                if caught {
-                    "That is more than the accountant allows: a privacy bug, caught."
-                } else {
-                    "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does."
-                }
+                found,
+                verdict
             ));
         }
         if let Some(r) = rows.first() {
@@ -597,7 +747,7 @@ impl AuditRun {
                     self.options.mode.name()
                 ),
                 x_label: "the accountant's ε (upper bound)".into(),
-                y_label: "ε proved by the attack (95 %)".into(),
+                y_label: "the attack's lower bound on ε (95 %)".into(),
                 log_x: false,
                 log_y: false,
                 x_hint: Some((0.0, top * 1.05)),
@@ -679,6 +829,7 @@ mod tests {
                 epsilon_lb_gdp: gdp,
             },
             curve: Some(curve.into()),
+            worst_case: true,
         }
     }
 

@@ -430,7 +430,8 @@ pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
     }
 }
 
-/// An audit of a preset's private runs with these settings.
+/// An audit of a preset's private runs with these settings, refused at `runs`
+/// when it is estimated over [`audit::MAX_AUDIT_SECONDS`] (like a sweep).
 pub fn start_audit(
     preset: &str,
     pairs: &[(&str, &str)],
@@ -445,7 +446,9 @@ pub fn start_audit(
     }
     let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
     let targets = s.audit_targets(name, pairs, &options)?;
-    Ok(audit::AuditRun::new(targets, options))
+    let run = audit::AuditRun::new(targets, options);
+    run.check_work().map_err(|e| vec![e])?;
+    Ok(run)
 }
 
 /// A run with the scenario it belongs to.

@@ -37,7 +37,13 @@ pub struct ClassifierAudit {
     sensitivity: f64,
     seed: u64,
     broken: bool,
+    seconds_per_run: f64,
 }
+
+/// One exponential-mechanism draw: a Gumbel variable (a uniform and two
+/// logarithms) per candidate, and the stream's setup, measured natively.
+const SECONDS_PER_CANDIDATE: f64 = 40e-9;
+const SECONDS_PER_DRAW: f64 = 1e-6;
 
 /// The audited releases of a classifier config: every ε, at the main d.
 pub fn classifier_audit_targets(c: &ClassifierConfig, options: &AuditOptions) -> AuditTargets {
@@ -105,6 +111,7 @@ pub fn classifier_audit_targets(c: &ClassifierConfig, options: &AuditOptions) ->
             sensitivity: 1.0 / n,
             seed: combine(options.seed, combine(0xE3, e as u64)),
             broken: options.broken,
+            seconds_per_run: SECONDS_PER_DRAW + main as f64 * SECONDS_PER_CANDIDATE,
         }));
     }
     Ok(targets)
@@ -122,6 +129,9 @@ impl AuditTarget for ClassifierAudit {
     }
     fn gaussian(&self) -> bool {
         false
+    }
+    fn seconds_per_run(&self) -> f64 {
+        self.seconds_per_run
     }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {

@@ -3,23 +3,28 @@
 //! norm ψ on entry (1, 1) of the d×k gradient at every round, the worst case
 //! the clipping allows, and the attack's score.
 //!
-//! Replace-one (the paper's relation): user 0 is the canary with +ψ·E₁₁
-//! ("in") or the record with −ψ·E₁₁ ("out"), a difference of 2ψ, the
-//! sensitivity 2ψ/n of the mean that the accountant uses. The other users'
-//! data is the preset's, fixed. Every run starts from the same random U₀,
-//! which never looks at the data: the audit attacks the T rounds, and the ε it
-//! is compared with is what those rounds spend (`init = random`).
+//! The pair follows the run's relation. Replace-one (the paper's): user 0 is
+//! the canary with +ψ·E₁₁ ("in") or the record with −ψ·E₁₁ ("out"), 2ψ apart,
+//! the sensitivity 2ψ/n of the mean that the accountant uses. Add/remove-one:
+//! the +ψ·E₁₁ canary ("in") against no user 0 at all ("out"), ψ apart, the
+//! sensitivity ψ/n (n, the mean's denominator, is public and fixed, as the
+//! accountant assumes). The other users' data is the preset's, fixed. Every
+//! run starts from the same random U₀, which never looks at the data: the
+//! audit attacks the T rounds, and the ε it is compared with is what those
+//! rounds spend (`init = random`).
 //!
 //! White-box score (the accountant's threat model: each round's Gaussian
 //! release, the noisy mean gradient, is seen): the attacker knows the other
-//! users and U_t, so ĝ_t − (1/n) Σ_{others} clip(∇_i) = ±ψE₁₁/n + ξ_t; the score
+//! users and U_t, so ĝ_t − (1/n) Σ_{others} clip(∇_i) = canary/n + ξ_t; the score
 //! sums entry (1, 1) over the rounds. Final-output score: −U_T[1, 1].
 
 use super::config::{FedRepConfig, InitMode};
+use super::cost::SECONDS_PER_GFLOP;
 use super::plan::plan_private_fedrep;
 use crate::algorithms::fedrep::{BlockPartial, FedRep, FedRepParams, USER_BLOCK};
 use crate::data::shared_representation::{FederatedDataset, Storage};
 use crate::linalg::{gaussian_matrix, orthonormalize};
+use crate::privacy::Relation;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::audit::{
     accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
@@ -31,6 +36,7 @@ use std::sync::Arc;
 /// One audited Private FedRep release (one ε).
 pub struct FedRepAudit {
     claim: Claim,
+    relation: Relation,
     clip: f64,
     params: FedRepParams,
     data: Arc<FederatedDataset>,
@@ -38,6 +44,7 @@ pub struct FedRepAudit {
     mode: AuditMode,
     /// The audit's noise seed for this ε (each run and side gets its own stream).
     seed: u64,
+    seconds_per_run: f64,
 }
 
 /// The audited releases of a Private FedRep config: every ε.
@@ -67,6 +74,16 @@ pub fn fedrep_audit_targets(c: &FedRepConfig, options: &AuditOptions) -> AuditTa
         c.k,
         &mut stream(c.seed, Purpose::Initialization, 0xA0D17),
     ));
+    // One run: T rounds, each user's head and gradient (both twice over its
+    // m′ training points), as the sweep's cost model counts a FedRep run; a
+    // run alone (its passes over the users shared with no other run) takes
+    // about 1.6 times that, measured natively at n = 500 and 2000.
+    let seconds_per_run = 1.6
+        * c.rounds as f64
+        * 4.0
+        * (c.n * c.m_train() * c.d * c.k) as f64
+        * SECONDS_PER_GFLOP
+        * 1e-9;
     let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
         let plan =
@@ -80,6 +97,7 @@ pub fn fedrep_audit_targets(c: &FedRepConfig, options: &AuditOptions) -> AuditTa
                 c.delta,
             )
             .on_curve("Private FedRep"),
+            relation: c.relation,
             clip: c.clip,
             params: FedRepParams {
                 rounds: c.rounds,
@@ -96,6 +114,7 @@ pub fn fedrep_audit_targets(c: &FedRepConfig, options: &AuditOptions) -> AuditTa
             u0: u0.clone(),
             mode: options.mode,
             seed: combine(options.seed, combine(0xFED, e as u64)),
+            seconds_per_run,
         }));
     }
     Ok(targets)
@@ -106,7 +125,13 @@ impl AuditTarget for FedRepAudit {
         &self.claim
     }
     fn canary(&self) -> String {
-        "a user whose clipped gradient is ±ψ on entry (1, 1) at every round; replace-one: the +ψ user against the −ψ one; the same random U₀ every run".into()
+        match self.relation {
+            Relation::ReplaceOne => "a user whose clipped gradient is ±ψ on entry (1, 1) at every round (replace-one: the +ψ user against the −ψ one), in user 0's place; the same random U₀ every run".into(),
+            Relation::AddRemoveOne => "a user whose clipped gradient is +ψ on entry (1, 1) at every round, present or absent (add/remove-one), in user 0's place; the same random U₀ every run".into(),
+        }
+    }
+    fn seconds_per_run(&self) -> f64 {
+        self.seconds_per_run
     }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {
@@ -115,13 +140,19 @@ impl AuditTarget for FedRepAudit {
         let noise = NoiseSource::new(combine(self.seed, combine(run, canary_in as u64)));
         let mut model = FedRep::new(data, self.u0.clone(), self.params.clone(), noise);
         let blocks = n.div_ceil(USER_BLOCK);
-        let sign = if canary_in { 1.0 } else { -1.0 };
+        // The canary's entry (1, 1): +ψ in; out, its mirror −ψ (replace-one)
+        // or no user at all (add/remove-one).
+        let canary_entry = match (canary_in, self.relation) {
+            (true, _) => self.clip,
+            (false, Relation::ReplaceOne) => -self.clip,
+            (false, Relation::AddRemoveOne) => 0.0,
+        };
         let mut score = 0.0;
         while !model.is_done() {
             let mut partials = model.block_partials(data, 0..blocks);
             let others: f64 = partials.iter().map(|p| p.sum[0]).sum::<f64>() / n as f64;
             let mut canary = vec![0.0; d * k];
-            canary[0] = sign * self.clip;
+            canary[0] = canary_entry;
             partials.push(BlockPartial {
                 sum: canary,
                 clipped: 0,

@@ -1,15 +1,19 @@
 //! The audit of DP-RGrad's iterations (Zha 2024, Algorithm 2), the paper's
-//! variant and the clipped one: a canary sample, and the attack's score.
+//! variant and the clipped one (both on every config, the config's own
+//! variant first): a canary sample, and the attack's score.
 //!
 //! The canary is sample 0 with X₀ = a·E₁₁ (one entry, a = 10) and y₀ = ∓b
 //! (b = 10⁴): its residual is ±(a·M₁₁ + b) ≈ ±b, so its gradient is ≈ ±ab·E₁₁ at
 //! every iteration. "In" and "out" share X₀ and differ in y₀ only, so the pair
-//! is neighbouring under both strong and weak DP. Every run starts from the
-//! same point, the spectral estimate of the other samples (which never sees
-//! the canary): the audit attacks the l* iterations, and is compared with the ε
-//! those iterations spend by the exact accountant. The canary needs the
-//! samples, so the audit draws them directly (`data = direct`) whichever path
-//! the sweep uses: both have the same distribution.
+//! is neighbouring under the run's relation, strong DP (replace one (X_i, y_i))
+//! or weak DP (neighbours share X_i). In the clipped variant its clipped
+//! tangent gradients are ±τ along P_T(E₁₁), 2τ apart: the sensitivity 2ητ/n of
+//! the iterations under either relation. Every run starts from the same point,
+//! the spectral estimate of the other samples (which never sees the canary):
+//! the audit attacks the l* iterations, and is compared with the ε those
+//! iterations spend by the exact accountant. The canary needs the samples, so
+//! the audit draws them directly whichever path (`data`) the sweep uses: both
+//! have the same distribution.
 //!
 //! White-box score (each iteration's Gaussian release P_T(−ηG_l + N_l) is seen):
 //! the attacker knows the other samples and the iterate, so it removes their
@@ -17,9 +21,10 @@
 //!
 //! The paper's sensitivities are high-probability bounds without clipping:
 //! such a sample is unlikely under the Gaussian design, but nothing excludes
-//! it, and the audit shows what it reveals. The clipped variant bounds it.
+//! it, and the audit shows what it reveals (its claim is marked
+//! [`Claim::high_probability`]). The clipped variant bounds it.
 
-use super::config::{TraceConfig, Variant};
+use super::config::{PrivacyKind, TraceConfig, Variant};
 use super::plan::plan;
 use crate::algorithms::dp_rgrad::{step_gradient, tangent_projection, RGrad, RGradParams};
 use crate::algorithms::dp_spectral_init::spectral_estimate;
@@ -35,20 +40,24 @@ use std::sync::Arc;
 
 const CANARY_X: f64 = 10.0;
 const CANARY_Y: f64 = 1e4;
-/// Most n·d1·d2 audited (n = 2000 at d1 = d2 = 10).
-const MAX_AUDIT_WORK: usize = 200_000;
+/// Most bytes of samples an audit holds (three copies of the first n
+/// samples: the canary in, out, and the others alone), as the sweep's limit
+/// for drawing them directly.
+const MAX_AUDIT_BYTES: f64 = 1.0e9;
 
 /// One audited DP-RGrad release (one ε).
 pub struct TraceAudit {
     claim: Claim,
     params: RGradParams,
     r: usize,
+    privacy: PrivacyKind,
     data_in: Arc<TraceData>,
     data_out: Arc<TraceData>,
     others: Arc<TraceData>,
     start: DMatrix<f64>,
     mode: AuditMode,
     seed: u64,
+    seconds_per_run: f64,
 }
 
 fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
@@ -62,17 +71,38 @@ fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
     TraceData::Direct { x: xs, y: ys }
 }
 
-/// The audited releases of a trace-regression config: every ε, at the first n.
+/// Seconds of one run of `variant`: l* iterations, each a pass over the n
+/// samples (the clipped variant also projects and clips each sample's
+/// gradient) and an SVD, twice the passes in white-box mode (the known
+/// samples' part); the constants of the sweep's `TraceConfig::estimated_seconds`.
+fn seconds_per_run(c: &TraceConfig, n: usize, variant: Variant, mode: AuditMode) -> f64 {
+    let (nf, p) = (n as f64, (c.d1 * c.d2) as f64);
+    let d = c.d1.max(c.d2) as f64;
+    let pass = nf * p * 1.5e-9
+        + match variant {
+            Variant::Paper => 0.0,
+            Variant::Clipped => nf * p * c.r as f64 * 8.0e-9,
+        };
+    let passes = match mode {
+        AuditMode::WhiteBox => 2.0,
+        AuditMode::Final => 1.0,
+    };
+    c.iterations as f64 * (passes * pass + d * d * d * 2e-8)
+}
+
+/// The audited releases of a trace-regression config: both variants (the
+/// config's first) at every ε, at the first n.
 pub fn trace_audit_targets(c: &TraceConfig, options: &AuditOptions) -> AuditTargets {
     let n = c.n[0];
     let p = c.d1 * c.d2;
-    // 2R runs of l* iterations, each O(n·d1·d2): keep an audit to seconds.
-    let most = MAX_AUDIT_WORK / p;
-    if n > most {
+    let bytes = 3.0 * 8.0 * n as f64 * (p + 1) as f64;
+    if bytes > MAX_AUDIT_BYTES {
+        let most = (MAX_AUDIT_BYTES / (24.0 * (p + 1) as f64)) as usize;
         return Err(vec![ConfigError::invalid(
             "n",
             format!(
-                "an audit repeats the run thousands of times: lower the first n to at most {most}"
+                "the audit holds three copies of the first n samples ({:.1} GB): lower the first n to at most {most}",
+                bytes / 1e9
             ),
         )]);
     }
@@ -85,20 +115,24 @@ pub fn trace_audit_targets(c: &TraceConfig, options: &AuditOptions) -> AuditTarg
     let data_out = Arc::new(with_sample0(&base, p, CANARY_X, CANARY_Y));
     let start = spectral_estimate(&others.l_hat(c.d1, c.d2), c.r).m;
     let others = Arc::new(others);
+    let variants = match c.variant {
+        Variant::Paper => [Variant::Paper, Variant::Clipped],
+        Variant::Clipped => [Variant::Clipped, Variant::Paper],
+    };
     let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
-    for (e, &epsilon) in c.epsilons.iter().enumerate() {
-        let pl = plan(c, n, epsilon, c.variant, c.privacy)
-            .map_err(|err| accountant_refuses(epsilon, err))?;
-        // The ε the l* iterations spend, by the exact accountant.
-        let s_loop = match c.variant {
-            Variant::Paper => super::plan::paper_sensitivities(c, n, c.privacy).2,
-            Variant::Clipped => 2.0 * c.eta * c.clip_grad / n as f64,
-        };
-        let mu = (c.iterations as f64).sqrt() * s_loop / pl.loop_sd;
-        let epsilon_spent = epsilon_for_mu(mu, c.delta).unwrap_or(f64::NAN);
-        targets.push(Box::new(TraceAudit {
-            claim: Claim::new(
-                match c.variant {
+    for (v, variant) in variants.into_iter().enumerate() {
+        for (e, &epsilon) in c.epsilons.iter().enumerate() {
+            let pl = plan(c, n, epsilon, variant, c.privacy)
+                .map_err(|err| accountant_refuses(epsilon, err))?;
+            // The ε the l* iterations spend, by the exact accountant.
+            let s_loop = match variant {
+                Variant::Paper => super::plan::paper_sensitivities(c, n, c.privacy).2,
+                Variant::Clipped => 2.0 * c.eta * c.clip_grad / n as f64,
+            };
+            let mu = (c.iterations as f64).sqrt() * s_loop / pl.loop_sd;
+            let epsilon_spent = epsilon_for_mu(mu, c.delta).unwrap_or(f64::NAN);
+            let claim = Claim::new(
+                match variant {
                     Variant::Paper => "dp-rgrad, paper's sensitivities",
                     Variant::Clipped => "dp-rgrad, clipped",
                 },
@@ -106,25 +140,36 @@ pub fn trace_audit_targets(c: &TraceConfig, options: &AuditOptions) -> AuditTarg
                 epsilon,
                 epsilon_spent,
                 c.delta,
-            ),
-            params: RGradParams {
-                eta: c.eta,
-                iterations: c.iterations,
-                noise_sd: if options.broken {
-                    pl.loop_sd / 2.0
-                } else {
-                    pl.loop_sd
+            );
+            targets.push(Box::new(TraceAudit {
+                claim: match variant {
+                    Variant::Paper => claim.high_probability(),
+                    Variant::Clipped => claim,
                 },
-                clip: (c.variant == Variant::Clipped).then_some(c.clip_grad),
-            },
-            r: c.r,
-            data_in: data_in.clone(),
-            data_out: data_out.clone(),
-            others: others.clone(),
-            start: start.clone(),
-            mode: options.mode,
-            seed: combine(options.seed, combine(0x7ACE, e as u64)),
-        }));
+                params: RGradParams {
+                    eta: c.eta,
+                    iterations: c.iterations,
+                    noise_sd: if options.broken {
+                        pl.loop_sd / 2.0
+                    } else {
+                        pl.loop_sd
+                    },
+                    clip: (variant == Variant::Clipped).then_some(c.clip_grad),
+                },
+                r: c.r,
+                privacy: c.privacy,
+                data_in: data_in.clone(),
+                data_out: data_out.clone(),
+                others: others.clone(),
+                start: start.clone(),
+                mode: options.mode,
+                seed: combine(
+                    options.seed,
+                    combine(0x7ACE, (v * c.epsilons.len() + e) as u64),
+                ),
+                seconds_per_run: seconds_per_run(c, n, variant, options.mode),
+            }));
+        }
     }
     Ok(targets)
 }
@@ -134,7 +179,16 @@ impl AuditTarget for TraceAudit {
         &self.claim
     }
     fn canary(&self) -> String {
-        "sample 0 with X₀ = 10·E₁₁ and y₀ = ∓10⁴ (the same X₀ on both sides, so the pair is neighbouring under strong and weak DP); every run starts from the other samples' spectral estimate, and the l* iterations are audited".into()
+        format!(
+            "sample 0 with X₀ = 10·E₁₁ and y₀ = ∓10⁴, the same X₀ on both sides ({}); every run starts from the other samples' spectral estimate, and the l* iterations are audited",
+            match self.privacy {
+                PrivacyKind::Strong => "strong DP: the sample replaced by its mirror",
+                PrivacyKind::Weak => "weak DP: neighbours share X₀ and differ in y₀",
+            }
+        )
+    }
+    fn seconds_per_run(&self) -> f64 {
+        self.seconds_per_run
     }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {
