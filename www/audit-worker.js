@@ -47,6 +47,7 @@ self.onmessage = async (event) => {
     return;
   }
   const started = performance.now();
+  post({ type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds() });
   const slice = () => {
     if (current !== generation) {
       auditor.free();

@@ -1,15 +1,24 @@
 // The audit panel: attacks the current preset's private runs (a canary in or
-// out, R runs per side, in its own worker) and shows the lower bounds on ε the
-// attack proves beside the accountant's, the attack's trade-off curve over the
-// accountant's, and what that proves in words. The game, the bounds, the
-// charts and the words come from Rust (`Auditor`); this module drives the
-// worker and draws.
+// out, R runs per side, in its own worker) and shows the attack's lower bounds
+// on ε beside the accountant's (Clopper–Pearson bounds ε; the Gaussian-DP route
+// rules out μ-GDP below its μ_LB, and its ε assumes the Gaussian trade-off
+// shape), the attack's trade-off curve over the accountant's, and what that
+// shows in words. The game, the bounds, its time estimate, the charts and the
+// words come from Rust (`Auditor`); this module drives the worker and draws.
 import { audit_charts } from './pkg/dp_explorer.js';
 import { ChartView } from './chart-view.js';
 import { cell } from './tables.js';
 import { download } from './download.js';
+import { fmt } from './format.js';
 
 const $ = (id) => document.getElementById(id);
+
+/** Seconds in words, to two figures. */
+function duration(seconds) {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 120) return `about ${fmt(seconds, 2)} s`;
+  return `about ${fmt(seconds / 60, 2)} min`;
+}
 
 export class AuditPanel {
   /**
@@ -24,6 +33,7 @@ export class AuditPanel {
     this.generation = 0;
     this.running = false;
     this.view = null;
+    this.estimate = null;
     this.views = audit_charts().map((info) => {
       const v = new ChartView(info, { textScale: o.textScale, decorate: (_, spec) => spec });
       $('audit-charts').appendChild(v.figure);
@@ -78,6 +88,7 @@ export class AuditPanel {
     }
     this.generation += 1;
     this.running = true;
+    this.estimate = null;
     document.body.dataset.audit = 'running';
     $('audit-run').disabled = true;
     $('audit-stop').disabled = false;
@@ -108,9 +119,11 @@ export class AuditPanel {
   onMessage(m) {
     if (m.generation !== this.generation) return;
     if (m.type === 'progress') {
+      if (m.estimate !== undefined) this.estimate = m.estimate;
       $('audit-progress').max = Math.max(1, m.total);
       $('audit-progress').value = m.done;
-      this.status(`Auditing: ${m.done} of ${m.total} pairs of runs`);
+      const est = this.estimate === null ? '' : ` (estimated ${duration(this.estimate)} in all)`;
+      this.status(`Auditing: ${m.done} of ${m.total} pairs of runs${est}`);
     } else if (m.type === 'result') {
       this.running = false;
       this.view = m.view;
@@ -125,7 +138,7 @@ export class AuditPanel {
       $('audit-run').disabled = false;
       $('audit-stop').disabled = true;
       document.body.dataset.audit = 'done';
-      this.status(`Audit done in ${m.seconds.toFixed(2)} s: the ε charts above mark each audited point from the ε proved to the ε claimed.`);
+      this.status(`Audit done in ${m.seconds.toFixed(2)} s: the ε charts above mark each audited point from the attack's lower bound to the ε claimed.`);
       if (this.o.changed) this.o.changed();
     } else if (m.type === 'error') {
       this.running = false;

@@ -62,9 +62,11 @@ export interface ScenarioInfo {
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
 }
-/** An audit's charts, their tables, audit.csv and scores.csv, what the bounds prove in words, and the audited releases. */
+/** An audit's charts, their tables, audit.csv and scores.csv, what the bounds show in words, and the audited releases. */
 export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[]; rows: AuditRow[] }
-/** One audited release: its claim and the lower bounds (95 %) the attack proves (NaN: the route does not apply). */
+/** One audited release: its claim and the attack's lower bounds (95 %; NaN: the route does not apply). The Gaussian-DP
+ * route rules out μ-GDP for μ < mu_lb; its epsilon_lb_gdp is the ε of mu_lb-GDP, which assumes the Gaussian trade-off
+ * shape. `worst_case`: false where the claimed ε rests on high-probability sensitivities a canary may exceed. */
 export interface AuditRow {
   method: string; epsilon: number; epsilon_spent: number; delta: number; runs: number; mode: string; broken: boolean;
   canary: string;
@@ -72,6 +74,7 @@ export interface AuditRow {
     points: { threshold: number; fnr: number; fpr: number; fnr_upper: number; fpr_upper: number }[] };
   /** The curve of the scenario's ε chart that draws this release, if any. */
   curve: string | null;
+  worst_case: boolean;
 }
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }
@@ -267,6 +270,12 @@ impl Auditor {
                 return false;
             }
         }
+    }
+
+    /// Seconds the whole audit takes in one wasm worker, estimated before it
+    /// runs (the audit is refused above the limit a sweep has).
+    pub fn estimated_seconds(&self) -> f64 {
+        self.inner.estimated_wasm_seconds()
     }
 
     /// `[pairs of runs done, in all]`.
@@ -566,7 +575,7 @@ pub fn chart_svg(
 }
 
 /// A scenario's chart with the audited releases drawn on it (a segment at
-/// each audited point from the ε the attack proves to the ε claimed); other
+/// each audited point from the attack's lower bound on ε to the ε claimed); other
 /// charts come back as they are.
 #[wasm_bindgen(unchecked_return_type = "ChartSpec")]
 pub fn audit_overlay(
