@@ -284,7 +284,7 @@ function markStale() {
 
 // ---------- drawing ----------
 /** A chart's spec with the pinned run's curves behind it (faded, dashed), and
- * the audit's proved ε on the audited points (when the audit describes the
+ * the audit's lower bounds on ε on the audited points (when the audit describes the
  * results shown: an edit clears it). */
 function decorate(id, spec) {
   let out = spec;
