@@ -245,7 +245,8 @@ fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<V
             })
             .collect::<Result<Vec<_>, String>>()
     })?;
-    scenarios::merge_judged(scenario, preset, pairs, &parts).map_err(|e| e.to_string())
+    scenarios::merge_judged(scenario, preset, pairs, &parts, scenarios::Coverage::Whole)
+        .map_err(|e| e.to_string())
 }
 
 pub fn run(args: &SweepArgs) -> Result<String, String> {
