@@ -328,6 +328,15 @@ mod tests {
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
         assert!(decode(path, flipped).unwrap_err().contains("damaged"));
+        // The header is digested too: an edited setting or shard count is refused.
+        let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let line = std::str::from_utf8(&bytes[..end]).unwrap();
+        for (from, to) in [("\"100\"", "\"200\""), ("\"shards\":3", "\"shards\":2")] {
+            let mut edited = line.replacen(from, to, 1).into_bytes();
+            assert_ne!(edited, line.as_bytes());
+            edited.extend_from_slice(&bytes[end..]);
+            assert!(decode(path, edited).unwrap_err().contains("was edited"));
+        }
         assert!(decode(path, b"results\n1,2\n".to_vec())
             .unwrap_err()
             .contains("not a shard file"));

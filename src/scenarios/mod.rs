@@ -392,8 +392,8 @@ pub fn decode_parts<P: serde::de::DeserializeOwned>(
                 return Err(refuse(
                     i,
                     format!(
-                        "its results of {} were computed from other settings than these (another \
-                         seed, preset or setting)",
+                        "its results for {} were computed from other settings than the ones \
+                         merged (another seed, preset or setting)",
                         plan.label(job)
                     ),
                 ));
@@ -745,4 +745,186 @@ pub fn start(
 ) -> Result<Started, Vec<ConfigError>> {
     let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
     Ok((s, s.start(name, pairs, shard)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAIRS: &[(&str, &str)] = &[
+        ("n", "200"),
+        ("d", "10"),
+        ("k", "2"),
+        ("m", "10"),
+        ("rounds", "3"),
+        ("epsilons", "1,4"),
+        ("local_steps", "3"),
+        ("altmin_rounds", "2"),
+    ];
+
+    fn part_of(pairs: &[(&str, &str)], shard: Shard, steps: Option<usize>) -> Vec<u8> {
+        let (_, mut run) = start("fedrep-paper", pairs, shard).unwrap();
+        match steps {
+            Some(steps) => {
+                for _ in 0..steps {
+                    run.step().unwrap();
+                }
+            }
+            None => run_to_end(run.as_mut()).unwrap(),
+        }
+        run.part()
+    }
+
+    fn merge(parts: &[Vec<u8>], coverage: Coverage) -> Result<View, RunError> {
+        let (s, name) = by_preset("fedrep-paper").unwrap();
+        s.merge(name, PAIRS, parts, coverage)
+    }
+
+    fn refused_part(result: Result<View, RunError>) -> (usize, String) {
+        match result {
+            Err(RunError::PartRefused { part, message }) => (part, message),
+            other => panic!("expected a refused part, got {:?}", other.map(|v| v.files)),
+        }
+    }
+
+    #[test]
+    fn a_merge_holds_exactly_the_plan_of_its_settings() {
+        let shard = |index| Shard { index, count: 2 };
+        let done = [
+            part_of(PAIRS, shard(0), None),
+            part_of(PAIRS, shard(1), None),
+        ];
+        let whole = merge(&done, Coverage::Whole).unwrap();
+        let (_, mut single) = start("fedrep-paper", PAIRS, Shard::WHOLE).unwrap();
+        run_to_end(single.as_mut()).unwrap();
+        assert_eq!(whole.files, single.view().files);
+
+        // Progress: an unfinished part merges so far, not as the whole.
+        let early = [part_of(PAIRS, shard(0), Some(3)), done[1].clone()];
+        assert!(merge(&early, Coverage::SoFar).is_ok());
+        let (part, message) = refused_part(merge(&early, Coverage::Whole));
+        assert_eq!(part, 0);
+        assert!(message.contains("not finished"), "{message}");
+        // No parts: the empty view so far, but not a whole sweep.
+        assert!(merge(&[], Coverage::SoFar).is_ok());
+        assert!(matches!(
+            merge(&[], Coverage::Whole),
+            Err(RunError::Incomplete(_))
+        ));
+
+        // One share missing: the other is at the wrong place, or alone.
+        let (part, message) = refused_part(merge(&done[1..], Coverage::SoFar));
+        assert_eq!(part, 0);
+        assert!(message.contains("computed as shard 1 of 2"), "{message}");
+        // The same share twice: its runs would be counted twice.
+        let twice = [done[0].clone(), done[0].clone()];
+        let (part, message) = refused_part(merge(&twice, Coverage::SoFar));
+        assert_eq!(part, 1);
+        assert!(message.contains("computed as shard 0 of 2"), "{message}");
+        // The whole sweep given with a share of it: the share's runs twice.
+        let with_whole = [part_of(PAIRS, Shard::WHOLE, None), done[1].clone()];
+        let (part, _) = refused_part(merge(&with_whole, Coverage::SoFar));
+        assert_eq!(part, 0);
+
+        // Parts of another seed or other settings, even so far.
+        let other: Vec<(&str, &str)> = PAIRS.iter().copied().chain([("seed", "9")]).collect();
+        let foreign = [part_of(&other, shard(0), None), done[1].clone()];
+        let (part, message) = refused_part(merge(&foreign, Coverage::SoFar));
+        assert_eq!(part, 0);
+        assert!(
+            message.contains("computed from other settings"),
+            "{message}"
+        );
+        // Bytes that are not a part, or a part with bytes after it.
+        let (_, message) = refused_part(merge(&[vec![1, 2, 3], done[1].clone()], Coverage::SoFar));
+        assert!(message.contains("could not be read"), "{message}");
+        let mut longer = done[0].clone();
+        longer.push(0);
+        let (_, message) = refused_part(merge(&[longer, done[1].clone()], Coverage::Whole));
+        assert!(message.contains("not results"), "{message}");
+    }
+
+    /// A part as a scenario's: its stamps, then rows that name their job.
+    #[derive(Serialize, Deserialize)]
+    struct Toy {
+        stamps: Stamps,
+        rows: Vec<usize>,
+    }
+
+    fn toy_plan() -> Plan<'static> {
+        Plan::new("toy", &[("x", "1".into())], 3, |j| format!("job {j}"))
+    }
+
+    /// Shard `index` of `count` listing `jobs` and holding rows of `rows`.
+    fn toy(index: usize, count: usize, jobs: &[usize], rows: &[usize]) -> Vec<u8> {
+        let stamps = toy_plan().stamps(Shard { index, count }, true, jobs.iter().copied());
+        postcard::to_allocvec(&Toy {
+            stamps,
+            rows: rows.to_vec(),
+        })
+        .unwrap()
+    }
+
+    fn toy_merge(parts: &[Vec<u8>]) -> Result<Vec<usize>, RunError> {
+        let decoded = decode_parts::<Toy>(parts, &toy_plan(), Coverage::Whole, |p| {
+            (&p.stamps, p.rows.clone())
+        })?;
+        Ok(decoded.into_iter().flat_map(|p| p.rows).collect())
+    }
+
+    #[test]
+    fn every_job_of_the_plan_once_with_its_rows() {
+        let ok = [toy(0, 2, &[0, 2], &[0, 2, 2]), toy(1, 2, &[1], &[1])];
+        assert_eq!(toy_merge(&ok).unwrap(), [0, 2, 2, 1]);
+        let refused = |parts: &[Vec<u8>]| match toy_merge(parts) {
+            Err(RunError::PartRefused { part, message }) => (part, message),
+            other => panic!("expected a refusal, got {other:?}"),
+        };
+        let (part, message) = refused(&[toy(0, 2, &[0, 1], &[0, 1]), toy(1, 2, &[1, 2], &[1, 2])]);
+        assert_eq!(part, 1);
+        assert!(
+            message.contains("job 1, which shard 0 holds too"),
+            "{message}"
+        );
+        let (part, message) = refused(&[toy(0, 1, &[0, 1, 2, 5], &[0, 1, 2, 5])]);
+        assert_eq!(part, 0);
+        assert!(message.contains("plan 3 jobs"), "{message}");
+        let (_, message) = refused(&[toy(0, 1, &[0, 1], &[0, 1, 2])]);
+        assert!(
+            message.contains("job 2, which it does not list"),
+            "{message}"
+        );
+        let (_, message) = refused(&[toy(0, 1, &[0, 1, 2], &[0, 1])]);
+        assert!(
+            message.contains("lists job 2 but holds no result"),
+            "{message}"
+        );
+        match toy_merge(&[toy(0, 2, &[0], &[0]), toy(1, 2, &[2], &[2])]) {
+            Err(RunError::Incomplete(message)) => {
+                assert!(message.contains("1 of the 3 jobs") && message.contains("job 1"));
+            }
+            other => panic!("expected a missing job, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn fingerprints_follow_every_setting_and_the_job() {
+        let fields = |seed: &str| vec![("n", "200".to_string()), ("seed", seed.to_string())];
+        let a = Plan::new("fedrep", &fields("1"), 3, |j| j.to_string());
+        let b = Plan::new("fedrep", &fields("2"), 3, |j| j.to_string());
+        let c = Plan::new("dpgd", &fields("1"), 3, |j| j.to_string());
+        let fingerprints: Vec<u64> = [&a, &b, &c]
+            .iter()
+            .flat_map(|p| (0..3).map(|j| p.fingerprint(j)))
+            .collect();
+        let mut distinct = fingerprints.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), fingerprints.len());
+        let again = Plan::new("fedrep", &fields("1"), 3, |_| String::new());
+        assert_eq!(a.fingerprint(2), again.fingerprint(2));
+        let stamps = a.stamps(Shard { index: 1, count: 2 }, true, [2, 0, 2]);
+        assert_eq!(stamps.listed(), [0, 2]);
+        assert_eq!((stamps.shard, stamps.shards, stamps.finished), (1, 2, true));
+    }
 }
