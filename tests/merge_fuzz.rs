@@ -159,10 +159,12 @@ fn fingerprint(view: &scenarios::View) -> (Vec<(String, String)>, String) {
 }
 
 type ViewKey = (Vec<(String, String)>, String);
+/// The single sweeps' views by (preset, settings).
+type Singles = BTreeMap<(String, Vec<(String, String)>), ViewKey>;
 
 /// The single sweep of a preset and settings, once per (preset, settings).
 fn single_view(
-    cache: &mut BTreeMap<(String, Vec<(String, String)>), ViewKey>,
+    cache: &mut Singles,
     preset: &str,
     settings: &[(String, String)],
 ) -> ViewKey {
