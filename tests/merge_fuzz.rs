@@ -163,11 +163,7 @@ type ViewKey = (Vec<(String, String)>, String);
 type Singles = BTreeMap<(String, Vec<(String, String)>), ViewKey>;
 
 /// The single sweep of a preset and settings, once per (preset, settings).
-fn single_view(
-    cache: &mut Singles,
-    preset: &str,
-    settings: &[(String, String)],
-) -> ViewKey {
+fn single_view(cache: &mut Singles, preset: &str, settings: &[(String, String)]) -> ViewKey {
     cache
         .entry((preset.to_string(), settings.to_vec()))
         .or_insert_with(|| {
