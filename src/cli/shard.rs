@@ -203,7 +203,7 @@ pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
     if digest(&header, &part)? != header.digest {
         return Err(format!(
             "{} is damaged or was edited: its header and results do not match the digest in \
-             its header; {rerun}",
+             its header (so its shard number may be wrong too); copy it again or rerun its share",
             path.display()
         ));
     }
