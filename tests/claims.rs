@@ -4,7 +4,7 @@
 //! A claim that cannot be made to hold honestly is rewritten, not loosened.
 
 use dp_explorer::scenarios::claims::{judge, Status};
-use dp_explorer::scenarios::{self, Shard, SCENARIOS};
+use dp_explorer::scenarios::{self, Coverage, Shard, SCENARIOS};
 
 #[test]
 fn every_claim_named_by_a_step_or_a_caption_exists_and_every_step_states_one() {
@@ -129,6 +129,7 @@ fn a_finished_runs_snapshot_carries_the_verdicts_and_a_running_one_does_not() {
     let snap = scenarios::snapshot(id, run.as_ref());
     assert_eq!(snap.view.claims.len(), s.info().claims.len());
     // The merged view of the same run's part is judged the same way.
-    let merged = scenarios::merge_judged(s, "fedrep-paper", &pairs, &[run.part()]).unwrap();
+    let merged =
+        scenarios::merge_judged(s, "fedrep-paper", &pairs, &[run.part()], Coverage::Whole).unwrap();
     assert_eq!(merged.claims, snap.view.claims);
 }

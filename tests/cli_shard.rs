@@ -3,8 +3,11 @@
 //! give the same bytes, file for file, as one `sweep --threads 1`; for a
 //! scenario that splits and for one that does not. And `merge` refuses a
 //! missing share, a share given twice, shards of another sweep and a damaged
-//! file, writing nothing.
+//! file, writing nothing; in every scenario, the issue's edited and relabelled
+//! shares (a header edited with or without its digest recomputed, a share of
+//! another seed, a part that does not decode) are refused naming the file.
 
+use dp_explorer::cli::shard;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -253,4 +256,221 @@ fn sweep_refuses_a_share_that_does_not_exist() {
     ]);
     assert!(both.contains("cannot be used with"), "{both}");
     assert!(!out.exists());
+}
+
+/// Every scenario's small sweep (the issue's configs; DP-GD with three widths
+/// so that each of three shards has one).
+const SMALL_SWEEPS: &[&[&str]] = &[
+    &[
+        "--preset",
+        "fedrep-paper",
+        "--set",
+        "n=200",
+        "--set",
+        "d=10",
+        "--set",
+        "k=2",
+        "--set",
+        "m=10",
+        "--set",
+        "rounds=3",
+        "--set",
+        "epsilons=1,4",
+        "--set",
+        "local_steps=3",
+        "--set",
+        "altmin_rounds=2",
+    ],
+    &[
+        "--preset",
+        "dpgd-quick",
+        "--set",
+        "n=20",
+        "--set",
+        "p_grid=5,10,20",
+        "--set",
+        "epsilons=1,2",
+        "--set",
+        "trace_p=none",
+    ],
+    &[
+        "--preset",
+        "jl-random",
+        "--set",
+        "n=50",
+        "--set",
+        "m=10",
+        "--set",
+        "candidates=20",
+        "--set",
+        "d_grid=none",
+        "--set",
+        "candidate_grid=none",
+        "--set",
+        "test_points=10",
+        "--set",
+        "epsilons=1,3",
+    ],
+    &[
+        "--preset",
+        "flute-private",
+        "--set",
+        "n=12",
+        "--set",
+        "m=10",
+        "--set",
+        "rounds=20",
+        "--set",
+        "private_rounds=5",
+        "--set",
+        "epsilons=1,4",
+    ],
+    &[
+        "--preset",
+        "trace-paper",
+        "--set",
+        "n=1000,2000",
+        "--set",
+        "repeats=2",
+        "--set",
+        "epsilons=1,2",
+        "--set",
+        "iterations=3",
+    ],
+];
+
+/// The shard file's header line edited as text (`sed -i '1s/from/to/'`), the
+/// digest left as it was.
+fn sed_header(path: &Path, edit: impl Fn(&str) -> String) {
+    let bytes = std::fs::read(path).unwrap();
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let line = edit(&text(&bytes[..end]));
+    assert_ne!(line.as_bytes(), &bytes[..end], "the edit changed nothing");
+    let mut edited = line.into_bytes();
+    edited.extend_from_slice(&bytes[end..]);
+    std::fs::write(path, edited).unwrap();
+}
+
+/// The epsilons of a header as 2,8 (as the issue's sed does).
+fn epsilons_2_8(line: &str) -> String {
+    let at = line.find("[\"epsilons\",\"").unwrap() + "[\"epsilons\",\"".len();
+    let end = at + line[at..].find('"').unwrap();
+    format!("{}2,8{}", &line[..at], &line[end..])
+}
+
+/// The shard file relabelled with its digest recomputed, as a careful edit
+/// would: `edit` changes the header, `part` (if given) replaces the results.
+fn relabel(path: &Path, edit: impl FnOnce(&mut shard::Header), part: Option<Vec<u8>>) {
+    let file = shard::read(path).unwrap();
+    let mut header = file.header;
+    edit(&mut header);
+    let part = part.unwrap_or(file.part);
+    header.part_bytes = part.len();
+    header.digest = shard::digest(&header, &part).unwrap();
+    std::fs::write(path, shard::encode(&header, &part).unwrap()).unwrap();
+}
+
+fn shard_file(dir: &Path, index: usize, count: usize) -> PathBuf {
+    dir.join(format!("shard-{index}-of-{count}.part"))
+}
+
+/// `merge` of `dirs` fails naming `file`, and writes nothing.
+fn refused_naming(dirs: &[&Path], out: &Path, file: &Path, what: &str) -> String {
+    let error = run_err(&merge_args(dirs, out));
+    assert!(
+        error.contains(s(file)),
+        "{what}: the refusal does not name {}: {error}",
+        file.display()
+    );
+    assert!(
+        !out.exists(),
+        "{what}: a refused merge wrote {}",
+        out.display()
+    );
+    error
+}
+
+#[test]
+fn the_issues_edited_and_relabelled_shares_are_refused_naming_the_file_in_every_scenario() {
+    for sweep_args in SMALL_SWEEPS {
+        let preset = sweep_args[1];
+        let root = scratch(&format!("repro-{preset}"));
+        let sweep = [&["sweep"][..], sweep_args].concat();
+        let out = root.join("merged");
+        let share = |name: &str, index: usize, count: usize, extra: &[&str]| -> PathBuf {
+            let dir = root.join(name);
+            let shard = format!("{index}/{count}");
+            run_ok(&[&sweep[..], extra, &["--shard", &shard, "--out", s(&dir)]].concat());
+            dir
+        };
+
+        // The issue's first command: ε = 1, 4 relabelled as 2, 8 by sed.
+        let m1 = share("m1", 0, 1, &[]);
+        let file = shard_file(&m1, 0, 1);
+        sed_header(&file, epsilons_2_8);
+        let error = refused_naming(&[&m1], &out, &file, preset);
+        assert!(error.contains("damaged or was edited"), "{error}");
+        // The same relabelling with the digest recomputed: the part's
+        // fingerprints are those of ε = 1, 4.
+        let m1 = share("m1-digest", 0, 1, &[]);
+        let file = shard_file(&m1, 0, 1);
+        relabel(
+            &file,
+            |h| {
+                for (k, v) in &mut h.settings {
+                    if k == "epsilons" {
+                        *v = "2,8".into();
+                    }
+                }
+            },
+            None,
+        );
+        let error = refused_naming(&[&m1], &out, &file, preset);
+        assert!(error.contains("computed from other settings"), "{error}");
+
+        // The issue's second: two of three shares relabelled as the two of two.
+        let d: Vec<PathBuf> = (0..3).map(|i| share(&format!("s{i}"), i, 3, &[])).collect();
+        for (i, dir) in d.iter().take(2).enumerate() {
+            sed_header(&shard_file(dir, i, 3), |l| {
+                l.replace("\"shards\":3", "\"shards\":2")
+            });
+        }
+        refused_naming(&[&d[0], &d[1]], &out, &shard_file(&d[0], 0, 3), preset);
+        let d: Vec<PathBuf> = (0..3).map(|i| share(&format!("t{i}"), i, 3, &[])).collect();
+        for (i, dir) in d.iter().take(2).enumerate() {
+            relabel(&shard_file(dir, i, 3), |h| h.shards = 2, None);
+        }
+        let (scenario, _) = dp_explorer::scenarios::by_preset(preset).unwrap();
+        if scenario.info().splits {
+            let error = refused_naming(&[&d[0], &d[1]], &out, &shard_file(&d[0], 0, 3), preset);
+            assert!(error.contains("computed as shard 0 of 3"), "{error}");
+        } else {
+            // Shard 0 of a sweep that does not split holds all of it: the
+            // relabelled pair is still the whole sweep, byte for byte.
+            let single = root.join("single");
+            run_ok(&[&sweep[..], &["--threads", "1", "--out", s(&single)]].concat());
+            run_ok(&merge_args(&[&d[0], &d[1]], &out));
+            assert_same_files(&single, &out);
+            std::fs::remove_dir_all(&out).unwrap();
+        }
+
+        // A share of another seed relabelled with this sweep's header.
+        let other = share("other-seed", 0, 1, &["--seed", "5"]);
+        let file = shard_file(&other, 0, 1);
+        let settings = shard::read(&shard_file(&m1, 0, 1)).unwrap().header.settings;
+        let mine: Vec<(String, String)> = settings
+            .into_iter()
+            .map(|(k, v)| (k, if v == "2,8" { "1,4".into() } else { v }))
+            .collect();
+        relabel(&file, |h| h.settings = mine.clone(), None);
+        let error = refused_naming(&[&other], &out, &file, preset);
+        assert!(error.contains("computed from other settings"), "{error}");
+
+        // A part that does not decode, under a recomputed digest.
+        let bad = share("bad-part", 0, 1, &[]);
+        let file = shard_file(&bad, 0, 1);
+        relabel(&file, |_| {}, Some(vec![0xff; 7]));
+        let error = refused_naming(&[&bad], &out, &file, preset);
+        assert!(error.contains("could not be read"), "{error}");
+    }
 }

@@ -74,7 +74,9 @@ fn every_preset_gives_the_stored_results_byte_for_byte() {
                     run.part()
                 })
                 .collect();
-            let merged = scenario.merge(&preset, &pairs, &parts).unwrap();
+            let merged = scenario
+                .merge(&preset, &pairs, &parts, scenarios::Coverage::Whole)
+                .unwrap();
             check_files(&case, &merged, "three workers, merged");
         }
         presets_seen.push(preset);

@@ -103,7 +103,9 @@ fn the_dpgd_quick_preset_runs_to_the_end_through_the_registry() {
     }
     assert_eq!(lines.count(), 7 * 6 + 2 * 3);
     // Its one part merges back to the same view.
-    let merged = s.merge("dpgd-quick", &[], &[run.part()]).unwrap();
+    let merged = s
+        .merge("dpgd-quick", &[], &[run.part()], scenarios::Coverage::Whole)
+        .unwrap();
     assert_eq!(same_view(&merged, &run.view()), Ok(()));
 }
 
@@ -253,7 +255,8 @@ fn merged_shards(preset: &str, pairs: &[(&str, &str)], count: usize) -> scenario
         })
         .collect();
     let (s, _) = scenarios::by_preset(preset).unwrap();
-    s.merge(preset, pairs, &parts).unwrap()
+    s.merge(preset, pairs, &parts, scenarios::Coverage::Whole)
+        .unwrap()
 }
 
 #[test]

@@ -184,11 +184,11 @@ fn shards_merged_in_the_browser_give_the_single_worker_csv() {
             js_sys::Uint8Array::from(r.part().as_slice())
         })
         .collect();
-    let merged = merge(Some("fedrep-paper".into()), small(), parts).unwrap();
+    let merged = merge(Some("fedrep-paper".into()), small(), parts, Some(true)).unwrap();
     let files: Array = get(&merged, "files").into();
     assert_eq!(get(&files.get(0), "text").as_string().unwrap(), whole.csv());
     // No parts: the empty charts the page draws before a run.
-    let empty = merge(Some("dpgd-quick".into()), JsValue::UNDEFINED, vec![]).unwrap();
+    let empty = merge(Some("dpgd-quick".into()), JsValue::UNDEFINED, vec![], None).unwrap();
     assert_eq!(Array::from(&get(&empty, "charts")).length(), 4);
 }
 

@@ -381,7 +381,7 @@ function renderSoon(getSnapshot) {
 function makePool() {
   return new SweepPool({
     size: defaultPoolSize(),
-    merge: (preset, fields, parts) => merge(preset, fields, parts),
+    merge: (preset, fields, parts, finished) => merge(preset, fields, parts, finished),
     onProgress: (p) => {
       if (!running) return;
       if (p.changed) renderSoon(p.snapshot);

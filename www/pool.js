@@ -30,7 +30,8 @@ export class SweepPool {
   /**
    * @param {object} o
    * @param {number} o.size  workers for a splittable sweep
-   * @param {(preset: string, fields: object, parts: Uint8Array[]) => object} o.merge  the merged view
+   * @param {(preset: string, fields: object, parts: Uint8Array[], finished: boolean) => object} o.merge  the merged view
+   *   (finished: every worker is done, so the Rust merge checks the parts hold the whole sweep)
    * @param {(p: {done: number, total: number, phase: string, changed: boolean, snapshot: () => object}) => void} o.onProgress
    * @param {(snapshot: object, seconds: number) => void} o.onResult
    * @param {(message: string) => void} o.onError
@@ -162,7 +163,7 @@ export class SweepPool {
     return {
       ...a.snapshots[0],
       // Split by users, every worker holds the whole view: nothing to merge.
-      ...(a.byUsers ? {} : this.merge(a.preset, a.fields, a.parts)),
+      ...(a.byUsers ? {} : this.merge(a.preset, a.fields, a.parts, a.finished.every(Boolean))),
       done: a.snapshots.reduce((s, p) => s + p.done, 0),
       total: a.snapshots.reduce((s, p) => s + p.total, 0),
       finished: a.finished.every(Boolean),

@@ -1,11 +1,14 @@
 //! `dp-explorer merge`: joins the shard files of `sweep --shard I/N` into the
 //! files and charts one `sweep` writes, byte for byte. It refuses shards of
-//! different sweeps, a missing share and a share given twice, naming the
-//! files, so a failed job of an array is found before anything is written.
+//! different sweeps, a missing share, a share given twice, a damaged or edited
+//! file (the digest over header and part) and a share whose results are not
+//! the plan of the settings its header claims (the scenario's merge checks
+//! every job's fingerprint and that every job is there once), naming the
+//! file, so a failed job of an array is found before anything is written.
 
 use super::shard::{self, ShardFile};
 use super::sweep::write_view;
-use crate::scenarios;
+use crate::scenarios::{self, Coverage, RunError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -142,8 +145,8 @@ fn mismatch(first: &ShardFile, other: &ShardFile) -> Option<String> {
     ))
 }
 
-/// Which shares are missing, and how to make them.
-fn missing_message(missing: &[String], count: usize) -> String {
+/// Which shares are missing, and how to make them (`given`: the files read).
+fn missing_message(missing: &[String], count: usize, given: &[PathBuf]) -> String {
     let mut list = missing
         .iter()
         .take(20)
@@ -153,20 +156,22 @@ fn missing_message(missing: &[String], count: usize) -> String {
     if missing.len() > 20 {
         list.push_str(", …");
     }
+    let given = file_list(given);
     match missing {
         [one] => format!(
-            "shard {one} of {count} is missing: run `dp-explorer sweep` with the same settings and \
-             --shard {one}/{count}, and give its directory too"
+            "shard {one} of {count} is missing (given: {given}): run `dp-explorer sweep` with the \
+             same settings and --shard {one}/{count}, and give its directory too"
         ),
         _ => format!(
-            "shards {list} of {count} are missing: run `dp-explorer sweep` with the same settings \
-             and --shard I/{count} for each, and give their directories too"
+            "shards {list} of {count} are missing (given: {given}): run `dp-explorer sweep` with \
+             the same settings and --shard I/{count} for each, and give their directories too"
         ),
     }
 }
 
 /// The shards in index order, once each and all N of them.
 fn complete(files: Vec<ShardFile>, count: usize) -> Result<Vec<ShardFile>, String> {
+    let given: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
     let mut by_index: BTreeMap<usize, ShardFile> = BTreeMap::new();
     for f in files {
         let index = f.header.shard;
@@ -190,18 +195,14 @@ fn complete(files: Vec<ShardFile>, count: usize) -> Result<Vec<ShardFile>, Strin
         .map(|i| i.to_string())
         .collect();
     if !missing.is_empty() {
-        return Err(missing_message(&missing, count));
+        return Err(missing_message(&missing, count, &given));
     }
     Ok(by_index.into_values().collect())
 }
 
 /// The shard files of one sweep, checked: same build, preset, settings and N;
 /// every share once.
-fn read_shards(args: &[PathBuf]) -> Result<Vec<ShardFile>, String> {
-    let files = shard_paths(args)?
-        .iter()
-        .map(|p| shard::read(p))
-        .collect::<Result<Vec<_>, _>>()?;
+fn check_shards(files: Vec<ShardFile>) -> Result<Vec<ShardFile>, String> {
     let first = files.first().ok_or(
         "no shard file given: give the --out directories of `dp-explorer sweep --shard I/N`",
     )?;
@@ -223,6 +224,14 @@ fn read_shards(args: &[PathBuf]) -> Result<Vec<ShardFile>, String> {
 /// Only a sweep that does not split has empty shares (all but shard 0); a file
 /// saying otherwise was written by a build whose scenario differs.
 fn check_shares(shards: &[ShardFile], splits: bool, name: &str) -> Result<(), String> {
+    if let Some(odd) = shards.iter().find(|s| s.header.empty && !s.part.is_empty()) {
+        return Err(format!(
+            "{} says its share is empty but holds {} bytes of results: run the shards and the \
+             merge with one build",
+            odd.path.display(),
+            odd.part.len()
+        ));
+    }
     match shards
         .iter()
         .find(|s| s.header.empty != (!splits && s.header.shard != 0))
@@ -237,13 +246,70 @@ fn check_shares(shards: &[ShardFile], splits: bool, name: &str) -> Result<(), St
     }
 }
 
-pub fn run(args: &MergeArgs) -> Result<String, String> {
-    let shards = read_shards(&args.dirs)?;
+/// The files, for a message about all of them.
+fn file_list(paths: &[PathBuf]) -> String {
+    let mut list = paths
+        .iter()
+        .take(8)
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > 8 {
+        list.push_str(&format!(" and {} more", paths.len() - 8));
+    }
+    list
+}
+
+/// A refused merge as a message naming the file at fault (`paths[i]` holds
+/// part `i`), or every file when no one file is (a job that no part holds).
+fn merge_error(error: RunError, paths: &[PathBuf]) -> String {
+    let rerun = "rerun its share with the settings of the merge, or give the shards of one sweep";
+    match error {
+        RunError::PartRefused { part, message } => match paths.get(part) {
+            Some(path) => format!("{}: {message}; {rerun}", path.display()),
+            None => format!("shard {part}: {message}"),
+        },
+        RunError::Incomplete(message) => format!(
+            "{message}: the shard files {} do not hold the whole sweep of the settings their \
+             headers claim; rerun the shards with those settings",
+            file_list(paths)
+        ),
+        other => format!("{}: {other}", file_list(paths)),
+    }
+}
+
+/// The shard files under `dirs`, checked and merged: the view one `sweep` of
+/// their settings gives, or a message naming the file at fault.
+pub struct Merged {
+    pub view: scenarios::View,
+    pub charts: &'static [scenarios::ChartInfo],
+    /// The preset's canonical name, the settings and N, as the headers say.
+    pub preset: &'static str,
+    pub settings: Vec<(String, String)>,
+    pub shards: usize,
+}
+
+/// Reads, checks and merges the shard files under `dirs` (nothing written).
+pub fn merged_view(dirs: &[PathBuf]) -> Result<Merged, String> {
+    let files = shard_paths(dirs)?
+        .iter()
+        .map(|p| shard::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    merge_files(files)
+}
+
+/// Checks and merges shard files already read ([`shard::read`], or
+/// [`shard::decode`] of bytes in memory): what [`merged_view`] does after
+/// reading them.
+pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, String> {
+    let shards = check_shards(files)?;
     let header = shards
         .first()
         .map(|s| s.header.clone())
         .ok_or("no shard file given")?;
-    let (scenario, name) = scenarios::by_preset(&header.preset).map_err(|e| e.to_string())?;
+    let first = shards[0].path.display().to_string();
+    let (scenario, name) =
+        scenarios::by_preset(&header.preset).map_err(|e| format!("{first}: {e}"))?;
     let info = scenario.info();
     check_shares(&shards, info.splits, name)?;
     let pairs: Vec<(&str, &str)> = header
@@ -251,24 +317,36 @@ pub fn run(args: &MergeArgs) -> Result<String, String> {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let parts: Vec<Vec<u8>> = shards
+    let (paths, parts): (Vec<PathBuf>, Vec<Vec<u8>>) = shards
         .into_iter()
         .filter(|s| !s.header.empty)
-        .map(|s| s.part)
-        .collect();
-    let view =
-        scenarios::merge_judged(scenario, name, &pairs, &parts).map_err(|e| e.to_string())?;
+        .map(|s| (s.path, s.part))
+        .unzip();
+    let view = scenarios::merge_judged(scenario, name, &pairs, &parts, Coverage::Whole)
+        .map_err(|e| merge_error(e, &paths))?;
+    Ok(Merged {
+        view,
+        charts: info.charts,
+        preset: name,
+        settings: header.settings,
+        shards: header.shards,
+    })
+}
+
+pub fn run(args: &MergeArgs) -> Result<String, String> {
+    let merged = merged_view(&args.dirs)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let count = header.shards;
-    let mut out = view.summary.clone();
-    out.push_str(&scenarios::claims::summary(&view.claims));
+    let count = merged.shards;
+    let mut out = merged.view.summary.clone();
+    out.push_str(&scenarios::claims::summary(&merged.view.claims));
     out.push_str(&format!(
-        "merged {count} shard{} of --preset {name} with {}\n",
+        "merged {count} shard{} of --preset {} with {}\n",
         if count == 1 { "" } else { "s" },
-        settings_text(&header.settings)
+        merged.preset,
+        settings_text(&merged.settings)
     ));
-    for p in write_view(&args.out, info.charts, &view)? {
+    for p in write_view(&args.out, merged.charts, &merged.view)? {
         out.push_str(&format!("wrote {}\n", p.display()));
     }
     Ok(out)

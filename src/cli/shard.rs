@@ -4,10 +4,21 @@
 //! and the page's worker pool use, so the files are those of one run.
 //!
 //! A shard file is one line of JSON (what is needed to merge: the preset, the
-//! settings as (key, text) pairs, I, N, the format version and the build),
-//! a newline, then the share's part bytes exactly as [`Run::part`] gives them.
-//! The settings travel in the file so that `merge` needs no `--config` or
-//! `--set`, and so that shards of different sweeps cannot be joined.
+//! settings as (key, text) pairs, I, N, the format version and the build, and
+//! a digest of all that and the part together), a newline, then the share's
+//! part bytes exactly as [`Run::part`] gives them. The settings travel in the
+//! file so that `merge` needs no `--config` or `--set`, and so that shards of
+//! different sweeps cannot be joined.
+//!
+//! What is checked where: the digest (FNV-1a over the header, settings and
+//! shard count included, and the part) catches a damaged or truncated copy
+//! and a header edited by hand. It is unkeyed, so whoever edits a header can
+//! recompute it: what refuses a share relabelled with other settings (another
+//! seed, preset, ε or shard count) is the part itself, which names the share
+//! it was computed as and, per job, a fingerprint of every setting it was
+//! computed from; the scenario's merge compares them with the plan of the
+//! settings the header claims and requires every job of it exactly once
+//! ([`crate::scenarios::decode_parts`]).
 
 use crate::scenarios::{self, Run, Scenario, Shard};
 use serde::{Deserialize, Serialize};
@@ -20,8 +31,9 @@ use std::time::Instant;
 pub const MAX_SHARDS: usize = 1024;
 /// What the header's `format` says; anything else is not a shard file.
 const FORMAT: &str = "dp-explorer shard";
-/// Raised when the layout of the header or of the part changes.
-const FORMAT_VERSION: u32 = 1;
+/// Raised when the layout of the header or of the part changes (2: the
+/// digest covers the header, the parts carry their jobs' fingerprints).
+const FORMAT_VERSION: u32 = 2;
 /// Largest shard file read: a share's results are kilobytes to megabytes, so
 /// anything larger is not a shard file.
 const MAX_SHARD_FILE_BYTES: u64 = 1 << 30;
@@ -65,6 +77,7 @@ pub fn is_shard_file_name(name: &str) -> bool {
 
 /// The first line of a shard file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Header {
     pub format: String,
     pub version: u32,
@@ -79,10 +92,11 @@ pub struct Header {
     pub shards: usize,
     /// A share with no runs: a shard other than 0 of a sweep that does not split.
     pub empty: bool,
-    /// Length and FNV-1a hash of the part: a truncated or damaged copy is
-    /// refused instead of merged.
+    /// Length of the part: a truncated copy is named as such.
     pub part_bytes: usize,
-    pub part_fnv1a64: String,
+    /// FNV-1a of this header (with `digest` empty), a newline and the part:
+    /// a damaged copy or an edited header is refused instead of merged.
+    pub digest: String,
 }
 
 /// A shard file as read.
@@ -93,17 +107,30 @@ pub struct ShardFile {
     pub part: Vec<u8>,
 }
 
-/// 64-bit FNV-1a: a cheap check of the part's bytes (not a defence against
-/// tampering, only against damage in transit).
-fn fnv1a64(bytes: &[u8]) -> String {
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+/// The digest of a header and its part: 64-bit FNV-1a over the header's JSON
+/// with `digest` empty, a newline and the part (not a defence against a
+/// forger, who can recompute it; see the module's doc).
+pub fn digest(header: &Header, part: &[u8]) -> Result<String, String> {
+    let blank = Header {
+        digest: String::new(),
+        ..header.clone()
+    };
+    let mut hash = scenarios::fnv1a64(
+        scenarios::FNV_START,
+        &serde_json::to_vec(&blank).map_err(|e| e.to_string())?,
+    );
+    hash = scenarios::fnv1a64(hash, b"\n");
+    Ok(format!("{:016x}", scenarios::fnv1a64(hash, part)))
 }
 
-fn header_for(preset: &str, pairs: &[(&str, &str)], shard: Shard, part: &[u8]) -> Header {
-    Header {
+fn header_for(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    shard: Shard,
+    part: &[u8],
+    empty: bool,
+) -> Result<Header, String> {
+    let mut header = Header {
         format: FORMAT.into(),
         version: FORMAT_VERSION,
         dp_explorer: env!("CARGO_PKG_VERSION").into(),
@@ -114,13 +141,16 @@ fn header_for(preset: &str, pairs: &[(&str, &str)], shard: Shard, part: &[u8]) -
             .collect(),
         shard: shard.index,
         shards: shard.count,
-        empty: false,
+        empty,
         part_bytes: part.len(),
-        part_fnv1a64: fnv1a64(part),
-    }
+        digest: String::new(),
+    };
+    header.digest = digest(&header, part)?;
+    Ok(header)
 }
 
-fn encode(header: &Header, part: &[u8]) -> Result<Vec<u8>, String> {
+/// The bytes of a shard file.
+pub fn encode(header: &Header, part: &[u8]) -> Result<Vec<u8>, String> {
     // serde_json escapes newlines inside strings, so the header is one line.
     let mut bytes = serde_json::to_vec(header).map_err(|e| e.to_string())?;
     bytes.push(b'\n');
@@ -135,7 +165,8 @@ fn not_a_shard(path: &Path, why: &str) -> String {
     )
 }
 
-fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
+/// A shard file's bytes, checked: format, version, length and digest.
+pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
     let end = bytes
         .iter()
         .position(|&b| b == b'\n')
@@ -169,9 +200,10 @@ fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
             header.part_bytes
         ));
     }
-    if fnv1a64(&part) != header.part_fnv1a64 {
+    if digest(&header, &part)? != header.digest {
         return Err(format!(
-            "{} is damaged: its results do not match the hash in its header; {rerun}",
+            "{} is damaged or was edited: its header and results do not match the digest in \
+             its header (so its shard number may be wrong too); copy it again or rerun its share",
             path.display()
         ));
     }
@@ -250,9 +282,9 @@ pub fn run_share(
             "shard {index} of {count} is empty: a {preset} sweep does not split, shard 0 runs all of it\n"
         ),
     };
-    let mut header = header_for(preset, pairs, shard, part.as_deref().unwrap_or(&[]));
-    header.empty = part.is_none();
-    let path = write(out, &header, part.as_deref().unwrap_or(&[]))?;
+    let bytes = part.as_deref().unwrap_or(&[]);
+    let header = header_for(preset, pairs, shard, bytes, part.is_none())?;
+    let path = write(out, &header, bytes)?;
     text.push_str(&format!(
         "wrote {}\njoin the {count} shards with: dp-explorer merge DIR... --out OUT\n",
         path.display()
@@ -278,7 +310,14 @@ mod tests {
     fn a_shard_file_reads_back_and_damage_is_refused() {
         let part = vec![0u8, 10, 255, b'\n', 7];
         let pairs = [("n", "100"), ("label", "a\nb")];
-        let header = header_for("some-preset", &pairs, Shard { index: 1, count: 3 }, &part);
+        let header = header_for(
+            "some-preset",
+            &pairs,
+            Shard { index: 1, count: 3 },
+            &part,
+            false,
+        )
+        .unwrap();
         let bytes = encode(&header, &part).unwrap();
         let path = Path::new("x.part");
         let read = decode(path, bytes.clone()).unwrap();
@@ -289,6 +328,15 @@ mod tests {
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
         assert!(decode(path, flipped).unwrap_err().contains("damaged"));
+        // The header is digested too: an edited setting or shard count is refused.
+        let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let line = std::str::from_utf8(&bytes[..end]).unwrap();
+        for (from, to) in [("\"100\"", "\"200\""), ("\"shards\":3", "\"shards\":2")] {
+            let mut edited = line.replacen(from, to, 1).into_bytes();
+            assert_ne!(edited, line.as_bytes());
+            edited.extend_from_slice(&bytes[end..]);
+            assert!(decode(path, edited).unwrap_err().contains("was edited"));
+        }
         assert!(decode(path, b"results\n1,2\n".to_vec())
             .unwrap_err()
             .contains("not a shard file"));

@@ -165,6 +165,10 @@ pub(super) fn preset_and_pairs(
             }
         }
     }
+    let preset = preset.unwrap_or_else(|| scenarios::default_preset().to_string());
+    if let Some(path) = &args.config {
+        unknown_config_keys(path, &preset, &pairs)?;
+    }
     for s in &args.set {
         let (k, v) = split_pair(s)?;
         pairs.push((k.to_string(), v.to_string()));
@@ -172,9 +176,55 @@ pub(super) fn preset_and_pairs(
     if let Some(seed) = args.seed {
         pairs.push(("seed".into(), seed.to_string()));
     }
-    Ok((
-        preset.unwrap_or_else(|| scenarios::default_preset().to_string()),
-        pairs,
+    Ok((preset, pairs))
+}
+
+/// Most unknown keys of a `--config` file quoted in its error.
+const UNKNOWN_KEYS_NAMED: usize = 5;
+
+/// An error naming the `--config` file when keys of it are no setting of the
+/// preset's scenario: their count, the first few and the known settings (an
+/// unknown preset is left to the settings' check, which lists the presets).
+fn unknown_config_keys(
+    path: &Path,
+    preset: &str,
+    pairs: &[(String, String)],
+) -> Result<(), String> {
+    let Ok((scenario, name)) = scenarios::by_preset(preset) else {
+        return Ok(());
+    };
+    let fields = scenario.info().fields;
+    let known = |key: &str| {
+        let key = key.trim();
+        fields
+            .iter()
+            .any(|f| f.name == key || f.aliases.contains(&key))
+    };
+    let unknown: Vec<&str> = pairs
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !known(k))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let mut names = unknown
+        .iter()
+        .take(UNKNOWN_KEYS_NAMED)
+        .map(|k| format!("\"{}\"", shorten(k).chars().take(40).collect::<String>()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if unknown.len() > UNKNOWN_KEYS_NAMED {
+        names.push_str(&format!(" and {} more", unknown.len() - UNKNOWN_KEYS_NAMED));
+    }
+    let what = match unknown.len() {
+        1 => format!("unknown setting {names}"),
+        count => format!("{count} unknown settings: {names}"),
+    };
+    Err(format!(
+        "--config {}: {what} for --preset {name}; known settings: {}",
+        path.display(),
+        fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
     ))
 }
 
@@ -245,7 +295,8 @@ fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<V
             })
             .collect::<Result<Vec<_>, String>>()
     })?;
-    scenarios::merge_judged(scenario, preset, pairs, &parts).map_err(|e| e.to_string())
+    scenarios::merge_judged(scenario, preset, pairs, &parts, scenarios::Coverage::Whole)
+        .map_err(|e| e.to_string())
 }
 
 pub fn run(args: &SweepArgs) -> Result<String, String> {
@@ -302,4 +353,62 @@ pub fn run(args: &SweepArgs) -> Result<String, String> {
         out.push_str(&format!("wrote {}\n", p.display()));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args_with_config(path: &Path) -> SweepArgs {
+        SweepArgs {
+            preset: None,
+            config: Some(path.to_path_buf()),
+            set: vec!["n=30".into()],
+            seed: None,
+            out: PathBuf::from("unused"),
+            threads: None,
+            shard: None,
+        }
+    }
+
+    /// A hundred thousand unknown keys of a --config file: one line naming
+    /// the file, their count, the first few and the known settings.
+    #[test]
+    fn unknown_config_keys_are_counted_and_named_at_the_file() {
+        let dir = std::env::temp_dir().join(format!("dp-explorer-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("many.json");
+        let mut object = serde_json::Map::new();
+        object.insert("preset".into(), "dpgd-quick".into());
+        object.insert("repeats".into(), 2.into()); // an old name: known
+        for i in 0..100_000 {
+            object.insert(format!("k{i:06}"), 1.into());
+        }
+        std::fs::write(&path, serde_json::to_vec(&object).unwrap()).unwrap();
+        let error = preset_and_pairs(&args_with_config(&path)).unwrap_err();
+        assert!(
+            error.starts_with(&format!("--config {}: ", path.display())),
+            "{error}"
+        );
+        assert!(
+            error.contains(
+                "100000 unknown settings: \"k000000\", \"k000001\", \"k000002\", \"k000003\", \
+                 \"k000004\" and 99995 more for --preset dpgd-quick; known settings: n, d,"
+            ),
+            "{error}"
+        );
+        assert!(error.len() < 1000 && !error.contains('\n'), "{error}");
+
+        std::fs::write(&path, r#"{"preset": "jl-random", "bogus": 1, "n": 40}"#).unwrap();
+        let error = preset_and_pairs(&args_with_config(&path)).unwrap_err();
+        assert!(
+            error.contains("unknown setting \"bogus\" for --preset jl-random"),
+            "{error}"
+        );
+        std::fs::write(&path, r#"{"preset": "dpgd-quick", "repeats": 2}"#).unwrap();
+        let (preset, pairs) = preset_and_pairs(&args_with_config(&path)).unwrap();
+        assert_eq!(preset, "dpgd-quick");
+        assert_eq!(pairs.len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -95,6 +95,13 @@ pub enum RunError {
     },
     #[error("the results of a worker could not be read: {0}")]
     Part(String),
+    /// A merge refused part `part` (shard `part` of the merge; the CLI names
+    /// its file): it does not decode, or is not of the plan of the settings.
+    #[error("the results of shard {part}: {message}")]
+    PartRefused { part: usize, message: String },
+    /// A merge whose parts leave jobs of the plan out.
+    #[error("{0}")]
+    Incomplete(String),
     #[error("{0}")]
     Config(String),
     /// The run's numbers stopped being finite: reported, never shown as results.

@@ -352,6 +352,9 @@ pub struct FieldInfo {
 /// hundreds of thousands of bad settings); the rest are counted.
 pub const MAX_ERRORS: usize = 50;
 
+/// Most unknown setting names quoted in the one error that counts them all.
+pub const UNKNOWN_NAMED: usize = 5;
+
 /// A scenario's config: its field table, presets and checks. Everything else
 /// (text in, text out, every error at once) is provided, the same for all.
 pub trait Config: Clone + Sized + 'static {
@@ -411,24 +414,47 @@ pub trait Config: Clone + Sized + 'static {
     ) -> Result<Self, Vec<ConfigError>> {
         let mut config = Self::preset(preset).map_err(|e| vec![e])?;
         let mut errors: Vec<ConfigError> = Vec::new();
-        let mut listed_known = false;
+        // Unknown names are gathered into one error (a hostile input may hold
+        // a hundred thousand): the first few, their count, the known ones.
+        let mut unknown: Vec<ConfigError> = Vec::new();
+        let mut unknown_count = 0usize;
         let mut dropped = 0usize;
         for (k, v) in pairs {
-            let Err(mut e) = config.apply_field(k, v) else {
-                continue;
-            };
-            // The known settings are listed once, not with every unknown one.
-            if let ConfigError::UnknownField { known, .. } = &mut e {
-                if listed_known {
-                    known.clear();
+            match config.apply_field(k, v) {
+                Ok(()) => {}
+                Err(e @ ConfigError::UnknownField { .. }) => {
+                    unknown_count += 1;
+                    if unknown.len() < UNKNOWN_NAMED {
+                        unknown.push(e);
+                    }
                 }
-                listed_known = true;
+                Err(e) if errors.len() < MAX_ERRORS => errors.push(e),
+                Err(_) => dropped += 1,
             }
-            if errors.len() < MAX_ERRORS {
-                errors.push(e);
-            } else {
-                dropped += 1;
+        }
+        match unknown.as_slice() {
+            [] => {}
+            [one] if unknown_count == 1 => errors.insert(0, one.clone()),
+            [ConfigError::UnknownField { known, .. }, ..] => {
+                let mut names = unknown
+                    .iter()
+                    .map(|e| format!("\"{}\"", e.field()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if unknown_count > unknown.len() {
+                    names.push_str(&format!(" and {} more", unknown_count - unknown.len()));
+                }
+                errors.insert(
+                    0,
+                    ConfigError::invalid(
+                        "settings",
+                        format!(
+                            "{unknown_count} unknown settings: {names}; known settings: {known}"
+                        ),
+                    ),
+                );
             }
+            _ => {}
         }
         if dropped > 0 {
             errors.push(ConfigError::invalid(

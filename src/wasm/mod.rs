@@ -8,7 +8,7 @@
 //! types that serde writes; docs/js-api.md shows the API in use.
 
 use crate::plot::{self, ChartLayout, ChartSpec, ReadablePoint};
-use crate::scenarios::{self, ConfigError, Run, Shard};
+use crate::scenarios::{self, ConfigError, Coverage, Run, Shard};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
@@ -513,18 +513,27 @@ impl Runner {
 }
 
 /// The view (`{ charts, tables, privacy, files }`) of a sweep computed by
-/// several workers, from their `part()`s: exactly what one worker gives.
+/// several workers, from their `part()`s in worker order: exactly what one
+/// worker gives. `finished`: every worker is done, and the parts must hold
+/// exactly the sweep these settings plan (else, as for progress, only what
+/// they hold must be of it); the scenario's merge checks either.
 #[wasm_bindgen(unchecked_return_type = "View")]
 pub fn merge(
     preset: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
     parts: Vec<js_sys::Uint8Array>,
+    finished: Option<bool>,
 ) -> Result<JsValue, JsError> {
     let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
     let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
     let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
-    let view = scenarios::merge_judged(s, name, &pairs(&fields), &parts)
+    let coverage = if finished == Some(true) {
+        Coverage::Whole
+    } else {
+        Coverage::SoFar
+    };
+    let view = scenarios::merge_judged(s, name, &pairs(&fields), &parts, coverage)
         .map_err(|e| JsError::new(&e.to_string()))?;
     to_js(&view)
 }

@@ -20,8 +20,8 @@ use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
-    ScenarioInfo, Shard, View,
+    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
+    Scenario, ScenarioInfo, Shard, Stamps, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +87,7 @@ const LESSON: &[LessonStep] = &[
 /// The finished rows and their reports: what [`Scenario::merge`] reads.
 #[derive(Serialize, Deserialize)]
 struct Part {
+    stamps: Stamps,
     rows: Vec<ClassifierRow>,
     reports: Vec<Option<PrivacyReport>>,
 }
@@ -166,7 +167,10 @@ impl Run for ClassifierRun {
         view(self.sweep.config(), self.sweep.rows(), self.sweep.reports())
     }
     fn part(&self) -> Vec<u8> {
+        let fields = self.sweep.config().to_fields();
+        let plan = Plan::whole("classifier", &fields);
         postcard::to_allocvec(&Part {
+            stamps: plan.stamps(Shard::WHOLE, self.sweep.is_done(), [0]),
             rows: self.sweep.rows().to_vec(),
             reports: self.sweep.reports().to_vec(),
         })
@@ -241,10 +245,13 @@ impl Scenario for Classifier {
         preset: &str,
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
+        coverage: Coverage,
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
+        let fields = config.to_fields();
+        let plan = Plan::whole("classifier", &fields);
         let (mut rows, mut reports) = (Vec::new(), Vec::new());
-        for p in decode_parts::<Part>(parts)? {
+        for p in decode_parts::<Part>(parts, &plan, coverage, |p| (&p.stamps, p.stamps.listed()))? {
             rows.extend(p.rows);
             reports.extend(p.reports);
         }

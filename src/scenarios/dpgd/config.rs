@@ -433,10 +433,13 @@ impl Config for DpGdConfig {
             "strictly between 0 and 1",
             self.delta.to_string(),
         );
+        // Below 1e-12 every gradient is clipped to (nearly) nothing, and at
+        // the smallest numbers the sensitivity 2C/n and the noise underflow
+        // to 0 (5e-324 gave σ = 0): the bound FedRep's clips have too.
         reject(
-            !(self.clip_scale > 0.0 && self.clip_scale <= 1e3),
+            !(self.clip_scale >= 1e-12 && self.clip_scale <= 1e3),
             "clip_scale",
-            "in (0, 1000] (C = clip_scale·√p)",
+            "in [1e-12, 1000] (C = clip_scale·√p)",
             self.clip_scale.to_string(),
         );
         reject(
@@ -713,5 +716,33 @@ impl DpGdConfig {
                 noise: self.label_noise,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod clip_scale_tests {
+    use super::*;
+    use crate::scenarios::{self, Shard};
+
+    /// The smallest clip scale is refused at clip_scale (it once reached the
+    /// accountant as σ = 0), and the smallest one taken runs to a finite,
+    /// accounted end at the largest n.
+    #[test]
+    fn clip_scale_is_refused_at_its_field_below_1e_12() {
+        for tiny in ["5e-324", "1e-300", "9e-13"] {
+            let errors = DpGdConfig::from_pairs("dpgd-quick", [("clip_scale", tiny)]).unwrap_err();
+            assert_eq!(errors[0].field(), "clip_scale", "{tiny}: {errors:?}");
+        }
+        let pairs = [
+            ("clip_scale", "1e-12"),
+            ("n", "20000"),
+            ("p_grid", "10"),
+            ("trace_p", "none"),
+            ("epsilons", "0.001,100"),
+            ("calibration", "exact"),
+        ];
+        let (_, mut run) = scenarios::start("dpgd-quick", &pairs, Shard::WHOLE).unwrap();
+        scenarios::run_to_end(run.as_mut()).unwrap();
+        assert!(run.view().privacy.len() >= 2);
     }
 }

@@ -26,8 +26,8 @@ use crate::scenarios::explain::ExplainEntry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, chart_table, Table};
 use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
-    ScenarioInfo, Shard, View,
+    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
+    Scenario, ScenarioInfo, Shard, Stamps, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -113,12 +113,27 @@ const LESSON: &[LessonStep] = &[
 const UNIT: &str = "training sample";
 
 /// The finished rows of a run (and their reports): what [`Scenario::merge`] reads.
+/// A job is a (seed, width) group, numbered by its rows' `order`.
 #[derive(Serialize, Deserialize)]
 struct Part {
+    stamps: Stamps,
     rows: Vec<DpGdRow>,
     trace: Vec<DpGdRow>,
     reports: Vec<Option<PrivacyReport>>,
     trace_reports: Vec<Option<PrivacyReport>>,
+}
+
+/// The sweep's (seed, width) groups, seed-major, as the rows' `order` numbers them.
+fn plan(config: &DpGdConfig) -> Plan<'_> {
+    let widths = config.p_grid.len().max(1);
+    let fields = config.to_fields();
+    Plan::new("dpgd", &fields, widths * config.repeats, move |group| {
+        let seed = config.seed.wrapping_add((group / widths) as u64);
+        match config.p_grid.get(group % widths) {
+            Some(p) => format!("seed {seed}, width p = {p}"),
+            None => format!("seed {seed}"),
+        }
+    })
 }
 
 fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<DpGdConfig, Vec<ConfigError>> {
@@ -386,6 +401,7 @@ fn summary(rows: &[DpGdRow]) -> String {
 /// A DP-GD sweep with its σ from the accountant and its reports cached.
 struct DpGdRun {
     sweep: DpGdSweep,
+    shard: Shard,
     /// One entry per `sweep.rows()` / `sweep.trace()` row, filled as rows finish.
     reports: Vec<Option<PrivacyReport>>,
     trace_reports: Vec<Option<PrivacyReport>>,
@@ -396,6 +412,7 @@ impl DpGdRun {
         let sweep = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent, shard)?;
         Ok(DpGdRun {
             sweep,
+            shard,
             reports: Vec::new(),
             trace_reports: Vec::new(),
         })
@@ -461,7 +478,14 @@ impl Run for DpGdRun {
         )
     }
     fn part(&self) -> Vec<u8> {
+        let (rows, trace) = (self.sweep.rows(), self.sweep.trace());
+        let stamps = plan(self.sweep.config()).stamps(
+            self.shard,
+            self.sweep.is_done(),
+            rows.iter().chain(trace).map(|r| r.order),
+        );
         let part = Part {
+            stamps,
             rows: self.sweep.rows().to_vec(),
             trace: self.sweep.trace().to_vec(),
             reports: self.reports.clone(),
@@ -540,33 +564,27 @@ impl Scenario for DpGd {
         preset: &str,
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
+        coverage: Coverage,
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
-        let mut merged = Part {
-            rows: Vec::new(),
-            trace: Vec::new(),
-            reports: Vec::new(),
-            trace_reports: Vec::new(),
-        };
+        let plan = plan(&config);
+        let parts = decode_parts::<Part>(parts, &plan, coverage, |p| {
+            let groups = p.rows.iter().chain(&p.trace).map(|r| r.order);
+            (&p.stamps, groups.collect())
+        })?;
         // Each shard's rows are in sweep order; a stable sort by their
         // (seed, width) group interleaves the shards into exactly one run's.
         let mut rows = Vec::new();
         let mut trace = Vec::new();
-        for p in decode_parts::<Part>(parts)? {
+        for p in parts {
             rows.extend(p.rows.into_iter().zip(p.reports));
             trace.extend(p.trace.into_iter().zip(p.trace_reports));
         }
         rows.sort_by_key(|(r, _)| r.order);
         trace.sort_by_key(|(r, _)| r.order);
-        (merged.rows, merged.reports) = rows.into_iter().unzip();
-        (merged.trace, merged.trace_reports) = trace.into_iter().unzip();
-        Ok(view(
-            &config,
-            &merged.rows,
-            &merged.trace,
-            &merged.reports,
-            &merged.trace_reports,
-        ))
+        let (rows, reports): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
+        let (trace, trace_reports): (Vec<_>, Vec<_>) = trace.into_iter().unzip();
+        Ok(view(&config, &rows, &trace, &reports, &trace_reports))
     }
 
     fn has_audit(&self) -> bool {

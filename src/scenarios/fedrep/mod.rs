@@ -26,8 +26,8 @@ use self::run::{merge_shards, FedRepSweep};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario, ScenarioInfo, Shard,
-    View,
+    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
+    Scenario, ScenarioInfo, Shard, Stamps, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -122,10 +122,36 @@ const LESSON: &[LessonStep] = &[
 ];
 
 /// The finished rows and curves of one worker: what [`Scenario::merge`] reads.
+/// A job is a run, numbered by its `order` in the sweep.
 #[derive(Serialize, Deserialize)]
 struct Part {
+    stamps: Stamps,
     rows: Vec<ResultRow>,
     curves: Vec<AngleCurve>,
+}
+
+/// The sweep's runs (seed-major, then the runs of one seed), as
+/// [`run::FedRepSweep`] numbers them in `order`.
+fn plan(config: &FedRepConfig) -> Plan<'_> {
+    let per_seed = run::jobs_of_one_seed(config);
+    let jobs = per_seed.len() * config.seeds;
+    let fields = config.to_fields();
+    Plan::new("fedrep", &fields, jobs, move |order| {
+        let job = &per_seed[order % per_seed.len()];
+        let seed = config.seed.wrapping_add((order / per_seed.len()) as u64);
+        let eps = |i: usize| config.epsilons.get(i).copied().unwrap_or(f64::NAN);
+        let what = match job {
+            run::Job::FedRepReference => "FedRep (non-private)".to_string(),
+            run::Job::LocalGd => "local GD (non-private)".to_string(),
+            run::Job::PrivateFedRep { epsilon_index } => {
+                format!("Private FedRep at ε = {}", eps(*epsilon_index))
+            }
+            run::Job::PrivAltMin { epsilon_index } => {
+                format!("Priv-AltMin at ε = {}", eps(*epsilon_index))
+            }
+        };
+        format!("seed {seed}, {what}")
+    })
 }
 
 fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<FedRepConfig, Vec<ConfigError>> {
@@ -184,6 +210,9 @@ fn summary(rows: &[ResultRow]) -> String {
 /// A Private FedRep sweep (or one worker's share of it) as a [`Run`].
 struct FedRepRun {
     sweep: FedRepSweep,
+    /// The share its part is (the whole sweep when split by users: every
+    /// worker ends with every run).
+    shard: Shard,
 }
 
 impl Run for FedRepRun {
@@ -216,8 +245,15 @@ impl Run for FedRepRun {
         self.sweep.deliver(parts)
     }
     fn part(&self) -> Vec<u8> {
+        let rows = self.sweep.rows();
+        let stamps = plan(self.sweep.config()).stamps(
+            self.shard,
+            self.sweep.is_done(),
+            rows.iter().map(|r| r.order),
+        );
         let part = Part {
-            rows: self.sweep.rows(),
+            stamps,
+            rows,
             curves: self.sweep.curves(),
         };
         // Writing plain data to memory cannot fail; an empty part merges as nothing.
@@ -290,7 +326,7 @@ impl Scenario for FedRep {
         let config = config_of(preset, pairs)?;
         let sweep =
             FedRepSweep::new_shard(config, shard.index, shard.count).map_err(|e| vec![e])?;
-        Ok(Box::new(FedRepRun { sweep }))
+        Ok(Box::new(FedRepRun { sweep, shard }))
     }
 
     fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {
@@ -306,7 +342,10 @@ impl Scenario for FedRep {
         let config = config_of(preset, pairs)?;
         let sweep =
             FedRepSweep::new_user_split(config, share.index, share.count).map_err(|e| vec![e])?;
-        Ok(Box::new(FedRepRun { sweep }))
+        Ok(Box::new(FedRepRun {
+            sweep,
+            shard: Shard::WHOLE,
+        }))
     }
 
     fn estimated_seconds(
@@ -322,17 +361,16 @@ impl Scenario for FedRep {
         preset: &str,
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
+        coverage: Coverage,
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
-        let parts = parts
-            .iter()
-            .map(|bytes| {
-                postcard::from_bytes::<Part>(bytes)
-                    .map(|p| (p.rows, p.curves))
-                    .map_err(|e| RunError::Part(e.to_string()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let (rows, curves) = merge_shards(parts);
+        // A finished run has its row and (but local GD) its curve.
+        let parts = decode_parts::<Part>(parts, &plan(&config), coverage, |p| {
+            let jobs = p.rows.iter().map(|r| r.order);
+            let curves = p.curves.iter().map(|c| c.order);
+            (&p.stamps, jobs.chain(curves).collect())
+        })?;
+        let (rows, curves) = merge_shards(parts.into_iter().map(|p| (p.rows, p.curves)));
         Ok(view(&config, &rows, &curves))
     }
 

@@ -25,7 +25,7 @@ use crate::privacy::{AccountingError, PrivacyReport};
 use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::field::Config;
 use crate::scenarios::ConfigError;
-use crate::scenarios::{decode_parts, RunError, Shard};
+use crate::scenarios::{decode_partials, RunError, Shard};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
@@ -938,7 +938,7 @@ impl SeedSweep {
             )));
         }
         let mut all = Partials::default();
-        for p in decode_parts::<Partials>(parts)? {
+        for p in decode_partials::<Partials>(parts)? {
             all.append(p);
         }
         // Checked before anything changes: refused partials leave the run as it was.

@@ -21,8 +21,8 @@ use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
-    ScenarioInfo, Shard, View,
+    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
+    Scenario, ScenarioInfo, Shard, Stamps, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -187,6 +187,7 @@ const LESSON: &[LessonStep] = &[
 /// The finished rows, reports and curves: what [`Scenario::merge`] reads.
 #[derive(Serialize, Deserialize)]
 struct Part {
+    stamps: Stamps,
     rows: Vec<FluteRow>,
     reports: Vec<Option<PrivacyReport>>,
     curves: Vec<Curve>,
@@ -297,7 +298,10 @@ impl Run for FluteRun {
         )
     }
     fn part(&self) -> Vec<u8> {
+        let fields = self.sweep.config().to_fields();
+        let plan = Plan::whole("flute", &fields);
         postcard::to_allocvec(&Part {
+            stamps: plan.stamps(Shard::WHOLE, self.sweep.is_done(), [0]),
             rows: self.sweep.rows().to_vec(),
             reports: self.sweep.reports().to_vec(),
             curves: self.sweep.curves().to_vec(),
@@ -364,10 +368,13 @@ impl Scenario for Flute {
         preset: &str,
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
+        coverage: Coverage,
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
+        let fields = config.to_fields();
+        let plan = Plan::whole("flute", &fields);
         let (mut rows, mut reports, mut curves) = (Vec::new(), Vec::new(), Vec::new());
-        for p in decode_parts::<Part>(parts)? {
+        for p in decode_parts::<Part>(parts, &plan, coverage, |p| (&p.stamps, p.stamps.listed()))? {
             rows.extend(p.rows);
             reports.extend(p.reports);
             curves.extend(p.curves);

@@ -22,8 +22,8 @@ use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, LessonStep, OutputFile, Run, RunError, Scenario,
-    ScenarioInfo, Shard, View,
+    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
+    Scenario, ScenarioInfo, Shard, Stamps, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -125,6 +125,7 @@ const LESSON: &[LessonStep] = &[
 /// The finished rows and reports: what [`Scenario::merge`] reads.
 #[derive(Serialize, Deserialize)]
 struct Part {
+    stamps: Stamps,
     rows: Vec<TraceRow>,
     reports: Vec<Option<PrivacyReport>>,
 }
@@ -244,7 +245,10 @@ impl Run for TraceRun {
         view(self.sweep.config(), self.sweep.rows(), self.sweep.reports())
     }
     fn part(&self) -> Vec<u8> {
+        let fields = self.sweep.config().to_fields();
+        let plan = Plan::whole("trace", &fields);
         postcard::to_allocvec(&Part {
+            stamps: plan.stamps(Shard::WHOLE, self.sweep.is_done(), [0]),
             rows: self.sweep.rows().to_vec(),
             reports: self.sweep.reports().to_vec(),
         })
@@ -307,10 +311,13 @@ impl Scenario for Trace {
         preset: &str,
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
+        coverage: Coverage,
     ) -> Result<View, RunError> {
         let config = config_of(preset, pairs)?;
+        let fields = config.to_fields();
+        let plan = Plan::whole("trace", &fields);
         let (mut rows, mut reports) = (Vec::new(), Vec::new());
-        for p in decode_parts::<Part>(parts)? {
+        for p in decode_parts::<Part>(parts, &plan, coverage, |p| (&p.stamps, p.stamps.listed()))? {
             rows.extend(p.rows);
             reports.extend(p.reports);
         }
