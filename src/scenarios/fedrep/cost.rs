@@ -5,7 +5,7 @@
 //! (`SECONDS_PER_GFLOP`).
 
 use super::config::{FedRepConfig, InitMode};
-use super::run::{assign_shards, is_fedrep, jobs_of_one_seed, Job};
+use super::jobs::{assign_shards, is_fedrep, jobs_of_one_seed, Job};
 use crate::algorithms::priv_altmin::participants;
 use crate::data::shared_representation::Storage;
 

@@ -15,6 +15,7 @@ pub mod claims;
 pub mod config;
 pub mod cost;
 pub mod guides;
+mod jobs;
 pub mod plan;
 pub mod results;
 pub mod run;
