@@ -1,7 +1,7 @@
 //! DP-GD's four charts (loss versus ε, versus width p, versus T, versus the
 //! rescaled time ηTp/d) from a sweep's finished rows.
 
-use super::run::DpGdRow;
+use super::rows::{fmt_eps, DpGdRow};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::scenarios::labels::spent_suffix;
 
@@ -35,10 +35,6 @@ fn distinct(mut v: Vec<f64>) -> Vec<f64> {
     v.sort_by(f64::total_cmp);
     v.dedup();
     v
-}
-
-pub(super) fn fmt_eps(e: f64) -> String {
-    format!("{e}")
 }
 
 /// Charts of a finished (or partial) sweep; `rows` may mix main and trace rows

@@ -14,6 +14,7 @@ pub mod claims;
 pub mod config;
 pub mod cost;
 pub mod plan;
+mod rows;
 pub mod run;
 
 use self::config::{Calibration, DpGdConfig, PRESETS};

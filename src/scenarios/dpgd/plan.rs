@@ -4,7 +4,7 @@
 //! report of the ε actually spent.
 
 use super::config::{Calibration as DpGdCalibration, SigmaQuery, SpentQuery};
-use super::run::DpGdRow;
+use super::rows::DpGdRow;
 use crate::privacy::calibration::sigma_for_epsilon_exact;
 use crate::privacy::formulas::dpgd_prop32_multiplier;
 use crate::privacy::report::fmt_num;
