@@ -11,9 +11,11 @@
 
 pub mod audit;
 pub mod charts;
+mod checks;
 pub mod claims;
 pub mod config;
 pub mod cost;
+mod fields;
 pub mod guides;
 mod jobs;
 pub mod plan;
