@@ -10,7 +10,8 @@
 //! split by users, `record` the rows, curves and labels, `sweep` the seeds.
 
 use super::config::{FedRepConfig, InitMode};
-use super::jobs::{is_fedrep, Job};
+// The runs of a sweep (their old path here is kept for the scenario's mod.rs).
+pub(super) use super::jobs::{is_fedrep, jobs_of_one_seed, Job};
 use super::results::{AngleCurve, ResultRow};
 use crate::algorithms::fedrep::{FedRep, USER_BLOCK};
 use crate::algorithms::priv_altmin::participants;
