@@ -6,7 +6,7 @@
 use dp_explorer::algorithms::jl_exponential::{
     exponential_mechanism, jl_matrix, project, random_candidates, score,
 };
-use dp_explorer::data::margin_classification::{MarginModel, Points};
+use dp_explorer::data::margin_classification::{Inputs, MarginModel, Points};
 use dp_explorer::rng::{stream, Purpose};
 use dp_explorer::scenarios::{self, Shard};
 use rand::RngExt;
@@ -18,6 +18,7 @@ fn replacing_one_user_moves_every_candidates_score_by_at_most_one_over_n() {
         m: 8,
         d: 10,
         k: 2,
+        inputs: Inputs::Subspace { signal: 0.8 },
         radius: 1.0,
         gamma: 1.0,
         margin: 0.05,
@@ -130,4 +131,81 @@ fn both_presets_run_to_the_end_with_a_pure_epsilon_report() {
         );
         assert!(entry.tables[0].rows[0][1].contains("exponential mechanism"));
     }
+}
+
+/// Issue 31's small config (`CB`).
+const CB: [(&str, &str); 7] = [
+    ("n", "50"),
+    ("m", "10"),
+    ("candidates", "20"),
+    ("d_grid", "none"),
+    ("candidate_grid", "none"),
+    ("test_points", "10"),
+    ("epsilons", "1,3"),
+];
+
+fn fields_at_fault(preset: &str, extra: &[(&str, &str)]) -> Vec<String> {
+    let pairs: Vec<(&str, &str)> = CB.iter().chain(extra).copied().collect();
+    scenarios::validate(preset, &pairs)
+        .iter()
+        .map(|e| e.field().to_string())
+        .collect()
+}
+
+#[test]
+fn a_dimension_below_k_is_refused_at_its_field_in_the_sweep_and_the_audit() {
+    // U* is d×k with orthonormal columns: k ≤ d at every d the sweep runs.
+    assert_eq!(fields_at_fault("jl-random", &[("d", "1")]), ["d"]);
+    assert_eq!(
+        fields_at_fault("jl-random", &[("d_grid", "10,1")]),
+        ["d_grid"]
+    );
+    assert_eq!(
+        fields_at_fault("jl-exact", &[("k", "2"), ("d", "1")]),
+        ["d"]
+    );
+    assert!(fields_at_fault("jl-random", &[("d", "2")]).is_empty());
+    let pairs: Vec<(&str, &str)> = CB.iter().chain(&[("d", "1")]).copied().collect();
+    let refused = scenarios::start_audit("jl-random", &pairs, Default::default())
+        .err()
+        .expect("the audit refuses d < k");
+    assert_eq!(refused[0].field(), "d");
+    // k = d runs: the subspace inputs then have no part orthogonal to U*.
+    let pairs: Vec<(&str, &str)> = CB.iter().chain(&[("d", "2")]).copied().collect();
+    let (_, mut run) = scenarios::start("jl-random", &pairs, Shard::WHOLE).unwrap();
+    scenarios::run_to_end(run.as_mut()).unwrap();
+}
+
+#[test]
+fn a_margin_the_inputs_cannot_keep_is_refused_at_margin_and_the_largest_allowed_one_runs() {
+    for inputs in ["subspace", "ball"] {
+        let faults = fields_at_fault(
+            "jl-random",
+            &[("inputs", inputs), ("d", "5"), ("margin", "1")],
+        );
+        assert_eq!(faults, ["margin"], "{inputs}");
+    }
+    // The bound the message prints is one the data draw meets.
+    let pairs: Vec<(&str, &str)> = CB
+        .iter()
+        .chain(&[("inputs", "ball"), ("d", "5"), ("margin", "1")])
+        .copied()
+        .collect();
+    let message = scenarios::validate("jl-random", &pairs)[0].to_string();
+    let bound: f64 = message
+        .split("at most ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no bound in {message}"));
+    assert!(bound > 0.5 && bound < 1.0, "{message}");
+    let at = bound.to_string();
+    let pairs: Vec<(&str, &str)> = CB
+        .iter()
+        .chain(&[("inputs", "ball"), ("d", "5"), ("margin", at.as_str())])
+        .copied()
+        .collect();
+    assert!(scenarios::validate("jl-random", &pairs).is_empty());
+    let (_, mut run) = scenarios::start("jl-random", &pairs, Shard::WHOLE).unwrap();
+    scenarios::run_to_end(run.as_mut()).unwrap();
 }

@@ -2,6 +2,8 @@
 //! Bassily, Algorithm 3): one field table, two presets, checks that report
 //! every bad field at once.
 
+use crate::data::margin_classification::{Inputs, MarginModel, MIN_ACCEPTANCE};
+use crate::privacy::report::fmt_num;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::{Choice, Config, Field, OptionalList};
 use crate::scenarios::Preset;
@@ -12,7 +14,9 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cover {
-    /// The exact γ-cover of B_F (Algorithm 3, line 3): Theorem 17 applies.
+    /// The exact γ-cover of B_F (Algorithm 3, line 3): the paper's range.
+    /// Theorem 17's bound also needs γ = O(ρ/(rΓ)) and k′ of order
+    /// r²Γ² log(nm/β)/ρ², far beyond any cover small enough to score.
     Exact,
     /// N_c candidates drawn in B_F without looking at the data: still ε-DP,
     /// but the guarantee is relative to the best candidate.
@@ -22,10 +26,36 @@ pub enum Cover {
 
 impl Choice for Cover {
     const CHOICES: &'static [(Self, &'static str)] = &[
-        (Cover::Exact, "exact γ-cover (Theorem 17 applies)"),
+        (Cover::Exact, "exact γ-cover of B_F (the paper's range)"),
         (
             Cover::Random,
             "random candidates (relative to the best one)",
+        ),
+    ];
+}
+
+/// How the inputs are drawn (`data::margin_classification::Inputs`; the
+/// paper fixes only their domain, the r-ball: both are this project's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputModel {
+    /// x = U*z + P⊥g with ‖x‖ = r and ‖z‖ = a·r: the label's signal and the
+    /// margin do not depend on d.
+    #[default]
+    Subspace,
+    /// x uniform in the d-ball: the signal shrinks like 1/√d.
+    Ball,
+}
+
+impl Choice for InputModel {
+    const CHOICES: &'static [(Self, &'static str)] = &[
+        (
+            InputModel::Subspace,
+            "x = U*z + P⊥g, margin independent of d (this project's model)",
+        ),
+        (
+            InputModel::Ball,
+            "x uniform in the d-ball, signal shrinks like 1/√d (this project's model)",
         ),
     ];
 }
@@ -41,12 +71,16 @@ pub struct ClassifierConfig {
     pub k: usize,
     /// k′: the JL dimension.
     pub k_prime: usize,
+    /// How the inputs are drawn.
+    pub inputs: InputModel,
+    /// a: the share of ‖x‖ = r in span(U*) (subspace inputs).
+    pub signal: f64,
     pub cover: Cover,
     /// γ of the exact cover.
     pub cover_gamma: f64,
     /// N_c random candidates.
     pub candidates: usize,
-    /// ρ: the inputs' margin and the loss's.
+    /// ρ: the inputs' margin |⟨x, U*v_i*⟩| ≥ ρ and the score's margin loss.
     pub margin: f64,
     /// r: the radius of the input ball.
     pub radius: f64,
@@ -73,7 +107,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "jl-exact",
-        label: "k = 1, k′ = 2, the exact γ-cover (16 candidates)",
+        label: "k = 1, k′ = 2, the exact γ-cover (16 candidates; a toy size, not Theorem 17's)",
     },
 ];
 
@@ -85,6 +119,8 @@ impl Default for ClassifierConfig {
             d: 30,
             k: 2,
             k_prime: 6,
+            inputs: InputModel::Subspace,
+            signal: 0.98,
             cover: Cover::Random,
             cover_gamma: 0.5,
             candidates: 400,
@@ -123,8 +159,17 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
         Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
             .label("representation k")
             .group(PROBLEM),
+        Field::new("inputs", |c: &C| &c.inputs, |c: &mut C| &mut c.inputs)
+            .label("inputs")
+            .help("how x is drawn in the r-ball (the paper fixes only the ball)")
+            .group(PROBLEM),
+        Field::new("signal", |c: &C| &c.signal, |c: &mut C| &mut c.signal)
+            .label("signal share a")
+            .help("subspace inputs: ‖U*ᵀx‖ = a·r, the rest of ‖x‖ = r orthogonal to U*")
+            .group(PROBLEM),
         Field::new("margin", |c: &C| &c.margin, |c: &mut C| &mut c.margin)
             .label("margin ρ")
+            .help("inputs keep |⟨x, U*v_i*⟩| ≥ ρ; the score's margin loss uses the same ρ")
             .group(PROBLEM),
         Field::new("radius", |c: &C| &c.radius, |c: &mut C| &mut c.radius)
             .label("input radius r")
@@ -210,6 +255,27 @@ impl ClassifierConfig {
         }
     }
 
+    /// The data model of one (seed, d) of the sweep.
+    pub fn model(&self, seed: u64, d: usize) -> MarginModel {
+        MarginModel {
+            n: self.n,
+            m: self.m,
+            d,
+            k: self.k,
+            inputs: match self.inputs {
+                InputModel::Subspace => Inputs::Subspace {
+                    signal: self.signal,
+                },
+                InputModel::Ball => Inputs::Ball,
+            },
+            radius: self.radius,
+            gamma: self.gamma,
+            margin: self.margin,
+            flip: self.flip,
+            seed,
+        }
+    }
+
     /// Every dimension the sweep runs: d, then the chart's.
     pub fn dimensions(&self) -> Vec<usize> {
         let mut ds = vec![self.d];
@@ -220,6 +286,16 @@ impl ClassifierConfig {
         }
         ds
     }
+}
+
+/// x rounded down to three significant digits (a bound that is printed must
+/// still be a bound).
+fn floor_to_3_digits(x: f64) -> f64 {
+    if !(x > 0.0 && x.is_finite()) {
+        return x;
+    }
+    let scale = 10f64.powi(2 - x.log10().floor() as i32);
+    (x * scale).floor() / scale
 }
 
 impl Config for ClassifierConfig {
@@ -284,6 +360,26 @@ impl Config for ClassifierConfig {
             "1, 2 or 3",
             self.k.to_string(),
         );
+        // U* is d×k with orthonormal columns (and so is the random
+        // representation of the local baseline): k ≤ d at every d of the sweep.
+        check(
+            self.d >= self.k,
+            "d",
+            &format!(
+                "at least k = {} (U* is d×k with orthonormal columns)",
+                self.k
+            ),
+            self.d.to_string(),
+        );
+        check(
+            self.d_grid.iter().all(|&d| d >= self.k),
+            "d_grid",
+            &format!(
+                "dimensions of at least k = {} (U* is d×k with orthonormal columns)",
+                self.k
+            ),
+            format!("{:?}", self.d_grid.0),
+        );
         check(
             (1..=32).contains(&self.k_prime),
             "k_prime",
@@ -308,15 +404,16 @@ impl Config for ClassifierConfig {
             "in (0, 1000]",
             self.gamma.to_string(),
         );
-        // A margin that few inputs keep would stall the data draw: for x uniform
-        // in the ball, ⟨x, U*v*⟩ has standard deviation about rΓ/√(d + 2), and
-        // 3 of them leave about one input in 370.
-        let d_max = self.dimensions().into_iter().max().unwrap_or(self.d);
-        let limit = 3.0 * self.radius * self.gamma / ((d_max + 2) as f64).sqrt();
         check(
-            self.margin >= 0.0 && self.margin <= limit,
+            self.signal > 0.0 && self.signal <= 1.0,
+            "signal",
+            "in (0, 1]",
+            self.signal.to_string(),
+        );
+        check(
+            self.margin >= 0.0 && self.margin.is_finite(),
             "margin",
-            &format!("in [0, 3rΓ/√(d + 2)] = [0, {limit:.3}] for d up to {d_max} (larger margins leave almost no inputs)"),
+            "at least 0",
             self.margin.to_string(),
         );
         check(
@@ -372,6 +469,45 @@ impl Config for ClassifierConfig {
         if !errors.is_empty() {
             // The checks below size the work from fields that must be sane first.
             return errors;
+        }
+        // The margin the inputs can keep: a draw keeps it with probability
+        // `acceptance` (at every d for subspace inputs, falling with d in the
+        // ball); below 1 in 100 the data draw would mostly reject.
+        let worst = self
+            .dimensions()
+            .into_iter()
+            .map(|d| self.model(self.seed, d))
+            .min_by(|a, b| a.acceptance().total_cmp(&b.acceptance()));
+        if let Some(model) = worst {
+            if model.acceptance() < MIN_ACCEPTANCE {
+                let rho_max = model.largest_margin(MIN_ACCEPTANCE);
+                let (what, bound) = match self.inputs {
+                    InputModel::Subspace => (
+                        "subspace inputs",
+                        format!(
+                            "|⟨x, U*v_i*⟩| ≤ a·r·Γ = {}",
+                            fmt_num(model.largest_signal())
+                        ),
+                    ),
+                    InputModel::Ball => (
+                        "inputs in the d-ball",
+                        format!(
+                            "⟨x, U*v_i*⟩ has standard deviation about rΓ/√(d + 2) = {} at d = {}",
+                            fmt_num(self.radius * self.gamma / ((model.d + 2) as f64).sqrt()),
+                            model.d
+                        ),
+                    ),
+                };
+                errors.push(ConfigError::out_of_range(
+                    "margin",
+                    &format!(
+                        "at most {} for {what} ({bound}; a larger margin is kept by fewer than 1 draw in {})",
+                        fmt_num(floor_to_3_digits(rho_max)),
+                        (1.0 / MIN_ACCEPTANCE).round()
+                    ),
+                    self.margin.to_string(),
+                ));
+            }
         }
         if self.cover == Cover::Exact
             && crate::algorithms::jl_exponential::exact_cover(

@@ -230,14 +230,26 @@ impl Scenario for Classifier {
         let candidates = c.largest_candidates().max(16) as f64;
         let per = (c.k_prime * c.k) as f64 * 2.0 + 40.0;
         let scoring: f64 = c.seeds as f64 * c.dimensions().len() as f64 * candidates * points * per;
-        // Drawing the inputs (with the margin's rejections) and the test points:
-        // about 21 ns per coordinate, measured on the presets.
+        // Drawing the inputs and the test points: about 13 ns per drawn
+        // coordinate; the ball rejects whole d-vectors (1/acceptance draws per
+        // input), the subspace model only z (k coordinates) and then draws g
+        // and removes its U* part (about 1 + 2k/3 passes over d).
         let drawing: f64 = c.seeds as f64
             * c.dimensions()
                 .iter()
-                .map(|&d| (c.n * (c.m + c.test_points) * d) as f64)
+                .map(|&d| {
+                    let model = c.model(c.seed, d);
+                    let per_input = match c.inputs {
+                        config::InputModel::Ball => d as f64 / model.acceptance().max(1e-2),
+                        config::InputModel::Subspace => {
+                            d as f64 * (1.0 + 2.0 * c.k as f64 / 3.0)
+                                + c.k as f64 / model.acceptance().max(1e-2)
+                        }
+                    };
+                    (c.n * (c.m + c.test_points)) as f64 * per_input
+                })
                 .sum::<f64>();
-        Ok(scoring * 2.0e-9 + drawing * 21.0e-9)
+        Ok(scoring * 2.0e-9 + drawing * 13.0e-9)
     }
 
     fn merge(

@@ -11,7 +11,7 @@ use crate::algorithms::jl_exponential::{
     direction_set, exact_cover, exponential_mechanism, jl_matrix, map_points, min_margin_loss,
     project, random_candidates, score,
 };
-use crate::data::margin_classification::{MarginDataset, MarginModel, Points};
+use crate::data::margin_classification::{MarginDataset, Points};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
@@ -21,6 +21,10 @@ use serde::{Deserialize, Serialize};
 
 /// Directions of the inner minimisation when k = 3 (fixed, data-independent).
 const DIRECTIONS: usize = 96;
+
+/// The stream index of the candidates (the directions: the next one), above
+/// every d (the JL matrices' indices).
+const CANDIDATES: u64 = 1 << 32;
 
 /// Algorithm 3's lines 1–3 for one (seed, d): the data, the JL matrix M, the
 /// data-independent candidates, the inner minimisation's directions, and S⁰
@@ -35,18 +39,7 @@ pub(super) struct Setup {
 }
 
 pub(super) fn setup(c: &ClassifierConfig, seed: u64, d: usize) -> Result<Setup, String> {
-    let model = MarginModel {
-        n: c.n,
-        m: c.m,
-        d,
-        k: c.k,
-        radius: c.radius,
-        gamma: c.gamma,
-        margin: c.margin,
-        flip: c.flip,
-        seed,
-    };
-    let data = model.generate()?;
+    let data = c.model(seed, d).generate()?;
     let test = data.test_points(c.test_points)?;
     let key = d as u64;
     let m = jl_matrix(
@@ -54,20 +47,22 @@ pub(super) fn setup(c: &ClassifierConfig, seed: u64, d: usize) -> Result<Setup, 
         d,
         &mut stream(seed, Purpose::Initialization, key),
     );
+    // The candidates (k′×k) and the inner minimisation's directions (k) do
+    // not depend on d: the same at every d of the sweep.
     let candidates = match c.cover {
         Cover::Exact => exact_cover(c.k_prime, c.k, c.cover_gamma, super::config::MAX_CANDIDATES)
-            .ok_or("the exact cover is too large")?,
+            .ok_or("cover: the exact cover is too large")?,
         Cover::Random => random_candidates(
             c.k_prime,
             c.k,
             c.largest_candidates(),
-            &mut stream(seed, Purpose::Initialization, combine(key, 1)),
+            &mut stream(seed, Purpose::Initialization, CANDIDATES),
         ),
     };
     let directions = direction_set(
         c.k,
         DIRECTIONS,
-        &mut stream(seed, Purpose::Initialization, combine(key, 2)),
+        &mut stream(seed, Purpose::Initialization, CANDIDATES + 1),
     );
     let projected: Vec<Vec<f64>> = data.train.iter().map(|p| project(&m, p)).collect();
     Ok(Setup {
