@@ -130,6 +130,19 @@ fn both_presets_run_to_the_end_with_a_pure_epsilon_report() {
             entry.reading
         );
         assert!(entry.tables[0].rows[0][1].contains("exponential mechanism"));
+        // The note says what Theorem 17 would need beside the run's values,
+        // not that it applies.
+        let notes = entry.notes.join(" ");
+        assert!(notes.contains("r²Γ²·ln(nm)/ρ² ≈"), "{notes}");
+        assert!(!notes.contains("Theorem 17 applies"), "{notes}");
+        if preset == "jl-exact" {
+            // n = 60, m = 20, ρ = 0.1: ln(1200)/0.01 ≈ 709.
+            assert!(notes.contains("γ = 0.5 against ρ/(rΓ) = 0.1"), "{notes}");
+            assert!(
+                notes.contains("k′ = 2 against r²Γ²·ln(nm)/ρ² ≈ 709"),
+                "{notes}"
+            );
+        }
     }
 }
 

@@ -92,7 +92,8 @@ fn a_representation_wider_than_the_data_is_refused_at_its_field() {
     for (preset, extra) in [
         ("jl-random", vec![("d", "1")]),
         ("jl-random", vec![("d_grid", "1,20")]),
-        ("jl-exact", vec![("d", "1")]),
+        // jl-exact has k = 1, so d = 1 is a valid (if tiny) problem: ask for k = 2.
+        ("jl-exact", vec![("k", "2"), ("d", "1")]),
     ] {
         let o = sweep(preset, CB, &extra);
         assert!(

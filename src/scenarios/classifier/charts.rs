@@ -3,7 +3,7 @@
 //! versus the number of candidates (what the mechanism pays for a bigger
 //! range: log N_c/(εn)).
 
-use super::config::ClassifierConfig;
+use super::config::{ClassifierConfig, InputModel};
 use super::run::ClassifierRow;
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
@@ -57,6 +57,18 @@ fn level(rows: &[ClassifierRow], method: &str, d: usize) -> Option<f64> {
         .first()
         .map(|p| p.1)
 }
+
+/// The d chart's note of how the inputs were drawn (the claims read it: the
+/// ball's claim is about ball inputs only).
+pub fn inputs_label(c: &ClassifierConfig) -> String {
+    match c.inputs {
+        InputModel::Subspace => format!("inputs U*z + P⊥g, a = {}", fmt_num(c.signal)),
+        InputModel::Ball => BALL_INPUTS.to_string(),
+    }
+}
+
+/// The d chart's title note for inputs uniform in the d-ball.
+pub const BALL_INPUTS: &str = "inputs uniform in the d-ball";
 
 pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
     let mut by_eps = vec![series(
@@ -153,7 +165,11 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
             series: fix(by_eps, c.epsilons.first().copied().unwrap_or(1.0)),
         },
         ChartSpec {
-            title: format!("0-1 error versus d (k′ = {})", c.k_prime),
+            title: format!(
+                "0-1 error versus d (k′ = {}, {})",
+                c.k_prime,
+                inputs_label(c)
+            ),
             x_label: "dimension d".into(),
             y_label: "0-1 error (mean over users)".into(),
             log_x: true,

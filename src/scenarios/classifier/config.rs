@@ -118,13 +118,13 @@ impl Default for ClassifierConfig {
             m: 20,
             d: 30,
             k: 2,
-            k_prime: 6,
+            k_prime: 8,
             inputs: InputModel::Subspace,
             signal: 0.98,
             cover: Cover::Random,
             cover_gamma: 0.5,
             candidates: 400,
-            margin: 0.05,
+            margin: 0.1,
             radius: 1.0,
             gamma: 1.0,
             flip: 0.05,
@@ -133,7 +133,7 @@ impl Default for ClassifierConfig {
             candidate_grid: OptionalList(vec![10, 40, 160, 400]),
             test_points: 100,
             seed: 1,
-            seeds: 1,
+            seeds: 3,
         }
     }
 }
@@ -312,6 +312,10 @@ impl Config for ClassifierConfig {
                 k: 1,
                 k_prime: 2,
                 d: 20,
+                // With k = 1 every input has the full margin a·r·Γ; at k′ = 2
+                // the projection folds the part orthogonal to U* onto it, and
+                // a = 0.6 leaves enough of it to show what that costs.
+                signal: 0.6,
                 cover: Cover::Exact,
                 cover_gamma: 0.5,
                 d_grid: OptionalList(vec![10, 20, 50, 100]),

@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod charts;
+pub mod claims;
 pub mod config;
 pub mod plan;
 pub mod run;
@@ -33,54 +34,97 @@ const CHARTS: &[ChartInfo] = &[
         id: "jl-eps-chart",
         name: "error versus ε chart",
         alt: "0-1 error of the private learner versus epsilon, against the baselines; the same numbers are in the table below",
-        caption: "0-1 error on fresh points (against the true labels) versus ε, for Algorithm 3 and three references: the candidate \
-                  with the best score (non-private), each user alone on a random representation, and the true U* with heads fitted on S¹. \
-                  The mechanism is pure ε-DP: δ = 0.",
+        caption: "0-1 error on fresh points (against the true labels) versus ε at the main d, for Algorithm 3 and three \
+                  references: the candidate with the best score (non-private), each user alone on a random representation, and \
+                  the true U* with heads fitted on S¹. The mechanism is pure ε-DP: δ = 0. At a small ε its pick is close to \
+                  uniform over the candidates; the error falls as ε grows, and at the largest ε it is near the best candidate's.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &[
+            "jl-pure-epsilon",
+            "jl-error-falls-with-eps",
+            "jl-near-best-candidate",
+        ],
     },
     ChartInfo {
         id: "jl-d-chart",
         name: "error versus d chart",
         alt: "0-1 error versus the dimension d at a fixed JL dimension; the same numbers are in the table below",
-        caption: "0-1 error versus the input dimension d at a fixed JL dimension k′. Theorem 17's bound does not depend on d, \
-                  given a margin ρ and k′ of order log(n)/ρ². At a small k′ the projection keeps the labels' signal only while d \
-                  is small: watch the error rise towards chance (0.5) as d grows, for the best candidate too.",
+        caption: "0-1 error versus the input dimension d, at a fixed JL dimension k′ and the same candidates for every d. Theorem \
+                  17's bound does not depend on d, given the margin ρ (theory). With the default inputs (x = U*z + P⊥g: a share a \
+                  of ‖x‖ = r in span(U*), the margin independent of d, this project's data model) the error at the largest ε is \
+                  flat in d. With inputs = ball (x uniform in the d-ball) the label's signal shrinks like 1/√d and the error \
+                  climbs towards chance (0.5), for the best candidate too. At k′ = 2 (jl-exact) each d's JL matrix matters more \
+                  than d does, and the curve is not flat.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["jl-flat-in-d"],
     },
     ChartInfo {
         id: "jl-candidates-chart",
         name: "error versus candidates chart",
         alt: "0-1 error versus the number of random candidates at one epsilon; the same numbers are in the table below",
-        caption: "0-1 error versus the number of random candidates at one ε: a larger range may hold a better representation, \
-                  but the mechanism's utility term grows like log N_c/(εn). Empty for the exact cover.",
+        caption: "0-1 error versus the number of random candidates at one ε. In theory a larger range may hold a better \
+                  representation but costs log N_c/(εn) to search. With the default inputs nearly every input lies in span(U*), \
+                  so even a few random candidates include a good one and the curve is flat. Empty for the exact cover.",
         toggle: None,
         animate: false,
-        claims: &[],
+        claims: &["jl-candidates-flat"],
     },
+];
+
+/// Test-sized settings on which the lesson's claims still hold (three seeds,
+/// the presets' data model, JL dimension and candidates, fewer users).
+const TEST_SIZE: &[(&str, &str)] = &[
+    ("n", "100"),
+    ("candidate_grid", "none"),
+    ("test_points", "40"),
 ];
 
 const LESSON: &[LessonStep] = &[
     LessonStep {
         title: "A pure ε mechanism",
         text: "The exponential mechanism picks one candidate representation with probability ∝ exp(ε·n·score/2): no Gaussian \
-               noise, and δ = 0. Run the exact-cover preset and read “Explain ε”.",
+               noise, and δ = 0. This preset draws from the exact γ-cover of B_F, the paper's range, at a toy size (k = 1, \
+               k′ = 2, γ = 0.5: 16 candidates); “Explain ε” says how far that is from what Theorem 17 needs. With 16 \
+               candidates the mechanism finds the best one already at a small ε: the error left is the projection's. At \
+               k′ = 2 the JL map folds the part of each input orthogonal to U* onto the signal, so even the best candidate \
+               errs where the true U* does not.",
         preset: "jl-exact",
         settings: &[],
-        claims: &[],
-        test_settings: &[],
+        claims: &["jl-pure-epsilon", "jl-near-best-candidate"],
+        test_settings: &[("n", "150"), ("test_points", "40")],
     },
     LessonStep {
         title: "Error flat in d",
-        text: "Theorem 17's bound does not depend on the dimension d: the JL projection keeps the margin in k′ dimensions. \
-               Look at the error-versus-d chart.",
+        text: "Theorem 17's bound does not depend on the dimension d. With the default inputs the margin does not either \
+               (x = U*z + P⊥g, so ⟨x, U*v*⟩ = ⟨z, v*⟩ at every d), and on the error-versus-d chart the error at the largest \
+               ε stays flat from d = 10 to 300, near the best candidate.",
         preset: "jl-random",
         settings: &[],
-        claims: &[],
-        test_settings: &[],
+        claims: &["jl-flat-in-d", "jl-near-best-candidate"],
+        test_settings: TEST_SIZE,
+    },
+    LessonStep {
+        title: "A margin that shrinks with d",
+        text: "Inputs uniform in the d-ball, the theorem's domain with no more structure: the label's signal ⟨x, U*v*⟩ \
+               shrinks like 1/√d, while the projection to k′ dimensions distorts inner products by about ‖x‖·‖U*v*‖/√k′. \
+               The best candidate's error climbs towards chance as d grows: Theorem 17's comparator, the best ρ-margin loss, \
+               itself grows with d here.",
+        preset: "jl-random",
+        settings: &[("inputs", "ball")],
+        claims: &["jl-ball-climbs-to-chance"],
+        test_settings: TEST_SIZE,
+    },
+    LessonStep {
+        title: "The price of privacy",
+        text: "At a small ε the exponential mechanism's pick is close to uniform over the candidates; as ε grows it \
+               concentrates on the best scores. On the error-versus-ε chart the error falls as ε grows, to the best \
+               candidate's at the largest ε.",
+        preset: "jl-random",
+        settings: &[],
+        claims: &["jl-error-falls-with-eps", "jl-near-best-candidate"],
+        test_settings: TEST_SIZE,
     },
 ];
 
@@ -185,7 +229,10 @@ impl Scenario for Classifier {
             title: "Private classification (JL + exponential mechanism)",
             lede: "Algorithm 3 of Snedeker, Zhou & Bassily (ICML 2025): personalized margin classification, user-level (ε, 0)-DP. \
                    Project the data with a random JL matrix, pick a representation with the exponential mechanism, let each user \
-                   fit its own head. A pure-ε mechanism beside the Gaussian ones; small scale (the paper's cover is astronomically large).",
+                   fit its own head. A pure-ε mechanism beside the Gaussian ones, at a small scale: the paper's cover is \
+                   astronomically large, so the default draws random candidates (this project's choice). The paper fixes only \
+                   the ball the inputs live in; by default they keep most of their norm in span(U*), with a margin that does not \
+                   depend on d (this project's data model; the uniform ball is an option).",
             source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025), Algorithm 3",
             unit: "user",
             presets: PRESETS,
@@ -194,7 +241,7 @@ impl Scenario for Classifier {
             splits: false,
             user_split: false,
             lesson: LESSON,
-            claims: &[],
+            claims: claims::CLAIMS,
         }
     }
 
