@@ -5,7 +5,8 @@
 //! data (this project's choice, labelled as such).
 //!
 //! - [`config`]: the settings; [`plan`]: the pure-ε release and its report;
-//! - [`run`]: the sweep over seeds and dimensions; [`charts`]: three charts.
+//! - [`run`]: the sweep over seeds and dimensions; [`charts`]: three charts;
+//! - [`claims`]: what the lesson and captions say the charts show, checked.
 
 pub mod audit;
 pub mod charts;
