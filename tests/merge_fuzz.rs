@@ -10,6 +10,8 @@
 //! gives (files and charts), or be refused with a message naming the damaged
 //! file (any file given, for a share left out). It prints how many merges of
 //! each kind it tried and how each ended.
+// Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (`wasm-pack test` builds every test target).
+#![cfg(not(target_arch = "wasm32"))]
 // Native only: the CLI is not built for wasm.
 #![cfg(not(target_arch = "wasm32"))]
 
