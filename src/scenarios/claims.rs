@@ -239,6 +239,32 @@ pub fn falls(s: Option<&Series>, name: &str, x_name: &str, slack: f64) -> Check 
     Check::from_bool(held, numbers)
 }
 
+/// The claim "each of these curves falls as x grows" ([`falls`] for each,
+/// named by `name`): held when all do, undecided when one cannot be judged.
+pub fn every_falls(
+    curves: &[&Series],
+    name: impl Fn(&Series) -> String,
+    x_name: &str,
+    slack: f64,
+) -> Check {
+    if curves.is_empty() {
+        return Check::Undecided("no finished curve in this run".into());
+    }
+    let mut numbers = Vec::new();
+    let mut held = true;
+    for s in curves {
+        match falls(Some(s), &name(s), x_name, slack) {
+            Check::Held(n) => numbers.push(n),
+            Check::NotHeld(n) => {
+                held = false;
+                numbers.push(format!("not: {n}"));
+            }
+            Check::Undecided(n) => return Check::Undecided(n),
+        }
+    }
+    Check::from_bool(held, numbers.join("; "))
+}
+
 /// The claim "`name` is flat in x": max/min of its finite y's at most `ratio`.
 pub fn flat(s: Option<&Series>, name: &str, x_name: &str, ratio: f64) -> Check {
     let Some(s) = s else {

@@ -3,10 +3,11 @@
 //! [`crate::scenarios::claims`]). Charts: 0 loss versus ε, 1 loss versus width,
 //! 2 loss versus T, 3 loss versus ηTp/d.
 
+use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
-    all_series, epsilon_in_name, falls, finite_points, level, series, spent_within_target, Check,
-    Claim,
+    all_series, epsilon_in_name, every_falls, finite_points, level, series, spent_within_target,
+    Check, Claim,
 };
 use crate::scenarios::View;
 
@@ -56,24 +57,14 @@ pub const CLAIMS: &[Claim] = &[
 ];
 
 fn loss_falls_with_epsilon(view: &View) -> Check {
-    let curves = all_series(view, EPS, "DP-GD, p = ");
-    if curves.is_empty() {
-        return Check::Undecided("no finished DP-GD curve".into());
-    }
-    let mut numbers = Vec::new();
-    let mut held = true;
-    for s in curves {
-        let name = s.name.split(" (spends").next().unwrap_or(&s.name);
-        match falls(Some(s), name, "ε", 0.1) {
-            Check::Held(n) => numbers.push(n),
-            Check::NotHeld(n) => {
-                held = false;
-                numbers.push(format!("not: {n}"));
-            }
-            Check::Undecided(n) => return Check::Undecided(n),
-        }
-    }
-    Check::from_bool(held, numbers.join("; "))
+    let name = |s: &Series| {
+        s.name
+            .split(" (spends")
+            .next()
+            .unwrap_or(&s.name)
+            .to_string()
+    };
+    every_falls(&all_series(view, EPS, "DP-GD, p = "), name, "ε", 0.1)
 }
 
 fn below_predict_zero(view: &View) -> Check {

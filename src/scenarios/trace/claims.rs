@@ -4,7 +4,9 @@
 //! 2 DP-RGrad's iterates, 3 the l* trade-off, 4 subspace error versus ε.
 
 use crate::privacy::report::fmt_num;
-use crate::scenarios::claims::{all_series, falls, finite_points, results, series, Check, Claim};
+use crate::scenarios::claims::{
+    all_series, every_falls, falls, finite_points, results, series, Check, Claim,
+};
 use crate::scenarios::View;
 
 const EPS: usize = 0;
@@ -81,23 +83,8 @@ fn rgrad_improves_start(view: &View) -> Check {
 }
 
 fn error_falls_with_n(view: &View) -> Check {
-    let curves = all_series(view, BY_N, "DP-RGrad, ε = ");
-    if curves.is_empty() {
-        return Check::Undecided("no finished DP-RGrad run".into());
-    }
-    let mut numbers = Vec::new();
-    let mut held = true;
-    for s in curves {
-        match falls(Some(s), &s.name, "n", 0.1) {
-            Check::Held(n) => numbers.push(n),
-            Check::NotHeld(n) => {
-                held = false;
-                numbers.push(format!("not: {n}"));
-            }
-            Check::Undecided(n) => return Check::Undecided(n),
-        }
-    }
-    Check::from_bool(held, numbers.join("; "))
+    let name = |s: &crate::plot::Series| s.name.clone();
+    every_falls(&all_series(view, BY_N, "DP-RGrad, ε = "), name, "n", 0.1)
 }
 
 fn iterates_contract(view: &View) -> Check {
