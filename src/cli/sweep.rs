@@ -372,15 +372,21 @@ mod tests {
     }
 
     /// A hundred thousand unknown keys of a --config file: one line naming
-    /// the file, their count, the first few and the known settings.
+    /// the file, their count, the first few and the known settings. The
+    /// presets and settings come from the registry (any scenario will do).
     #[test]
     fn unknown_config_keys_are_counted_and_named_at_the_file() {
+        let presets = scenarios::all_presets();
+        let (first, last) = (presets[0].1.name, presets[presets.len() - 1].1.name);
+        let (scenario, _) = scenarios::by_preset(first).unwrap();
+        let fields = scenario.info().fields;
+        let known = format!("known settings: {}, {},", fields[0].name, fields[1].name);
         let dir = std::env::temp_dir().join(format!("dp-explorer-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("many.json");
         let mut object = serde_json::Map::new();
-        object.insert("preset".into(), "dpgd-quick".into());
-        object.insert("repeats".into(), 2.into()); // an old name: known
+        object.insert("preset".into(), first.into());
+        object.insert(fields[1].name.into(), 2.into()); // a known setting
         for i in 0..100_000 {
             object.insert(format!("k{i:06}"), 1.into());
         }
@@ -391,23 +397,28 @@ mod tests {
             "{error}"
         );
         assert!(
-            error.contains(
+            error.contains(&format!(
                 "100000 unknown settings: \"k000000\", \"k000001\", \"k000002\", \"k000003\", \
-                 \"k000004\" and 99995 more for --preset dpgd-quick; known settings: n, d,"
-            ),
+                 \"k000004\" and 99995 more for --preset {first}; {known}"
+            )),
             "{error}"
         );
         assert!(error.len() < 1000 && !error.contains('\n'), "{error}");
 
-        std::fs::write(&path, r#"{"preset": "jl-random", "bogus": 1, "n": 40}"#).unwrap();
+        std::fs::write(
+            &path,
+            format!(r#"{{"preset": "{last}", "bogus": 1, "n": 40}}"#),
+        )
+        .unwrap();
         let error = preset_and_pairs(&args_with_config(&path)).unwrap_err();
         assert!(
-            error.contains("unknown setting \"bogus\" for --preset jl-random"),
+            error.contains(&format!("unknown setting \"bogus\" for --preset {last}")),
             "{error}"
         );
-        std::fs::write(&path, r#"{"preset": "dpgd-quick", "repeats": 2}"#).unwrap();
+        let one_known = format!(r#"{{"preset": "{first}", "{}": 2}}"#, fields[1].name);
+        std::fs::write(&path, one_known).unwrap();
         let (preset, pairs) = preset_and_pairs(&args_with_config(&path)).unwrap();
-        assert_eq!(preset, "dpgd-quick");
+        assert_eq!(preset, first);
         assert_eq!(pairs.len(), 2);
         let _ = std::fs::remove_dir_all(&dir);
     }
