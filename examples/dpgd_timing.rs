@@ -15,6 +15,7 @@ use dp_explorer::scenarios::dpgd::charts::mean_test_loss;
 use dp_explorer::scenarios::dpgd::config::{DpGdConfig, SigmaQuery};
 use dp_explorer::scenarios::dpgd::run::DpGdSweep;
 use dp_explorer::scenarios::field::Config;
+use dp_explorer::scenarios::Checked;
 
 fn prop32(q: &SigmaQuery) -> f64 {
     (q.eta * q.steps as f64).sqrt() * (8.0 * (1.0 / q.delta).ln()).sqrt() / q.epsilon
@@ -27,7 +28,8 @@ fn sweep(preset: &str, settings: &[String]) {
         config.apply_field(k, v).unwrap_or_else(|e| panic!("{e}"));
     }
     let t0 = Instant::now();
-    let mut s = DpGdSweep::new(config.clone(), prop32).unwrap();
+    let checked = Checked::new(config.clone()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut s = DpGdSweep::new(checked, prop32).unwrap();
     let mut calls = 0;
     let mut longest = 0.0_f64;
     loop {

@@ -11,7 +11,7 @@ use crate::scenarios::fedrep::config::FedRepConfig;
 use crate::scenarios::fedrep::plan::plan_private_fedrep;
 use crate::scenarios::fedrep::run::FedRepSweep;
 use crate::scenarios::field::Config;
-use crate::scenarios::{self, Shard};
+use crate::scenarios::{self, Checked, Shard};
 
 /// (name, what it measures).
 pub const BENCHES: &[(&str, &str)] = &[
@@ -70,7 +70,8 @@ pub const DPGD_PAPER_CELL: &[(&str, &str)] =
 pub fn run_bench(name: &str) -> Result<String, String> {
     match name {
         "fedrep-default-sweep" => {
-            let mut sweep = FedRepSweep::new(FedRepConfig::default()).map_err(|e| e.to_string())?;
+            let config = Checked::new(FedRepConfig::default()).map_err(|e| format!("{e:?}"))?;
+            let mut sweep = FedRepSweep::new(config).map_err(|e| e.to_string())?;
             sweep.run_to_end().map_err(|e| e.to_string())?;
             let best = sweep
                 .rows()

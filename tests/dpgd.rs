@@ -14,6 +14,7 @@ use dp_explorer::scenarios::dpgd::charts::{charts, mean_test_loss};
 use dp_explorer::scenarios::dpgd::config::{DpGdConfig, SigmaQuery};
 use dp_explorer::scenarios::dpgd::run::{write_csv, DpGdRow, DpGdSweep};
 use dp_explorer::scenarios::field::{Config, OptionalList};
+use dp_explorer::scenarios::Checked;
 
 fn prop32(q: &SigmaQuery) -> f64 {
     (q.eta * q.steps as f64).sqrt() * (8.0 * (1.0 / q.delta).ln()).sqrt() / q.epsilon
@@ -85,7 +86,7 @@ fn min_norm_interpolates_when_p_exceeds_n() {
 }
 
 fn run(config: DpGdConfig) -> (Vec<DpGdRow>, Vec<DpGdRow>) {
-    let mut sweep = DpGdSweep::new(config, prop32).unwrap();
+    let mut sweep = DpGdSweep::new(Checked::new(config).unwrap(), prop32).unwrap();
     let mut last = (0, 0);
     while !sweep.step() {
         let now = sweep.progress();

@@ -7,12 +7,14 @@ use dp_explorer::privacy::formulas::priv_altmin_authors_code_sigmas;
 use dp_explorer::privacy::gdp::epsilon_for_mu;
 use dp_explorer::privacy::PrivacyEvent;
 use dp_explorer::privacy::{Calibration, Relation};
+use dp_explorer::scenarios::adapter::Sweep;
 use dp_explorer::scenarios::fedrep::charts::charts_for_config;
 use dp_explorer::scenarios::fedrep::config::{AltMinUsers, FedRepConfig};
 use dp_explorer::scenarios::fedrep::plan::{plan_priv_altmin, plan_private_fedrep};
 use dp_explorer::scenarios::fedrep::results::{csv_string, ResultRow};
 use dp_explorer::scenarios::fedrep::run::{merge_shards, FedRepSweep};
 use dp_explorer::scenarios::field::Config;
+use dp_explorer::scenarios::Checked;
 
 fn rel(a: f64, b: f64) -> f64 {
     ((a - b) / b).abs()
@@ -28,8 +30,12 @@ fn small(n: usize, d: usize, epsilons: &[f64]) -> FedRepConfig {
     }
 }
 
+fn checked(config: FedRepConfig) -> Checked<FedRepConfig> {
+    Checked::new(config).expect("valid config")
+}
+
 fn run(config: FedRepConfig) -> FedRepSweep {
-    let mut sweep = FedRepSweep::new(config).expect("valid config");
+    let mut sweep = FedRepSweep::new(checked(config)).unwrap();
     sweep.run_to_end().expect("accounting succeeds");
     sweep
 }
@@ -50,14 +56,14 @@ fn decreasing(points: &[(f64, f64)]) -> bool {
 #[test]
 fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() {
     let config = small(3000, 10, &[0.5, 2.0, 8.0]);
-    let mut sweep = FedRepSweep::new(config.clone()).unwrap();
+    let mut sweep = FedRepSweep::new(checked(config.clone())).unwrap();
     let (_, total) = sweep.progress();
     let mut steps = 0;
     let mut saw_altmin_running = false;
     let mut saw_group_running = false;
     while !sweep.step().unwrap() {
         steps += 1;
-        let phase = sweep.phase_label();
+        let phase = sweep.phase();
         if phase.starts_with("FedRep (non-private) and Private FedRep, ε = 0.5, 2, 8: round 1") {
             saw_group_running = true;
             // The four FedRep runs share each pass: all four curves grow together.
@@ -161,7 +167,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
 
 #[test]
 fn with_altmin_off_the_sweep_has_no_priv_altmin_rows_and_fewer_units() {
-    let on = FedRepSweep::new(small(3000, 10, &[1.0, 4.0])).unwrap();
+    let on = FedRepSweep::new(checked(small(3000, 10, &[1.0, 4.0]))).unwrap();
     let mut c = small(3000, 10, &[1.0, 4.0]);
     c.altmin = false;
     let off = run(c.clone());
@@ -337,7 +343,7 @@ fn shards_of_a_pool_merged_in_order_give_exactly_the_single_worker_sweep() {
     };
     let single = run(config.clone());
     let (merged_rows, merged_curves) = merge_shards((0..3).map(|shard| {
-        let mut part = FedRepSweep::new_shard(config.clone(), shard, 3).unwrap();
+        let mut part = FedRepSweep::new_shard(checked(config.clone()), shard, 3).unwrap();
         part.run_to_end().unwrap();
         assert_eq!(part.progress().0, part.progress().1);
         (part.rows(), part.curves())

@@ -7,15 +7,17 @@ use dp_explorer::scenarios::flute::run::{
     FluteRow, FluteSweep, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE,
     PRIVATE_FEDREP,
 };
-use dp_explorer::scenarios::{self, RunError, Shard};
+use dp_explorer::scenarios::{self, Checked, RunError, Shard};
 use std::time::{Duration, Instant};
 
 fn config(preset: &str, pairs: &[(&str, &str)]) -> FluteConfig {
-    FluteConfig::from_pairs(preset, pairs.iter().copied()).expect("valid settings")
+    FluteConfig::from_pairs(preset, pairs.iter().copied())
+        .expect("valid settings")
+        .into_inner()
 }
 
 fn run(c: FluteConfig) -> FluteSweep {
-    let mut sweep = FluteSweep::new(c);
+    let mut sweep = FluteSweep::new(Checked::new(c).expect("valid settings"));
     while !sweep.step().expect("the run finishes") {}
     sweep
 }

@@ -9,14 +9,16 @@ use dp_explorer::scenarios::trace::charts::median_of;
 use dp_explorer::scenarios::trace::config::{PrivacyKind, TraceConfig, Variant};
 use dp_explorer::scenarios::trace::plan::{paper_sensitivities, plan};
 use dp_explorer::scenarios::trace::run::{TraceRow, TraceSweep, DP_INIT, DP_RGRAD, RGRAD};
-use dp_explorer::scenarios::{self, Shard};
+use dp_explorer::scenarios::{self, Checked, Shard};
 
 fn config(preset: &str, pairs: &[(&str, &str)]) -> TraceConfig {
-    TraceConfig::from_pairs(preset, pairs.iter().copied()).expect("valid settings")
+    TraceConfig::from_pairs(preset, pairs.iter().copied())
+        .expect("valid settings")
+        .into_inner()
 }
 
 fn run(c: TraceConfig) -> Vec<TraceRow> {
-    let mut sweep = TraceSweep::new(c);
+    let mut sweep = TraceSweep::new(Checked::new(c).expect("valid settings"));
     while !sweep.step().expect("the run finishes") {}
     sweep.rows().to_vec()
 }

@@ -193,7 +193,7 @@ fn unknown_config_keys(
     let Ok((scenario, name)) = scenarios::by_preset(preset) else {
         return Ok(());
     };
-    let fields = scenario.info().fields;
+    let fields = &scenario.info().fields;
     let known = |key: &str| {
         let key = key.trim();
         fields
@@ -379,7 +379,7 @@ mod tests {
         let presets = scenarios::all_presets();
         let (first, last) = (presets[0].1.name, presets[presets.len() - 1].1.name);
         let (scenario, _) = scenarios::by_preset(first).unwrap();
-        let fields = scenario.info().fields;
+        let fields = &scenario.info().fields;
         let known = format!("known settings: {}, {},", fields[0].name, fields[1].name);
         let dir = std::env::temp_dir().join(format!("dp-explorer-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -2,12 +2,14 @@
 //! page shows it (label, help, group, choices) and how its value is read from
 //! and written to text. The page's form, the URL, the CLI's `--set` and its
 //! `--help` are all generated from these tables, and one generic
-//! [`Config::from_pairs`] turns text into a validated config for every scenario.
+//! [`Config::from_pairs`] turns text into a checked config ([`Checked`]) for
+//! every scenario.
 //!
 //! Choice settings are enums that carry their names through serde
 //! (`#[serde(rename_all = "kebab-case")]`); [`Choice`] adds the page's labels,
 //! and one parser and one printer serve them all.
 
+use super::checked::Checked;
 use super::error::ConfigError;
 use super::text::{
     parse_bool, parse_f64, parse_f64_list, parse_u64, parse_usize, parse_usize_list,
@@ -405,13 +407,13 @@ pub trait Config: Clone + Sized + 'static {
             .collect()
     }
 
-    /// A config from a preset and `key=value` pairs, then validated: every
-    /// field whose text does not parse, and every check that fails on the
-    /// fields that did, at once (so the page can mark every bad field).
+    /// A checked config from a preset and `key=value` pairs: every field
+    /// whose text does not parse, and every check that fails on the fields
+    /// that did, at once (so the page can mark every bad field).
     fn from_pairs<'a>(
         preset: &str,
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<Self, Vec<ConfigError>> {
+    ) -> Result<Checked<Self>, Vec<ConfigError>> {
         let mut config = Self::preset(preset).map_err(|e| vec![e])?;
         let mut errors: Vec<ConfigError> = Vec::new();
         // Unknown names are gathered into one error (a hostile input may hold
@@ -463,16 +465,17 @@ pub trait Config: Clone + Sized + 'static {
             ));
         }
         let unparsed: Vec<String> = errors.iter().map(|e| e.field().to_string()).collect();
-        errors.extend(
-            config
-                .validate_all()
-                .into_iter()
-                .filter(|e| !unparsed.iter().any(|f| f == e.field())),
-        );
-        if errors.is_empty() {
-            Ok(config)
-        } else {
-            Err(errors)
+        match Checked::new(config) {
+            Ok(checked) if errors.is_empty() => Ok(checked),
+            Ok(_) => Err(errors),
+            Err(failed) => {
+                errors.extend(
+                    failed
+                        .into_iter()
+                        .filter(|e| !unparsed.iter().any(|f| f == e.field())),
+                );
+                Err(errors)
+            }
         }
     }
 

@@ -25,6 +25,7 @@ use crate::algorithms::jl_exponential::{exponential_mechanism, score};
 use crate::rng::{combine, NoiseSource};
 use crate::scenarios::audit::{accountant_refuses, AuditOptions, AuditTarget, AuditTargets, Claim};
 use crate::scenarios::error::ConfigError;
+use crate::scenarios::Checked;
 use std::sync::Arc;
 
 /// One audited exponential-mechanism release (one ε).
@@ -46,7 +47,10 @@ const SECONDS_PER_CANDIDATE: f64 = 40e-9;
 const SECONDS_PER_DRAW: f64 = 1e-6;
 
 /// The audited releases of a classifier config: every ε, at the main d.
-pub fn classifier_audit_targets(c: &ClassifierConfig, options: &AuditOptions) -> AuditTargets {
+pub fn classifier_audit_targets(
+    c: &Checked<ClassifierConfig>,
+    options: &AuditOptions,
+) -> AuditTargets {
     let refuse = |e: String| vec![ConfigError::invalid("preset", e)];
     let s = setup(c, c.seed, c.d).map_err(refuse)?;
     // The sweep's candidate set at its main count.

@@ -18,16 +18,13 @@ pub mod run;
 use self::config::{ClassifierConfig, PRESETS};
 use self::run::{csv, ClassifierRow, ClassifierSweep};
 use crate::privacy::PrivacyReport;
+use crate::scenarios::adapter::{About, AuditFn, Experiment};
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
-use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
-    Scenario, ScenarioInfo, Shard, Stamps, View,
-};
+use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
 use serde::{Deserialize, Serialize};
 
-/// The scenario in the registry.
+/// The scenario (the registry lists it).
 pub struct Classifier;
 
 const CHARTS: &[ChartInfo] = &[
@@ -129,16 +126,83 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows and their reports: what [`Scenario::merge`] reads.
-#[derive(Serialize, Deserialize)]
-struct Part {
-    stamps: Stamps,
+/// The finished rows and their reports: what a part holds.
+#[derive(Default, Serialize, Deserialize)]
+pub struct Part {
     rows: Vec<ClassifierRow>,
     reports: Vec<Option<PrivacyReport>>,
 }
 
-fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<ClassifierConfig, Vec<ConfigError>> {
-    ClassifierConfig::from_pairs(preset, pairs.iter().copied())
+impl Experiment for Classifier {
+    type Config = ClassifierConfig;
+    type Sweep = ClassifierSweep;
+    type Part = Part;
+
+    const ABOUT: About = About {
+        id: "classifier",
+        title: "Private classification (JL + exponential mechanism)",
+        lede: "Algorithm 3 of Snedeker, Zhou & Bassily (ICML 2025): personalized margin classification, user-level (ε, 0)-DP. \
+               Project the data with a random JL matrix, pick a representation with the exponential mechanism, let each user \
+               fit its own head. A pure-ε mechanism beside the Gaussian ones, at a small scale: the paper's cover is \
+               astronomically large, so the default draws random candidates (this project's choice). The paper fixes only \
+               the ball the inputs live in; by default they keep most of their norm in span(U*), with a margin that does not \
+               depend on d (this project's data model; the uniform ball is an option).",
+        source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025), Algorithm 3",
+        unit: "user",
+        presets: PRESETS,
+        charts: CHARTS,
+        splits: false,
+        user_split: false,
+        lesson: LESSON,
+        claims: claims::CLAIMS,
+    };
+    const AUDIT: Option<AuditFn<ClassifierConfig>> = Some(audit::classifier_audit_targets);
+
+    fn start(
+        config: Checked<ClassifierConfig>,
+        _: Shard,
+    ) -> Result<ClassifierSweep, Vec<ConfigError>> {
+        Ok(ClassifierSweep::new(config))
+    }
+
+    fn part(sweep: &ClassifierSweep) -> Part {
+        Part {
+            rows: sweep.rows().to_vec(),
+            reports: sweep.reports().to_vec(),
+        }
+    }
+
+    fn view(c: &ClassifierConfig, part: &Part) -> View {
+        view(c, &part.rows, &part.reports)
+    }
+
+    fn estimated_seconds(c: &ClassifierConfig) -> f64 {
+        // Scoring dominates: every candidate, every S⁰ point, mapped (k′k) and swept.
+        let points = (c.n * c.m / 2) as f64;
+        let candidates = c.largest_candidates().max(16) as f64;
+        let per = (c.k_prime * c.k) as f64 * 2.0 + 40.0;
+        let scoring: f64 = c.seeds as f64 * c.dimensions().len() as f64 * candidates * points * per;
+        // Drawing the inputs and the test points: about 13 ns per drawn
+        // coordinate; the ball rejects whole d-vectors (1/acceptance draws per
+        // input), the subspace model only z (k coordinates) and then draws g
+        // and removes its U* part (about 1 + 2k/3 passes over d).
+        let drawing: f64 = c.seeds as f64
+            * c.dimensions()
+                .iter()
+                .map(|&d| {
+                    let model = c.model(c.seed, d);
+                    let per_input = match c.inputs {
+                        config::InputModel::Ball => d as f64 / model.acceptance().max(1e-2),
+                        config::InputModel::Subspace => {
+                            d as f64 * (1.0 + 2.0 * c.k as f64 / 3.0)
+                                + c.k as f64 / model.acceptance().max(1e-2)
+                        }
+                    };
+                    (c.n * (c.m + c.test_points)) as f64 * per_input
+                })
+                .sum::<f64>();
+        scoring * 2.0e-9 + drawing * 13.0e-9
+    }
 }
 
 fn view(c: &ClassifierConfig, rows: &[ClassifierRow], reports: &[Option<PrivacyReport>]) -> View {
@@ -188,146 +252,5 @@ fn view(c: &ClassifierConfig, rows: &[ClassifierRow], reports: &[Option<PrivacyR
         }],
         claims: Vec::new(),
         summary,
-    }
-}
-
-struct ClassifierRun {
-    sweep: ClassifierSweep,
-}
-
-impl Run for ClassifierRun {
-    fn step(&mut self) -> Result<bool, RunError> {
-        self.sweep.step().map_err(RunError::Config)
-    }
-    fn is_done(&self) -> bool {
-        self.sweep.is_done()
-    }
-    fn progress(&self) -> (usize, usize) {
-        self.sweep.progress()
-    }
-    fn phase(&self) -> String {
-        self.sweep.phase_label()
-    }
-    fn view(&self) -> View {
-        view(self.sweep.config(), self.sweep.rows(), self.sweep.reports())
-    }
-    fn part(&self) -> Vec<u8> {
-        let fields = self.sweep.config().to_fields();
-        let plan = Plan::whole("classifier", &fields);
-        postcard::to_allocvec(&Part {
-            stamps: plan.stamps(Shard::WHOLE, self.sweep.is_done(), [0]),
-            rows: self.sweep.rows().to_vec(),
-            reports: self.sweep.reports().to_vec(),
-        })
-        .unwrap_or_default()
-    }
-}
-
-impl Scenario for Classifier {
-    fn info(&self) -> ScenarioInfo {
-        ScenarioInfo {
-            id: "classifier",
-            title: "Private classification (JL + exponential mechanism)",
-            lede: "Algorithm 3 of Snedeker, Zhou & Bassily (ICML 2025): personalized margin classification, user-level (ε, 0)-DP. \
-                   Project the data with a random JL matrix, pick a representation with the exponential mechanism, let each user \
-                   fit its own head. A pure-ε mechanism beside the Gaussian ones, at a small scale: the paper's cover is \
-                   astronomically large, so the default draws random candidates (this project's choice). The paper fixes only \
-                   the ball the inputs live in; by default they keep most of their norm in span(U*), with a margin that does not \
-                   depend on d (this project's data model; the uniform ball is an option).",
-            source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025), Algorithm 3",
-            unit: "user",
-            presets: PRESETS,
-            fields: ClassifierConfig::field_infos(&ClassifierConfig::default()),
-            charts: CHARTS,
-            splits: false,
-            user_split: false,
-            lesson: LESSON,
-            claims: claims::CLAIMS,
-        }
-    }
-
-    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
-        Ok(ClassifierConfig::preset(preset)?.to_fields())
-    }
-
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        config_of(preset, pairs).err().unwrap_or_default()
-    }
-
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
-        let config = config_of(preset, pairs)?;
-        shard.only_first()?;
-        Ok(Box::new(ClassifierRun {
-            sweep: ClassifierSweep::new(config),
-        }))
-    }
-
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        let c = config_of(preset, pairs)?;
-        // Scoring dominates: every candidate, every S⁰ point, mapped (k′k) and swept.
-        let points = (c.n * c.m / 2) as f64;
-        let candidates = c.largest_candidates().max(16) as f64;
-        let per = (c.k_prime * c.k) as f64 * 2.0 + 40.0;
-        let scoring: f64 = c.seeds as f64 * c.dimensions().len() as f64 * candidates * points * per;
-        // Drawing the inputs and the test points: about 13 ns per drawn
-        // coordinate; the ball rejects whole d-vectors (1/acceptance draws per
-        // input), the subspace model only z (k coordinates) and then draws g
-        // and removes its U* part (about 1 + 2k/3 passes over d).
-        let drawing: f64 = c.seeds as f64
-            * c.dimensions()
-                .iter()
-                .map(|&d| {
-                    let model = c.model(c.seed, d);
-                    let per_input = match c.inputs {
-                        config::InputModel::Ball => d as f64 / model.acceptance().max(1e-2),
-                        config::InputModel::Subspace => {
-                            d as f64 * (1.0 + 2.0 * c.k as f64 / 3.0)
-                                + c.k as f64 / model.acceptance().max(1e-2)
-                        }
-                    };
-                    (c.n * (c.m + c.test_points)) as f64 * per_input
-                })
-                .sum::<f64>();
-        Ok(scoring * 2.0e-9 + drawing * 13.0e-9)
-    }
-
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs)?;
-        let fields = config.to_fields();
-        let plan = Plan::whole("classifier", &fields);
-        let (mut rows, mut reports) = (Vec::new(), Vec::new());
-        for p in decode_parts::<Part>(parts, &plan, coverage, |p| (&p.stamps, p.stamps.listed()))? {
-            rows.extend(p.rows);
-            reports.extend(p.reports);
-        }
-        Ok(view(&config, &rows, &reports))
-    }
-
-    fn has_audit(&self) -> bool {
-        true
-    }
-
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &crate::scenarios::audit::AuditOptions,
-    ) -> crate::scenarios::audit::AuditTargets {
-        audit::classifier_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

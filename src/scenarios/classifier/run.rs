@@ -15,7 +15,9 @@ use crate::data::margin_classification::{MarginDataset, Points};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
+use crate::scenarios::adapter::Sweep;
 use crate::scenarios::table::csv_number as num;
+use crate::scenarios::{Checked, RunError};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
@@ -156,7 +158,8 @@ pub struct ClassifierSweep {
 }
 
 impl ClassifierSweep {
-    pub fn new(config: ClassifierConfig) -> Self {
+    pub fn new(config: Checked<ClassifierConfig>) -> Self {
+        let config = config.into_inner();
         let jobs = (0..config.seeds)
             .flat_map(|s| {
                 let seed = config.seed.wrapping_add(s as u64);
@@ -172,10 +175,6 @@ impl ClassifierSweep {
         }
     }
 
-    pub fn config(&self) -> &ClassifierConfig {
-        &self.config
-    }
-
     pub fn rows(&self) -> &[ClassifierRow] {
         &self.rows
     }
@@ -183,22 +182,36 @@ impl ClassifierSweep {
     pub fn reports(&self) -> &[Option<PrivacyReport>] {
         &self.reports
     }
+}
 
-    pub fn is_done(&self) -> bool {
+impl Sweep for ClassifierSweep {
+    type Config = ClassifierConfig;
+
+    fn config(&self) -> &ClassifierConfig {
+        &self.config
+    }
+
+    fn is_done(&self) -> bool {
         self.next >= self.jobs.len()
     }
 
-    pub fn progress(&self) -> (usize, usize) {
+    fn progress(&self) -> (usize, usize) {
         (self.next, self.jobs.len())
     }
 
-    pub fn phase_label(&self) -> String {
+    fn phase(&self) -> String {
         match self.jobs.get(self.next) {
             Some(&(seed, d)) => format!("seed {seed}, d = {d}: scoring the candidates"),
             None => "done".into(),
         }
     }
 
+    fn step(&mut self) -> Result<bool, RunError> {
+        ClassifierSweep::step(self).map_err(RunError::Config)
+    }
+}
+
+impl ClassifierSweep {
     fn push(&mut self, row: ClassifierRow, report: Option<PrivacyReport>) {
         self.rows.push(row);
         self.reports.push(report);

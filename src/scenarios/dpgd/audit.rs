@@ -23,6 +23,7 @@ use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng::{combine, NoiseSource};
 use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim};
 use crate::scenarios::error::ConfigError;
+use crate::scenarios::Checked;
 use nalgebra::DVector;
 use std::sync::Arc;
 
@@ -52,7 +53,7 @@ fn with_record(base: &RfFeatures, scale: f64, label: f64) -> RfFeatures {
 }
 
 /// The audited releases of a DP-GD config: every ε, at the first width.
-pub fn dpgd_audit_targets(c: &DpGdConfig, options: &AuditOptions) -> AuditTargets {
+pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> AuditTargets {
     let p = c.p_grid[0];
     let inputs = RfInputs::generate(c.seed, c.d, c.n, 1, c.data_target());
     let w = frozen_weights(c.seed, p, c.d);

@@ -23,16 +23,16 @@ use self::run::{write_csv, DpGdRow, DpGdSweep};
 use crate::plot::ChartSpec;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::PrivacyReport;
+use crate::scenarios::adapter::{About, AuditFn, Experiment, Sweep};
 use crate::scenarios::explain::ExplainEntry;
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, chart_table, Table};
 use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
-    Scenario, ScenarioInfo, Shard, Stamps, View,
+    ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, RunError, Shard, View,
 };
 use serde::{Deserialize, Serialize};
 
-/// The scenario in the registry.
+/// The scenario (the registry lists it).
 pub struct DpGd;
 
 const CHARTS: &[ChartInfo] = &[
@@ -113,15 +113,109 @@ const LESSON: &[LessonStep] = &[
 /// Who one unit of privacy is in this scenario: one training sample (xᵢ, yᵢ).
 const UNIT: &str = "training sample";
 
-/// The finished rows of a run (and their reports): what [`Scenario::merge`] reads.
-/// A job is a (seed, width) group, numbered by its rows' `order`.
-#[derive(Serialize, Deserialize)]
-struct Part {
-    stamps: Stamps,
+/// The finished rows of a run and their reports: what a part holds. A job is
+/// a (seed, width) group, numbered by its rows' `order`.
+#[derive(Default, Serialize, Deserialize)]
+pub struct Part {
     rows: Vec<DpGdRow>,
     trace: Vec<DpGdRow>,
     reports: Vec<Option<PrivacyReport>>,
     trace_reports: Vec<Option<PrivacyReport>>,
+}
+
+impl Experiment for DpGd {
+    type Config = DpGdConfig;
+    type Sweep = DpGdRun;
+    type Part = Part;
+
+    const ABOUT: About = About {
+        id: "dpgd",
+        title: "DP-GD on random features",
+        lede: "DP-GD on random features (Bombari & Mondelli, “Privacy for free in the overparameterized regime”): noisy clipped \
+               gradient descent on a random-features model, private at the level of training samples. The paper's claim: as the \
+               width p grows past n, DP-GD does not get worse.",
+        source: "Bombari, Mondelli, Privacy for Free in the Overparameterized Regime",
+        unit: UNIT,
+        presets: PRESETS,
+        charts: CHARTS,
+        splits: true,
+        user_split: false,
+        lesson: LESSON,
+        claims: claims::CLAIMS,
+    };
+    const AUDIT: Option<AuditFn<DpGdConfig>> = Some(audit::dpgd_audit_targets);
+
+    fn start(config: Checked<DpGdConfig>, shard: Shard) -> Result<DpGdRun, Vec<ConfigError>> {
+        DpGdRun::new(config, shard).map_err(|e| vec![e])
+    }
+
+    fn part(run: &DpGdRun) -> Part {
+        Part {
+            rows: run.sweep.rows().to_vec(),
+            trace: run.sweep.trace().to_vec(),
+            reports: run.reports.clone(),
+            trace_reports: run.trace_reports.clone(),
+        }
+    }
+
+    fn view(config: &DpGdConfig, part: &Part) -> View {
+        view(
+            config,
+            &part.rows,
+            &part.trace,
+            &part.reports,
+            &part.trace_reports,
+        )
+    }
+
+    fn estimated_seconds(config: &DpGdConfig) -> f64 {
+        cost::sweep_seconds(config, &cost::NATIVE)
+    }
+
+    fn estimated_wasm_seconds(config: &DpGdConfig) -> f64 {
+        cost::sweep_seconds(config, &cost::WASM)
+    }
+
+    fn plan(config: &DpGdConfig) -> Plan<'_> {
+        plan(config)
+    }
+
+    fn finished_jobs(part: &Part) -> Vec<usize> {
+        part.rows
+            .iter()
+            .chain(&part.trace)
+            .map(|r| r.order)
+            .collect()
+    }
+
+    /// Each shard's rows are in sweep order; a stable sort by their (seed,
+    /// width) group interleaves the shards into exactly one run's.
+    fn combine(parts: Vec<Part>) -> Part {
+        let mut rows = Vec::new();
+        let mut trace = Vec::new();
+        for p in parts {
+            rows.extend(p.rows.into_iter().zip(p.reports));
+            trace.extend(p.trace.into_iter().zip(p.trace_reports));
+        }
+        rows.sort_by_key(|(r, _)| r.order);
+        trace.sort_by_key(|(r, _)| r.order);
+        let (rows, reports) = rows.into_iter().unzip();
+        let (trace, trace_reports) = trace.into_iter().unzip();
+        Part {
+            rows,
+            trace,
+            reports,
+            trace_reports,
+        }
+    }
+
+    /// Also asks the accountant, so an ε it cannot calibrate is reported here.
+    fn derived_errors(config: Checked<DpGdConfig>) -> Vec<ConfigError> {
+        match DpGdSweep::new(config, dpgd_sigma) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![e],
+        }
+    }
 }
 
 /// The sweep's (seed, width) groups, seed-major, as the rows' `order` numbers them.
@@ -135,10 +229,6 @@ fn plan(config: &DpGdConfig) -> Plan<'_> {
             None => format!("seed {seed}"),
         }
     })
-}
-
-fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<DpGdConfig, Vec<ConfigError>> {
-    DpGdConfig::from_pairs(preset, pairs.iter().copied())
 }
 
 /// The four charts, with x ranges from the config so that empty charts have axes.
@@ -400,20 +490,18 @@ fn summary(rows: &[DpGdRow]) -> String {
 }
 
 /// A DP-GD sweep with its σ from the accountant and its reports cached.
-struct DpGdRun {
+pub struct DpGdRun {
     sweep: DpGdSweep,
-    shard: Shard,
     /// One entry per `sweep.rows()` / `sweep.trace()` row, filled as rows finish.
     reports: Vec<Option<PrivacyReport>>,
     trace_reports: Vec<Option<PrivacyReport>>,
 }
 
 impl DpGdRun {
-    fn new(config: DpGdConfig, shard: Shard) -> Result<Self, ConfigError> {
+    fn new(config: Checked<DpGdConfig>, shard: Shard) -> Result<Self, ConfigError> {
         let sweep = DpGdSweep::with_epsilon_spent(config, dpgd_sigma, dpgd_epsilon_spent, shard)?;
         Ok(DpGdRun {
             sweep,
-            shard,
             reports: Vec::new(),
             trace_reports: Vec::new(),
         })
@@ -454,7 +542,11 @@ impl DpGdRun {
     }
 }
 
-impl Run for DpGdRun {
+impl Sweep for DpGdRun {
+    type Config = DpGdConfig;
+    fn config(&self) -> &DpGdConfig {
+        self.sweep.config()
+    }
     fn step(&mut self) -> Result<bool, RunError> {
         let done = self.sweep.step();
         self.update_reports()?;
@@ -468,137 +560,5 @@ impl Run for DpGdRun {
     }
     fn phase(&self) -> String {
         self.sweep.phase_label()
-    }
-    fn view(&self) -> View {
-        view(
-            self.sweep.config(),
-            self.sweep.rows(),
-            self.sweep.trace(),
-            &self.reports,
-            &self.trace_reports,
-        )
-    }
-    fn part(&self) -> Vec<u8> {
-        let (rows, trace) = (self.sweep.rows(), self.sweep.trace());
-        let stamps = plan(self.sweep.config()).stamps(
-            self.shard,
-            self.sweep.is_done(),
-            rows.iter().chain(trace).map(|r| r.order),
-        );
-        let part = Part {
-            stamps,
-            rows: self.sweep.rows().to_vec(),
-            trace: self.sweep.trace().to_vec(),
-            reports: self.reports.clone(),
-            trace_reports: self.trace_reports.clone(),
-        };
-        postcard::to_allocvec(&part).unwrap_or_default()
-    }
-}
-
-impl Scenario for DpGd {
-    fn info(&self) -> ScenarioInfo {
-        ScenarioInfo {
-            id: "dpgd",
-            title: "DP-GD on random features",
-            lede: "DP-GD on random features (Bombari & Mondelli, “Privacy for free in the overparameterized regime”): noisy clipped \
-                   gradient descent on a random-features model, private at the level of training samples. The paper's claim: as the \
-                   width p grows past n, DP-GD does not get worse.",
-            source: "Bombari, Mondelli, Privacy for Free in the Overparameterized Regime",
-            unit: UNIT,
-            presets: PRESETS,
-            fields: DpGdConfig::field_infos(&DpGdConfig::default()),
-            charts: CHARTS,
-            splits: true,
-            user_split: false,
-            lesson: LESSON,
-            claims: claims::CLAIMS,
-        }
-    }
-
-    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
-        Ok(DpGdConfig::preset(preset)?.to_fields())
-    }
-
-    /// Also asks the accountant, so an ε it cannot calibrate is reported here.
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        match config_of(preset, pairs) {
-            Ok(config) => match DpGdSweep::new(config, dpgd_sigma) {
-                Ok(_) => Vec::new(),
-                Err(e) => vec![e],
-            },
-            Err(errors) => errors,
-        }
-    }
-
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
-        let config = config_of(preset, pairs)?;
-        Ok(Box::new(DpGdRun::new(config, shard).map_err(|e| vec![e])?))
-    }
-
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        Ok(cost::sweep_seconds(
-            &config_of(preset, pairs)?,
-            &cost::NATIVE,
-        ))
-    }
-
-    fn estimated_wasm_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        Ok(cost::sweep_seconds(&config_of(preset, pairs)?, &cost::WASM))
-    }
-
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs)?;
-        let plan = plan(&config);
-        let parts = decode_parts::<Part>(parts, &plan, coverage, |p| {
-            let groups = p.rows.iter().chain(&p.trace).map(|r| r.order);
-            (&p.stamps, groups.collect())
-        })?;
-        // Each shard's rows are in sweep order; a stable sort by their
-        // (seed, width) group interleaves the shards into exactly one run's.
-        let mut rows = Vec::new();
-        let mut trace = Vec::new();
-        for p in parts {
-            rows.extend(p.rows.into_iter().zip(p.reports));
-            trace.extend(p.trace.into_iter().zip(p.trace_reports));
-        }
-        rows.sort_by_key(|(r, _)| r.order);
-        trace.sort_by_key(|(r, _)| r.order);
-        let (rows, reports): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
-        let (trace, trace_reports): (Vec<_>, Vec<_>) = trace.into_iter().unzip();
-        Ok(view(&config, &rows, &trace, &reports, &trace_reports))
-    }
-
-    fn has_audit(&self) -> bool {
-        true
-    }
-
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &crate::scenarios::audit::AuditOptions,
-    ) -> crate::scenarios::audit::AuditTargets {
-        let config = DpGdConfig::from_pairs(preset, pairs.iter().copied())?;
-        audit::dpgd_audit_targets(&config, options)
     }
 }

@@ -30,6 +30,7 @@ use crate::scenarios::audit::{
     accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
 };
 use crate::scenarios::error::ConfigError;
+use crate::scenarios::Checked;
 use nalgebra::DMatrix;
 use std::sync::Arc;
 
@@ -48,10 +49,10 @@ pub struct FedRepAudit {
 }
 
 /// The audited releases of a Private FedRep config: every ε.
-pub fn fedrep_audit_targets(c: &FedRepConfig, options: &AuditOptions) -> AuditTargets {
+pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -> AuditTargets {
     let c = FedRepConfig {
         init: InitMode::Random,
-        ..c.clone()
+        ..FedRepConfig::clone(c)
     };
     if c.model()
         .storage_for_budget(super::config::STORE_LIMIT_BYTES)

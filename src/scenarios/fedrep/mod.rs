@@ -26,15 +26,15 @@ use self::charts::{angle_table, charts_for_config, method_name, risk_table};
 use self::config::{FedRepConfig, PRESETS};
 use self::results::{angle_csv, csv_string, AngleCurve, ResultRow};
 use self::run::{merge_shards, FedRepSweep};
+use crate::scenarios::adapter::{About, AuditFn, Experiment};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
-    Scenario, ScenarioInfo, Shard, Stamps, View,
+    ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, Shard, View,
 };
 use serde::{Deserialize, Serialize};
 
-/// The scenario in the registry.
+/// The scenario (the registry lists it).
 pub struct FedRep;
 
 const CHARTS: &[ChartInfo] = &[
@@ -124,13 +124,115 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows and curves of one worker: what [`Scenario::merge`] reads.
-/// A job is a run, numbered by its `order` in the sweep.
-#[derive(Serialize, Deserialize)]
-struct Part {
-    stamps: Stamps,
+/// The finished rows and curves of one worker: what a part holds. A job is a
+/// run, numbered by its `order` in the sweep.
+#[derive(Default, Serialize, Deserialize)]
+pub struct Part {
     rows: Vec<ResultRow>,
     curves: Vec<AngleCurve>,
+}
+
+impl Experiment for FedRep {
+    type Config = FedRepConfig;
+    type Sweep = FedRepSweep;
+    type Part = Part;
+
+    const ABOUT: About = About {
+        id: "fedrep",
+        title: "Private FedRep",
+        lede: "Private FedRep (Snedeker, Zhou & Bassily, ICML 2025): personalized federated learning with a shared representation, \
+               private at the level of users, against Priv-AltMin (Jain et al., NeurIPS 2021).",
+        source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025)",
+        unit: "user",
+        presets: PRESETS,
+        charts: CHARTS,
+        splits: true,
+        user_split: true,
+        lesson: LESSON,
+        claims: claims::CLAIMS,
+    };
+    const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
+
+    fn start(config: Checked<FedRepConfig>, shard: Shard) -> Result<FedRepSweep, Vec<ConfigError>> {
+        FedRepSweep::new_shard(config, shard.index, shard.count).map_err(|e| vec![e])
+    }
+
+    fn start_user_split(
+        config: Checked<FedRepConfig>,
+        share: Shard,
+    ) -> Result<FedRepSweep, Vec<ConfigError>> {
+        FedRepSweep::new_user_split(config, share.index, share.count).map_err(|e| vec![e])
+    }
+
+    fn split_by_users(config: &FedRepConfig, workers: usize) -> bool {
+        cost::split_by_users(config, workers)
+    }
+
+    fn part(sweep: &FedRepSweep) -> Part {
+        Part {
+            rows: sweep.rows(),
+            curves: sweep.curves(),
+        }
+    }
+
+    fn view(config: &FedRepConfig, part: &Part) -> View {
+        view(config, &part.rows, &part.curves)
+    }
+
+    fn estimated_seconds(config: &FedRepConfig) -> f64 {
+        cost::sweep_seconds(config)
+    }
+
+    fn plan(config: &FedRepConfig) -> Plan<'_> {
+        plan(config)
+    }
+
+    fn finished_jobs(part: &Part) -> Vec<usize> {
+        part.rows.iter().map(|r| r.order).collect()
+    }
+
+    /// A finished run has its row and (but local GD) its curve.
+    fn row_jobs(part: &Part) -> Vec<usize> {
+        let curves = part.curves.iter().map(|c| c.order);
+        Self::finished_jobs(part)
+            .into_iter()
+            .chain(curves)
+            .collect()
+    }
+
+    fn combine(parts: Vec<Part>) -> Part {
+        let (rows, curves) = merge_shards(parts.into_iter().map(|p| (p.rows, p.curves)));
+        Part { rows, curves }
+    }
+
+    /// Also asks the accountant for every ε, so a σ it cannot give (or that is
+    /// not a finite number) is reported here, before anything runs.
+    fn derived_errors(config: Checked<FedRepConfig>) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        for &e in &config.epsilons {
+            let fedrep = plan::plan_private_fedrep(&config, e).map(|p| p.sigma);
+            let altmin = if config.altmin {
+                plan::plan_priv_altmin(&config, e).map(|p| p.sigma_w.min(p.sigma_b))
+            } else {
+                Ok(1.0)
+            };
+            for sigma in [fedrep, altmin] {
+                let problem = match sigma {
+                    Ok(s) if s.is_finite() && s > 0.0 => continue,
+                    Ok(s) => format!("the noise would be σ = {s:e}"),
+                    Err(err) => err.to_string(),
+                };
+                errors.push(ConfigError::invalid(
+                    "epsilons",
+                    format!("at ε = {e}: {problem}; change ε, δ or the clips"),
+                ));
+            }
+            if !errors.is_empty() {
+                break;
+            }
+        }
+        errors
+    }
 }
 
 /// The sweep's runs (seed-major, then the runs of one seed), as
@@ -155,10 +257,6 @@ fn plan(config: &FedRepConfig) -> Plan<'_> {
         };
         format!("seed {seed}, {what}")
     })
-}
-
-fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<FedRepConfig, Vec<ConfigError>> {
-    FedRepConfig::from_pairs(preset, pairs.iter().copied())
 }
 
 /// Everything shown for these rows and curves (one worker's, or merged).
@@ -208,186 +306,4 @@ fn summary(rows: &[ResultRow]) -> String {
         ));
     }
     out
-}
-
-/// A Private FedRep sweep (or one worker's share of it) as a [`Run`].
-struct FedRepRun {
-    sweep: FedRepSweep,
-    /// The share its part is (the whole sweep when split by users: every
-    /// worker ends with every run).
-    shard: Shard,
-}
-
-impl Run for FedRepRun {
-    fn step(&mut self) -> Result<bool, RunError> {
-        self.sweep.step()
-    }
-    fn is_done(&self) -> bool {
-        self.sweep.is_done()
-    }
-    fn progress(&self) -> (usize, usize) {
-        self.sweep.progress()
-    }
-    fn phase(&self) -> String {
-        self.sweep.phase_label()
-    }
-    fn view(&self) -> View {
-        view(
-            self.sweep.config(),
-            &self.sweep.rows(),
-            &self.sweep.curves(),
-        )
-    }
-    fn waiting(&self) -> bool {
-        self.sweep.waiting()
-    }
-    fn take_outbox(&mut self) -> Option<Vec<u8>> {
-        self.sweep.take_outbox()
-    }
-    fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
-        self.sweep.deliver(parts)
-    }
-    fn part(&self) -> Vec<u8> {
-        let rows = self.sweep.rows();
-        let stamps = plan(self.sweep.config()).stamps(
-            self.shard,
-            self.sweep.is_done(),
-            rows.iter().map(|r| r.order),
-        );
-        let part = Part {
-            stamps,
-            rows,
-            curves: self.sweep.curves(),
-        };
-        // Writing plain data to memory cannot fail; an empty part merges as nothing.
-        postcard::to_allocvec(&part).unwrap_or_default()
-    }
-}
-
-impl Scenario for FedRep {
-    fn info(&self) -> ScenarioInfo {
-        ScenarioInfo {
-            id: "fedrep",
-            title: "Private FedRep",
-            lede: "Private FedRep (Snedeker, Zhou & Bassily, ICML 2025): personalized federated learning with a shared representation, \
-                   private at the level of users, against Priv-AltMin (Jain et al., NeurIPS 2021).",
-            source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025)",
-            unit: "user",
-            presets: PRESETS,
-            fields: FedRepConfig::field_infos(&FedRepConfig::default()),
-            charts: CHARTS,
-            splits: true,
-            user_split: true,
-            lesson: LESSON,
-            claims: claims::CLAIMS,
-        }
-    }
-
-    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
-        Ok(FedRepConfig::preset(preset)?.to_fields())
-    }
-
-    /// Also asks the accountant for every ε, so a σ it cannot give (or that is
-    /// not a finite number) is reported here, before anything runs.
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        let config = match config_of(preset, pairs) {
-            Ok(c) => c,
-            Err(errors) => return errors,
-        };
-        let mut errors = Vec::new();
-        for &e in &config.epsilons {
-            let fedrep = plan::plan_private_fedrep(&config, e).map(|p| p.sigma);
-            let altmin = if config.altmin {
-                plan::plan_priv_altmin(&config, e).map(|p| p.sigma_w.min(p.sigma_b))
-            } else {
-                Ok(1.0)
-            };
-            for sigma in [fedrep, altmin] {
-                let problem = match sigma {
-                    Ok(s) if s.is_finite() && s > 0.0 => continue,
-                    Ok(s) => format!("the noise would be σ = {s:e}"),
-                    Err(err) => err.to_string(),
-                };
-                errors.push(ConfigError::invalid(
-                    "epsilons",
-                    format!("at ε = {e}: {problem}; change ε, δ or the clips"),
-                ));
-            }
-            if !errors.is_empty() {
-                break;
-            }
-        }
-        errors
-    }
-
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
-        let config = config_of(preset, pairs)?;
-        let sweep =
-            FedRepSweep::new_shard(config, shard.index, shard.count).map_err(|e| vec![e])?;
-        Ok(Box::new(FedRepRun { sweep, shard }))
-    }
-
-    fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {
-        config_of(preset, pairs).is_ok_and(|c| cost::split_by_users(&c, workers))
-    }
-
-    fn start_user_split(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        share: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
-        let config = config_of(preset, pairs)?;
-        let sweep =
-            FedRepSweep::new_user_split(config, share.index, share.count).map_err(|e| vec![e])?;
-        Ok(Box::new(FedRepRun {
-            sweep,
-            shard: Shard::WHOLE,
-        }))
-    }
-
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        Ok(cost::sweep_seconds(&config_of(preset, pairs)?))
-    }
-
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs)?;
-        // A finished run has its row and (but local GD) its curve.
-        let parts = decode_parts::<Part>(parts, &plan(&config), coverage, |p| {
-            let jobs = p.rows.iter().map(|r| r.order);
-            let curves = p.curves.iter().map(|c| c.order);
-            (&p.stamps, jobs.chain(curves).collect())
-        })?;
-        let (rows, curves) = merge_shards(parts.into_iter().map(|p| (p.rows, p.curves)));
-        Ok(view(&config, &rows, &curves))
-    }
-
-    fn has_audit(&self) -> bool {
-        true
-    }
-
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &crate::scenarios::audit::AuditOptions,
-    ) -> crate::scenarios::audit::AuditTargets {
-        let config = FedRepConfig::from_pairs(preset, pairs.iter().copied())?;
-        audit::fedrep_audit_targets(&config, options)
-    }
 }

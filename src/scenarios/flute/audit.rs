@@ -26,6 +26,7 @@ use crate::scenarios::audit::{
     accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
 };
 use crate::scenarios::error::ConfigError;
+use crate::scenarios::Checked;
 use std::sync::Arc;
 
 /// Seconds per M·N·d·(k + 2) of a private round's client sums, measured
@@ -46,7 +47,7 @@ pub struct FluteAudit {
 }
 
 /// The audited releases of a FLUTE config: DP-FLUTE at every ε.
-pub fn flute_audit_targets(c: &FluteConfig, options: &AuditOptions) -> AuditTargets {
+pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> AuditTargets {
     if !c.private {
         return Err(vec![ConfigError::invalid(
             "private",

@@ -17,16 +17,13 @@ pub mod run;
 use self::config::{FluteConfig, PRESETS};
 use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
 use crate::privacy::PrivacyReport;
+use crate::scenarios::adapter::{About, AuditFn, Experiment};
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
-use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
-    Scenario, ScenarioInfo, Shard, Stamps, View,
-};
+use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
 use serde::{Deserialize, Serialize};
 
-/// The scenario in the registry.
+/// The scenario (the registry lists it).
 pub struct Flute;
 
 const CHARTS: &[ChartInfo] = &[
@@ -184,17 +181,59 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows, reports and curves: what [`Scenario::merge`] reads.
-#[derive(Serialize, Deserialize)]
-struct Part {
-    stamps: Stamps,
+/// The finished rows, reports and curves: what a part holds.
+#[derive(Default, Serialize, Deserialize)]
+pub struct Part {
     rows: Vec<FluteRow>,
     reports: Vec<Option<PrivacyReport>>,
     curves: Vec<Curve>,
 }
 
-fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<FluteConfig, Vec<ConfigError>> {
-    FluteConfig::from_pairs(preset, pairs.iter().copied())
+impl Experiment for Flute {
+    type Config = FluteConfig;
+    type Sweep = FluteSweep;
+    type Part = Part;
+
+    const ABOUT: About = About {
+        id: "flute",
+        title: "FLUTE: a representation too small for every client",
+        lede: "Liu, Shen & Yang (ICML 2024): when the clients' true regressors have rank r larger than the representation size k, \
+               no k-dimensional representation fits every client, and averaging locally fitted representations can lose the top \
+               directions (their Example 1). FLUTE uploads the heads too and adds a server-side regularizer that steers B to the \
+               top-k subspace. Linear FLUTE (Algorithm 1) on the paper's synthetic data, against FedRep in two forms (the paper does \
+               not say which it ran): from the same tiny random start, FLUTE reaches the finite-N ERM floor about three times sooner \
+               than FedRep run as its code runs it, as the paper reports; from its data-driven start FedRep is about as quick, and \
+               at App. C.1 every method ends at the same floor. DP-FLUTE is this project's private extension.",
+        source: "Liu, Shen, Yang, Federated Representation Learning in the Under-Parameterized Regime (ICML 2024), Algorithm 1, §7.1, App. C.1",
+        unit: "client",
+        presets: PRESETS,
+        charts: CHARTS,
+        splits: false,
+        user_split: false,
+        lesson: LESSON,
+        claims: claims::CLAIMS,
+    };
+    const AUDIT: Option<AuditFn<FluteConfig>> = Some(audit::flute_audit_targets);
+
+    fn start(config: Checked<FluteConfig>, _: Shard) -> Result<FluteSweep, Vec<ConfigError>> {
+        Ok(FluteSweep::new(config))
+    }
+
+    fn part(sweep: &FluteSweep) -> Part {
+        Part {
+            rows: sweep.rows().to_vec(),
+            reports: sweep.reports().to_vec(),
+            curves: sweep.curves().to_vec(),
+        }
+    }
+
+    fn view(c: &FluteConfig, part: &Part) -> View {
+        view(c, &part.rows, &part.reports, &part.curves)
+    }
+
+    fn estimated_seconds(c: &FluteConfig) -> f64 {
+        c.estimated_seconds()
+    }
 }
 
 fn view(
@@ -269,129 +308,5 @@ fn view(
         ],
         claims: Vec::new(),
         summary,
-    }
-}
-
-struct FluteRun {
-    sweep: FluteSweep,
-}
-
-impl Run for FluteRun {
-    fn step(&mut self) -> Result<bool, RunError> {
-        self.sweep.step()
-    }
-    fn is_done(&self) -> bool {
-        self.sweep.is_done()
-    }
-    fn progress(&self) -> (usize, usize) {
-        self.sweep.progress()
-    }
-    fn phase(&self) -> String {
-        self.sweep.phase_label()
-    }
-    fn view(&self) -> View {
-        view(
-            self.sweep.config(),
-            self.sweep.rows(),
-            self.sweep.reports(),
-            self.sweep.curves(),
-        )
-    }
-    fn part(&self) -> Vec<u8> {
-        let fields = self.sweep.config().to_fields();
-        let plan = Plan::whole("flute", &fields);
-        postcard::to_allocvec(&Part {
-            stamps: plan.stamps(Shard::WHOLE, self.sweep.is_done(), [0]),
-            rows: self.sweep.rows().to_vec(),
-            reports: self.sweep.reports().to_vec(),
-            curves: self.sweep.curves().to_vec(),
-        })
-        .unwrap_or_default()
-    }
-}
-
-impl Scenario for Flute {
-    fn info(&self) -> ScenarioInfo {
-        ScenarioInfo {
-            id: "flute",
-            title: "FLUTE: a representation too small for every client",
-            lede: "Liu, Shen & Yang (ICML 2024): when the clients' true regressors have rank r larger than the representation size k, \
-                   no k-dimensional representation fits every client, and averaging locally fitted representations can lose the top \
-                   directions (their Example 1). FLUTE uploads the heads too and adds a server-side regularizer that steers B to the \
-                   top-k subspace. Linear FLUTE (Algorithm 1) on the paper's synthetic data, against FedRep in two forms (the paper does \
-                   not say which it ran): from the same tiny random start, FLUTE reaches the finite-N ERM floor about three times sooner \
-                   than FedRep run as its code runs it, as the paper reports; from its data-driven start FedRep is about as quick, and \
-                   at App. C.1 every method ends at the same floor. DP-FLUTE is this project's private extension.",
-            source: "Liu, Shen, Yang, Federated Representation Learning in the Under-Parameterized Regime (ICML 2024), Algorithm 1, §7.1, App. C.1",
-            unit: "client",
-            presets: PRESETS,
-            fields: FluteConfig::field_infos(&FluteConfig::default()),
-            charts: CHARTS,
-            splits: false,
-            user_split: false,
-            lesson: LESSON,
-            claims: claims::CLAIMS,
-        }
-    }
-
-    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
-        Ok(FluteConfig::preset(preset)?.to_fields())
-    }
-
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        config_of(preset, pairs).err().unwrap_or_default()
-    }
-
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
-        let config = config_of(preset, pairs)?;
-        shard.only_first()?;
-        Ok(Box::new(FluteRun {
-            sweep: FluteSweep::new(config),
-        }))
-    }
-
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        Ok(config_of(preset, pairs)?.estimated_seconds())
-    }
-
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs)?;
-        let fields = config.to_fields();
-        let plan = Plan::whole("flute", &fields);
-        let (mut rows, mut reports, mut curves) = (Vec::new(), Vec::new(), Vec::new());
-        for p in decode_parts::<Part>(parts, &plan, coverage, |p| (&p.stamps, p.stamps.listed()))? {
-            rows.extend(p.rows);
-            reports.extend(p.reports);
-            curves.extend(p.curves);
-        }
-        Ok(view(&config, &rows, &reports, &curves))
-    }
-
-    fn has_audit(&self) -> bool {
-        true
-    }
-
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &crate::scenarios::audit::AuditOptions,
-    ) -> crate::scenarios::audit::AuditTargets {
-        audit::flute_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

@@ -23,8 +23,9 @@ use crate::linalg::{all_finite, gaussian_matrix, symmetric_eigen};
 use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
+use crate::scenarios::adapter::Sweep;
 use crate::scenarios::table::csv_number as num;
-use crate::scenarios::RunError;
+use crate::scenarios::{Checked, RunError};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -345,7 +346,8 @@ pub struct FluteSweep {
 }
 
 impl FluteSweep {
-    pub fn new(config: FluteConfig) -> Self {
+    pub fn new(config: Checked<FluteConfig>) -> Self {
+        let config = config.into_inner();
         let total_units = config.seeds as f64 * (config.rounds_per_seed() + 1.0);
         FluteSweep {
             config,
@@ -359,9 +361,6 @@ impl FluteSweep {
         }
     }
 
-    pub fn config(&self) -> &FluteConfig {
-        &self.config
-    }
     pub fn rows(&self) -> &[FluteRow] {
         &self.rows
     }
@@ -371,13 +370,21 @@ impl FluteSweep {
     pub fn curves(&self) -> &[Curve] {
         &self.curves
     }
+}
 
-    pub fn is_done(&self) -> bool {
+impl Sweep for FluteSweep {
+    type Config = FluteConfig;
+
+    fn config(&self) -> &FluteConfig {
+        &self.config
+    }
+
+    fn is_done(&self) -> bool {
         self.next_seed >= self.config.seeds && self.state.is_none()
     }
 
     /// Progress in round-equivalents (the scale of the cost model).
-    pub fn progress(&self) -> (usize, usize) {
+    fn progress(&self) -> (usize, usize) {
         let total = self.total_units.ceil() as usize;
         if self.is_done() {
             (total, total)
@@ -386,7 +393,7 @@ impl FluteSweep {
         }
     }
 
-    pub fn phase_label(&self) -> String {
+    fn phase(&self) -> String {
         match &self.state {
             None if self.is_done() => "done".into(),
             None => "drawing the data and its ERM floor".into(),
@@ -408,6 +415,12 @@ impl FluteSweep {
         }
     }
 
+    fn step(&mut self) -> Result<bool, RunError> {
+        FluteSweep::step(self)
+    }
+}
+
+impl FluteSweep {
     fn tasks(&self) -> VecDeque<Task> {
         let c = &self.config;
         let mut tasks: VecDeque<Task> = [

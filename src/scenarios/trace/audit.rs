@@ -35,6 +35,7 @@ use crate::scenarios::audit::{
     accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
 };
 use crate::scenarios::error::ConfigError;
+use crate::scenarios::Checked;
 use nalgebra::DMatrix;
 use std::sync::Arc;
 
@@ -92,7 +93,7 @@ fn seconds_per_run(c: &TraceConfig, n: usize, variant: Variant, mode: AuditMode)
 
 /// The audited releases of a trace-regression config: both variants (the
 /// config's first) at every ε, at the first n.
-pub fn trace_audit_targets(c: &TraceConfig, options: &AuditOptions) -> AuditTargets {
+pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> AuditTargets {
     let n = c.n[0];
     let p = c.d1 * c.d2;
     let bytes = 3.0 * 8.0 * n as f64 * (p + 1) as f64;

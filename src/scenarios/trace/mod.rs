@@ -18,16 +18,13 @@ pub mod run;
 use self::config::{TraceConfig, PRESETS};
 use self::run::{csv, TraceRow, TraceSweep};
 use crate::privacy::PrivacyReport;
+use crate::scenarios::adapter::{About, AuditFn, Experiment};
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::field::Config;
 use crate::scenarios::table::chart_table;
-use crate::scenarios::{
-    decode_parts, ChartInfo, ConfigError, Coverage, LessonStep, OutputFile, Plan, Run, RunError,
-    Scenario, ScenarioInfo, Shard, Stamps, View,
-};
+use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
 use serde::{Deserialize, Serialize};
 
-/// The scenario in the registry.
+/// The scenario (the registry lists it).
 pub struct Trace;
 
 const CHARTS: &[ChartInfo] = &[
@@ -122,16 +119,54 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows and reports: what [`Scenario::merge`] reads.
-#[derive(Serialize, Deserialize)]
-struct Part {
-    stamps: Stamps,
+/// The finished rows and reports: what a part holds.
+#[derive(Default, Serialize, Deserialize)]
+pub struct Part {
     rows: Vec<TraceRow>,
     reports: Vec<Option<PrivacyReport>>,
 }
 
-fn config_of(preset: &str, pairs: &[(&str, &str)]) -> Result<TraceConfig, Vec<ConfigError>> {
-    TraceConfig::from_pairs(preset, pairs.iter().copied())
+impl Experiment for Trace {
+    type Config = TraceConfig;
+    type Sweep = TraceSweep;
+    type Part = Part;
+
+    const ABOUT: About = About {
+        id: "trace",
+        title: "DP low-rank trace regression",
+        lede: "Zha (2024): estimate a rank-r matrix M from y = ⟨X, M⟩ + ξ privately, with a private spectral start (Algorithm 1) \
+               and DP Riemannian gradient descent (Algorithm 2). The paper has no experiments; this is the first implementation. \
+               Its noise comes from high-probability sensitivities with oracle constants; the clipped variant, with worst-case \
+               sensitivities, is this project's extension.",
+        source: "Zha, Near-optimal differentially private low-rank trace regression with guaranteed private initialization (arXiv:2403.15999, 2024), Algorithms 1–2",
+        unit: "sample",
+        presets: PRESETS,
+        charts: CHARTS,
+        splits: false,
+        user_split: false,
+        lesson: LESSON,
+        claims: claims::CLAIMS,
+    };
+    const AUDIT: Option<AuditFn<TraceConfig>> = Some(audit::trace_audit_targets);
+
+    fn start(config: Checked<TraceConfig>, _: Shard) -> Result<TraceSweep, Vec<ConfigError>> {
+        Ok(TraceSweep::new(config))
+    }
+
+    fn part(sweep: &TraceSweep) -> Part {
+        Part {
+            rows: sweep.rows().to_vec(),
+            reports: sweep.reports().to_vec(),
+        }
+    }
+
+    fn view(c: &TraceConfig, part: &Part) -> View {
+        view(c, &part.rows, &part.reports)
+    }
+
+    fn estimated_seconds(c: &TraceConfig) -> f64 {
+        c.estimated_seconds()
+    }
 }
 
 fn view(c: &TraceConfig, rows: &[TraceRow], reports: &[Option<PrivacyReport>]) -> View {
@@ -221,119 +256,5 @@ fn view(c: &TraceConfig, rows: &[TraceRow], reports: &[Option<PrivacyReport>]) -
         }],
         claims: Vec::new(),
         summary,
-    }
-}
-
-struct TraceRun {
-    sweep: TraceSweep,
-}
-
-impl Run for TraceRun {
-    fn step(&mut self) -> Result<bool, RunError> {
-        self.sweep.step()
-    }
-    fn is_done(&self) -> bool {
-        self.sweep.is_done()
-    }
-    fn progress(&self) -> (usize, usize) {
-        self.sweep.progress()
-    }
-    fn phase(&self) -> String {
-        self.sweep.phase_label()
-    }
-    fn view(&self) -> View {
-        view(self.sweep.config(), self.sweep.rows(), self.sweep.reports())
-    }
-    fn part(&self) -> Vec<u8> {
-        let fields = self.sweep.config().to_fields();
-        let plan = Plan::whole("trace", &fields);
-        postcard::to_allocvec(&Part {
-            stamps: plan.stamps(Shard::WHOLE, self.sweep.is_done(), [0]),
-            rows: self.sweep.rows().to_vec(),
-            reports: self.sweep.reports().to_vec(),
-        })
-        .unwrap_or_default()
-    }
-}
-
-impl Scenario for Trace {
-    fn info(&self) -> ScenarioInfo {
-        ScenarioInfo {
-            id: "trace",
-            title: "DP low-rank trace regression",
-            lede: "Zha (2024): estimate a rank-r matrix M from y = ⟨X, M⟩ + ξ privately, with a private spectral start (Algorithm 1) \
-                   and DP Riemannian gradient descent (Algorithm 2). The paper has no experiments; this is the first implementation. \
-                   Its noise comes from high-probability sensitivities with oracle constants; the clipped variant, with worst-case \
-                   sensitivities, is this project's extension.",
-            source: "Zha, Near-optimal differentially private low-rank trace regression with guaranteed private initialization (arXiv:2403.15999, 2024), Algorithms 1–2",
-            unit: "sample",
-            presets: PRESETS,
-            fields: TraceConfig::field_infos(&TraceConfig::default()),
-            charts: CHARTS,
-            splits: false,
-            user_split: false,
-            lesson: LESSON,
-            claims: claims::CLAIMS,
-        }
-    }
-
-    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
-        Ok(TraceConfig::preset(preset)?.to_fields())
-    }
-
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        config_of(preset, pairs).err().unwrap_or_default()
-    }
-
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
-        let config = config_of(preset, pairs)?;
-        shard.only_first()?;
-        Ok(Box::new(TraceRun {
-            sweep: TraceSweep::new(config),
-        }))
-    }
-
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        Ok(config_of(preset, pairs)?.estimated_seconds())
-    }
-
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        let config = config_of(preset, pairs)?;
-        let fields = config.to_fields();
-        let plan = Plan::whole("trace", &fields);
-        let (mut rows, mut reports) = (Vec::new(), Vec::new());
-        for p in decode_parts::<Part>(parts, &plan, coverage, |p| (&p.stamps, p.stamps.listed()))? {
-            rows.extend(p.rows);
-            reports.extend(p.reports);
-        }
-        Ok(view(&config, &rows, &reports))
-    }
-
-    fn has_audit(&self) -> bool {
-        true
-    }
-
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &crate::scenarios::audit::AuditOptions,
-    ) -> crate::scenarios::audit::AuditTargets {
-        audit::trace_audit_targets(&config_of(preset, pairs)?, options)
     }
 }

@@ -14,8 +14,9 @@ use crate::data::trace_regression::{TraceData, Truth};
 use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, NoiseSource};
+use crate::scenarios::adapter::Sweep;
 use crate::scenarios::table::csv_number as num;
-use crate::scenarios::RunError;
+use crate::scenarios::{Checked, RunError};
 use serde::{Deserialize, Serialize};
 
 pub const DP_INIT: &str = "dp-init";
@@ -183,7 +184,8 @@ pub struct TraceSweep {
 }
 
 impl TraceSweep {
-    pub fn new(config: TraceConfig) -> Self {
+    pub fn new(config: Checked<TraceConfig>) -> Self {
+        let config = config.into_inner();
         let jobs = config
             .n
             .iter()
@@ -198,28 +200,37 @@ impl TraceSweep {
         }
     }
 
-    pub fn config(&self) -> &TraceConfig {
-        &self.config
-    }
     pub fn rows(&self) -> &[TraceRow] {
         &self.rows
     }
     pub fn reports(&self) -> &[Option<PrivacyReport>] {
         &self.reports
     }
-    pub fn is_done(&self) -> bool {
+}
+
+impl Sweep for TraceSweep {
+    type Config = TraceConfig;
+    fn config(&self) -> &TraceConfig {
+        &self.config
+    }
+    fn is_done(&self) -> bool {
         self.next >= self.jobs.len()
     }
-    pub fn progress(&self) -> (usize, usize) {
+    fn progress(&self) -> (usize, usize) {
         (self.next, self.jobs.len())
     }
-    pub fn phase_label(&self) -> String {
+    fn phase(&self) -> String {
         match self.jobs.get(self.next) {
             Some(&(n, r)) => format!("n = {n}, repeat {}: the data and every run on it", r + 1),
             None => "done".into(),
         }
     }
+    fn step(&mut self) -> Result<bool, RunError> {
+        TraceSweep::step(self)
+    }
+}
 
+impl TraceSweep {
     /// One dataset; Ok(true) once everything is done.
     pub fn step(&mut self) -> Result<bool, RunError> {
         let Some(&(n, repeat)) = self.jobs.get(self.next) else {

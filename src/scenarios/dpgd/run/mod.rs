@@ -41,8 +41,7 @@ use crate::algorithms::min_norm::min_norm_least_squares;
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::Config;
-use crate::scenarios::{assign_longest_first, Shard};
+use crate::scenarios::{assign_longest_first, Checked, Shard};
 
 mod paths;
 use paths::{batch_chunk, chunk_steps};
@@ -162,10 +161,10 @@ pub struct DpGdSweep {
 }
 
 impl DpGdSweep {
-    /// Validates `config` and plans every job. `sigma_for` is the accountant:
-    /// it must return a finite σ ≥ 0 for each DP-GD run it is asked about.
+    /// Plans every job. `sigma_for` is the accountant: it must return a
+    /// finite σ ≥ 0 for each DP-GD run it is asked about.
     pub fn new(
-        config: DpGdConfig,
+        config: Checked<DpGdConfig>,
         sigma_for: impl Fn(&SigmaQuery) -> f64 + 'static,
     ) -> Result<Self, ConfigError> {
         Self::build(config, Box::new(sigma_for), None, Shard::WHOLE)
@@ -178,7 +177,7 @@ impl DpGdSweep {
     /// (config, seed, width), so the shards' rows sorted by `order` are exactly
     /// the whole sweep's.
     pub fn with_epsilon_spent(
-        config: DpGdConfig,
+        config: Checked<DpGdConfig>,
         sigma_for: impl Fn(&SigmaQuery) -> f64 + 'static,
         epsilon_spent: impl Fn(&SpentQuery) -> f64 + 'static,
         shard: Shard,
@@ -192,12 +191,12 @@ impl DpGdSweep {
     }
 
     fn build(
-        config: DpGdConfig,
+        config: Checked<DpGdConfig>,
         sigma_for: SigmaFn,
         spent_for: Option<SpentFn>,
         shard: Shard,
     ) -> Result<Self, ConfigError> {
-        config.validate()?;
+        let config = config.into_inner();
         shard.check()?;
         let mut jobs = Vec::new();
         let mut units_total = 0;

@@ -4,7 +4,7 @@
 use super::super::charts::charts;
 use super::super::config::{Calibration, EtaMode, TargetKind};
 use super::*;
-use crate::scenarios::field::OptionalList;
+use crate::scenarios::field::{Config, OptionalList};
 
 /// Stand-in accountant for tests: the paper's Prop. 3.2.
 fn prop32(q: &SigmaQuery) -> f64 {
@@ -145,7 +145,9 @@ fn bad_values_name_their_field() {
 
 #[test]
 fn an_unusable_sigma_is_reported_before_running() {
-    let e = DpGdSweep::new(tiny(), |_| f64::NAN).err().unwrap();
+    let e = DpGdSweep::new(Checked::new(tiny()).unwrap(), |_| f64::NAN)
+        .err()
+        .unwrap();
     assert_eq!(e.field(), "epsilons");
 }
 
@@ -153,8 +155,13 @@ fn an_unusable_sigma_is_reported_before_running() {
 fn rows_cover_every_method_width_and_epsilon() {
     let c = tiny();
     let mut calls = 0;
-    let mut s =
-        DpGdSweep::with_epsilon_spent(c.clone(), prop32, |q| q.sigma, Shard::WHOLE).unwrap();
+    let mut s = DpGdSweep::with_epsilon_spent(
+        Checked::new(c.clone()).unwrap(),
+        prop32,
+        |q| q.sigma,
+        Shard::WHOLE,
+    )
+    .unwrap();
     let total = s.progress().1;
     while !s.step() {
         calls += 1;
@@ -198,7 +205,7 @@ fn rows_cover_every_method_width_and_epsilon() {
 
 #[test]
 fn csv_has_a_header_and_empty_fields_for_nan() {
-    let mut s = DpGdSweep::new(tiny(), prop32).unwrap();
+    let mut s = DpGdSweep::new(Checked::new(tiny()).unwrap(), prop32).unwrap();
     s.run_to_end();
     let mut out = Vec::new();
     write_csv(s.rows(), &mut out).unwrap();
@@ -228,7 +235,7 @@ fn csv_has_a_header_and_empty_fields_for_nan() {
 
 #[test]
 fn charts_describe_the_four_panels() {
-    let mut s = DpGdSweep::new(tiny(), prop32).unwrap();
+    let mut s = DpGdSweep::new(Checked::new(tiny()).unwrap(), prop32).unwrap();
     s.run_to_end();
     let all = [s.rows(), s.trace()].concat();
     let cs = charts(&all);

@@ -7,9 +7,8 @@ use super::super::jobs::{assign_shards, jobs_of_one_seed, Job};
 use super::super::results::{AngleCurve, ResultRow};
 use super::user_split::UserShare;
 use super::SeedSweep;
-use crate::scenarios::field::Config;
-use crate::scenarios::ConfigError;
-use crate::scenarios::{RunError, Shard};
+use crate::scenarios::adapter::Sweep;
+use crate::scenarios::{Checked, ConfigError, RunError, Shard};
 
 /// A whole Private FedRep sweep: `seeds` datasets (seed, seed+1, …), each with
 /// every run, or — for a pool of workers — only the runs of one shard (the
@@ -23,18 +22,18 @@ pub struct FedRepSweep {
 }
 
 impl FedRepSweep {
-    /// Validates the config; the whole sweep in one worker.
-    pub fn new(config: FedRepConfig) -> Result<Self, ConfigError> {
+    /// The whole sweep in one worker.
+    pub fn new(config: Checked<FedRepConfig>) -> Result<Self, ConfigError> {
         Self::new_shard(config, 0, 1)
     }
 
-    /// Validates the config; only the runs of shard `shard` of `shards`.
+    /// Only the runs of shard `shard` of `shards`.
     pub fn new_shard(
-        config: FedRepConfig,
+        config: Checked<FedRepConfig>,
         shard: usize,
         shards: usize,
     ) -> Result<Self, ConfigError> {
-        config.validate()?;
+        let config = config.into_inner();
         Shard {
             index: shard,
             count: shards,
@@ -67,17 +66,17 @@ impl FedRepSweep {
         })
     }
 
-    /// Validates the config; every run of the sweep, with worker `index` of
+    /// Every run of the sweep, with worker `index` of
     /// `count` computing its share of each pass over the users and every worker
     /// applying all the shares (see [`UserShare`]): every worker ends with the
     /// single-worker results. Priv-AltMin's iterations are not cut into
     /// blocks, so a sweep with it does not split by users.
     pub fn new_user_split(
-        config: FedRepConfig,
+        config: Checked<FedRepConfig>,
         index: usize,
         count: usize,
     ) -> Result<Self, ConfigError> {
-        config.validate()?;
+        let config = config.into_inner();
         Shard { index, count }.check()?;
         if config.altmin {
             return Err(ConfigError::invalid(
@@ -108,40 +107,6 @@ impl FedRepSweep {
         })
     }
 
-    pub fn config(&self) -> &FedRepConfig {
-        &self.config
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.current >= self.parts.len()
-    }
-
-    /// Split by users: whether the run waits for the other workers' partials.
-    pub fn waiting(&self) -> bool {
-        self.parts.get(self.current).is_some_and(|p| p.waiting())
-    }
-
-    /// Split by users: this worker's partials of the pass just finished, once.
-    pub fn take_outbox(&mut self) -> Option<Vec<u8>> {
-        self.parts.get_mut(self.current)?.take_outbox()
-    }
-
-    /// Split by users: every worker's partials (worker order) of the pass the
-    /// run waits on.
-    pub fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
-        match self.parts.get_mut(self.current) {
-            Some(p) => p.deliver(parts),
-            None => Err(RunError::Part("the sweep is finished".into())),
-        }
-    }
-
-    pub fn progress(&self) -> (usize, usize) {
-        self.parts.iter().fold((0, 0), |(d, t), p| {
-            let (pd, pt) = p.progress();
-            (d + pd, t + pt)
-        })
-    }
-
     /// Finished rows of every seed, in sweep order.
     pub fn rows(&self) -> Vec<ResultRow> {
         self.parts
@@ -155,7 +120,51 @@ impl FedRepSweep {
         self.parts.iter().flat_map(|p| p.curves()).collect()
     }
 
-    pub fn phase_label(&self) -> String {
+    /// Runs to the end (CLI, tests).
+    pub fn run_to_end(&mut self) -> Result<(), RunError> {
+        while !self.step()? {}
+        Ok(())
+    }
+}
+
+impl Sweep for FedRepSweep {
+    type Config = FedRepConfig;
+
+    fn config(&self) -> &FedRepConfig {
+        &self.config
+    }
+
+    fn is_done(&self) -> bool {
+        self.current >= self.parts.len()
+    }
+
+    /// Split by users: whether the run waits for the other workers' partials.
+    fn waiting(&self) -> bool {
+        self.parts.get(self.current).is_some_and(|p| p.waiting())
+    }
+
+    /// Split by users: this worker's partials of the pass just finished, once.
+    fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        self.parts.get_mut(self.current)?.take_outbox()
+    }
+
+    /// Split by users: every worker's partials (worker order) of the pass the
+    /// run waits on.
+    fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
+        match self.parts.get_mut(self.current) {
+            Some(p) => p.deliver(parts),
+            None => Err(RunError::Part("the sweep is finished".into())),
+        }
+    }
+
+    fn progress(&self) -> (usize, usize) {
+        self.parts.iter().fold((0, 0), |(d, t), p| {
+            let (pd, pt) = p.progress();
+            (d + pd, t + pt)
+        })
+    }
+
+    fn phase(&self) -> String {
         match self.parts.get(self.current) {
             Some(p) if self.config.seeds > 1 => {
                 format!("seed {}: {}", p.config.seed, p.phase_label())
@@ -165,15 +174,9 @@ impl FedRepSweep {
         }
     }
 
-    /// Runs to the end (CLI, tests).
-    pub fn run_to_end(&mut self) -> Result<(), RunError> {
-        while !self.step()? {}
-        Ok(())
-    }
-
     /// One bounded unit of work; Ok(true) once everything is done. A seed's
     /// dataset is dropped as soon as its runs are finished.
-    pub fn step(&mut self) -> Result<bool, RunError> {
+    fn step(&mut self) -> Result<bool, RunError> {
         if let Some(part) = self.parts.get_mut(self.current) {
             if part.step()? {
                 part.release_data();

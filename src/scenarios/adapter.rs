@@ -1,0 +1,363 @@
+//! The one implementation of [`Scenario`] and [`Run`], for every scenario.
+//!
+//! What every scenario did the same way (text to a checked config, the preset
+//! listing, validation, starting a sweep on its share, its part with its
+//! stamps, the merge of parts checked against the plan, the cached
+//! description) is written here once, over the typed [`Experiment`] a scenario
+//! implements with what is its own: its description ([`About`]), its config,
+//! how to start its sweep, what a part of it holds, how a part is shown
+//! ([`Experiment::view`]) and its audit. Its [`Sweep`] (its `run.rs`) is the
+//! state machine that the adapter steps.
+//!
+//! The registry lists each scenario as an [`Adapter`] of its experiment.
+
+use super::audit::{AuditOptions, AuditTargets};
+use super::checked::Checked;
+use super::claims::Claim;
+use super::field::Config;
+use super::shards::{decode_parts, Coverage, Plan, Shard, Stamps};
+use super::{
+    ChartInfo, ConfigError, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo, View,
+    WASM_FACTOR,
+};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+/// What a scenario says of itself: its [`ScenarioInfo`] but the field table,
+/// which the adapter reads from its config.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// One paragraph for the page's header (plain text).
+    pub lede: &'static str,
+    /// The paper(s), for the footer and the docs.
+    pub source: &'static str,
+    /// Who one "unit of privacy" is ("user", "training sample", …).
+    pub unit: &'static str,
+    pub presets: &'static [Preset],
+    pub charts: &'static [ChartInfo],
+    /// Whether a sweep splits over workers: each starts with its [`Shard`];
+    /// otherwise only the first shard exists and runs the whole sweep.
+    pub splits: bool,
+    /// Whether workers can also share each run's users
+    /// ([`Experiment::start_user_split`]).
+    pub user_split: bool,
+    pub lesson: &'static [LessonStep],
+    pub claims: &'static [Claim],
+}
+
+/// A scenario's sweep as a step-wise state machine (its `run.rs`): bounded
+/// steps, progress, and the config it runs.
+pub trait Sweep: Send + 'static {
+    type Config;
+    /// The config the sweep runs (checked when the sweep was started).
+    fn config(&self) -> &Self::Config;
+    /// One bounded unit of work; Ok(true) once everything is done.
+    fn step(&mut self) -> Result<bool, RunError>;
+    fn is_done(&self) -> bool;
+    /// (units done, total units).
+    fn progress(&self) -> (usize, usize);
+    /// What is being computed now, in words.
+    fn phase(&self) -> String;
+    /// Split by users: see [`Run::waiting`].
+    fn waiting(&self) -> bool {
+        false
+    }
+    /// Split by users: see [`Run::take_outbox`].
+    fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        None
+    }
+    /// Split by users: see [`Run::deliver`].
+    fn deliver(&mut self, _parts: &[Vec<u8>]) -> Result<(), RunError> {
+        Err(RunError::Part("this run is not split by users".into()))
+    }
+}
+
+/// An audit of a scenario's private releases, from its checked config.
+pub type AuditFn<C> = fn(&Checked<C>, &AuditOptions) -> AuditTargets;
+
+/// One experiment of a paper: what a scenario has that is its own. The
+/// [`Adapter`] makes a [`Scenario`] of it.
+pub trait Experiment: Send + Sync + 'static {
+    /// Its settings (field table, presets, checks).
+    type Config: Config + Default + Send + Sync;
+    /// Its sweep; each worker steps one.
+    type Sweep: Sweep<Config = Self::Config>;
+    /// What a worker's results hold (rows, reports, curves): a part of a
+    /// sweep split over workers is this after its [`Stamps`].
+    type Part: Serialize + DeserializeOwned + Default;
+
+    /// Its description (the page's header, presets, charts, lesson, claims).
+    const ABOUT: About;
+    /// Its audit, if it has one (the page offers it).
+    const AUDIT: Option<AuditFn<Self::Config>> = None;
+
+    /// Its sweep, or the share of it of `shard` (a scenario that does not
+    /// split is only ever given the whole sweep).
+    fn start(config: Checked<Self::Config>, shard: Shard) -> Result<Self::Sweep, Vec<ConfigError>>;
+    /// The results the sweep holds so far.
+    fn part(sweep: &Self::Sweep) -> Self::Part;
+    /// Everything shown for these results (a run's own, or merged parts').
+    fn view(config: &Self::Config, part: &Self::Part) -> View;
+    /// Seconds the sweep takes on one core natively, from its size (within
+    /// about 2×).
+    fn estimated_seconds(config: &Self::Config) -> f64;
+
+    /// Seconds in one wasm worker: by default the native estimate times
+    /// [`WASM_FACTOR`].
+    fn estimated_wasm_seconds(config: &Self::Config) -> f64 {
+        Self::estimated_seconds(config) * WASM_FACTOR
+    }
+    /// Problems of a checked config that only what the run derives from it
+    /// shows (a σ the accountant cannot give): reported before anything runs.
+    fn derived_errors(_config: Checked<Self::Config>) -> Vec<ConfigError> {
+        Vec::new()
+    }
+    /// The sweep's jobs under these settings: by default one, the whole sweep.
+    fn plan(config: &Self::Config) -> Plan<'_> {
+        Plan::whole(Self::ABOUT.id, &config.to_fields())
+    }
+    /// The jobs whose results `part` holds finished (its stamps list them):
+    /// by default the whole sweep's one job.
+    fn finished_jobs(_part: &Self::Part) -> Vec<usize> {
+        vec![0]
+    }
+    /// The job of each result `part` holds (checked against its stamps by
+    /// [`decode_parts`]): by default its finished jobs.
+    fn row_jobs(part: &Self::Part) -> Vec<usize> {
+        Self::finished_jobs(part)
+    }
+    /// Checked parts, shard by shard, as one: by default the only one (a
+    /// sweep that does not split has one part, or none yet).
+    fn combine(parts: Vec<Self::Part>) -> Self::Part {
+        debug_assert!(parts.len() <= 1, "a sweep that splits combines its parts");
+        parts.into_iter().next().unwrap_or_default()
+    }
+    /// Whether `workers` workers should share each run's users (its cost
+    /// model decides).
+    fn split_by_users(_config: &Self::Config, _workers: usize) -> bool {
+        false
+    }
+    /// Worker `share` of a group sharing every run's users (for a scenario
+    /// whose [`About::user_split`] is set).
+    fn start_user_split(
+        _config: Checked<Self::Config>,
+        _share: Shard,
+    ) -> Result<Self::Sweep, Vec<ConfigError>> {
+        Err(vec![no_user_split(Self::ABOUT.id)])
+    }
+}
+
+fn no_user_split(id: &str) -> ConfigError {
+    ConfigError::invalid(
+        "shards",
+        format!("the {id} scenario does not split runs by users"),
+    )
+}
+
+/// A part as [`Run::part`] writes it: its stamps, then the results.
+#[derive(Serialize, Deserialize)]
+struct Stamped<P> {
+    stamps: Stamps,
+    part: P,
+}
+
+/// An experiment as the registry lists it: a [`Scenario`], with its
+/// description built once.
+pub struct Adapter<E> {
+    experiment: PhantomData<E>,
+    info: OnceLock<ScenarioInfo>,
+}
+
+impl<E: Experiment> Default for Adapter<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: Experiment> Adapter<E> {
+    pub const fn new() -> Self {
+        Adapter {
+            experiment: PhantomData,
+            info: OnceLock::new(),
+        }
+    }
+
+    fn config_of(
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<Checked<E::Config>, Vec<ConfigError>> {
+        E::Config::from_pairs(preset, pairs.iter().copied())
+    }
+}
+
+/// A started sweep as a [`Run`]: `shard` is the share its parts are stamped
+/// as (the whole sweep for a worker of a group split by users, which ends
+/// with every run).
+struct SweepRun<E: Experiment> {
+    sweep: E::Sweep,
+    shard: Shard,
+}
+
+impl<E: Experiment> Run for SweepRun<E> {
+    fn step(&mut self) -> Result<bool, RunError> {
+        self.sweep.step()
+    }
+    fn is_done(&self) -> bool {
+        self.sweep.is_done()
+    }
+    fn progress(&self) -> (usize, usize) {
+        self.sweep.progress()
+    }
+    fn phase(&self) -> String {
+        self.sweep.phase()
+    }
+    fn view(&self) -> View {
+        E::view(self.sweep.config(), &E::part(&self.sweep))
+    }
+    fn part(&self) -> Vec<u8> {
+        let part = E::part(&self.sweep);
+        let stamps = E::plan(self.sweep.config()).stamps(
+            self.shard,
+            self.sweep.is_done(),
+            E::finished_jobs(&part),
+        );
+        // Writing plain data to memory cannot fail; an empty part merges as nothing.
+        postcard::to_allocvec(&Stamped { stamps, part }).unwrap_or_default()
+    }
+    fn waiting(&self) -> bool {
+        self.sweep.waiting()
+    }
+    fn take_outbox(&mut self) -> Option<Vec<u8>> {
+        self.sweep.take_outbox()
+    }
+    fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
+        self.sweep.deliver(parts)
+    }
+}
+
+impl<E: Experiment> Scenario for Adapter<E> {
+    fn info(&self) -> &ScenarioInfo {
+        self.info.get_or_init(|| {
+            let a = E::ABOUT;
+            ScenarioInfo {
+                id: a.id,
+                title: a.title,
+                lede: a.lede,
+                source: a.source,
+                unit: a.unit,
+                presets: a.presets,
+                fields: E::Config::field_infos(&E::Config::default()),
+                charts: a.charts,
+                splits: a.splits,
+                user_split: a.user_split,
+                lesson: a.lesson,
+                claims: a.claims,
+            }
+        })
+    }
+
+    fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+        Ok(E::Config::preset(preset)?.to_fields())
+    }
+
+    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
+        match Self::config_of(preset, pairs) {
+            Ok(config) => E::derived_errors(config),
+            Err(errors) => errors,
+        }
+    }
+
+    fn start(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        let config = Self::config_of(preset, pairs)?;
+        let shard = if E::ABOUT.splits {
+            shard
+        } else {
+            shard.only_first()?;
+            Shard::WHOLE
+        };
+        let sweep = E::start(config, shard)?;
+        Ok(Box::new(SweepRun::<E> { sweep, shard }))
+    }
+
+    fn estimated_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        let config = Self::config_of(preset, pairs)?;
+        Ok(E::estimated_seconds(&config))
+    }
+
+    fn estimated_wasm_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<f64, Vec<ConfigError>> {
+        let config = Self::config_of(preset, pairs)?;
+        Ok(E::estimated_wasm_seconds(&config))
+    }
+
+    fn merge(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+        coverage: Coverage,
+    ) -> Result<View, RunError> {
+        let config = Self::config_of(preset, pairs)?;
+        let parts = decode_parts::<Stamped<E::Part>>(parts, &E::plan(&config), coverage, |p| {
+            (&p.stamps, E::row_jobs(&p.part))
+        })?;
+        let part = E::combine(parts.into_iter().map(|p| p.part).collect());
+        Ok(E::view(&config, &part))
+    }
+
+    fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {
+        E::ABOUT.user_split
+            && Self::config_of(preset, pairs).is_ok_and(|c| E::split_by_users(&c, workers))
+    }
+
+    fn start_user_split(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        share: Shard,
+    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+        if !E::ABOUT.user_split {
+            return Err(vec![no_user_split(E::ABOUT.id)]);
+        }
+        let sweep = E::start_user_split(Self::config_of(preset, pairs)?, share)?;
+        Ok(Box::new(SweepRun::<E> {
+            sweep,
+            shard: Shard::WHOLE,
+        }))
+    }
+
+    fn has_audit(&self) -> bool {
+        E::AUDIT.is_some()
+    }
+
+    fn audit_targets(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        options: &AuditOptions,
+    ) -> AuditTargets {
+        match E::AUDIT {
+            Some(audit) => audit(&Self::config_of(preset, pairs)?, options),
+            None => Err(vec![ConfigError::invalid(
+                "preset",
+                format!("no audit for the {} scenario yet", E::ABOUT.id),
+            )]),
+        }
+    }
+}
