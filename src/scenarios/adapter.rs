@@ -20,59 +20,78 @@ use super::{
     ChartInfo, ConfigError, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo, View,
     WASM_FACTOR,
 };
+use crate::privacy::PrivacyReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
-/// What a scenario says of itself: its [`ScenarioInfo`] but the field table,
-/// which the adapter reads from its config.
+/// What a scenario says of itself: everything of its [`ScenarioInfo`] (see
+/// there) but the field table, which the adapter reads from its config.
 #[derive(Clone, Copy, Debug)]
 pub struct About {
     pub id: &'static str,
     pub title: &'static str,
-    /// One paragraph for the page's header (plain text).
     pub lede: &'static str,
-    /// The paper(s), for the footer and the docs.
     pub source: &'static str,
-    /// Who one "unit of privacy" is ("user", "training sample", …).
+    /// Whether a sweep splits over workers, each starting with its [`Shard`]
+    /// (otherwise only the first shard exists and runs the whole sweep), and
+    /// whether workers can also share each run's users
+    /// ([`Experiment::start_user_split`]).
+    pub splits: bool,
+    pub user_split: bool,
     pub unit: &'static str,
     pub presets: &'static [Preset],
     pub charts: &'static [ChartInfo],
-    /// Whether a sweep splits over workers: each starts with its [`Shard`];
-    /// otherwise only the first shard exists and runs the whole sweep.
-    pub splits: bool,
-    /// Whether workers can also share each run's users
-    /// ([`Experiment::start_user_split`]).
-    pub user_split: bool,
     pub lesson: &'static [LessonStep],
     pub claims: &'static [Claim],
 }
 
-/// A scenario's sweep as a step-wise state machine (its `run.rs`): bounded
-/// steps, progress, and the config it runs.
+/// A scenario's sweep as a step-wise state machine (its `run.rs`), stepped
+/// by the adapter's [`Run`]: the methods of the same names there say what
+/// each does; a sweep not split by users keeps the defaults of the last three.
 pub trait Sweep: Send + 'static {
     type Config;
     /// The config the sweep runs (checked when the sweep was started).
     fn config(&self) -> &Self::Config;
-    /// One bounded unit of work; Ok(true) once everything is done.
     fn step(&mut self) -> Result<bool, RunError>;
     fn is_done(&self) -> bool;
-    /// (units done, total units).
     fn progress(&self) -> (usize, usize);
-    /// What is being computed now, in words.
     fn phase(&self) -> String;
-    /// Split by users: see [`Run::waiting`].
     fn waiting(&self) -> bool {
         false
     }
-    /// Split by users: see [`Run::take_outbox`].
     fn take_outbox(&mut self) -> Option<Vec<u8>> {
         None
     }
-    /// Split by users: see [`Run::deliver`].
     fn deliver(&mut self, _parts: &[Vec<u8>]) -> Result<(), RunError> {
         Err(RunError::Part("this run is not split by users".into()))
+    }
+}
+
+/// The part of a sweep whose rows each carry their privacy report (`None`:
+/// a non-private row): its finished rows, and their reports in the same order.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Rows<R> {
+    pub rows: Vec<R>,
+    pub reports: Vec<Option<PrivacyReport>>,
+}
+
+impl<R: Clone> Rows<R> {
+    pub fn of(rows: &[R], reports: &[Option<PrivacyReport>]) -> Self {
+        Rows {
+            rows: rows.to_vec(),
+            reports: reports.to_vec(),
+        }
+    }
+}
+
+impl<R> Default for Rows<R> {
+    fn default() -> Self {
+        Rows {
+            rows: Vec::new(),
+            reports: Vec::new(),
+        }
     }
 }
 
@@ -158,6 +177,12 @@ fn no_user_split(id: &str) -> ConfigError {
     )
 }
 
+/// Seconds, or why the settings cannot run.
+type Estimate = Result<f64, Vec<ConfigError>>;
+
+/// A run, or why the settings cannot run.
+type Started = Result<Box<dyn Run>, Vec<ConfigError>>;
+
 /// A part as [`Run::part`] writes it: its stamps, then the results.
 #[derive(Serialize, Deserialize)]
 struct Stamped<P> {
@@ -197,7 +222,7 @@ impl<E: Experiment> Adapter<E> {
 /// A started sweep as a [`Run`]: `shard` is the share its parts are stamped
 /// as (the whole sweep for a worker of a group split by users, which ends
 /// with every run).
-struct SweepRun<E: Experiment> {
+pub struct SweepRun<E: Experiment> {
     sweep: E::Sweep,
     shard: Shard,
 }
@@ -271,12 +296,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
         }
     }
 
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+    fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> Started {
         let config = Self::config_of(preset, pairs)?;
         let shard = if E::ABOUT.splits {
             shard
@@ -288,22 +308,12 @@ impl<E: Experiment> Scenario for Adapter<E> {
         Ok(Box::new(SweepRun::<E> { sweep, shard }))
     }
 
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        let config = Self::config_of(preset, pairs)?;
-        Ok(E::estimated_seconds(&config))
+    fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
+        Self::config_of(preset, pairs).map(|c| E::estimated_seconds(&c))
     }
 
-    fn estimated_wasm_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>> {
-        let config = Self::config_of(preset, pairs)?;
-        Ok(E::estimated_wasm_seconds(&config))
+    fn estimated_wasm_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
+        Self::config_of(preset, pairs).map(|c| E::estimated_wasm_seconds(&c))
     }
 
     fn merge(
@@ -326,12 +336,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
             && Self::config_of(preset, pairs).is_ok_and(|c| E::split_by_users(&c, workers))
     }
 
-    fn start_user_split(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        share: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>> {
+    fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> Started {
         if !E::ABOUT.user_split {
             return Err(vec![no_user_split(E::ABOUT.id)]);
         }

@@ -161,7 +161,8 @@ pub struct Snapshot {
     pub view: View,
 }
 
-/// A sweep in progress: bounded steps, progress, a view of what is finished.
+/// A sweep in progress: bounded steps, progress, a view of what is finished
+/// ([`adapter::SweepRun`] for every scenario).
 pub trait Run: Send {
     /// One bounded unit of work; Ok(true) once everything is done.
     fn step(&mut self) -> Result<bool, RunError>;
@@ -177,19 +178,14 @@ pub trait Run: Send {
     fn part(&self) -> Vec<u8>;
     /// Split by users ([`Scenario::start_user_split`]): whether the run waits
     /// for the other workers' partials; `step()` does nothing meanwhile.
-    fn waiting(&self) -> bool {
-        false
-    }
+    fn waiting(&self) -> bool;
     /// Split by users: this worker's partials of the pass it just finished
     /// (small: sums over its users), once; every worker of the group gets them.
-    fn take_outbox(&mut self) -> Option<Vec<u8>> {
-        None
-    }
+    fn take_outbox(&mut self) -> Option<Vec<u8>>;
     /// Split by users: every worker's partials of the pass the run waits on,
-    /// in worker order; the run applies them and can step again.
-    fn deliver(&mut self, _parts: &[Vec<u8>]) -> Result<(), RunError> {
-        Err(RunError::Part("this run is not split by users".into()))
-    }
+    /// in worker order; the run applies them and can step again (an error for
+    /// a run not split by users).
+    fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError>;
 }
 
 /// Runs to the end (CLI, tests).

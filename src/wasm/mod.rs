@@ -211,7 +211,7 @@ pub fn scenarios() -> Result<JsValue, JsError> {
     let infos: Vec<_> = scenarios::SCENARIOS
         .iter()
         .map(|s| Described {
-            info: s.info(),
+            info: s.info().clone(),
             audit: s.has_audit(),
         })
         .collect();

@@ -17,12 +17,10 @@ pub mod run;
 
 use self::config::{ClassifierConfig, PRESETS};
 use self::run::{csv, ClassifierRow, ClassifierSweep};
-use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::{About, AuditFn, Experiment};
+use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
-use serde::{Deserialize, Serialize};
 
 /// The scenario (the registry lists it).
 pub struct Classifier;
@@ -126,17 +124,10 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows and their reports: what a part holds.
-#[derive(Default, Serialize, Deserialize)]
-pub struct Part {
-    rows: Vec<ClassifierRow>,
-    reports: Vec<Option<PrivacyReport>>,
-}
-
 impl Experiment for Classifier {
     type Config = ClassifierConfig;
     type Sweep = ClassifierSweep;
-    type Part = Part;
+    type Part = Rows<ClassifierRow>;
 
     const ABOUT: About = About {
         id: "classifier",
@@ -165,15 +156,59 @@ impl Experiment for Classifier {
         Ok(ClassifierSweep::new(config))
     }
 
-    fn part(sweep: &ClassifierSweep) -> Part {
-        Part {
-            rows: sweep.rows().to_vec(),
-            reports: sweep.reports().to_vec(),
-        }
+    fn part(sweep: &ClassifierSweep) -> Rows<ClassifierRow> {
+        Rows::of(sweep.rows(), sweep.reports())
     }
 
-    fn view(c: &ClassifierConfig, part: &Part) -> View {
-        view(c, &part.rows, &part.reports)
+    fn view(c: &ClassifierConfig, part: &Rows<ClassifierRow>) -> View {
+        let Rows { rows, reports } = part;
+        let charts = charts::charts(c, rows);
+        // One entry per (ε, candidate count): the same release for every d and seed.
+        let mut seen: Vec<(u64, u64)> = Vec::new();
+        let mut privacy = Vec::new();
+        for (r, p) in rows.iter().zip(reports) {
+            if let Some(p) = p {
+                let key = (r.epsilon.to_bits(), r.candidates as u64);
+                if !seen.contains(&key) {
+                    seen.push(key);
+                    privacy.push(run_entry(
+                        &format!("JL + exponential mechanism, {} candidates", r.candidates),
+                        p,
+                        Some(p.plain_language()),
+                    ));
+                }
+            }
+        }
+        let mut summary = format!(
+            "{:<18} {:>6} {:>8} {:>8} {:>10} {:>10}\n",
+            "method", "d", "ε", "seed", "0-1 error", "candidates"
+        );
+        for r in rows {
+            summary.push_str(&format!(
+                "{:<18} {:>6} {:>8} {:>8} {:>10.4} {:>10}\n",
+                r.method,
+                r.d,
+                if r.epsilon.is_nan() {
+                    "—".to_string()
+                } else {
+                    format!("{}", r.epsilon)
+                },
+                r.seed,
+                r.error01,
+                r.candidates
+            ));
+        }
+        View {
+            tables: charts.iter().map(chart_table).collect(),
+            charts,
+            privacy,
+            files: vec![OutputFile {
+                name: "results.csv",
+                text: csv(rows),
+            }],
+            claims: Vec::new(),
+            summary,
+        }
     }
 
     fn estimated_seconds(c: &ClassifierConfig) -> f64 {
@@ -202,55 +237,5 @@ impl Experiment for Classifier {
                 })
                 .sum::<f64>();
         scoring * 2.0e-9 + drawing * 13.0e-9
-    }
-}
-
-fn view(c: &ClassifierConfig, rows: &[ClassifierRow], reports: &[Option<PrivacyReport>]) -> View {
-    let charts = charts::charts(c, rows);
-    // One entry per (ε, candidate count): the same release for every d and seed.
-    let mut seen: Vec<(u64, u64)> = Vec::new();
-    let mut privacy = Vec::new();
-    for (r, p) in rows.iter().zip(reports) {
-        if let Some(p) = p {
-            let key = (r.epsilon.to_bits(), r.candidates as u64);
-            if !seen.contains(&key) {
-                seen.push(key);
-                privacy.push(run_entry(
-                    &format!("JL + exponential mechanism, {} candidates", r.candidates),
-                    p,
-                    Some(p.plain_language()),
-                ));
-            }
-        }
-    }
-    let mut summary = format!(
-        "{:<18} {:>6} {:>8} {:>8} {:>10} {:>10}\n",
-        "method", "d", "ε", "seed", "0-1 error", "candidates"
-    );
-    for r in rows {
-        summary.push_str(&format!(
-            "{:<18} {:>6} {:>8} {:>8} {:>10.4} {:>10}\n",
-            r.method,
-            r.d,
-            if r.epsilon.is_nan() {
-                "—".to_string()
-            } else {
-                format!("{}", r.epsilon)
-            },
-            r.seed,
-            r.error01,
-            r.candidates
-        ));
-    }
-    View {
-        tables: charts.iter().map(chart_table).collect(),
-        charts,
-        privacy,
-        files: vec![OutputFile {
-            name: "results.csv",
-            text: csv(rows),
-        }],
-        claims: Vec::new(),
-        summary,
     }
 }

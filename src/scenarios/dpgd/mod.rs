@@ -158,14 +158,35 @@ impl Experiment for DpGd {
         }
     }
 
-    fn view(config: &DpGdConfig, part: &Part) -> View {
-        view(
-            config,
-            &part.rows,
-            &part.trace,
-            &part.reports,
-            &part.trace_reports,
-        )
+    fn view(c: &DpGdConfig, part: &Part) -> View {
+        let Part {
+            rows,
+            trace,
+            reports,
+            trace_reports,
+        } = part;
+        let all: Vec<DpGdRow> = [&rows[..], trace].concat();
+        let charts = charts_for_config(c, &all);
+        let private: Vec<(&DpGdRow, &PrivacyReport)> = rows
+            .iter()
+            .zip(reports)
+            .chain(trace.iter().zip(trace_reports))
+            .filter_map(|(r, p)| p.as_ref().map(|p| (r, p)))
+            .collect();
+        let mut csv = Vec::new();
+        // Writing to memory cannot fail.
+        let _ = write_csv(&all, &mut csv);
+        View {
+            tables: charts.iter().map(chart_table).collect(),
+            charts,
+            privacy: privacy_entries(&private),
+            files: vec![OutputFile {
+                name: "results.csv",
+                text: String::from_utf8_lossy(&csv).into_owned(),
+            }],
+            claims: Vec::new(),
+            summary: summary(&all),
+        }
     }
 
     fn estimated_seconds(config: &DpGdConfig) -> f64 {
@@ -176,8 +197,17 @@ impl Experiment for DpGd {
         cost::sweep_seconds(config, &cost::WASM)
     }
 
+    /// The sweep's (seed, width) groups, seed-major, as the rows' `order` numbers them.
     fn plan(config: &DpGdConfig) -> Plan<'_> {
-        plan(config)
+        let widths = config.p_grid.len().max(1);
+        let fields = config.to_fields();
+        Plan::new("dpgd", &fields, widths * config.repeats, move |group| {
+            let seed = config.seed.wrapping_add((group / widths) as u64);
+            match config.p_grid.get(group % widths) {
+                Some(p) => format!("seed {seed}, width p = {p}"),
+                None => format!("seed {seed}"),
+            }
+        })
     }
 
     fn finished_jobs(part: &Part) -> Vec<usize> {
@@ -216,19 +246,6 @@ impl Experiment for DpGd {
             Err(e) => vec![e],
         }
     }
-}
-
-/// The sweep's (seed, width) groups, seed-major, as the rows' `order` numbers them.
-fn plan(config: &DpGdConfig) -> Plan<'_> {
-    let widths = config.p_grid.len().max(1);
-    let fields = config.to_fields();
-    Plan::new("dpgd", &fields, widths * config.repeats, move |group| {
-        let seed = config.seed.wrapping_add((group / widths) as u64);
-        match config.p_grid.get(group % widths) {
-            Some(p) => format!("seed {seed}, width p = {p}"),
-            None => format!("seed {seed}"),
-        }
-    })
 }
 
 /// The four charts, with x ranges from the config so that empty charts have axes.
@@ -377,38 +394,6 @@ fn method_name(method: &str) -> &str {
     }
 }
 
-/// Everything shown for these rows (a run's, or a merged part's).
-fn view(
-    c: &DpGdConfig,
-    rows: &[DpGdRow],
-    trace: &[DpGdRow],
-    reports: &[Option<PrivacyReport>],
-    trace_reports: &[Option<PrivacyReport>],
-) -> View {
-    let all: Vec<DpGdRow> = [rows, trace].concat();
-    let charts = charts_for_config(c, &all);
-    let private: Vec<(&DpGdRow, &PrivacyReport)> = rows
-        .iter()
-        .zip(reports)
-        .chain(trace.iter().zip(trace_reports))
-        .filter_map(|(r, p)| p.as_ref().map(|p| (r, p)))
-        .collect();
-    let mut csv = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = write_csv(&all, &mut csv);
-    View {
-        tables: charts.iter().map(chart_table).collect(),
-        charts,
-        privacy: privacy_entries(&private),
-        files: vec![OutputFile {
-            name: "results.csv",
-            text: String::from_utf8_lossy(&csv).into_owned(),
-        }],
-        claims: Vec::new(),
-        summary: summary(&all),
-    }
-}
-
 /// The CLI's table: one line per row, grouped by width.
 fn summary(rows: &[DpGdRow]) -> String {
     let mut rows: Vec<&DpGdRow> = rows.iter().collect();
@@ -547,18 +532,20 @@ impl Sweep for DpGdRun {
     fn config(&self) -> &DpGdConfig {
         self.sweep.config()
     }
+    fn is_done(&self) -> bool {
+        self.sweep.is_done()
+    }
+    /// A step of the sweep, then the reports of the rows it finished.
     fn step(&mut self) -> Result<bool, RunError> {
         let done = self.sweep.step();
         self.update_reports()?;
         Ok(done)
     }
-    fn is_done(&self) -> bool {
-        self.sweep.is_done()
-    }
-    fn progress(&self) -> (usize, usize) {
-        self.sweep.progress()
-    }
     fn phase(&self) -> String {
         self.sweep.phase_label()
+    }
+    /// (steps taken, steps planned) over every width and run.
+    fn progress(&self) -> (usize, usize) {
+        self.sweep.progress()
     }
 }

@@ -176,15 +176,59 @@ impl Experiment for FedRep {
     }
 
     fn view(config: &FedRepConfig, part: &Part) -> View {
-        view(config, &part.rows, &part.curves)
+        let Part { rows, curves } = part;
+        View {
+            charts: charts_for_config(config, rows, curves),
+            tables: vec![risk_table(rows), angle_table(curves)],
+            privacy: rows
+                .iter()
+                .filter_map(|r| {
+                    r.privacy
+                        .as_ref()
+                        .map(|p| run_entry(method_name(&r.method), p, r.privacy_reading.clone()))
+                })
+                .collect(),
+            files: vec![
+                OutputFile {
+                    name: "results.csv",
+                    text: csv_string(rows),
+                },
+                OutputFile {
+                    name: "angles.csv",
+                    text: angle_csv(curves),
+                },
+            ],
+            claims: Vec::new(),
+            summary: summary(rows),
+        }
     }
 
     fn estimated_seconds(config: &FedRepConfig) -> f64 {
         cost::sweep_seconds(config)
     }
 
+    /// The sweep's runs (seed-major, then the runs of one seed), as
+    /// [`run::FedRepSweep`] numbers them in `order`.
     fn plan(config: &FedRepConfig) -> Plan<'_> {
-        plan(config)
+        let per_seed = run::jobs_of_one_seed(config);
+        let jobs = per_seed.len() * config.seeds;
+        let fields = config.to_fields();
+        Plan::new("fedrep", &fields, jobs, move |order| {
+            let job = &per_seed[order % per_seed.len()];
+            let seed = config.seed.wrapping_add((order / per_seed.len()) as u64);
+            let eps = |i: usize| config.epsilons.get(i).copied().unwrap_or(f64::NAN);
+            let what = match job {
+                run::Job::FedRepReference => "FedRep (non-private)".to_string(),
+                run::Job::LocalGd => "local GD (non-private)".to_string(),
+                run::Job::PrivateFedRep { epsilon_index } => {
+                    format!("Private FedRep at ε = {}", eps(*epsilon_index))
+                }
+                run::Job::PrivAltMin { epsilon_index } => {
+                    format!("Priv-AltMin at ε = {}", eps(*epsilon_index))
+                }
+            };
+            format!("seed {seed}, {what}")
+        })
     }
 
     fn finished_jobs(part: &Part) -> Vec<usize> {
@@ -232,58 +276,6 @@ impl Experiment for FedRep {
             }
         }
         errors
-    }
-}
-
-/// The sweep's runs (seed-major, then the runs of one seed), as
-/// [`run::FedRepSweep`] numbers them in `order`.
-fn plan(config: &FedRepConfig) -> Plan<'_> {
-    let per_seed = run::jobs_of_one_seed(config);
-    let jobs = per_seed.len() * config.seeds;
-    let fields = config.to_fields();
-    Plan::new("fedrep", &fields, jobs, move |order| {
-        let job = &per_seed[order % per_seed.len()];
-        let seed = config.seed.wrapping_add((order / per_seed.len()) as u64);
-        let eps = |i: usize| config.epsilons.get(i).copied().unwrap_or(f64::NAN);
-        let what = match job {
-            run::Job::FedRepReference => "FedRep (non-private)".to_string(),
-            run::Job::LocalGd => "local GD (non-private)".to_string(),
-            run::Job::PrivateFedRep { epsilon_index } => {
-                format!("Private FedRep at ε = {}", eps(*epsilon_index))
-            }
-            run::Job::PrivAltMin { epsilon_index } => {
-                format!("Priv-AltMin at ε = {}", eps(*epsilon_index))
-            }
-        };
-        format!("seed {seed}, {what}")
-    })
-}
-
-/// Everything shown for these rows and curves (one worker's, or merged).
-fn view(config: &FedRepConfig, rows: &[ResultRow], curves: &[AngleCurve]) -> View {
-    View {
-        charts: charts_for_config(config, rows, curves),
-        tables: vec![risk_table(rows), angle_table(curves)],
-        privacy: rows
-            .iter()
-            .filter_map(|r| {
-                r.privacy
-                    .as_ref()
-                    .map(|p| run_entry(method_name(&r.method), p, r.privacy_reading.clone()))
-            })
-            .collect(),
-        files: vec![
-            OutputFile {
-                name: "results.csv",
-                text: csv_string(rows),
-            },
-            OutputFile {
-                name: "angles.csv",
-                text: angle_csv(curves),
-            },
-        ],
-        claims: Vec::new(),
-        summary: summary(rows),
     }
 }
 

@@ -228,85 +228,81 @@ impl Experiment for Flute {
     }
 
     fn view(c: &FluteConfig, part: &Part) -> View {
-        view(c, &part.rows, &part.reports, &part.curves)
+        let Part {
+            rows,
+            reports,
+            curves,
+        } = part;
+        let charts = charts::charts(c, rows, curves);
+        // One entry per (method, ε): the same release for every seed.
+        let mut seen: Vec<(String, u64)> = Vec::new();
+        let mut privacy = Vec::new();
+        for (r, p) in rows.iter().zip(reports) {
+            if let Some(p) = p {
+                let key = (r.method.clone(), r.epsilon.to_bits());
+                if !seen.contains(&key) {
+                    seen.push(key);
+                    let who = if r.method == run::DP_FLUTE {
+                        format!(
+                            "DP-FLUTE (project's extension), clip ψ = {}, σ = {:.4}",
+                            c.clip, r.sigma
+                        )
+                    } else {
+                        format!(
+                            "Private FedRep, clip ψ = {}, σ̂ = {:.4}",
+                            c.fedrep_clip, r.sigma
+                        )
+                    };
+                    privacy.push(run_entry(&who, p, Some(p.plain_language_for("client"))));
+                }
+            }
+        }
+        let mut summary = format!(
+            "{:<16} {:>8} {:>5} {:>4} {:>10} {:>10} {:>10} {:>10} {:>8}\n",
+            "method", "ε", "seed", "N", "error", "ERM floor", "Φₖ error", "angle", "to floor"
+        );
+        for r in rows {
+            summary.push_str(&format!(
+                "{:<16} {:>8} {:>5} {:>4} {:>10.4} {:>10.4} {:>10.4} {:>10.4} {:>8}\n",
+                r.method,
+                if r.epsilon.is_nan() {
+                    "—".to_string()
+                } else {
+                    format!("{}", r.epsilon)
+                },
+                r.seed,
+                r.m,
+                r.error,
+                r.erm_floor,
+                r.population_floor,
+                r.principal_angle,
+                if r.rounds_to_floor.is_nan() {
+                    "—".to_string()
+                } else {
+                    format!("{}", r.rounds_to_floor)
+                }
+            ));
+        }
+        View {
+            tables: charts.iter().map(chart_table).collect(),
+            charts,
+            privacy,
+            files: vec![
+                OutputFile {
+                    name: "results.csv",
+                    text: csv(rows),
+                },
+                OutputFile {
+                    name: "curves.csv",
+                    text: curves_csv(curves, c.k),
+                },
+            ],
+            claims: Vec::new(),
+            summary,
+        }
     }
 
     fn estimated_seconds(c: &FluteConfig) -> f64 {
         c.estimated_seconds()
-    }
-}
-
-fn view(
-    c: &FluteConfig,
-    rows: &[FluteRow],
-    reports: &[Option<PrivacyReport>],
-    curves: &[Curve],
-) -> View {
-    let charts = charts::charts(c, rows, curves);
-    // One entry per (method, ε): the same release for every seed.
-    let mut seen: Vec<(String, u64)> = Vec::new();
-    let mut privacy = Vec::new();
-    for (r, p) in rows.iter().zip(reports) {
-        if let Some(p) = p {
-            let key = (r.method.clone(), r.epsilon.to_bits());
-            if !seen.contains(&key) {
-                seen.push(key);
-                let who = if r.method == run::DP_FLUTE {
-                    format!(
-                        "DP-FLUTE (project's extension), clip ψ = {}, σ = {:.4}",
-                        c.clip, r.sigma
-                    )
-                } else {
-                    format!(
-                        "Private FedRep, clip ψ = {}, σ̂ = {:.4}",
-                        c.fedrep_clip, r.sigma
-                    )
-                };
-                privacy.push(run_entry(&who, p, Some(p.plain_language_for("client"))));
-            }
-        }
-    }
-    let mut summary = format!(
-        "{:<16} {:>8} {:>5} {:>4} {:>10} {:>10} {:>10} {:>10} {:>8}\n",
-        "method", "ε", "seed", "N", "error", "ERM floor", "Φₖ error", "angle", "to floor"
-    );
-    for r in rows {
-        summary.push_str(&format!(
-            "{:<16} {:>8} {:>5} {:>4} {:>10.4} {:>10.4} {:>10.4} {:>10.4} {:>8}\n",
-            r.method,
-            if r.epsilon.is_nan() {
-                "—".to_string()
-            } else {
-                format!("{}", r.epsilon)
-            },
-            r.seed,
-            r.m,
-            r.error,
-            r.erm_floor,
-            r.population_floor,
-            r.principal_angle,
-            if r.rounds_to_floor.is_nan() {
-                "—".to_string()
-            } else {
-                format!("{}", r.rounds_to_floor)
-            }
-        ));
-    }
-    View {
-        tables: charts.iter().map(chart_table).collect(),
-        charts,
-        privacy,
-        files: vec![
-            OutputFile {
-                name: "results.csv",
-                text: csv(rows),
-            },
-            OutputFile {
-                name: "curves.csv",
-                text: curves_csv(curves, c.k),
-            },
-        ],
-        claims: Vec::new(),
-        summary,
     }
 }

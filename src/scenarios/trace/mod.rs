@@ -17,12 +17,10 @@ pub mod run;
 
 use self::config::{TraceConfig, PRESETS};
 use self::run::{csv, TraceRow, TraceSweep};
-use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::{About, AuditFn, Experiment};
+use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
-use serde::{Deserialize, Serialize};
 
 /// The scenario (the registry lists it).
 pub struct Trace;
@@ -119,17 +117,10 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows and reports: what a part holds.
-#[derive(Default, Serialize, Deserialize)]
-pub struct Part {
-    rows: Vec<TraceRow>,
-    reports: Vec<Option<PrivacyReport>>,
-}
-
 impl Experiment for Trace {
     type Config = TraceConfig;
     type Sweep = TraceSweep;
-    type Part = Part;
+    type Part = Rows<TraceRow>;
 
     const ABOUT: About = About {
         id: "trace",
@@ -153,108 +144,102 @@ impl Experiment for Trace {
         Ok(TraceSweep::new(config))
     }
 
-    fn part(sweep: &TraceSweep) -> Part {
-        Part {
-            rows: sweep.rows().to_vec(),
-            reports: sweep.reports().to_vec(),
-        }
+    fn part(sweep: &TraceSweep) -> Rows<TraceRow> {
+        Rows::of(sweep.rows(), sweep.reports())
     }
 
-    fn view(c: &TraceConfig, part: &Part) -> View {
-        view(c, &part.rows, &part.reports)
+    fn view(c: &TraceConfig, part: &Rows<TraceRow>) -> View {
+        let Rows { rows, reports } = part;
+        let charts = charts::charts(c, rows);
+        // One entry per (method, configuration, ε) at the first n.
+        let mut seen: Vec<String> = Vec::new();
+        let mut privacy = Vec::new();
+        for (r, p) in rows.iter().zip(reports) {
+            let Some(p) = p else { continue };
+            if r.n != c.n[0] || r.method == "dp-rgrad-lstar" {
+                continue;
+            }
+            let key = format!("{}/{}/{}/{}", r.method, r.variant, r.privacy, r.epsilon);
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let who = format!(
+                "{}{}{}, n = {}",
+                if r.method == run::DP_INIT {
+                    "DP initialization (Alg. 1)"
+                } else {
+                    "DP initialization + DP-RGrad (Alg. 1 + 2)"
+                },
+                if r.variant == "clipped" {
+                    ", clipped (project's extension)"
+                } else {
+                    ", the paper's sensitivities"
+                },
+                if r.privacy == "weak" { ", weak DP" } else { "" },
+                r.n
+            );
+            privacy.push(run_entry(&who, p, Some(p.plain_language_for("sample"))));
+        }
+        let mut summary = format!(
+            "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10} {:>8}\n",
+            "method", "variant", "privacy", "n", "ε", "repeats", "median ‖·‖_F", "sin θ"
+        );
+        let mut cells: Vec<(String, String, String, usize, u64)> = Vec::new();
+        for r in rows {
+            let key = (
+                r.method.clone(),
+                r.variant.clone(),
+                r.privacy.clone(),
+                r.n,
+                r.epsilon.to_bits() ^ r.iterations as u64,
+            );
+            if !cells.contains(&key) {
+                cells.push(key);
+            }
+        }
+        for (m, v, p, n, bits) in &cells {
+            let same: Vec<&TraceRow> = rows
+                .iter()
+                .filter(|r| {
+                    &r.method == m
+                        && &r.variant == v
+                        && &r.privacy == p
+                        && r.n == *n
+                        && (r.epsilon.to_bits() ^ r.iterations as u64) == *bits
+                })
+                .collect();
+            let eps = same[0].epsilon;
+            summary.push_str(&format!(
+                "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10.4} {:>8.4}\n",
+                m,
+                v,
+                p,
+                n,
+                if eps.is_nan() {
+                    "—".to_string()
+                } else {
+                    format!("{eps}")
+                },
+                same.len(),
+                charts::median(same.iter().map(|r| r.error_fro).collect()),
+                charts::median(same.iter().map(|r| r.subspace_error).collect()),
+            ));
+        }
+        View {
+            tables: charts.iter().map(chart_table).collect(),
+            charts,
+            privacy,
+            files: vec![OutputFile {
+                name: "results.csv",
+                text: csv(rows),
+            }],
+            claims: Vec::new(),
+            summary,
+        }
     }
 
     fn estimated_seconds(c: &TraceConfig) -> f64 {
         c.estimated_seconds()
-    }
-}
-
-fn view(c: &TraceConfig, rows: &[TraceRow], reports: &[Option<PrivacyReport>]) -> View {
-    let charts = charts::charts(c, rows);
-    // One entry per (method, configuration, ε) at the first n.
-    let mut seen: Vec<String> = Vec::new();
-    let mut privacy = Vec::new();
-    for (r, p) in rows.iter().zip(reports) {
-        let Some(p) = p else { continue };
-        if r.n != c.n[0] || r.method == "dp-rgrad-lstar" {
-            continue;
-        }
-        let key = format!("{}/{}/{}/{}", r.method, r.variant, r.privacy, r.epsilon);
-        if seen.contains(&key) {
-            continue;
-        }
-        seen.push(key);
-        let who = format!(
-            "{}{}{}, n = {}",
-            if r.method == run::DP_INIT {
-                "DP initialization (Alg. 1)"
-            } else {
-                "DP initialization + DP-RGrad (Alg. 1 + 2)"
-            },
-            if r.variant == "clipped" {
-                ", clipped (project's extension)"
-            } else {
-                ", the paper's sensitivities"
-            },
-            if r.privacy == "weak" { ", weak DP" } else { "" },
-            r.n
-        );
-        privacy.push(run_entry(&who, p, Some(p.plain_language_for("sample"))));
-    }
-    let mut summary = format!(
-        "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10} {:>8}\n",
-        "method", "variant", "privacy", "n", "ε", "repeats", "median ‖·‖_F", "sin θ"
-    );
-    let mut cells: Vec<(String, String, String, usize, u64)> = Vec::new();
-    for r in rows {
-        let key = (
-            r.method.clone(),
-            r.variant.clone(),
-            r.privacy.clone(),
-            r.n,
-            r.epsilon.to_bits() ^ r.iterations as u64,
-        );
-        if !cells.contains(&key) {
-            cells.push(key);
-        }
-    }
-    for (m, v, p, n, bits) in &cells {
-        let same: Vec<&TraceRow> = rows
-            .iter()
-            .filter(|r| {
-                &r.method == m
-                    && &r.variant == v
-                    && &r.privacy == p
-                    && r.n == *n
-                    && (r.epsilon.to_bits() ^ r.iterations as u64) == *bits
-            })
-            .collect();
-        let eps = same[0].epsilon;
-        summary.push_str(&format!(
-            "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10.4} {:>8.4}\n",
-            m,
-            v,
-            p,
-            n,
-            if eps.is_nan() {
-                "—".to_string()
-            } else {
-                format!("{eps}")
-            },
-            same.len(),
-            charts::median(same.iter().map(|r| r.error_fro).collect()),
-            charts::median(same.iter().map(|r| r.subspace_error).collect()),
-        ));
-    }
-    View {
-        tables: charts.iter().map(chart_table).collect(),
-        charts,
-        privacy,
-        files: vec![OutputFile {
-            name: "results.csv",
-            text: csv(rows),
-        }],
-        claims: Vec::new(),
-        summary,
     }
 }
