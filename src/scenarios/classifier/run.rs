@@ -185,12 +185,6 @@ impl ClassifierSweep {
 }
 
 impl Sweep for ClassifierSweep {
-    type Config = ClassifierConfig;
-
-    fn config(&self) -> &ClassifierConfig {
-        &self.config
-    }
-
     fn is_done(&self) -> bool {
         self.next >= self.jobs.len()
     }
@@ -208,6 +202,11 @@ impl Sweep for ClassifierSweep {
 
     fn step(&mut self) -> Result<bool, RunError> {
         ClassifierSweep::step(self).map_err(RunError::Config)
+    }
+
+    type Config = ClassifierConfig;
+    fn config(&self) -> &ClassifierConfig {
+        &self.config
     }
 }
 

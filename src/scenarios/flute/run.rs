@@ -373,12 +373,6 @@ impl FluteSweep {
 }
 
 impl Sweep for FluteSweep {
-    type Config = FluteConfig;
-
-    fn config(&self) -> &FluteConfig {
-        &self.config
-    }
-
     fn is_done(&self) -> bool {
         self.next_seed >= self.config.seeds && self.state.is_none()
     }
@@ -417,6 +411,11 @@ impl Sweep for FluteSweep {
 
     fn step(&mut self) -> Result<bool, RunError> {
         FluteSweep::step(self)
+    }
+
+    type Config = FluteConfig;
+    fn config(&self) -> &FluteConfig {
+        &self.config
     }
 }
 

@@ -209,10 +209,6 @@ impl TraceSweep {
 }
 
 impl Sweep for TraceSweep {
-    type Config = TraceConfig;
-    fn config(&self) -> &TraceConfig {
-        &self.config
-    }
     fn is_done(&self) -> bool {
         self.next >= self.jobs.len()
     }
@@ -227,6 +223,10 @@ impl Sweep for TraceSweep {
     }
     fn step(&mut self) -> Result<bool, RunError> {
         TraceSweep::step(self)
+    }
+    type Config = TraceConfig;
+    fn config(&self) -> &TraceConfig {
+        &self.config
     }
 }
 

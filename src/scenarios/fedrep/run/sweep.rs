@@ -128,12 +128,6 @@ impl FedRepSweep {
 }
 
 impl Sweep for FedRepSweep {
-    type Config = FedRepConfig;
-
-    fn config(&self) -> &FedRepConfig {
-        &self.config
-    }
-
     fn is_done(&self) -> bool {
         self.current >= self.parts.len()
     }
@@ -184,6 +178,11 @@ impl Sweep for FedRepSweep {
             }
         }
         Ok(self.is_done())
+    }
+
+    type Config = FedRepConfig;
+    fn config(&self) -> &FedRepConfig {
+        &self.config
     }
 }
 
