@@ -1,6 +1,6 @@
 //! A config that has passed its checks, as a type: [`Checked<C>`] can only be
 //! made by running `C`'s checks ([`Checked::new`], or
-//! [`Config::from_pairs`](super::field::Config::from_pairs), which parses text
+//! [`Config::from_pairs`], which parses text
 //! and then checks), and every sweep, run and audit a scenario starts takes
 //! one. So no sweep runs an unchecked config, and none needs to check again.
 //!

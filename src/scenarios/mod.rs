@@ -402,7 +402,7 @@ pub fn start_user_split(
     Ok((s, s.start_user_split(name, pairs, share)?))
 }
 
-/// A validated run of a preset with these settings.
+/// A run of a preset on these settings, checked.
 pub fn start(
     preset: &str,
     pairs: &[(&str, &str)],

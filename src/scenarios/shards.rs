@@ -88,7 +88,7 @@ pub enum Coverage {
     SoFar,
 }
 
-/// What a part says of itself, written by [`Run::part`] before its results
+/// What a part says of itself, written by [`Run::part`](super::Run::part) before its results
 /// and checked by [`decode_parts`] against the plan of the settings it is
 /// merged under: the share it was computed as, whether its run had finished,
 /// and per job (run) it holds, the job's place in the plan with a fingerprint
@@ -123,7 +123,7 @@ pub struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    /// `fields`: every setting as text ([`field::Config::to_fields`]);
+    /// `fields`: every setting as text ([`Config::to_fields`](super::field::Config::to_fields));
     /// `label(job)`: the job in words ("seed 3, Private FedRep at ε = 4").
     pub fn new(
         scenario: &str,
@@ -213,7 +213,7 @@ fn name_jobs(plan: &Plan, jobs: &[usize]) -> String {
     text
 }
 
-/// Partials of workers split by users ([`Run::deliver`]), decoded (postcard
+/// Partials of workers split by users ([`Run::deliver`](super::Run::deliver)), decoded (postcard
 /// bytes; what a worker computes in memory for the others, not a merge).
 pub fn decode_partials<P: serde::de::DeserializeOwned>(
     parts: &[Vec<u8>],
@@ -224,7 +224,7 @@ pub fn decode_partials<P: serde::de::DeserializeOwned>(
         .collect()
 }
 
-/// The shards' parts of a merge (postcard bytes from [`Run::part`], part `i`
+/// The shards' parts of a merge (postcard bytes from [`Run::part`](super::Run::part), part `i`
 /// being shard `i` of `parts.len()`), decoded and checked against `plan`, the
 /// plan of the settings they are merged under. `held(part)` gives the part's
 /// stamps and the job of each of its result rows. Refused, naming the part
