@@ -12,9 +12,8 @@
 //! The registry lists each scenario as an [`Adapter`] of its experiment.
 
 use super::audit::{AuditOptions, AuditTargets};
-use super::checked::Checked;
 use super::claims::Claim;
-use super::field::Config;
+use super::field::{Checked, Config};
 use super::shards::{decode_parts, Coverage, Plan, Shard, Stamps};
 use super::{
     ChartInfo, ConfigError, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo, View,

@@ -15,7 +15,6 @@
 
 pub mod adapter;
 pub mod audit;
-pub mod checked;
 pub mod claims;
 pub mod csv_out;
 pub mod error;
@@ -27,9 +26,9 @@ pub mod shards;
 pub mod table;
 pub mod text;
 
-pub use checked::Checked;
 pub use error::{ConfigError, RunError};
 pub use explain::ExplainEntry;
+pub use field::Checked;
 pub use field::FieldInfo;
 // The scenarios' modules (`scenarios::fedrep`, …) and the list, as the registry declares them.
 pub use registry::*;
