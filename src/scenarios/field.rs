@@ -9,13 +9,37 @@
 //! (`#[serde(rename_all = "kebab-case")]`); [`Choice`] adds the page's labels,
 //! and one parser and one printer serve them all.
 
+pub mod common;
+pub mod rules;
+
 use super::error::ConfigError;
 use super::text::{
     parse_bool, parse_f64, parse_f64_list, parse_u64, parse_usize, parse_usize_list,
 };
+use rules::{End, Interval, IntoInterval, Numbers, Rules};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::ops::Deref;
+
+/// A field of the config type `C` in scope, from its member's name:
+/// `field!(n)`, `field!("eta" => step)` (a key other than the member), or
+/// `field!(seeds via common::seeds)` (a shared constructor, [`common`]).
+macro_rules! field {
+    ($member:ident via $ctor:path) => {
+        $ctor(|c: &C| &c.$member, |c: &mut C| &mut c.$member)
+    };
+    ($key:literal => $member:ident) => {
+        $crate::scenarios::field::Field::new($key, |c: &C| &c.$member, |c: &mut C| &mut c.$member)
+    };
+    ($member:ident) => {
+        $crate::scenarios::field::Field::new(
+            stringify!($member),
+            |c: &C| &c.$member,
+            |c: &mut C| &mut c.$member,
+        )
+    };
+}
+pub(crate) use field;
 
 /// How a setting is written (the page picks its input from this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -89,6 +113,20 @@ pub trait FieldValue: Sized {
     fn choices() -> Vec<ChoiceInfo> {
         Vec::new()
     }
+    /// The numbers the field's rules read (none for switches and choices).
+    fn numbers(&self) -> Option<Numbers> {
+        None
+    }
+}
+
+fn numbers_of<T: Copy + Into<f64>>(v: &[T]) -> Option<Numbers> {
+    Some(Numbers::List(v.iter().map(|&x| x.into()).collect()))
+}
+
+/// A count as a number a rule compares (exact below 2⁵³; above it, far
+/// beyond every bound a rule states).
+fn count(x: usize) -> f64 {
+    x as f64
 }
 
 fn list<T: std::fmt::Display>(v: &[T]) -> String {
@@ -105,6 +143,9 @@ impl FieldValue for usize {
     }
     fn print(&self) -> String {
         self.to_string()
+    }
+    fn numbers(&self) -> Option<Numbers> {
+        Some(Numbers::One(count(*self)))
     }
 }
 
@@ -126,6 +167,9 @@ impl FieldValue for f64 {
     fn print(&self) -> String {
         format!("{self}")
     }
+    fn numbers(&self) -> Option<Numbers> {
+        Some(Numbers::One(*self))
+    }
 }
 
 impl FieldValue for Vec<f64> {
@@ -135,6 +179,9 @@ impl FieldValue for Vec<f64> {
     }
     fn print(&self) -> String {
         list(self)
+    }
+    fn numbers(&self) -> Option<Numbers> {
+        numbers_of(self)
     }
 }
 
@@ -166,6 +213,9 @@ impl FieldValue for OptionalList {
             list(&self.0)
         }
     }
+    fn numbers(&self) -> Option<Numbers> {
+        self.0.numbers()
+    }
 }
 
 impl FieldValue for Vec<usize> {
@@ -175,6 +225,9 @@ impl FieldValue for Vec<usize> {
     }
     fn print(&self) -> String {
         list(self)
+    }
+    fn numbers(&self) -> Option<Numbers> {
+        Some(Numbers::List(self.iter().map(|&x| count(x)).collect()))
     }
 }
 
@@ -221,6 +274,30 @@ impl<T: Choice> FieldValue for T {
 
 type Setter<C> = Box<dyn Fn(&mut C, &str, &str) -> Result<(), ConfigError> + Send + Sync>;
 type Getter<C> = Box<dyn Fn(&C) -> String + Send + Sync>;
+type NumbersOf<C> = Box<dyn Fn(&C) -> Option<Numbers> + Send + Sync>;
+
+/// A bound as the builder takes it: a whole number or a real.
+pub trait ToBound: Copy {
+    fn to_bound(self) -> f64;
+}
+
+impl ToBound for f64 {
+    fn to_bound(self) -> f64 {
+        self
+    }
+}
+
+impl ToBound for usize {
+    fn to_bound(self) -> f64 {
+        count(self)
+    }
+}
+
+impl ToBound for i32 {
+    fn to_bound(self) -> f64 {
+        self.into()
+    }
+}
 
 /// One setting of config `C`: its description and how to read and write it.
 pub struct Field<C> {
@@ -236,9 +313,12 @@ pub struct Field<C> {
     pub aliases: &'static [&'static str],
     /// A slider beside the text input that sets one value.
     pub slider: Option<Slider>,
+    /// What the value must be: checked by [`Config::validate_all`].
+    pub rules: Rules,
     choices: Vec<ChoiceInfo>,
     set: Setter<C>,
     get: Getter<C>,
+    numbers: NumbersOf<C>,
 }
 
 impl<C: 'static> Field<C> {
@@ -263,6 +343,8 @@ impl<C: 'static> Field<C> {
                 Ok(())
             }),
             get: Box::new(move |c| get(c).print()),
+            numbers: Box::new(move |c| get(c).numbers()),
+            rules: Rules::default(),
         }
     }
 
@@ -296,6 +378,102 @@ impl<C: 'static> Field<C> {
     pub fn slider(mut self, min: f64, max: f64, log: bool) -> Self {
         self.slider = Some(Slider { min, max, log });
         self
+    }
+
+    /// The value (every entry of a list) lies in `range`: `2..=5000`,
+    /// `0.0..=1.0`, or an [`Interval`] with open ends.
+    pub fn range(mut self, range: impl IntoInterval) -> Self {
+        self.rules.interval = Some(range.into_interval());
+        self
+    }
+
+    fn interval(&self) -> Interval {
+        self.rules.interval.unwrap_or(Interval::ANY)
+    }
+
+    /// The value is > `lo` (keeps an upper bound already given).
+    pub fn above(mut self, lo: impl ToBound) -> Self {
+        self.rules.interval = Some(Interval {
+            lo: End::Open(lo.to_bound()),
+            ..self.interval()
+        });
+        self
+    }
+
+    /// The value is > 0 (and finite, as every number a field holds).
+    pub fn positive(self) -> Self {
+        self.above(0.0)
+    }
+
+    /// The value is ≥ `lo` (keeps an upper bound already given).
+    pub fn at_least(mut self, lo: impl ToBound) -> Self {
+        self.rules.interval = Some(Interval {
+            lo: End::Closed(lo.to_bound()),
+            ..self.interval()
+        });
+        self
+    }
+
+    /// The value is ≤ `hi` (keeps a lower bound already given).
+    pub fn at_most(mut self, hi: impl ToBound) -> Self {
+        self.rules.interval = Some(Interval {
+            hi: End::Closed(hi.to_bound()),
+            ..self.interval()
+        });
+        self
+    }
+
+    /// The value is < `hi` (keeps a lower bound already given).
+    pub fn below(mut self, hi: impl ToBound) -> Self {
+        self.rules.interval = Some(Interval {
+            hi: End::Open(hi.to_bound()),
+            ..self.interval()
+        });
+        self
+    }
+
+    /// A list: holds at least one entry.
+    pub fn non_empty(mut self) -> Self {
+        self.rules.non_empty = true;
+        self
+    }
+
+    /// A list: holds at most `max` entries.
+    pub fn at_most_entries(mut self, max: usize) -> Self {
+        self.rules.max_len = Some(max);
+        self
+    }
+
+    /// A list: names each entry once.
+    pub fn distinct(mut self) -> Self {
+        self.rules.distinct = true;
+        self
+    }
+
+    /// A list: largest entry first, none larger than the one before.
+    pub fn largest_first(mut self) -> Self {
+        self.rules.largest_first = true;
+        self
+    }
+
+    /// Why the bound is there, said in its message after the bound.
+    pub fn note(mut self, note: &'static str) -> Self {
+        self.rules.note = Some(note);
+        self
+    }
+
+    /// A list: what one entry is called in messages ("every ε must be …").
+    pub fn item(mut self, item: &'static str) -> Self {
+        self.rules.item = item;
+        self
+    }
+
+    /// The first of this field's rules that `config` breaks, naming the field.
+    pub fn check(&self, config: &C) -> Option<ConfigError> {
+        let numbers = (self.numbers)(config)?;
+        let whole = matches!(self.kind, FieldKind::Integer | FieldKind::IntegerList);
+        self.rules
+            .check(self.name, &numbers, || self.get(config), whole)
     }
 
     /// Sets this field of `config` from text (errors name the field).
@@ -357,15 +535,43 @@ pub const MAX_ERRORS: usize = 50;
 /// Most unknown setting names quoted in the one error that counts them all.
 pub const UNKNOWN_NAMED: usize = 5;
 
-/// A scenario's config: its field table, presets and checks. Everything else
-/// (text in, text out, every error at once) is provided, the same for all.
+/// The error for a preset name that is none of `presets` (echoed short).
+pub fn unknown_preset(name: &str, presets: &[super::Preset]) -> ConfigError {
+    ConfigError::UnknownPreset {
+        name: name.chars().filter(|c| !c.is_control()).take(40).collect(),
+        known: presets
+            .iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// A scenario's config: its field table (with each field's own rules),
+/// presets and the checks that tie fields together. Everything else (text
+/// in, text out, every error at once) is provided, the same for all.
 pub trait Config: Clone + Sized + 'static {
     /// Every setting, in the page's order.
     fn fields() -> &'static [Field<Self>];
     /// The named starting point (names are matched trimmed, in any case).
     fn preset(name: &str) -> Result<Self, ConfigError>;
-    /// Every problem of a parsed config, each naming its field.
-    fn validate_all(&self) -> Vec<ConfigError>;
+    /// The scenario's own rules across fields (k ≤ d, what the accountant
+    /// derives, memory and time), each naming the field to change. `failed`
+    /// holds the errors of the fields' own rules: a check that needs a field
+    /// to be sane first skips while it is reported.
+    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError>;
+
+    /// Every problem of a parsed config, each naming its field: every
+    /// field's rules, then the cross-field checks.
+    fn validate_all(&self) -> Vec<ConfigError> {
+        let mut errors: Vec<ConfigError> = Self::fields()
+            .iter()
+            .filter_map(|f| f.check(self))
+            .collect();
+        let cross = self.cross_checks(&errors);
+        errors.extend(cross);
+        errors
+    }
 
     /// The first problem, if any.
     fn validate(&self) -> Result<(), ConfigError> {

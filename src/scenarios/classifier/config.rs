@@ -5,7 +5,8 @@
 use crate::data::margin_classification::{Inputs, MarginModel, MIN_ACCEPTANCE};
 use crate::privacy::report::fmt_num;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{Choice, Config, Field, OptionalList};
+use crate::scenarios::field::rules::Interval;
+use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -139,101 +140,91 @@ impl Default for ClassifierConfig {
 }
 
 const PROBLEM: &str = "Problem";
-const PRIVACY: &str = "Privacy";
 const LEARNER: &str = "Algorithm 3";
 const CHARTS: &str = "Charts";
 
 fn field_table() -> Vec<Field<ClassifierConfig>> {
     type C = ClassifierConfig;
     vec![
-        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
-            .label("users n")
-            .group(PROBLEM),
-        Field::new("m", |c: &C| &c.m, |c: &mut C| &mut c.m)
+        field!(n).label("users n").group(PROBLEM).range(2..=5000),
+        field!(m)
             .label("points per user m")
             .help("half score the candidates (S⁰), half fit the heads (S¹)")
-            .group(PROBLEM),
-        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
+            .group(PROBLEM)
+            .range(2..=200),
+        field!(d)
             .label("dimension d")
-            .group(PROBLEM),
-        Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
+            .group(PROBLEM)
+            .range(1..=1000),
+        field!(k)
             .label("representation k")
-            .group(PROBLEM),
-        Field::new("inputs", |c: &C| &c.inputs, |c: &mut C| &mut c.inputs)
+            .group(PROBLEM)
+            .range(1..=3),
+        field!(inputs)
             .label("inputs")
             .help("how x is drawn in the r-ball (the paper fixes only the ball)")
             .group(PROBLEM),
-        Field::new("signal", |c: &C| &c.signal, |c: &mut C| &mut c.signal)
+        field!(signal)
             .label("signal share a")
             .help("subspace inputs: ‖U*ᵀx‖ = a·r, the rest of ‖x‖ = r orthogonal to U*")
-            .group(PROBLEM),
-        Field::new("margin", |c: &C| &c.margin, |c: &mut C| &mut c.margin)
+            .group(PROBLEM)
+            .range(Interval::open_closed(0.0, 1.0)),
+        field!(margin)
             .label("margin ρ")
             .help("inputs keep |⟨x, U*v_i*⟩| ≥ ρ; the score's margin loss uses the same ρ")
-            .group(PROBLEM),
-        Field::new("radius", |c: &C| &c.radius, |c: &mut C| &mut c.radius)
+            .group(PROBLEM)
+            .at_least(0),
+        field!(radius)
             .label("input radius r")
-            .group(PROBLEM),
-        Field::new("gamma", |c: &C| &c.gamma, |c: &mut C| &mut c.gamma)
+            .group(PROBLEM)
+            .range(Interval::open_closed(0.0, 1e3)),
+        field!(gamma)
             .label("head norm Γ")
-            .group(PROBLEM),
-        Field::new("flip", |c: &C| &c.flip, |c: &mut C| &mut c.flip)
+            .group(PROBLEM)
+            .range(Interval::open_closed(0.0, 1e3)),
+        field!(flip)
             .label("label flips")
             .help("probability that a label is flipped")
-            .group(PROBLEM),
-        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
-            .label("ε values")
+            .group(PROBLEM)
+            .range(Interval::closed_open(0.0, 0.5)),
+        // Pure ε (no accountant): beyond its range, up to 1000.
+        field!(epsilons via common::epsilons)
             .help("pure ε: δ = 0")
             .slider(0.01, 100.0, true)
-            .group(PRIVACY),
-        Field::new("k_prime", |c: &C| &c.k_prime, |c: &mut C| &mut c.k_prime)
+            .at_most(1000),
+        field!(k_prime)
             .label("JL dimension k′")
-            .group(LEARNER),
-        Field::new("cover", |c: &C| &c.cover, |c: &mut C| &mut c.cover)
-            .label("candidate set")
-            .group(LEARNER),
-        Field::new(
-            "cover_gamma",
-            |c: &C| &c.cover_gamma,
-            |c: &mut C| &mut c.cover_gamma,
-        )
-        .label("cover radius γ")
-        .help("exact cover only")
-        .group(LEARNER),
-        Field::new(
-            "candidates",
-            |c: &C| &c.candidates,
-            |c: &mut C| &mut c.candidates,
-        )
-        .label("random candidates N_c")
-        .group(LEARNER),
-        Field::new("d_grid", |c: &C| &c.d_grid, |c: &mut C| &mut c.d_grid)
+            .group(LEARNER)
+            .range(1..=32),
+        field!(cover).label("candidate set").group(LEARNER),
+        field!(cover_gamma)
+            .label("cover radius γ")
+            .help("exact cover only")
+            .group(LEARNER)
+            .range(Interval::open_closed(0.05, 10.0)),
+        field!(candidates)
+            .label("random candidates N_c")
+            .group(LEARNER)
+            .range(1..=MAX_CANDIDATES),
+        field!(d_grid)
             .label("dimensions d")
             .help("error versus d; “none” = off")
-            .group(CHARTS),
-        Field::new(
-            "candidate_grid",
-            |c: &C| &c.candidate_grid,
-            |c: &mut C| &mut c.candidate_grid,
-        )
-        .label("candidate counts")
-        .help("error versus N_c (random candidates); “none” = off")
-        .group(CHARTS),
-        Field::new(
-            "test_points",
-            |c: &C| &c.test_points,
-            |c: &mut C| &mut c.test_points,
-        )
-        .label("test points per user")
-        .group(CHARTS)
-        .folded(),
-        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
-            .label("seed")
-            .group(PROBLEM),
-        Field::new("seeds", |c: &C| &c.seeds, |c: &mut C| &mut c.seeds)
-            .label("seeds")
-            .help("datasets seed, seed+1, …: the charts show their mean")
-            .group(PROBLEM),
+            .group(CHARTS)
+            .range(1..=1000)
+            .item("dimension"),
+        field!(candidate_grid)
+            .label("candidate counts")
+            .help("error versus N_c (random candidates); “none” = off")
+            .group(CHARTS)
+            .range(1..=MAX_CANDIDATES)
+            .item("count"),
+        field!(test_points)
+            .label("test points per user")
+            .group(CHARTS)
+            .folded()
+            .range(10..=10_000),
+        field!(seed via common::seed),
+        field!(seeds via common::seeds),
     ]
 }
 
@@ -322,155 +313,49 @@ impl Config for ClassifierConfig {
                 candidate_grid: OptionalList(Vec::new()),
                 ..ClassifierConfig::default()
             }),
-            other => Err(ConfigError::UnknownPreset {
-                name: other.chars().filter(|c| !c.is_control()).take(40).collect(),
-                known: PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
+            other => Err(unknown_preset(other, PRESETS)),
         }
     }
 
-    fn validate_all(&self) -> Vec<ConfigError> {
+    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut check = |ok: bool, field: &str, requirement: &str, value: String| {
-            if !ok {
-                errors.push(ConfigError::out_of_range(field, requirement, value));
-            }
-        };
-        check(
-            (2..=5000).contains(&self.n),
-            "n",
-            "between 2 and 5000",
-            self.n.to_string(),
-        );
-        check(
-            (2..=200).contains(&self.m) && self.m % 2 == 0,
-            "m",
-            "an even number between 2 and 200",
-            self.m.to_string(),
-        );
-        check(
-            (1..=1000).contains(&self.d),
-            "d",
-            "between 1 and 1000",
-            self.d.to_string(),
-        );
-        check(
-            (1..=3).contains(&self.k),
-            "k",
-            "1, 2 or 3",
-            self.k.to_string(),
-        );
-        // U* is d×k with orthonormal columns (and so is the random
-        // representation of the local baseline): k ≤ d at every d of the sweep.
-        check(
-            self.d >= self.k,
-            "d",
-            &format!(
-                "at least k = {} (U* is d×k with orthonormal columns)",
-                self.k
-            ),
-            self.d.to_string(),
-        );
-        check(
-            self.d_grid.iter().all(|&d| d >= self.k),
-            "d_grid",
-            &format!(
-                "dimensions of at least k = {} (U* is d×k with orthonormal columns)",
-                self.k
-            ),
-            format!("{:?}", self.d_grid.0),
-        );
-        check(
-            (1..=32).contains(&self.k_prime),
-            "k_prime",
-            "between 1 and 32",
-            self.k_prime.to_string(),
-        );
-        check(
-            self.k <= self.k_prime,
-            "k_prime",
-            "at least k",
-            self.k_prime.to_string(),
-        );
-        check(
-            self.radius > 0.0 && self.radius <= 1e3,
-            "radius",
-            "in (0, 1000]",
-            self.radius.to_string(),
-        );
-        check(
-            self.gamma > 0.0 && self.gamma <= 1e3,
-            "gamma",
-            "in (0, 1000]",
-            self.gamma.to_string(),
-        );
-        check(
-            self.signal > 0.0 && self.signal <= 1.0,
-            "signal",
-            "in (0, 1]",
-            self.signal.to_string(),
-        );
-        check(
-            self.margin >= 0.0 && self.margin.is_finite(),
-            "margin",
-            "at least 0",
-            self.margin.to_string(),
-        );
-        check(
-            (0.0..0.5).contains(&self.flip),
-            "flip",
-            "in [0, 0.5)",
-            self.flip.to_string(),
-        );
-        check(
-            self.cover_gamma > 0.05 && self.cover_gamma <= 10.0,
-            "cover_gamma",
-            "in (0.05, 10]",
-            self.cover_gamma.to_string(),
-        );
-        check(
-            (1..=MAX_CANDIDATES).contains(&self.candidates),
-            "candidates",
-            "between 1 and 20000",
-            self.candidates.to_string(),
-        );
-        check(
-            self.candidate_grid
-                .iter()
-                .all(|&c| (1..=MAX_CANDIDATES).contains(&c)),
-            "candidate_grid",
-            "counts between 1 and 20000",
-            format!("{:?}", self.candidate_grid.0),
-        );
-        check(
-            self.d_grid.iter().all(|&d| (1..=1000).contains(&d)),
-            "d_grid",
-            "dimensions between 1 and 1000",
-            format!("{:?}", self.d_grid.0),
-        );
-        check(
-            (10..=10_000).contains(&self.test_points),
-            "test_points",
-            "between 10 and 10000",
-            self.test_points.to_string(),
-        );
-        check(
-            (1..=20).contains(&self.seeds),
-            "seeds",
-            "between 1 and 20",
-            self.seeds.to_string(),
-        );
-        if self.epsilons.is_empty() || self.epsilons.iter().any(|&e| !(e > 0.0 && e <= 1000.0)) {
-            errors.push(ConfigError::invalid(
-                "epsilons",
-                "every ε must be in (0, 1000]",
+        if self.m % 2 == 1 && !failed.iter().any(|e| e.field() == "m") {
+            errors.push(ConfigError::out_of_range(
+                "m",
+                "an even number (half the points score the candidates, half fit the heads)",
+                self.m,
             ));
         }
-        if !errors.is_empty() {
+        // U* is d×k with orthonormal columns (and so is the random
+        // representation of the local baseline): k ≤ d at every d of the sweep.
+        if self.d < self.k {
+            errors.push(ConfigError::out_of_range(
+                "d",
+                &format!(
+                    "at least k = {} (U* is d×k with orthonormal columns)",
+                    self.k
+                ),
+                self.d,
+            ));
+        }
+        if self.d_grid.iter().any(|&d| d < self.k) {
+            errors.push(ConfigError::out_of_range(
+                "d_grid",
+                &format!(
+                    "dimensions of at least k = {} (U* is d×k with orthonormal columns)",
+                    self.k
+                ),
+                format!("{:?}", self.d_grid.0),
+            ));
+        }
+        if self.k > self.k_prime {
+            errors.push(ConfigError::out_of_range(
+                "k_prime",
+                "at least k",
+                self.k_prime,
+            ));
+        }
+        if !failed.is_empty() || !errors.is_empty() {
             // The checks below size the work from fields that must be sane first.
             return errors;
         }

@@ -3,8 +3,10 @@
 //! table, the presets, and checks that report every bad field at once.
 
 use crate::data::random_features::{Activation, Target};
+use crate::privacy::error::MAX_EPSILON;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{Choice, Config, Field, OptionalList};
+use crate::scenarios::field::rules::Interval;
+use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -248,86 +250,75 @@ const PRIVACY: &str = "Privacy";
 const TRAINING: &str = "DP-GD training";
 const TRACE: &str = "Loss versus T (separate runs, σ calibrated for each T)";
 
-/// Every setting of the sweep, in the page's order.
+/// Below 0.001 the noise outgrows every number a run can hold; above 100
+/// the accountant's solvers leave their range.
+const EPSILONS: Interval = Interval::closed(1e-3, MAX_EPSILON);
+
+/// Every setting of the sweep, in the page's order, with its rules.
 fn field_table() -> Vec<Field<DpGdConfig>> {
     type C = DpGdConfig;
     vec![
-        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
-            .label("training samples n")
-            .group(PROBLEM),
-        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
-            .label("input dimension d")
-            .group(PROBLEM),
-        Field::new("p_grid", |c: &C| &c.p_grid, |c: &mut C| &mut c.p_grid)
+        field!(n).label("training samples n").group(PROBLEM).range(2..=20_000),
+        field!(d).label("input dimension d").group(PROBLEM).range(1..=2000),
+        field!(p_grid)
             .label("widths p")
             .help("number of random features; list, e.g. 50,400,1600")
-            .group(PROBLEM),
-        Field::new("n_test", |c: &C| &c.n_test, |c: &mut C| &mut c.n_test)
+            .group(PROBLEM)
+            .at_least(1)
+            .item("width")
+            .non_empty()
+            .distinct(),
+        field!(n_test)
             .label("test samples n_test")
-            .group(PROBLEM),
-        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
-            .label("ε values")
-            .help("list 1,2,4 or range 1:8:1")
-            .slider(0.1, 100.0, true)
-            .group(PRIVACY),
-        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
-            .label("δ")
-            .group(PRIVACY),
-        Field::new("calibration", |c: &C| &c.calibration, |c: &mut C| &mut c.calibration)
+            .group(PROBLEM)
+            .range(1..=20_000),
+        field!(epsilons via common::epsilons).range(EPSILONS),
+        field!(delta via common::delta),
+        field!(calibration)
             .label("noise calibration")
             .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ).")
             .group(PRIVACY),
-        Field::new("clip_scale", |c: &C| &c.clip_scale, |c: &mut C| &mut c.clip_scale)
+        // Below 1e-12 every gradient is clipped to (nearly) nothing, and at
+        // the smallest numbers the sensitivity 2C/n and the noise underflow
+        // to 0 (5e-324 gave σ = 0): the bound FedRep's clips have too.
+        field!(clip_scale)
             .label("clip scale")
             .help("C = scale·√p")
-            .group(TRAINING),
-        Field::new("time_scale", |c: &C| &c.time_scale, |c: &mut C| &mut c.time_scale)
+            .group(TRAINING)
+            .range(1e-12..=1e3)
+            .note("C = clip_scale·√p"),
+        field!(time_scale)
             .label("time scale")
             .help("ηT = scale·d/p")
-            .group(TRAINING),
-        Field::new("eta_mode", |c: &C| &c.eta_mode, |c: &mut C| &mut c.eta_mode)
-            .label("step size η")
-            .group(TRAINING),
-        Field::new("eta", |c: &C| &c.eta, |c: &mut C| &mut c.eta)
-            .label("fixed η")
-            .group(TRAINING),
-        Field::new("activation", |c: &C| &c.activation, |c: &mut C| &mut c.activation)
-            .label("activation")
-            .group(PROBLEM),
-        Field::new("target", |c: &C| &c.target, |c: &mut C| &mut c.target)
-            .label("labels y")
-            .group(PROBLEM),
-        Field::new("label_noise", |c: &C| &c.label_noise, |c: &mut C| &mut c.label_noise)
+            .group(TRAINING)
+            .positive()
+            .note("ηT = time_scale·d/p"),
+        field!(eta_mode).label("step size η").group(TRAINING),
+        field!(eta).label("fixed η").group(TRAINING),
+        field!(activation).label("activation").group(PROBLEM),
+        field!(target).label("labels y").group(PROBLEM),
+        field!(label_noise)
             .label("label noise (linear labels)")
-            .group(PROBLEM),
-        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
-            .label("seed")
-            .group(PROBLEM),
-        Field::new("seeds", |c: &C| &c.repeats, |c: &mut C| &mut c.repeats)
-            .label("seeds")
-            .help("datasets seed, seed+1, …: the charts show their mean")
+            .group(PROBLEM)
+            .range(0.0..=1e3),
+        field!(seed via common::seed),
+        field!(repeats via common::seeds)
             .group(TRAINING)
             .aliases(&["repeats"]),
-        Field::new("trace_p", |c: &C| &c.trace_p, |c: &mut C| &mut c.trace_p)
+        field!(trace_p)
             .label("widths p")
             .help("each in the widths above; “none” = off")
             .group(TRACE),
-        Field::new("trace_epsilon", |c: &C| &c.trace_epsilon, |c: &mut C| &mut c.trace_epsilon)
-            .label("ε of these runs")
+        field!(trace_epsilon).label("ε of these runs").group(TRACE),
+        field!(trace_time_scales)
+            .label("time scales ηTp/d")
+            .help("list")
             .group(TRACE),
-        Field::new(
-            "trace_time_scales",
-            |c: &C| &c.trace_time_scales,
-            |c: &mut C| &mut c.trace_time_scales,
-        )
-        .label("time scales ηTp/d")
-        .help("list")
-        .group(TRACE),
-        Field::new("trace_eta", |c: &C| &c.trace_eta, |c: &mut C| &mut c.trace_eta)
+        field!(trace_eta)
             .label("η of these runs")
             .help("0 = as above")
             .group(TRACE),
-        Field::new("path", |c: &C| &c.path, |c: &mut C| &mut c.path)
+        field!(path)
             .label("simulation path")
             .help("direct: θ in R^p, Φ stored. kernel: the same algorithm simulated exactly in distribution through K = ΦΦᵀ in n dimensions, Φ never stored (fast for p ≥ n). auto: kernel for p ≥ n when n ≥ 256.")
             .group(TRAINING),
@@ -388,89 +379,27 @@ impl Config for DpGdConfig {
                 trace_eta: 5e-4,
                 ..browser
             }),
-            _ => Err(ConfigError::UnknownPreset {
-                name: name.chars().filter(|c| !c.is_control()).take(40).collect(),
-                known: PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
+            _ => Err(unknown_preset(name, PRESETS)),
         }
     }
 
-    /// Every problem at once, each naming the field to change. Checks that
-    /// need a field to be sane first (e.g. the largest width) are skipped
-    /// while that field is reported.
-    fn validate_all(&self) -> Vec<ConfigError> {
+    /// The rules across fields, each naming the field to change. Checks
+    /// that need a field to be sane first (e.g. the largest width) are
+    /// skipped while that field is reported.
+    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut reject = |bad: bool, field: &str, requirement: &str, value: String| {
-            if bad {
-                errors.push(ConfigError::out_of_range(field, requirement, value));
+        let bad = |field: &str| failed.iter().any(|e| e.field() == field);
+        if !bad("epsilons") {
+            if let Some(e) = self
+                .epsilons
+                .iter()
+                .find_map(|&eps| self.check_prop32("epsilons", eps).err())
+            {
+                errors.push(e);
             }
-        };
-        reject(
-            self.d == 0 || self.d > 2000,
-            "d",
-            "between 1 and 2000",
-            self.d.to_string(),
-        );
-        reject(
-            self.n < 2 || self.n > 20_000,
-            "n",
-            "between 2 and 20000",
-            self.n.to_string(),
-        );
-        reject(
-            self.n_test == 0 || self.n_test > 20_000,
-            "n_test",
-            "between 1 and 20000",
-            self.n_test.to_string(),
-        );
-        reject(
-            !(self.delta > 0.0 && self.delta < 1.0),
-            "delta",
-            "strictly between 0 and 1",
-            self.delta.to_string(),
-        );
-        // Below 1e-12 every gradient is clipped to (nearly) nothing, and at
-        // the smallest numbers the sensitivity 2C/n and the noise underflow
-        // to 0 (5e-324 gave σ = 0): the bound FedRep's clips have too.
-        reject(
-            !(self.clip_scale >= 1e-12 && self.clip_scale <= 1e3),
-            "clip_scale",
-            "in [1e-12, 1000] (C = clip_scale·√p)",
-            self.clip_scale.to_string(),
-        );
-        reject(
-            !(self.time_scale > 0.0 && self.time_scale.is_finite()),
-            "time_scale",
-            "> 0 (ηT = time_scale·d/p)",
-            self.time_scale.to_string(),
-        );
-        reject(
-            !(self.label_noise >= 0.0 && self.label_noise <= 1e3),
-            "label_noise",
-            "in [0, 1000]",
-            self.label_noise.to_string(),
-        );
-        reject(
-            self.repeats == 0 || self.repeats > 20,
-            "seeds",
-            "between 1 and 20",
-            self.repeats.to_string(),
-        );
-        if self.epsilons.is_empty() {
-            errors.push(ConfigError::invalid(
-                "epsilons",
-                "give at least one ε, e.g. 1,2,4",
-            ));
-        } else if let Some(e) = self
-            .epsilons
-            .iter()
-            .find_map(|&eps| self.check_epsilon("epsilons", eps).err())
-        {
-            errors.push(e);
+        }
+        if bad("p_grid") {
+            return errors;
         }
         if let Err(e) = self.check_widths() {
             errors.push(e);
@@ -492,12 +421,12 @@ impl Config for DpGdConfig {
         if let Err(e) = self.check_trace() {
             errors.push(e);
         }
-        if errors.is_empty() {
+        if failed.is_empty() && errors.is_empty() {
             if let Err(e) = self.check_step_counts() {
                 errors.push(e);
             }
         }
-        if errors.is_empty() {
+        if failed.is_empty() && errors.is_empty() {
             let seconds = super::cost::sweep_seconds(self, &super::cost::NATIVE);
             if seconds > MAX_SECONDS {
                 errors.push(ConfigError::invalid(
@@ -515,27 +444,11 @@ impl Config for DpGdConfig {
 }
 
 impl DpGdConfig {
-    /// The widths: at least one, each ≥ 1 and listed once, and the features of
-    /// the largest within memory.
+    /// The widths (at least one, each ≥ 1 and listed once: the field's
+    /// rules) within memory: the kernel path's n, the direct path's features.
     fn check_widths(&self) -> Result<(), ConfigError> {
-        if self.p_grid.is_empty() {
-            return Err(ConfigError::invalid(
-                "p_grid",
-                "give at least one width, e.g. 100,400,1600",
-            ));
-        }
-        if let Some(&p) = self.p_grid.iter().find(|&&p| p == 0) {
-            return Err(ConfigError::out_of_range(
-                "p_grid",
-                "≥ 1 for every width",
-                p,
-            ));
-        }
         let mut sorted = self.p_grid.clone();
         sorted.sort_unstable();
-        if sorted.windows(2).any(|w| w[0] == w[1]) {
-            return Err(ConfigError::invalid("p_grid", "list each width once"));
-        }
         if self.p_grid.iter().any(|&p| self.uses_kernel(p)) && self.n > KERNEL_MAX_N {
             return Err(ConfigError::invalid(
                 "n",
@@ -574,7 +487,13 @@ impl DpGdConfig {
         if self.trace_p.is_empty() {
             return Ok(());
         }
-        self.check_epsilon("trace_epsilon", self.trace_epsilon)?;
+        ConfigError::reject_if(
+            !EPSILONS.contains(self.trace_epsilon),
+            "trace_epsilon",
+            &EPSILONS.requirement(false),
+            self.trace_epsilon,
+        )?;
+        self.check_prop32("trace_epsilon", self.trace_epsilon)?;
         if self.trace_time_scales.is_empty() {
             return Err(ConfigError::invalid(
                 "trace_time_scales",
@@ -633,15 +552,8 @@ impl DpGdConfig {
         Ok(())
     }
 
-    fn check_epsilon(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
-        // Below 0.001 the noise outgrows every number a run can hold; above 100
-        // the accountant's solvers leave their range.
-        ConfigError::reject_if(
-            !(1e-3..=100.0).contains(&eps),
-            field,
-            "in [0.001, 100]",
-            eps,
-        )?;
+    /// Prop. 3.2's calibration holds for ε < 8 ln(1/δ) only.
+    fn check_prop32(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
         if self.calibration == Calibration::Prop32 {
             let bound = 8.0 * (1.0 / self.delta).ln();
             if eps >= bound {

@@ -315,8 +315,12 @@ mod tests {
     #[test]
     fn k_larger_than_d_is_refused_with_a_message_at_k() {
         let e = FedRepConfig::from_pairs("fedrep-paper", [("k", "60")]).unwrap_err();
-        assert_eq!(e[0].field(), "k");
-        assert_eq!(e[0].to_string(), "k: k must be ≤ d (got k = 60, d = 50)");
+        assert!(e.iter().all(|e| e.field() == "k"), "{e:?}");
+        let messages: Vec<String> = e.iter().map(|e| e.to_string()).collect();
+        assert!(
+            messages.contains(&"k: k must be ≤ d (got k = 60, d = 50)".to_string()),
+            "{messages:?}"
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@
 use super::config::{AltMinUsers, FedRepConfig, Heads, InitMode};
 use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::private_init::PairNormalization;
-use crate::privacy::{Calibration, Relation};
-use crate::scenarios::field::{Choice, Field};
+use crate::privacy::Calibration;
+use crate::scenarios::field::rules::Interval;
+use crate::scenarios::field::{common, field, Choice, Field};
 
 const PROBLEM: &str = "Problem";
 
@@ -18,145 +19,105 @@ const ALTMIN: &str = "Priv-AltMin baseline (Jain et al. 2021)";
 
 const OPEN: &str = "Details the paper leaves open";
 
-/// Every setting of a Private FedRep sweep, in the page's order.
+/// Every setting of a Private FedRep sweep, in the page's order, with its rules.
 pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
     type C = FedRepConfig;
+    // Clips above 1e6 already let any gradient through: larger ones only
+    // scale the noise towards overflow.
+    let clip = Interval::open_closed(0.0, 1e6);
     vec![
-        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
+        field!(n)
             .label("users n")
-            .group(PROBLEM),
-        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
+            .group(PROBLEM)
+            .range(2..=10_000_000),
+        field!(d)
             .label("dimension d")
-            .group(PROBLEM),
-        Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
+            .group(PROBLEM)
+            .range(1..=1000),
+        field!(k)
             .label("representation k")
-            .group(PROBLEM),
-        Field::new("m", |c: &C| &c.m, |c: &mut C| &mut c.m)
+            .group(PROBLEM)
+            .range(1..=32),
+        field!(m)
             .label("points per user m")
             .help("half train (S⁰), half refit the final heads (S¹)")
-            .group(PROBLEM),
-        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
-            .label("ε values")
-            .help("list 1,2,4 or range 1:8:1")
-            .slider(0.1, 100.0, true)
-            .group(PRIVACY),
-        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
-            .label("δ")
-            .group(PRIVACY),
-        Field::new("rounds", |c: &C| &c.rounds, |c: &mut C| &mut c.rounds)
+            .group(PROBLEM)
+            .range(4..=10_000)
+            .note("half the points train, in pairs for Alg. 2; half refit the heads"),
+        // Below 0.001 the noise needed outgrows every number a run can hold.
+        field!(epsilons via common::epsilons).at_least(1e-3),
+        field!(delta via common::delta).at_least(1e-300),
+        field!(rounds)
             .label("rounds T")
-            .group(TRAINING),
-        Field::new("eta", |c: &C| &c.step, |c: &mut C| &mut c.step)
+            .group(TRAINING)
+            .range(1..=1000),
+        field!("eta" => step)
             .label("step size η")
             .group(TRAINING)
-            .aliases(&["step"]),
-        Field::new("clip", |c: &C| &c.clip, |c: &mut C| &mut c.clip)
+            .aliases(&["step"])
+            .range(Interval::open_closed(0.0, 1e3)),
+        field!(clip)
             .label("clip ψ")
             .help("Frobenius norm bound of each user's gradient")
-            .group(TRAINING),
-        Field::new("noise", |c: &C| &c.noise, |c: &mut C| &mut c.noise)
+            .group(TRAINING)
+            .range(clip),
+        field!(noise)
             .label("label noise R")
-            .group(PROBLEM),
-        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
-            .label("seed")
-            .group(PROBLEM),
-        Field::new("seeds", |c: &C| &c.seeds, |c: &mut C| &mut c.seeds)
-            .label("seeds")
-            .help("datasets seed, seed+1, …: the charts show their mean and a band")
-            .group(PROBLEM),
-        Field::new(
-            "calibration",
-            |c: &C| &c.calibration,
-            |c: &mut C| &mut c.calibration,
-        )
-        .label("noise calibration")
-        .group(PRIVACY),
-        Field::new("relation", |c: &C| &c.relation, |c: &mut C| &mut c.relation)
-            .label("neighbouring relation")
+            .group(PROBLEM)
+            .range(0.0..=1e3),
+        field!(seed via common::seed),
+        field!(seeds via common::seeds)
+            .help("datasets seed, seed+1, …: the charts show their mean and a band"),
+        field!(calibration)
+            .label("noise calibration")
             .group(PRIVACY),
-        Field::new("init", |c: &C| &c.init, |c: &mut C| &mut c.init)
-            .label("initialization")
-            .group(TRAINING),
-        Field::new(
-            "init_share",
-            |c: &C| &c.init_share,
-            |c: &mut C| &mut c.init_share,
-        )
-        .label("init share of budget")
-        .help("share of μ² spent on the private initialization")
-        .group(OPEN)
-        .folded(),
-        Field::new(
-            "init_clip",
-            |c: &C| &c.init_clip,
-            |c: &mut C| &mut c.init_clip,
-        )
-        .label("init clip ψ_init")
-        .group(OPEN)
-        .folded(),
-        Field::new(
-            "init_normalization",
-            |c: &C| &c.init_normalization,
-            |c: &mut C| &mut c.init_normalization,
-        )
-        .label("init pair factor")
-        .group(OPEN)
-        .folded(),
-        Field::new("batch", |c: &C| &c.batch, |c: &mut C| &mut c.batch)
-            .label("batches")
+        field!(relation via common::relation),
+        field!(init).label("initialization").group(TRAINING),
+        field!(init_share)
+            .label("init share of budget")
+            .help("share of μ² spent on the private initialization")
+            .group(OPEN)
+            .folded()
+            .range(Interval::open(0.0, 1.0)),
+        field!(init_clip)
+            .label("init clip ψ_init")
+            .group(OPEN)
+            .folded()
+            .range(clip),
+        field!(init_normalization)
+            .label("init pair factor")
             .group(OPEN)
             .folded(),
-        Field::new("heads", |c: &C| &c.heads, |c: &mut C| &mut c.heads)
-            .label("true heads v*")
+        field!(batch).label("batches").group(OPEN).folded(),
+        field!(heads).label("true heads v*").group(OPEN).folded(),
+        field!(local_steps)
+            .label("local GD steps")
             .group(OPEN)
-            .folded(),
-        Field::new(
-            "local_steps",
-            |c: &C| &c.local_steps,
-            |c: &mut C| &mut c.local_steps,
-        )
-        .label("local GD steps")
-        .group(OPEN)
-        .folded(),
-        Field::new(
-            "local_step",
-            |c: &C| &c.local_step,
-            |c: &mut C| &mut c.local_step,
-        )
-        .label("local GD step size")
-        .group(OPEN)
-        .folded(),
-        Field::new("altmin", |c: &C| &c.altmin, |c: &mut C| &mut c.altmin)
-            .label("run Priv-AltMin")
+            .folded()
+            .at_most(100_000),
+        // Gradient descent on a user's few points diverges long before 10.
+        field!(local_step)
+            .label("local GD step size")
+            .group(OPEN)
+            .folded()
+            .range(Interval::open_closed(0.0, 10.0)),
+        field!(altmin).label("run Priv-AltMin").group(ALTMIN),
+        field!(altmin_mode)
+            .label("users per iteration")
             .group(ALTMIN),
-        Field::new(
-            "altmin_mode",
-            |c: &C| &c.altmin_mode,
-            |c: &mut C| &mut c.altmin_mode,
-        )
-        .label("users per iteration")
-        .group(ALTMIN),
-        Field::new(
-            "altmin_rounds",
-            |c: &C| &c.altmin_rounds,
-            |c: &mut C| &mut c.altmin_rounds,
-        )
-        .label("iterations")
-        .group(ALTMIN),
-        Field::new(
-            "altmin_clip",
-            |c: &C| &c.altmin_clip,
-            |c: &mut C| &mut c.altmin_clip,
-        )
-        .label("per-sample clip c_x")
-        .group(ALTMIN),
-        Field::new(
-            "altmin_label_clip",
-            |c: &C| &c.altmin_label_clip,
-            |c: &mut C| &mut c.altmin_label_clip,
-        )
-        .label("label clip c_y")
-        .group(ALTMIN),
+        field!(altmin_rounds)
+            .label("iterations")
+            .group(ALTMIN)
+            .range(1..=1000),
+        // The sensitivities scale with c_x² and c_x·c_y: keep them representable.
+        field!(altmin_clip)
+            .label("per-sample clip c_x")
+            .group(ALTMIN)
+            .range(1e-12..=1e6),
+        field!(altmin_label_clip)
+            .label("label clip c_y")
+            .group(ALTMIN)
+            .range(1e-12..=1e6),
     ]
 }
 
@@ -165,13 +126,6 @@ impl Choice for Calibration {
         (Calibration::Exact, "exact (GDP composition)"),
         (Calibration::Paper, "paper's formula (App. B.4)"),
         (Calibration::AuthorsCode, "authors' code formula"),
-    ];
-}
-
-impl Choice for Relation {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Relation::ReplaceOne, "replace one user"),
-        (Relation::AddRemoveOne, "add or remove one user"),
     ];
 }
 

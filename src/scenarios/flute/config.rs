@@ -6,7 +6,8 @@ use crate::algorithms::flute::GradientScale;
 use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
 use crate::privacy::Relation;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{Choice, Config, Field, OptionalList};
+use crate::scenarios::field::rules::Interval;
+use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -153,120 +154,99 @@ const CHARTS: &str = "Charts";
 
 fn field_table() -> Vec<Field<FluteConfig>> {
     type C = FluteConfig;
+    let up_to_10 = Interval::open_closed(0.0, 10.0);
+    let clip = Interval::open_closed(0.0, 1e6);
     vec![
-        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
-            .label("clients M")
-            .group(PROBLEM),
-        Field::new("m", |c: &C| &c.m, |c: &mut C| &mut c.m)
+        field!(n).label("clients M").group(PROBLEM).range(2..=200_000),
+        // FedRep's method-of-moments start (both forms) and Private FedRep's
+        // initialization pair two samples of a client (the unbiased statistic).
+        field!(m)
             .label("samples per client N")
-            .group(PROBLEM),
-        Field::new("d", |c: &C| &c.d, |c: &mut C| &mut c.d)
-            .label("dimension d")
-            .group(PROBLEM),
-        Field::new("k", |c: &C| &c.k, |c: &mut C| &mut c.k)
+            .group(PROBLEM)
+            .range(2..=10_000)
+            .note("FedRep's moments start pairs two samples of a client"),
+        field!(d).label("dimension d").group(PROBLEM).range(1..=200),
+        field!(k)
             .label("representation k")
             .help("under-parameterized when k < r")
-            .group(PROBLEM),
-        Field::new("rank", |c: &C| &c.rank, |c: &mut C| &mut c.rank)
+            .group(PROBLEM)
+            .range(1..=20),
+        field!(rank)
             .label("rank r of Φ")
             .help("App. C.1 spectrum; Gaussian Φ has rank min(d, M)")
             .group(PROBLEM),
-        Field::new("spectrum", |c: &C| &c.spectrum, |c: &mut C| &mut c.spectrum)
-            .label("true regressors φᵢ")
-            .group(PROBLEM),
-        Field::new("noise", |c: &C| &c.noise, |c: &mut C| &mut c.noise)
+        field!(spectrum).label("true regressors φᵢ").group(PROBLEM),
+        field!(noise)
             .label("noise variance σ²")
             .help("App. C.1: 0.3")
-            .group(PROBLEM),
-        Field::new("rounds", |c: &C| &c.rounds, |c: &mut C| &mut c.rounds)
-            .label("rounds T")
-            .group(FLUTE),
-        Field::new("eta", |c: &C| &c.eta, |c: &mut C| &mut c.eta)
+            .group(PROBLEM)
+            .range(0.0..=100.0),
+        field!(rounds).label("rounds T").group(FLUTE).range(1..=20_000),
+        field!(eta)
             .label("step η = η_l = η_r")
-            .group(FLUTE),
-        Field::new("alpha", |c: &C| &c.alpha, |c: &mut C| &mut c.alpha)
+            .group(FLUTE)
+            .range(up_to_10),
+        field!(alpha)
             .label("init scale α")
             .help("B⁰, W⁰ have N(0, α²) entries")
-            .group(FLUTE),
-        Field::new("gamma1", |c: &C| &c.gamma1, |c: &mut C| &mut c.gamma1)
+            .group(FLUTE)
+            .range(up_to_10),
+        field!(gamma1)
             .label("γ₁ (−γ₁‖BW‖²)")
             .help("at most 2γ₂")
-            .group(FLUTE),
-        Field::new("gamma2", |c: &C| &c.gamma2, |c: &mut C| &mut c.gamma2)
-            .label("γ₂ (‖BᵀB‖² + ‖WWᵀ‖²)")
-            .group(FLUTE),
-        Field::new("scale", |c: &C| &c.scale, |c: &mut C| &mut c.scale)
-            .label("gradient constant c")
             .group(FLUTE)
-            .folded(),
-        Field::new(
-            "fedrep_step",
-            |c: &C| &c.fedrep_step,
-            |c: &mut C| &mut c.fedrep_step,
-        )
-        .label("FedRep (alt. min. + QR) step")
-        .help("the analysed form: exact heads, a server step on U (mean gradient), then QR")
-        .group(BASELINES),
-        Field::new(
-            "fedrep_head_steps",
-            |c: &C| &c.fedrep_head_steps,
-            |c: &mut C| &mut c.fedrep_head_steps,
-        )
-        .label("FedRep (gradient) head steps τ_h")
-        .help("the code's form: τ_h gradient steps on each head, then one on B, at FLUTE's η and c; the paper's FedRep* takes 10")
-        .group(BASELINES),
-        Field::new("private", |c: &C| &c.private, |c: &mut C| &mut c.private)
+            .range(0.0..=10.0),
+        field!(gamma2)
+            .label("γ₂ (‖BᵀB‖² + ‖WWᵀ‖²)")
+            .group(FLUTE)
+            .range(up_to_10),
+        field!(scale).label("gradient constant c").group(FLUTE).folded(),
+        field!(fedrep_step)
+            .label("FedRep (alt. min. + QR) step")
+            .help("the analysed form: exact heads, a server step on U (mean gradient), then QR")
+            .group(BASELINES)
+            .range(Interval::open_closed(0.0, 100.0)),
+        field!(fedrep_head_steps)
+            .label("FedRep (gradient) head steps τ_h")
+            .help("the code's form: τ_h gradient steps on each head, then one on B, at FLUTE's η and c; the paper's FedRep* takes 10")
+            .group(BASELINES)
+            .range(1..=100),
+        field!(private)
             .label("private runs")
             .help("DP-FLUTE and Private FedRep at every ε")
             .group(PRIVACY),
-        Field::new(
-            "private_rounds",
-            |c: &C| &c.private_rounds,
-            |c: &mut C| &mut c.private_rounds,
-        )
-        .label("rounds of the private runs")
-        .help("each round is one noisy release: fewer rounds, less noise per round")
-        .group(PRIVACY),
-        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
-            .label("ε values")
-            .slider(0.1, 100.0, true)
-            .group(PRIVACY),
-        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
-            .label("δ")
-            .group(PRIVACY),
-        Field::new("relation", |c: &C| &c.relation, |c: &mut C| &mut c.relation)
-            .label("neighbouring relation")
-            .group(PRIVACY),
-        Field::new("clip", |c: &C| &c.clip, |c: &mut C| &mut c.clip)
+        field!(private_rounds)
+            .label("rounds of the private runs")
+            .help("each round is one noisy release: fewer rounds, less noise per round")
+            .group(PRIVACY)
+            .range(1..=20_000),
+        field!(epsilons via common::epsilons)
+            .group(PRIVACY)
+            .at_least(0.01),
+        field!(delta via common::delta).group(PRIVACY).at_most(0.1),
+        field!(relation via common::relation).group(PRIVACY),
+        field!(clip)
             .label("DP-FLUTE clip ψ")
             .help("Frobenius norm of each client's (∇_B Lᵢ, wᵢwᵢᵀ); with App. C.1's Φ a client's share shrinks like 1/M: scale ψ with it")
-            .group(PRIVACY),
-        Field::new(
-            "fedrep_clip",
-            |c: &C| &c.fedrep_clip,
-            |c: &mut C| &mut c.fedrep_clip,
-        )
-        .label("Private FedRep clip ψ")
-        .group(PRIVACY),
-        Field::new("init_clip", |c: &C| &c.init_clip, |c: &mut C| &mut c.init_clip)
+            .group(PRIVACY)
+            .range(clip),
+        field!(fedrep_clip)
+            .label("Private FedRep clip ψ")
+            .group(PRIVACY)
+            .range(clip),
+        field!(init_clip)
             .label("Private FedRep init clip")
             .group(PRIVACY)
-            .folded(),
-        Field::new(
-            "ablation_m",
-            |c: &C| &c.ablation_m,
-            |c: &mut C| &mut c.ablation_m,
-        )
-        .label("γ ablation: N values")
-        .help("final FLUTE error for γ₁/γ₂ = 2, 1, 2/3 (Fig. 4); “none” = off")
-        .group(CHARTS),
-        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
-            .label("seed")
-            .group(PROBLEM),
-        Field::new("seeds", |c: &C| &c.seeds, |c: &mut C| &mut c.seeds)
-            .label("seeds")
-            .help("datasets seed, seed+1, …: the charts show their mean")
-            .group(PROBLEM),
+            .folded()
+            .range(clip),
+        field!(ablation_m)
+            .label("γ ablation: N values")
+            .help("final FLUTE error for γ₁/γ₂ = 2, 1, 2/3 (Fig. 4); “none” = off")
+            .group(CHARTS)
+            .range(1..=10_000)
+            .item("sample count"),
+        field!(seed via common::seed),
+        field!(seeds via common::seeds),
     ]
 }
 
@@ -379,62 +359,29 @@ impl Config for FluteConfig {
                 fedrep_clip: 0.2,
                 ..FluteConfig::default()
             }),
-            other => Err(ConfigError::UnknownPreset {
-                name: other.chars().filter(|c| !c.is_control()).take(40).collect(),
-                known: PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
+            other => Err(unknown_preset(other, PRESETS)),
         }
     }
 
-    fn validate_all(&self) -> Vec<ConfigError> {
+    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut invalid: Vec<ConfigError> = Vec::new();
-        let mut check = |ok: bool, field: &str, requirement: &str, value: String| {
-            if !ok {
-                errors.push(ConfigError::out_of_range(field, requirement, value));
-            }
-        };
-        check(
-            (2..=200_000).contains(&self.n),
-            "n",
-            "between 2 and 200000 clients",
-            self.n.to_string(),
-        );
-        // FedRep's method-of-moments start (both forms) and Private FedRep's
-        // initialization pair two samples of a client (the unbiased statistic).
-        check(
-            (2..=10_000).contains(&self.m),
-            "m",
-            "between 2 and 10000 (FedRep's moments start pairs two samples of a client)",
-            self.m.to_string(),
-        );
-        check(
-            (1..=200).contains(&self.d),
-            "d",
-            "between 1 and 200",
-            self.d.to_string(),
-        );
-        check(
-            self.k >= 1 && self.k <= self.d.min(20),
-            "k",
-            "between 1 and min(d, 20)",
-            self.k.to_string(),
-        );
+        if self.k > self.d {
+            errors.push(ConfigError::out_of_range(
+                "k",
+                &format!("at most d = {}", self.d),
+                self.k,
+            ));
+        }
         let rank_max = self.d.min(self.n);
-        if self.spectrum == Spectrum::Decaying {
-            check(
-                self.rank >= 1 && self.rank <= rank_max,
+        if self.spectrum == Spectrum::Decaying && !(1..=rank_max).contains(&self.rank) {
+            errors.push(ConfigError::out_of_range(
                 "rank",
                 &format!("between 1 and min(d, M) = {rank_max}"),
-                self.rank.to_string(),
-            );
+                self.rank,
+            ));
         }
         if self.spectrum == Spectrum::Example1 && self.n > self.d {
-            invalid.push(ConfigError::invalid(
+            errors.push(ConfigError::invalid(
                 "n",
                 format!(
                     "Example 1 gives each client its own direction: at most d = {} clients",
@@ -442,52 +389,10 @@ impl Config for FluteConfig {
                 ),
             ));
         }
-        check(
-            self.noise >= 0.0 && self.noise <= 100.0,
-            "noise",
-            "in [0, 100]",
-            self.noise.to_string(),
-        );
-        check(
-            (1..=20_000).contains(&self.rounds),
-            "rounds",
-            "between 1 and 20000",
-            self.rounds.to_string(),
-        );
-        check(
-            (1..=20_000).contains(&self.private_rounds),
-            "private_rounds",
-            "between 1 and 20000",
-            self.private_rounds.to_string(),
-        );
-        check(
-            self.eta > 0.0 && self.eta <= 10.0,
-            "eta",
-            "in (0, 10]",
-            self.eta.to_string(),
-        );
-        check(
-            self.alpha > 0.0 && self.alpha <= 10.0,
-            "alpha",
-            "in (0, 10]",
-            self.alpha.to_string(),
-        );
-        check(
-            self.gamma2 > 0.0 && self.gamma2 <= 10.0,
-            "gamma2",
-            "in (0, 10]",
-            self.gamma2.to_string(),
-        );
-        check(
-            self.gamma1 >= 0.0 && self.gamma1 <= 10.0,
-            "gamma1",
-            "in [0, 10]",
-            self.gamma1.to_string(),
-        );
         // Fig. 4: γ₁ > 2γ₂ was not used because ‖BW‖_F "usually diverges": the
         // penalty −γ₁‖BW‖² then outgrows the balancing term.
         if self.gamma1 > 2.0 * self.gamma2 * (1.0 + 1e-12) {
-            invalid.push(ConfigError::invalid(
+            errors.push(ConfigError::invalid(
                 "gamma1",
                 format!(
                     "γ₁ = {} is more than 2γ₂ = {}: the regularizer is then unbounded below and ‖BW‖ diverges (the paper, Fig. 4, does not use it)",
@@ -496,56 +401,7 @@ impl Config for FluteConfig {
                 ),
             ));
         }
-        check(
-            self.fedrep_step > 0.0 && self.fedrep_step <= 100.0,
-            "fedrep_step",
-            "in (0, 100]",
-            self.fedrep_step.to_string(),
-        );
-        check(
-            (1..=100).contains(&self.fedrep_head_steps),
-            "fedrep_head_steps",
-            "between 1 and 100",
-            self.fedrep_head_steps.to_string(),
-        );
-        for (field, value) in [
-            ("clip", self.clip),
-            ("fedrep_clip", self.fedrep_clip),
-            ("init_clip", self.init_clip),
-        ] {
-            check(
-                value > 0.0 && value <= 1e6,
-                field,
-                "in (0, 1e6]",
-                value.to_string(),
-            );
-        }
-        check(
-            self.delta > 0.0 && self.delta <= 0.1,
-            "delta",
-            "in (0, 0.1]",
-            self.delta.to_string(),
-        );
-        if self.epsilons.is_empty() || self.epsilons.iter().any(|&e| !(0.01..=100.0).contains(&e)) {
-            invalid.push(ConfigError::invalid(
-                "epsilons",
-                "every ε must be in [0.01, 100]",
-            ));
-        }
-        check(
-            self.ablation_m.iter().all(|&n| (1..=10_000).contains(&n)),
-            "ablation_m",
-            "sample counts between 1 and 10000",
-            format!("{:?}", self.ablation_m.0),
-        );
-        check(
-            (1..=20).contains(&self.seeds),
-            "seeds",
-            "between 1 and 20",
-            self.seeds.to_string(),
-        );
-        errors.extend(invalid);
-        if !errors.is_empty() {
+        if !failed.is_empty() || !errors.is_empty() {
             return errors;
         }
         let largest_m = self

@@ -3,7 +3,8 @@
 
 use crate::data::trace_regression::{DataPath, TraceModel};
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{Choice, Config, Field, OptionalList};
+use crate::scenarios::field::rules::Interval;
+use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -136,94 +137,79 @@ const CLIPPED: &str = "Clipped variant (project's extension)";
 
 fn field_table() -> Vec<Field<TraceConfig>> {
     type C = TraceConfig;
+    let clip = Interval::open_closed(0.0, 1e6);
     vec![
-        Field::new("d1", |c: &C| &c.d1, |c: &mut C| &mut c.d1)
-            .label("rows d1")
-            .group(PROBLEM),
-        Field::new("d2", |c: &C| &c.d2, |c: &mut C| &mut c.d2)
-            .label("columns d2")
-            .group(PROBLEM),
-        Field::new("r", |c: &C| &c.r, |c: &mut C| &mut c.r)
-            .label("rank r")
-            .group(PROBLEM),
-        Field::new(
-            "singular_values",
-            |c: &C| &c.singular_values,
-            |c: &mut C| &mut c.singular_values,
-        )
-        .label("singular values σ₁ … σ_r")
-        .help("r values, largest first")
-        .group(PROBLEM),
-        Field::new("noise", |c: &C| &c.noise, |c: &mut C| &mut c.noise)
+        field!(d1).label("rows d1").group(PROBLEM).range(1..=30),
+        field!(d2).label("columns d2").group(PROBLEM).range(1..=30),
+        field!(r).label("rank r").group(PROBLEM),
+        field!(singular_values)
+            .label("singular values σ₁ … σ_r")
+            .help("r values, largest first")
+            .group(PROBLEM)
+            .range(Interval::open_closed(0.0, 1e3))
+            .item("singular value")
+            .largest_first(),
+        field!(noise)
             .label("noise σ_ξ")
-            .group(PROBLEM),
-        Field::new("n", |c: &C| &c.n, |c: &mut C| &mut c.n)
+            .group(PROBLEM)
+            .range(0.0..=100.0),
+        field!(n)
             .label("sample sizes n")
             .help("a list: the error-versus-n chart")
-            .group(PROBLEM),
-        Field::new("data", |c: &C| &c.data, |c: &mut C| &mut c.data)
+            .group(PROBLEM)
+            .range(10..=10_000_000)
+            .item("sample size")
+            .non_empty(),
+        field!(data)
             .label("data")
             .help("the Wishart draw never stores n matrices")
             .group(PROBLEM),
-        Field::new("epsilons", |c: &C| &c.epsilons, |c: &mut C| &mut c.epsilons)
-            .label("ε values")
+        field!(epsilons via common::epsilons)
             .help("a DP-RGrad run (start and iterations) targets (2ε, 2δ) in all (Theorem 3). The paper's variant gives each algorithm (ε, δ); the clipped variant splits the whole 2ε by halves of μ², so its start alone spends about 1.4ε (results.csv: epsilon_spent)")
             .slider(0.1, 20.0, true)
-            .group(PRIVACY),
-        Field::new("delta", |c: &C| &c.delta, |c: &mut C| &mut c.delta)
-            .label("δ")
-            .group(PRIVACY),
-        Field::new("privacy", |c: &C| &c.privacy, |c: &mut C| &mut c.privacy)
-            .label("neighbours")
-            .group(PRIVACY),
-        Field::new("variant", |c: &C| &c.variant, |c: &mut C| &mut c.variant)
-            .label("sensitivities")
-            .group(PRIVACY),
-        Field::new("constant", |c: &C| &c.constant, |c: &mut C| &mut c.constant)
+            .at_least(0.01),
+        field!(delta via common::delta).at_most(0.1),
+        field!(privacy).label("neighbours").group(PRIVACY),
+        field!(variant).label("sensitivities").group(PRIVACY),
+        field!(constant)
             .label("constant C")
             .help("the paper's unspecified C₂ = C₃ in its sensitivities")
-            .group(PRIVACY),
-        Field::new("eta", |c: &C| &c.eta, |c: &mut C| &mut c.eta)
+            .group(PRIVACY)
+            .range(Interval::open_closed(0.0, 1e3)),
+        field!(eta)
             .label("step η")
-            .group(ALGORITHM),
-        Field::new(
-            "iterations",
-            |c: &C| &c.iterations,
-            |c: &mut C| &mut c.iterations,
-        )
-        .label("iterations l*")
-        .group(ALGORITHM),
-        Field::new(
-            "lstar_grid",
-            |c: &C| &c.lstar_grid,
-            |c: &mut C| &mut c.lstar_grid,
-        )
-        .label("l* trade-off values")
-        .help("final error versus l* at the first n and middle ε; “none” = off")
-        .group(ALGORITHM),
-        Field::new("clip_y", |c: &C| &c.clip_y, |c: &mut C| &mut c.clip_y)
+            .group(ALGORITHM)
+            .range(Interval::open_closed(0.0, 2.0)),
+        field!(iterations)
+            .label("iterations l*")
+            .group(ALGORITHM)
+            .range(1..=200),
+        field!(lstar_grid)
+            .label("l* trade-off values")
+            .help("final error versus l* at the first n and middle ε; “none” = off")
+            .group(ALGORITHM)
+            .range(1..=200),
+        field!(clip_y)
             .label("clip |y| at τ_y")
             .group(CLIPPED)
-            .folded(),
-        Field::new("clip_x", |c: &C| &c.clip_x, |c: &mut C| &mut c.clip_x)
+            .folded()
+            .range(clip),
+        field!(clip_x)
             .label("clip ‖X‖_F at τ_x")
             .group(CLIPPED)
-            .folded(),
-        Field::new(
-            "clip_grad",
-            |c: &C| &c.clip_grad,
-            |c: &mut C| &mut c.clip_grad,
-        )
-        .label("clip each tangent gradient at τ")
-        .group(CLIPPED)
-        .folded(),
-        Field::new("repeats", |c: &C| &c.repeats, |c: &mut C| &mut c.repeats)
+            .folded()
+            .range(clip),
+        field!(clip_grad)
+            .label("clip each tangent gradient at τ")
+            .group(CLIPPED)
+            .folded()
+            .range(clip),
+        field!(repeats)
             .label("repeats")
             .help("datasets per n: the charts show medians")
-            .group(PROBLEM),
-        Field::new("seed", |c: &C| &c.seed, |c: &mut C| &mut c.seed)
-            .label("seed")
-            .group(PROBLEM),
+            .group(PROBLEM)
+            .range(1..=100),
+        field!(seed via common::seed),
     ]
 }
 
@@ -309,120 +295,38 @@ impl Config for TraceConfig {
                 repeats: 10,
                 ..TraceConfig::default()
             }),
-            other => Err(ConfigError::UnknownPreset {
-                name: other.chars().filter(|c| !c.is_control()).take(40).collect(),
-                known: PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
+            other => Err(unknown_preset(other, PRESETS)),
         }
     }
 
-    fn validate_all(&self) -> Vec<ConfigError> {
+    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        let mut check = |ok: bool, field: &str, requirement: &str, value: String| {
-            if !ok {
-                errors.push(ConfigError::out_of_range(field, requirement, value));
-            }
-        };
-        check(
-            (1..=30).contains(&self.d1),
-            "d1",
-            "between 1 and 30",
-            self.d1.to_string(),
-        );
-        check(
-            (1..=30).contains(&self.d2),
-            "d2",
-            "between 1 and 30",
-            self.d2.to_string(),
-        );
         let rmax = self.d1.min(self.d2);
-        check(
-            self.r >= 1 && self.r <= rmax,
-            "r",
-            &format!("between 1 and min(d1, d2) = {rmax}"),
-            self.r.to_string(),
-        );
-        let sorted = self.singular_values.windows(2).all(|w| w[0] >= w[1]);
-        check(
-            self.singular_values.len() == self.r
-                && sorted
-                && self.singular_values.iter().all(|&s| s > 0.0 && s <= 1e3),
-            "singular_values",
-            &format!("{} values in (0, 1000], largest first", self.r),
-            format!("{:?}", self.singular_values),
-        );
-        check(
-            self.noise >= 0.0 && self.noise <= 100.0,
-            "noise",
-            "in [0, 100]",
-            self.noise.to_string(),
-        );
-        let p = self.d1 * self.d2;
-        check(
-            !self.n.is_empty() && self.n.iter().all(|&n| n >= p.max(10) && n <= 10_000_000),
-            "n",
-            &format!("sample sizes between d1·d2 = {p} and 10000000"),
-            format!("{:?}", self.n),
-        );
-        check(
-            !self.epsilons.is_empty() && self.epsilons.iter().all(|&e| (0.01..=100.0).contains(&e)),
-            "epsilons",
-            "values in [0.01, 100]",
-            format!("{:?}", self.epsilons),
-        );
-        check(
-            self.delta > 0.0 && self.delta <= 0.1,
-            "delta",
-            "in (0, 0.1]",
-            self.delta.to_string(),
-        );
-        check(
-            self.eta > 0.0 && self.eta <= 2.0,
-            "eta",
-            "in (0, 2]",
-            self.eta.to_string(),
-        );
-        check(
-            (1..=200).contains(&self.iterations),
-            "iterations",
-            "between 1 and 200",
-            self.iterations.to_string(),
-        );
-        check(
-            self.constant > 0.0 && self.constant <= 1e3,
-            "constant",
-            "in (0, 1000]",
-            self.constant.to_string(),
-        );
-        for (field, value) in [
-            ("clip_y", self.clip_y),
-            ("clip_x", self.clip_x),
-            ("clip_grad", self.clip_grad),
-        ] {
-            check(
-                value > 0.0 && value <= 1e6,
-                field,
-                "in (0, 1e6]",
-                value.to_string(),
-            );
+        if !(1..=rmax).contains(&self.r) {
+            errors.push(ConfigError::out_of_range(
+                "r",
+                &format!("between 1 and min(d1, d2) = {rmax}"),
+                self.r,
+            ));
         }
-        check(
-            self.lstar_grid.iter().all(|&l| (1..=200).contains(&l)),
-            "lstar_grid",
-            "values between 1 and 200",
-            format!("{:?}", self.lstar_grid.0),
-        );
-        check(
-            (1..=100).contains(&self.repeats),
-            "repeats",
-            "between 1 and 100",
-            self.repeats.to_string(),
-        );
-        if !errors.is_empty() {
+        if self.singular_values.len() != self.r {
+            errors.push(ConfigError::invalid(
+                "singular_values",
+                format!(
+                    "give r = {} values, largest first (got {})",
+                    self.r,
+                    self.singular_values.len()
+                ),
+            ));
+        }
+        let p = self.d1 * self.d2;
+        if let Some(&n) = self.n.iter().find(|&&n| n < p) {
+            errors.push(ConfigError::invalid(
+                "n",
+                format!("every sample size must be at least d1·d2 = {p} (got {n})"),
+            ));
+        }
+        if !failed.is_empty() || !errors.is_empty() {
             return errors;
         }
         if self.variant == Variant::Clipped && self.data == DataPath::Sufficient {
