@@ -41,6 +41,32 @@ macro_rules! field {
 }
 pub(crate) use field;
 
+/// `fn fields()` of a [`Config`] impl: `fields_once!(MyConfig, field_table)`
+/// builds the table once.
+macro_rules! fields_once {
+    ($config:ty, $table:expr) => {
+        fn fields() -> &'static [$crate::scenarios::field::Field<Self>] {
+            static FIELDS: std::sync::OnceLock<Vec<$crate::scenarios::field::Field<$config>>> =
+                std::sync::OnceLock::new();
+            FIELDS.get_or_init($table)
+        }
+    };
+}
+pub(crate) use fields_once;
+
+/// A [`Choice`] impl: each value with the page's label, in the page's order,
+/// then any older names: `choices!(Heads { Unit => "unit norm", Gaussian =>
+/// "N(0, I)" } aliases { "1/p" => InverseP })`.
+macro_rules! choices {
+    ($t:ty { $($v:ident => $label:expr),+ $(,)? } $(aliases { $($a:literal => $av:ident),* $(,)? })?) => {
+        impl $crate::scenarios::field::Choice for $t {
+            const CHOICES: &'static [(Self, &'static str)] = &[$((Self::$v, $label)),+];
+            $(const ALIASES: &'static [(&'static str, Self)] = &[$(($a, Self::$av)),*];)?
+        }
+    };
+}
+pub(crate) use choices;
+
 /// How a setting is written (the page picks its input from this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -545,6 +571,21 @@ pub fn unknown_preset(name: &str, presets: &[super::Preset]) -> ConfigError {
             .collect::<Vec<_>>()
             .join(", "),
     }
+}
+
+/// The error for a sweep estimated at `seconds` on one core when that is over
+/// `limit` seconds: at `field`, saying what to `lower`.
+pub fn too_slow(field: &str, seconds: f64, limit: f64, lower: &str) -> Option<ConfigError> {
+    (seconds > limit).then(|| {
+        ConfigError::invalid(
+            field,
+            format!(
+                "this sweep would take about {:.1} h on one core (the limit is {} h); lower {lower}",
+                seconds / 3600.0,
+                limit / 3600.0
+            ),
+        )
+    })
 }
 
 /// A scenario's config: its field table (with each field's own rules),

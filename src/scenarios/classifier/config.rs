@@ -6,10 +6,11 @@ use crate::data::margin_classification::{Inputs, MarginModel, MIN_ACCEPTANCE};
 use crate::privacy::report::fmt_num;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, fields_once, unknown_preset, Config, Field, OptionalList,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 /// Which candidate set the exponential mechanism draws from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -25,15 +26,10 @@ pub enum Cover {
     Random,
 }
 
-impl Choice for Cover {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Cover::Exact, "exact γ-cover of B_F (the paper's range)"),
-        (
-            Cover::Random,
-            "random candidates (relative to the best one)",
-        ),
-    ];
-}
+choices!(Cover {
+    Exact => "exact γ-cover of B_F (the paper's range)",
+    Random => "random candidates (relative to the best one)",
+});
 
 /// How the inputs are drawn (`data::margin_classification::Inputs`; the
 /// paper fixes only their domain, the r-ball: both are this project's).
@@ -48,18 +44,10 @@ pub enum InputModel {
     Ball,
 }
 
-impl Choice for InputModel {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (
-            InputModel::Subspace,
-            "x = U*z + P⊥g, margin independent of d (this project's model)",
-        ),
-        (
-            InputModel::Ball,
-            "x uniform in the d-ball, signal shrinks like 1/√d (this project's model)",
-        ),
-    ];
-}
+choices!(InputModel {
+    Subspace => "x = U*z + P⊥g, margin independent of d (this project's model)",
+    Ball => "x uniform in the d-ball, signal shrinks like 1/√d (this project's model)",
+});
 
 /// Every setting of the sweep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -290,10 +278,7 @@ fn floor_to_3_digits(x: f64) -> f64 {
 }
 
 impl Config for ClassifierConfig {
-    fn fields() -> &'static [Field<Self>] {
-        static FIELDS: OnceLock<Vec<Field<ClassifierConfig>>> = OnceLock::new();
-        FIELDS.get_or_init(field_table)
-    }
+    fields_once!(ClassifierConfig, field_table);
 
     fn preset(name: &str) -> Result<Self, ConfigError> {
         match name.trim().to_ascii_lowercase().as_str() {

@@ -6,10 +6,11 @@ use crate::data::random_features::{Activation, Target};
 use crate::privacy::error::MAX_EPSILON;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, fields_once, too_slow, unknown_preset, Config, Field, OptionalList,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 /// Multiply–adds one `step()` may spend on GD (a step costs ≈ 2np).
 pub const WORK_PER_UNIT: usize = 20_000_000;
@@ -207,43 +208,33 @@ fn browser_preset() -> DpGdConfig {
     }
 }
 
-impl Choice for EtaMode {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (EtaMode::InverseP, "η = 1/p (T = scale·d)"),
-        (EtaMode::Fixed, "fixed η (below)"),
-    ];
-    const ALIASES: &'static [(&'static str, Self)] = &[("1/p", EtaMode::InverseP)];
-}
+choices!(EtaMode {
+    InverseP => "η = 1/p (T = scale·d)",
+    Fixed => "fixed η (below)",
+} aliases {
+    "1/p" => InverseP,
+});
 
-impl Choice for Calibration {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Calibration::Prop32, "paper's Prop. 3.2"),
-        (Calibration::Exact, "exact (GDP composition)"),
-    ];
-}
+choices!(Calibration {
+    Prop32 => "paper's Prop. 3.2",
+    Exact => "exact (GDP composition)",
+});
 
-impl Choice for Activation {
-    const CHOICES: &'static [(Self, &'static str)] =
-        &[(Activation::Tanh, "tanh"), (Activation::Sin, "sin")];
-}
+choices!(Activation {
+    Tanh => "tanh",
+    Sin => "sin",
+});
 
-impl Choice for SimPath {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (SimPath::Auto, "auto (kernel for p ≥ n, n ≥ 256)"),
-        (SimPath::Direct, "direct (θ in R^p)"),
-        (
-            SimPath::Kernel,
-            "kernel (n-dimensional, exact in distribution)",
-        ),
-    ];
-}
+choices!(SimPath {
+    Auto => "auto (kernel for p ≥ n, n ≥ 256)",
+    Direct => "direct (θ in R^p)",
+    Kernel => "kernel (n-dimensional, exact in distribution)",
+});
 
-impl Choice for TargetKind {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (TargetKind::Sign, "sign(uᵀx)"),
-        (TargetKind::Linear, "uᵀx + noise"),
-    ];
-}
+choices!(TargetKind {
+    Sign => "sign(uᵀx)",
+    Linear => "uᵀx + noise",
+});
 
 const PROBLEM: &str = "Problem";
 const PRIVACY: &str = "Privacy";
@@ -326,10 +317,7 @@ fn field_table() -> Vec<Field<DpGdConfig>> {
 }
 
 impl Config for DpGdConfig {
-    fn fields() -> &'static [Field<Self>] {
-        static FIELDS: OnceLock<Vec<Field<DpGdConfig>>> = OnceLock::new();
-        FIELDS.get_or_init(field_table)
-    }
+    fields_once!(DpGdConfig, field_table);
 
     /// Built-in configurations:
     /// - `dpgd-browser`: Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20
@@ -427,17 +415,12 @@ impl Config for DpGdConfig {
             }
         }
         if failed.is_empty() && errors.is_empty() {
-            let seconds = super::cost::sweep_seconds(self, &super::cost::NATIVE);
-            if seconds > MAX_SECONDS {
-                errors.push(ConfigError::invalid(
-                    "p_grid",
-                    format!(
-                        "this sweep would take about {:.1} h on one core (the limit is {} h); lower the widths, n, the time scale or the number of ε and seeds",
-                        seconds / 3600.0,
-                        MAX_SECONDS / 3600.0
-                    ),
-                ));
-            }
+            errors.extend(too_slow(
+                "p_grid",
+                super::cost::sweep_seconds(self, &super::cost::NATIVE),
+                MAX_SECONDS,
+                "the widths, n, the time scale or the number of ε and seeds",
+            ));
         }
         errors
     }

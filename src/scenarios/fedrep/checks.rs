@@ -9,14 +9,10 @@ use super::fields::field_table;
 use crate::algorithms::fedrep::BatchMode;
 use crate::privacy::Calibration;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{unknown_preset, Config, Field};
-use std::sync::OnceLock;
+use crate::scenarios::field::{fields_once, too_slow, unknown_preset, Config};
 
 impl Config for FedRepConfig {
-    fn fields() -> &'static [Field<Self>] {
-        static FIELDS: OnceLock<Vec<Field<FedRepConfig>>> = OnceLock::new();
-        FIELDS.get_or_init(field_table)
-    }
+    fields_once!(FedRepConfig, field_table);
 
     /// A named starting point.
     /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
@@ -137,17 +133,12 @@ impl Config for FedRepConfig {
             }
         }
         if failed.is_empty() && errors.is_empty() {
-            let seconds = super::cost::sweep_seconds(self);
-            if seconds > MAX_SECONDS {
-                errors.push(ConfigError::invalid(
-                    "n",
-                    format!(
-                        "this sweep would take about {:.1} h on one core (the limit is {} h); lower n, d, m, rounds, local_steps or the number of ε",
-                        seconds / 3600.0,
-                        MAX_SECONDS / 3600.0
-                    ),
-                ));
-            }
+            errors.extend(too_slow(
+                "n",
+                super::cost::sweep_seconds(self),
+                MAX_SECONDS,
+                "n, d, m, rounds, local_steps or the number of ε",
+            ));
         }
         errors
     }

@@ -7,7 +7,7 @@ use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::private_init::PairNormalization;
 use crate::privacy::Calibration;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{common, field, Choice, Field};
+use crate::scenarios::field::{choices, common, field, Field};
 
 const PROBLEM: &str = "Problem";
 
@@ -121,50 +121,35 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
     ]
 }
 
-impl Choice for Calibration {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Calibration::Exact, "exact (GDP composition)"),
-        (Calibration::Paper, "paper's formula (App. B.4)"),
-        (Calibration::AuthorsCode, "authors' code formula"),
-    ];
-}
+choices!(Calibration {
+    Exact => "exact (GDP composition)",
+    Paper => "paper's formula (App. B.4)",
+    AuthorsCode => "authors' code formula",
+});
 
-impl Choice for InitMode {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (InitMode::Private, "private (Algorithm 2)"),
-        (InitMode::NonPrivate, "non-private spectral"),
-        (
-            InitMode::Random,
-            "random N(0, 1), orthonormalized (no budget)",
-        ),
-    ];
-}
+choices!(InitMode {
+    Private => "private (Algorithm 2)",
+    NonPrivate => "non-private spectral",
+    Random => "random N(0, 1), orthonormalized (no budget)",
+});
 
-impl Choice for PairNormalization {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (PairNormalization::Unbiased, "1/(m′(m′−1)) (unbiased)"),
-        (PairNormalization::Printed, "2/(m(m−1)) (as printed)"),
-    ];
-}
+choices!(PairNormalization {
+    Unbiased => "1/(m′(m′−1)) (unbiased)",
+    Printed => "2/(m(m−1)) (as printed)",
+});
 
-impl Choice for BatchMode {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (BatchMode::Full, "all of S⁰ for head and gradient"),
-        (BatchMode::Split, "S⁰ split: head / gradient"),
-        (BatchMode::Fresh, "fresh disjoint batches (analysed)"),
-    ];
-}
+choices!(BatchMode {
+    Full => "all of S⁰ for head and gradient",
+    Split => "S⁰ split: head / gradient",
+    Fresh => "fresh disjoint batches (analysed)",
+});
 
-impl Choice for Heads {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Heads::Unit, "unit norm (authors' code)"),
-        (Heads::Gaussian, "N(0, I) (paper's text)"),
-    ];
-}
+choices!(Heads {
+    Unit => "unit norm (authors' code)",
+    Gaussian => "N(0, I) (paper's text)",
+});
 
-impl Choice for AltMinUsers {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (AltMinUsers::Disjoint, "disjoint groups (Jain et al.)"),
-        (AltMinUsers::AllUsers, "all users (authors' code)"),
-    ];
-}
+choices!(AltMinUsers {
+    Disjoint => "disjoint groups (Jain et al.)",
+    AllUsers => "all users (authors' code)",
+});

@@ -9,9 +9,10 @@
 //! [`check_delta`]: crate::privacy::error::check_delta
 
 use super::rules::Interval;
-use super::{Choice, Field};
+use super::{choices, Field};
 use crate::privacy::error::MAX_EPSILON;
 use crate::privacy::Relation;
+use crate::scenarios::error::ConfigError;
 
 /// The ε the accountant accepts as a target: (0, [`MAX_EPSILON`]].
 pub const EPSILON: Interval = Interval::open_closed(0.0, MAX_EPSILON);
@@ -71,12 +72,23 @@ pub fn seeds<C: 'static>(get: fn(&C) -> &usize, get_mut: fn(&mut C) -> &mut usiz
         .range(1..=20)
 }
 
-impl Choice for Relation {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Relation::ReplaceOne, "replace one user"),
-        (Relation::AddRemoveOne, "add or remove one user"),
-    ];
+/// The first ε the accountant refuses when `plan` derives a run's noise from
+/// it, as an error at `epsilons`.
+pub fn refused_epsilon<T, E: std::fmt::Display>(
+    epsilons: &[f64],
+    plan: impl Fn(f64) -> Result<T, E>,
+) -> Option<ConfigError> {
+    epsilons.iter().find_map(|&eps| {
+        plan(eps).err().map(|e| {
+            ConfigError::invalid("epsilons", format!("the accountant refuses ε = {eps}: {e}"))
+        })
+    })
 }
+
+choices!(Relation {
+    ReplaceOne => "replace one user",
+    AddRemoveOne => "add or remove one user",
+});
 
 #[cfg(test)]
 mod tests {

@@ -7,10 +7,11 @@ use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
 use crate::privacy::Relation;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, fields_once, too_slow, unknown_preset, Config, Field, OptionalList,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 /// Longest sweep accepted (estimated, one core): the page and CLI refuse more.
 pub const MAX_SECONDS: f64 = 3600.0;
@@ -18,29 +19,16 @@ pub const MAX_SECONDS: f64 = 3600.0;
 /// γ₁/γ₂ ratios of the ablation (Fig. 4): γ₁ = 2γ₂, γ₁ = γ₂, γ₁ = (2/3)γ₂.
 pub const ABLATION_RATIOS: [f64; 3] = [2.0, 1.0, 2.0 / 3.0];
 
-impl Choice for Spectrum {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (
-            Spectrum::Decaying,
-            "Φ = UΛV, λᵢ = 2·min(d, M)/(i+1) (App. C.1)",
-        ),
-        (Spectrum::Gaussian, "φᵢ ~ N(0, I_d) (§7.1)"),
-        (
-            Spectrum::Example1,
-            "φᵢ = λᵢuᵢ, one direction per client (Example 1)",
-        ),
-    ];
-}
+choices!(Spectrum {
+    Decaying => "Φ = UΛV, λᵢ = 2·min(d, M)/(i+1) (App. C.1)",
+    Gaussian => "φᵢ ~ N(0, I_d) (§7.1)",
+    Example1 => "φᵢ = λᵢuᵢ, one direction per client (Example 1)",
+});
 
-impl Choice for GradientScale {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (
-            GradientScale::One,
-            "c = 1 (the appendix's update, analysed)",
-        ),
-        (GradientScale::Two, "c = 2 (the literal derivative)"),
-    ];
-}
+choices!(GradientScale {
+    One => "c = 1 (the appendix's update, analysed)",
+    Two => "c = 2 (the literal derivative)",
+});
 
 /// Every setting of the sweep (the paper's M, N are `n`, `m` here).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -318,10 +306,7 @@ impl FluteConfig {
 }
 
 impl Config for FluteConfig {
-    fn fields() -> &'static [Field<Self>] {
-        static FIELDS: OnceLock<Vec<Field<FluteConfig>>> = OnceLock::new();
-        FIELDS.get_or_init(field_table)
-    }
+    fields_once!(FluteConfig, field_table);
 
     fn preset(name: &str) -> Result<Self, ConfigError> {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -422,27 +407,16 @@ impl Config for FluteConfig {
             ));
         }
         if self.private {
-            for &eps in &self.epsilons {
-                if let Err(e) = super::plan::plan(self, eps) {
-                    errors.push(ConfigError::invalid(
-                        "epsilons",
-                        format!("the accountant refuses ε = {eps}: {e}"),
-                    ));
-                    break;
-                }
-            }
+            errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
+                super::plan::plan(self, eps)
+            }));
         }
-        let seconds = self.estimated_seconds();
-        if seconds > MAX_SECONDS {
-            errors.push(ConfigError::invalid(
-                "rounds",
-                format!(
-                    "this sweep would take about {:.0} h on one core (limit {} h): lower rounds, n, m, seeds or the ε list",
-                    seconds / 3600.0,
-                    MAX_SECONDS / 3600.0
-                ),
-            ));
-        }
+        errors.extend(too_slow(
+            "rounds",
+            self.estimated_seconds(),
+            MAX_SECONDS,
+            "rounds, n, m, seeds or the ε list",
+        ));
         errors
     }
 }

@@ -4,10 +4,11 @@
 use crate::data::trace_regression::{DataPath, TraceModel};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{common, field, unknown_preset, Choice, Config, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, fields_once, too_slow, unknown_preset, Config, Field, OptionalList,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 /// Longest sweep accepted (estimated, one core).
 pub const MAX_SECONDS: f64 = 3600.0;
@@ -34,29 +35,20 @@ pub enum Variant {
     Clipped,
 }
 
-impl Choice for PrivacyKind {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (PrivacyKind::Strong, "strong: replace one (X_i, y_i)"),
-        (PrivacyKind::Weak, "weak: neighbours share X_i (§5)"),
-    ];
-}
+choices!(PrivacyKind {
+    Strong => "strong: replace one (X_i, y_i)",
+    Weak => "weak: neighbours share X_i (§5)",
+});
 
-impl Choice for Variant {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (Variant::Paper, "paper: high-probability sensitivities"),
-        (
-            Variant::Clipped,
-            "clipped (project's extension): worst case",
-        ),
-    ];
-}
+choices!(Variant {
+    Paper => "paper: high-probability sensitivities",
+    Clipped => "clipped (project's extension): worst case",
+});
 
-impl Choice for DataPath {
-    const CHOICES: &'static [(Self, &'static str)] = &[
-        (DataPath::Sufficient, "sufficient statistics (Wishart draw)"),
-        (DataPath::Direct, "direct: n matrices X_i"),
-    ];
-}
+choices!(DataPath {
+    Sufficient => "sufficient statistics (Wishart draw)",
+    Direct => "direct: n matrices X_i",
+});
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceConfig {
@@ -275,10 +267,7 @@ impl TraceConfig {
 }
 
 impl Config for TraceConfig {
-    fn fields() -> &'static [Field<Self>] {
-        static FIELDS: OnceLock<Vec<Field<TraceConfig>>> = OnceLock::new();
-        FIELDS.get_or_init(field_table)
-    }
+    fields_once!(TraceConfig, field_table);
 
     fn preset(name: &str) -> Result<Self, ConfigError> {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -348,25 +337,15 @@ impl Config for TraceConfig {
                 ));
             }
         }
-        for &eps in &self.epsilons {
-            if let Err(e) = super::plan::plan(self, self.n[0], eps, self.variant, self.privacy) {
-                errors.push(ConfigError::invalid(
-                    "epsilons",
-                    format!("the accountant refuses ε = {eps}: {e}"),
-                ));
-                break;
-            }
-        }
-        let seconds = self.estimated_seconds();
-        if seconds > MAX_SECONDS {
-            errors.push(ConfigError::invalid(
-                "repeats",
-                format!(
-                    "this sweep would take about {:.0} h on one core (limit 1 h): lower repeats, n, d1·d2 or the ε list",
-                    seconds / 3600.0
-                ),
-            ));
-        }
+        errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
+            super::plan::plan(self, self.n[0], eps, self.variant, self.privacy)
+        }));
+        errors.extend(too_slow(
+            "repeats",
+            self.estimated_seconds(),
+            MAX_SECONDS,
+            "repeats, n, d1·d2 or the ε list",
+        ));
         errors
     }
 }
