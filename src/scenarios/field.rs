@@ -561,6 +561,16 @@ pub const MAX_ERRORS: usize = 50;
 /// Most unknown setting names quoted in the one error that counts them all.
 pub const UNKNOWN_NAMED: usize = 5;
 
+/// A field table from its runs of fields, each run one group of the page
+/// (its fieldset), in the page's order: `sections([(PROBLEM, vec![…]), …])`.
+pub fn sections<C: 'static, const N: usize>(
+    runs: [(&'static str, Vec<Field<C>>); N],
+) -> Vec<Field<C>> {
+    runs.into_iter()
+        .flat_map(|(group, fields)| fields.into_iter().map(move |f| f.group(group)))
+        .collect()
+}
+
 /// The error for a preset name that is none of `presets` (echoed short).
 pub fn unknown_preset(name: &str, presets: &[super::Preset]) -> ConfigError {
     ConfigError::UnknownPreset {

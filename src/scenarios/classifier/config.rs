@@ -7,7 +7,7 @@ use crate::privacy::report::fmt_num;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, unknown_preset, Config, Field, OptionalList,
+    choices, common, field, fields_once, sections, unknown_preset, Config, Field, OptionalList,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -133,87 +133,91 @@ const CHARTS: &str = "Charts";
 
 fn field_table() -> Vec<Field<ClassifierConfig>> {
     type C = ClassifierConfig;
-    vec![
-        field!(n).label("users n").group(PROBLEM).range(2..=5000),
-        field!(m)
-            .label("points per user m")
-            .help("half score the candidates (S⁰), half fit the heads (S¹)")
-            .group(PROBLEM)
-            .range(2..=200),
-        field!(d)
-            .label("dimension d")
-            .group(PROBLEM)
-            .range(1..=1000),
-        field!(k)
-            .label("representation k")
-            .group(PROBLEM)
-            .range(1..=3),
-        field!(inputs)
-            .label("inputs")
-            .help("how x is drawn in the r-ball (the paper fixes only the ball)")
-            .group(PROBLEM),
-        field!(signal)
-            .label("signal share a")
-            .help("subspace inputs: ‖U*ᵀx‖ = a·r, the rest of ‖x‖ = r orthogonal to U*")
-            .group(PROBLEM)
-            .range(Interval::open_closed(0.0, 1.0)),
-        field!(margin)
-            .label("margin ρ")
-            .help("inputs keep |⟨x, U*v_i*⟩| ≥ ρ; the score's margin loss uses the same ρ")
-            .group(PROBLEM)
-            .at_least(0),
-        field!(radius)
-            .label("input radius r")
-            .group(PROBLEM)
-            .range(Interval::open_closed(0.0, 1e3)),
-        field!(gamma)
-            .label("head norm Γ")
-            .group(PROBLEM)
-            .range(Interval::open_closed(0.0, 1e3)),
-        field!(flip)
-            .label("label flips")
-            .help("probability that a label is flipped")
-            .group(PROBLEM)
-            .range(Interval::closed_open(0.0, 0.5)),
-        // Pure ε (no accountant): beyond its range, up to 1000.
-        field!(epsilons via common::epsilons)
-            .help("pure ε: δ = 0")
-            .slider(0.01, 100.0, true)
-            .at_most(1000),
-        field!(k_prime)
-            .label("JL dimension k′")
-            .group(LEARNER)
-            .range(1..=32),
-        field!(cover).label("candidate set").group(LEARNER),
-        field!(cover_gamma)
-            .label("cover radius γ")
-            .help("exact cover only")
-            .group(LEARNER)
-            .range(Interval::open_closed(0.05, 10.0)),
-        field!(candidates)
-            .label("random candidates N_c")
-            .group(LEARNER)
-            .range(1..=MAX_CANDIDATES),
-        field!(d_grid)
-            .label("dimensions d")
-            .help("error versus d; “none” = off")
-            .group(CHARTS)
-            .range(1..=1000)
-            .item("dimension"),
-        field!(candidate_grid)
-            .label("candidate counts")
-            .help("error versus N_c (random candidates); “none” = off")
-            .group(CHARTS)
-            .range(1..=MAX_CANDIDATES)
-            .item("count"),
-        field!(test_points)
-            .label("test points per user")
-            .group(CHARTS)
-            .folded()
-            .range(10..=10_000),
-        field!(seed via common::seed),
-        field!(seeds via common::seeds),
-    ]
+    sections([
+        (
+            PROBLEM,
+            vec![
+                field!(n).label("users n").range(2..=5000),
+                field!(m)
+                    .label("points per user m")
+                    .help("half score the candidates (S⁰), half fit the heads (S¹)")
+                    .range(2..=200),
+                field!(d).label("dimension d").range(1..=1000),
+                field!(k).label("representation k").range(1..=3),
+                field!(inputs)
+                    .label("inputs")
+                    .help("how x is drawn in the r-ball (the paper fixes only the ball)"),
+                field!(signal)
+                    .label("signal share a")
+                    .help("subspace inputs: ‖U*ᵀx‖ = a·r, the rest of ‖x‖ = r orthogonal to U*")
+                    .range(Interval::open_closed(0.0, 1.0)),
+                field!(margin)
+                    .label("margin ρ")
+                    .help("inputs keep |⟨x, U*v_i*⟩| ≥ ρ; the score's margin loss uses the same ρ")
+                    .at_least(0),
+                field!(radius)
+                    .label("input radius r")
+                    .range(Interval::open_closed(0.0, 1e3)),
+                field!(gamma)
+                    .label("head norm Γ")
+                    .range(Interval::open_closed(0.0, 1e3)),
+                field!(flip)
+                    .label("label flips")
+                    .help("probability that a label is flipped")
+                    .range(Interval::closed_open(0.0, 0.5)),
+            ],
+        ),
+        (
+            "Privacy",
+            vec![
+                // Pure ε (no accountant): beyond its range, up to 1000.
+                field!(epsilons via common::epsilons)
+                    .help("pure ε: δ = 0")
+                    .slider(0.01, 100.0, true)
+                    .at_most(1000),
+            ],
+        ),
+        (
+            LEARNER,
+            vec![
+                field!(k_prime).label("JL dimension k′").range(1..=32),
+                field!(cover).label("candidate set"),
+                field!(cover_gamma)
+                    .label("cover radius γ")
+                    .help("exact cover only")
+                    .range(Interval::open_closed(0.05, 10.0)),
+                field!(candidates)
+                    .label("random candidates N_c")
+                    .range(1..=MAX_CANDIDATES),
+            ],
+        ),
+        (
+            CHARTS,
+            vec![
+                field!(d_grid)
+                    .label("dimensions d")
+                    .help("error versus d; “none” = off")
+                    .range(1..=1000)
+                    .item("dimension"),
+                field!(candidate_grid)
+                    .label("candidate counts")
+                    .help("error versus N_c (random candidates); “none” = off")
+                    .range(1..=MAX_CANDIDATES)
+                    .item("count"),
+                field!(test_points)
+                    .label("test points per user")
+                    .folded()
+                    .range(10..=10_000),
+            ],
+        ),
+        (
+            PROBLEM,
+            vec![
+                field!(seed via common::seed),
+                field!(seeds via common::seeds),
+            ],
+        ),
+    ])
 }
 
 /// Most candidates the exponential mechanism scores (each costs a pass over S⁰).

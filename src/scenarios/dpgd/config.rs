@@ -7,7 +7,8 @@ use crate::privacy::error::MAX_EPSILON;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, too_slow, unknown_preset, Config, Field, OptionalList,
+    choices, common, field, fields_once, sections, too_slow, unknown_preset, Config, Field,
+    OptionalList,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -248,72 +249,96 @@ const EPSILONS: Interval = Interval::closed(1e-3, MAX_EPSILON);
 /// Every setting of the sweep, in the page's order, with its rules.
 fn field_table() -> Vec<Field<DpGdConfig>> {
     type C = DpGdConfig;
-    vec![
-        field!(n).label("training samples n").group(PROBLEM).range(2..=20_000),
-        field!(d).label("input dimension d").group(PROBLEM).range(1..=2000),
-        field!(p_grid)
+    sections([
+        (
+            PROBLEM,
+            vec![
+                field!(n).label("training samples n").range(2..=20_000),
+                field!(d).label("input dimension d").range(1..=2000),
+                field!(p_grid)
             .label("widths p")
             .help("number of random features; list, e.g. 50,400,1600")
-            .group(PROBLEM)
             .at_least(1)
             .item("width")
             .non_empty()
             .distinct(),
-        field!(n_test)
+                field!(n_test)
             .label("test samples n_test")
-            .group(PROBLEM)
             .range(1..=20_000),
-        field!(epsilons via common::epsilons).range(EPSILONS),
-        field!(delta via common::delta),
-        field!(calibration)
+            ],
+        ),
+        (
+            PRIVACY,
+            vec![
+                field!(epsilons via common::epsilons).range(EPSILONS),
+                field!(delta via common::delta),
+                field!(calibration)
             .label("noise calibration")
-            .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ).")
-            .group(PRIVACY),
-        // Below 1e-12 every gradient is clipped to (nearly) nothing, and at
+            .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ)."),
+            ],
+        ),
+        (
+            TRAINING,
+            vec![
+                // Below 1e-12 every gradient is clipped to (nearly) nothing, and at
         // the smallest numbers the sensitivity 2C/n and the noise underflow
         // to 0 (5e-324 gave σ = 0): the bound FedRep's clips have too.
         field!(clip_scale)
             .label("clip scale")
             .help("C = scale·√p")
-            .group(TRAINING)
             .range(1e-12..=1e3)
             .note("C = clip_scale·√p"),
-        field!(time_scale)
+                field!(time_scale)
             .label("time scale")
             .help("ηT = scale·d/p")
-            .group(TRAINING)
             .positive()
             .note("ηT = time_scale·d/p"),
-        field!(eta_mode).label("step size η").group(TRAINING),
-        field!(eta).label("fixed η").group(TRAINING),
-        field!(activation).label("activation").group(PROBLEM),
-        field!(target).label("labels y").group(PROBLEM),
-        field!(label_noise)
+                field!(eta_mode).label("step size η"),
+                field!(eta).label("fixed η"),
+            ],
+        ),
+        (
+            PROBLEM,
+            vec![
+                field!(activation).label("activation"),
+                field!(target).label("labels y"),
+                field!(label_noise)
             .label("label noise (linear labels)")
-            .group(PROBLEM)
             .range(0.0..=1e3),
-        field!(seed via common::seed),
-        field!(repeats via common::seeds)
-            .group(TRAINING)
+                field!(seed via common::seed),
+            ],
+        ),
+        (
+            TRAINING,
+            vec![
+                field!(repeats via common::seeds)
             .aliases(&["repeats"]),
-        field!(trace_p)
+            ],
+        ),
+        (
+            TRACE,
+            vec![
+                field!(trace_p)
             .label("widths p")
-            .help("each in the widths above; “none” = off")
-            .group(TRACE),
-        field!(trace_epsilon).label("ε of these runs").group(TRACE),
-        field!(trace_time_scales)
+            .help("each in the widths above; “none” = off"),
+                field!(trace_epsilon).label("ε of these runs"),
+                field!(trace_time_scales)
             .label("time scales ηTp/d")
-            .help("list")
-            .group(TRACE),
-        field!(trace_eta)
+            .help("list"),
+                field!(trace_eta)
             .label("η of these runs")
-            .help("0 = as above")
-            .group(TRACE),
-        field!(path)
+            .help("0 = as above"),
+            ],
+        ),
+        (
+            TRAINING,
+            vec![
+                field!(path)
             .label("simulation path")
-            .help("direct: θ in R^p, Φ stored. kernel: the same algorithm simulated exactly in distribution through K = ΦΦᵀ in n dimensions, Φ never stored (fast for p ≥ n). auto: kernel for p ≥ n when n ≥ 256.")
-            .group(TRAINING),
-    ]
+            .help("direct: θ in R^p, Φ stored. kernel: the same algorithm simulated exactly in distribution through K = ΦΦᵀ in n dimensions, Φ never stored (fast for p ≥ n). auto: kernel for p ≥ n when n ≥ 256."),
+            ],
+        ),
+    ])
 }
 
 impl Config for DpGdConfig {

@@ -7,7 +7,7 @@ use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::private_init::PairNormalization;
 use crate::privacy::Calibration;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, Field};
+use crate::scenarios::field::{choices, common, field, sections, Field};
 
 const PROBLEM: &str = "Problem";
 
@@ -25,100 +25,103 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
     // Clips above 1e6 already let any gradient through: larger ones only
     // scale the noise towards overflow.
     let clip = Interval::open_closed(0.0, 1e6);
-    vec![
-        field!(n)
-            .label("users n")
-            .group(PROBLEM)
-            .range(2..=10_000_000),
-        field!(d)
-            .label("dimension d")
-            .group(PROBLEM)
-            .range(1..=1000),
-        field!(k)
-            .label("representation k")
-            .group(PROBLEM)
-            .range(1..=32),
-        field!(m)
-            .label("points per user m")
-            .help("half train (S⁰), half refit the final heads (S¹)")
-            .group(PROBLEM)
-            .range(4..=10_000)
-            .note("half the points train, in pairs for Alg. 2; half refit the heads"),
-        // Below 0.001 the noise needed outgrows every number a run can hold.
-        field!(epsilons via common::epsilons).at_least(1e-3),
-        field!(delta via common::delta).at_least(1e-300),
-        field!(rounds)
-            .label("rounds T")
-            .group(TRAINING)
-            .range(1..=1000),
-        field!("eta" => step)
-            .label("step size η")
-            .group(TRAINING)
-            .aliases(&["step"])
-            .range(Interval::open_closed(0.0, 1e3)),
-        field!(clip)
-            .label("clip ψ")
-            .help("Frobenius norm bound of each user's gradient")
-            .group(TRAINING)
-            .range(clip),
-        field!(noise)
-            .label("label noise R")
-            .group(PROBLEM)
-            .range(0.0..=1e3),
-        field!(seed via common::seed),
-        field!(seeds via common::seeds)
-            .help("datasets seed, seed+1, …: the charts show their mean and a band"),
-        field!(calibration)
-            .label("noise calibration")
-            .group(PRIVACY),
-        field!(relation via common::relation),
-        field!(init).label("initialization").group(TRAINING),
-        field!(init_share)
-            .label("init share of budget")
-            .help("share of μ² spent on the private initialization")
-            .group(OPEN)
-            .folded()
-            .range(Interval::open(0.0, 1.0)),
-        field!(init_clip)
-            .label("init clip ψ_init")
-            .group(OPEN)
-            .folded()
-            .range(clip),
-        field!(init_normalization)
-            .label("init pair factor")
-            .group(OPEN)
-            .folded(),
-        field!(batch).label("batches").group(OPEN).folded(),
-        field!(heads).label("true heads v*").group(OPEN).folded(),
-        field!(local_steps)
-            .label("local GD steps")
-            .group(OPEN)
-            .folded()
-            .at_most(100_000),
-        // Gradient descent on a user's few points diverges long before 10.
-        field!(local_step)
-            .label("local GD step size")
-            .group(OPEN)
-            .folded()
-            .range(Interval::open_closed(0.0, 10.0)),
-        field!(altmin).label("run Priv-AltMin").group(ALTMIN),
-        field!(altmin_mode)
-            .label("users per iteration")
-            .group(ALTMIN),
-        field!(altmin_rounds)
-            .label("iterations")
-            .group(ALTMIN)
-            .range(1..=1000),
-        // The sensitivities scale with c_x² and c_x·c_y: keep them representable.
-        field!(altmin_clip)
-            .label("per-sample clip c_x")
-            .group(ALTMIN)
-            .range(1e-12..=1e6),
-        field!(altmin_label_clip)
-            .label("label clip c_y")
-            .group(ALTMIN)
-            .range(1e-12..=1e6),
-    ]
+    sections([
+        (
+            PROBLEM,
+            vec![
+                field!(n).label("users n").range(2..=10_000_000),
+                field!(d).label("dimension d").range(1..=1000),
+                field!(k).label("representation k").range(1..=32),
+                field!(m)
+                    .label("points per user m")
+                    .help("half train (S⁰), half refit the final heads (S¹)")
+                    .range(4..=10_000)
+                    .note("half the points train, in pairs for Alg. 2; half refit the heads"),
+            ],
+        ),
+        (
+            PRIVACY,
+            vec![
+                // Below 0.001 the noise needed outgrows every number a run can hold.
+                field!(epsilons via common::epsilons).at_least(1e-3),
+                field!(delta via common::delta).at_least(1e-300),
+            ],
+        ),
+        (
+            TRAINING,
+            vec![
+                field!(rounds).label("rounds T").range(1..=1000),
+                field!("eta" => step)
+                    .label("step size η")
+                    .aliases(&["step"])
+                    .range(Interval::open_closed(0.0, 1e3)),
+                field!(clip)
+                    .label("clip ψ")
+                    .help("Frobenius norm bound of each user's gradient")
+                    .range(clip),
+            ],
+        ),
+        (
+            PROBLEM,
+            vec![
+                field!(noise).label("label noise R").range(0.0..=1e3),
+                field!(seed via common::seed),
+                field!(seeds via common::seeds)
+                    .help("datasets seed, seed+1, …: the charts show their mean and a band"),
+            ],
+        ),
+        (
+            PRIVACY,
+            vec![
+                field!(calibration).label("noise calibration"),
+                field!(relation via common::relation),
+            ],
+        ),
+        (TRAINING, vec![field!(init).label("initialization")]),
+        (
+            OPEN,
+            vec![
+                field!(init_share)
+                    .label("init share of budget")
+                    .help("share of μ² spent on the private initialization")
+                    .folded()
+                    .range(Interval::open(0.0, 1.0)),
+                field!(init_clip)
+                    .label("init clip ψ_init")
+                    .folded()
+                    .range(clip),
+                field!(init_normalization)
+                    .label("init pair factor")
+                    .folded(),
+                field!(batch).label("batches").folded(),
+                field!(heads).label("true heads v*").folded(),
+                field!(local_steps)
+                    .label("local GD steps")
+                    .folded()
+                    .at_most(100_000),
+                // Gradient descent on a user's few points diverges long before 10.
+                field!(local_step)
+                    .label("local GD step size")
+                    .folded()
+                    .range(Interval::open_closed(0.0, 10.0)),
+            ],
+        ),
+        (
+            ALTMIN,
+            vec![
+                field!(altmin).label("run Priv-AltMin"),
+                field!(altmin_mode).label("users per iteration"),
+                field!(altmin_rounds).label("iterations").range(1..=1000),
+                // The sensitivities scale with c_x² and c_x·c_y: keep them representable.
+                field!(altmin_clip)
+                    .label("per-sample clip c_x")
+                    .range(1e-12..=1e6),
+                field!(altmin_label_clip)
+                    .label("label clip c_y")
+                    .range(1e-12..=1e6),
+            ],
+        ),
+    ])
 }
 
 choices!(Calibration {

@@ -8,7 +8,8 @@ use crate::privacy::Relation;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, too_slow, unknown_preset, Config, Field, OptionalList,
+    choices, common, field, fields_once, sections, too_slow, unknown_preset, Config, Field,
+    OptionalList,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -144,98 +145,111 @@ fn field_table() -> Vec<Field<FluteConfig>> {
     type C = FluteConfig;
     let up_to_10 = Interval::open_closed(0.0, 10.0);
     let clip = Interval::open_closed(0.0, 1e6);
-    vec![
-        field!(n).label("clients M").group(PROBLEM).range(2..=200_000),
-        // FedRep's method-of-moments start (both forms) and Private FedRep's
+    sections([
+        (
+            PROBLEM,
+            vec![
+                field!(n).label("clients M").range(2..=200_000),
+                // FedRep's method-of-moments start (both forms) and Private FedRep's
         // initialization pair two samples of a client (the unbiased statistic).
         field!(m)
             .label("samples per client N")
-            .group(PROBLEM)
             .range(2..=10_000)
             .note("FedRep's moments start pairs two samples of a client"),
-        field!(d).label("dimension d").group(PROBLEM).range(1..=200),
-        field!(k)
+                field!(d).label("dimension d").range(1..=200),
+                field!(k)
             .label("representation k")
             .help("under-parameterized when k < r")
-            .group(PROBLEM)
             .range(1..=20),
-        field!(rank)
+                field!(rank)
             .label("rank r of Φ")
-            .help("App. C.1 spectrum; Gaussian Φ has rank min(d, M)")
-            .group(PROBLEM),
-        field!(spectrum).label("true regressors φᵢ").group(PROBLEM),
-        field!(noise)
+            .help("App. C.1 spectrum; Gaussian Φ has rank min(d, M)"),
+                field!(spectrum).label("true regressors φᵢ"),
+                field!(noise)
             .label("noise variance σ²")
             .help("App. C.1: 0.3")
-            .group(PROBLEM)
             .range(0.0..=100.0),
-        field!(rounds).label("rounds T").group(FLUTE).range(1..=20_000),
-        field!(eta)
+            ],
+        ),
+        (
+            FLUTE,
+            vec![
+                field!(rounds).label("rounds T").range(1..=20_000),
+                field!(eta)
             .label("step η = η_l = η_r")
-            .group(FLUTE)
             .range(up_to_10),
-        field!(alpha)
+                field!(alpha)
             .label("init scale α")
             .help("B⁰, W⁰ have N(0, α²) entries")
-            .group(FLUTE)
             .range(up_to_10),
-        field!(gamma1)
+                field!(gamma1)
             .label("γ₁ (−γ₁‖BW‖²)")
             .help("at most 2γ₂")
-            .group(FLUTE)
             .range(0.0..=10.0),
-        field!(gamma2)
+                field!(gamma2)
             .label("γ₂ (‖BᵀB‖² + ‖WWᵀ‖²)")
-            .group(FLUTE)
             .range(up_to_10),
-        field!(scale).label("gradient constant c").group(FLUTE).folded(),
-        field!(fedrep_step)
+                field!(scale).label("gradient constant c").folded(),
+            ],
+        ),
+        (
+            BASELINES,
+            vec![
+                field!(fedrep_step)
             .label("FedRep (alt. min. + QR) step")
             .help("the analysed form: exact heads, a server step on U (mean gradient), then QR")
-            .group(BASELINES)
             .range(Interval::open_closed(0.0, 100.0)),
-        field!(fedrep_head_steps)
+                field!(fedrep_head_steps)
             .label("FedRep (gradient) head steps τ_h")
             .help("the code's form: τ_h gradient steps on each head, then one on B, at FLUTE's η and c; the paper's FedRep* takes 10")
-            .group(BASELINES)
             .range(1..=100),
-        field!(private)
+            ],
+        ),
+        (
+            PRIVACY,
+            vec![
+                field!(private)
             .label("private runs")
-            .help("DP-FLUTE and Private FedRep at every ε")
-            .group(PRIVACY),
-        field!(private_rounds)
+            .help("DP-FLUTE and Private FedRep at every ε"),
+                field!(private_rounds)
             .label("rounds of the private runs")
             .help("each round is one noisy release: fewer rounds, less noise per round")
-            .group(PRIVACY)
             .range(1..=20_000),
-        field!(epsilons via common::epsilons)
-            .group(PRIVACY)
+                field!(epsilons via common::epsilons)
             .at_least(0.01),
-        field!(delta via common::delta).group(PRIVACY).at_most(0.1),
-        field!(relation via common::relation).group(PRIVACY),
-        field!(clip)
+                field!(delta via common::delta).at_most(0.1),
+                field!(relation via common::relation),
+                field!(clip)
             .label("DP-FLUTE clip ψ")
             .help("Frobenius norm of each client's (∇_B Lᵢ, wᵢwᵢᵀ); with App. C.1's Φ a client's share shrinks like 1/M: scale ψ with it")
-            .group(PRIVACY)
             .range(clip),
-        field!(fedrep_clip)
+                field!(fedrep_clip)
             .label("Private FedRep clip ψ")
-            .group(PRIVACY)
             .range(clip),
-        field!(init_clip)
+                field!(init_clip)
             .label("Private FedRep init clip")
-            .group(PRIVACY)
             .folded()
             .range(clip),
-        field!(ablation_m)
+            ],
+        ),
+        (
+            CHARTS,
+            vec![
+                field!(ablation_m)
             .label("γ ablation: N values")
             .help("final FLUTE error for γ₁/γ₂ = 2, 1, 2/3 (Fig. 4); “none” = off")
-            .group(CHARTS)
             .range(1..=10_000)
             .item("sample count"),
-        field!(seed via common::seed),
-        field!(seeds via common::seeds),
-    ]
+            ],
+        ),
+        (
+            PROBLEM,
+            vec![
+                field!(seed via common::seed),
+                field!(seeds via common::seeds),
+            ],
+        ),
+    ])
 }
 
 /// The share of Private FedRep's μ² spent on its initialization (as the

@@ -5,7 +5,8 @@ use crate::data::trace_regression::{DataPath, TraceModel};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, too_slow, unknown_preset, Config, Field, OptionalList,
+    choices, common, field, fields_once, sections, too_slow, unknown_preset, Config, Field,
+    OptionalList,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -130,79 +131,92 @@ const CLIPPED: &str = "Clipped variant (project's extension)";
 fn field_table() -> Vec<Field<TraceConfig>> {
     type C = TraceConfig;
     let clip = Interval::open_closed(0.0, 1e6);
-    vec![
-        field!(d1).label("rows d1").group(PROBLEM).range(1..=30),
-        field!(d2).label("columns d2").group(PROBLEM).range(1..=30),
-        field!(r).label("rank r").group(PROBLEM),
-        field!(singular_values)
+    sections([
+        (
+            PROBLEM,
+            vec![
+                field!(d1).label("rows d1").range(1..=30),
+                field!(d2).label("columns d2").range(1..=30),
+                field!(r).label("rank r"),
+                field!(singular_values)
             .label("singular values σ₁ … σ_r")
             .help("r values, largest first")
-            .group(PROBLEM)
             .range(Interval::open_closed(0.0, 1e3))
             .item("singular value")
             .largest_first(),
-        field!(noise)
+                field!(noise)
             .label("noise σ_ξ")
-            .group(PROBLEM)
             .range(0.0..=100.0),
-        field!(n)
+                field!(n)
             .label("sample sizes n")
             .help("a list: the error-versus-n chart")
-            .group(PROBLEM)
             .range(10..=10_000_000)
             .item("sample size")
             .non_empty(),
-        field!(data)
+                field!(data)
             .label("data")
-            .help("the Wishart draw never stores n matrices")
-            .group(PROBLEM),
-        field!(epsilons via common::epsilons)
+            .help("the Wishart draw never stores n matrices"),
+            ],
+        ),
+        (
+            PRIVACY,
+            vec![
+                field!(epsilons via common::epsilons)
             .help("a DP-RGrad run (start and iterations) targets (2ε, 2δ) in all (Theorem 3). The paper's variant gives each algorithm (ε, δ); the clipped variant splits the whole 2ε by halves of μ², so its start alone spends about 1.4ε (results.csv: epsilon_spent)")
             .slider(0.1, 20.0, true)
             .at_least(0.01),
-        field!(delta via common::delta).at_most(0.1),
-        field!(privacy).label("neighbours").group(PRIVACY),
-        field!(variant).label("sensitivities").group(PRIVACY),
-        field!(constant)
+                field!(delta via common::delta).at_most(0.1),
+                field!(privacy).label("neighbours"),
+                field!(variant).label("sensitivities"),
+                field!(constant)
             .label("constant C")
             .help("the paper's unspecified C₂ = C₃ in its sensitivities")
-            .group(PRIVACY)
             .range(Interval::open_closed(0.0, 1e3)),
-        field!(eta)
+            ],
+        ),
+        (
+            ALGORITHM,
+            vec![
+                field!(eta)
             .label("step η")
-            .group(ALGORITHM)
             .range(Interval::open_closed(0.0, 2.0)),
-        field!(iterations)
+                field!(iterations)
             .label("iterations l*")
-            .group(ALGORITHM)
             .range(1..=200),
-        field!(lstar_grid)
+                field!(lstar_grid)
             .label("l* trade-off values")
             .help("final error versus l* at the first n and middle ε; “none” = off")
-            .group(ALGORITHM)
             .range(1..=200),
-        field!(clip_y)
+            ],
+        ),
+        (
+            CLIPPED,
+            vec![
+                field!(clip_y)
             .label("clip |y| at τ_y")
-            .group(CLIPPED)
             .folded()
             .range(clip),
-        field!(clip_x)
+                field!(clip_x)
             .label("clip ‖X‖_F at τ_x")
-            .group(CLIPPED)
             .folded()
             .range(clip),
-        field!(clip_grad)
+                field!(clip_grad)
             .label("clip each tangent gradient at τ")
-            .group(CLIPPED)
             .folded()
             .range(clip),
-        field!(repeats)
+            ],
+        ),
+        (
+            PROBLEM,
+            vec![
+                field!(repeats)
             .label("repeats")
             .help("datasets per n: the charts show medians")
-            .group(PROBLEM)
             .range(1..=100),
-        field!(seed via common::seed),
-    ]
+                field!(seed via common::seed),
+            ],
+        ),
+    ])
 }
 
 impl TraceConfig {
