@@ -5,6 +5,12 @@
 //! [`Config::from_pairs`] turns text into a checked config ([`Checked`]) for
 //! every scenario.
 //!
+//! A field also states its own rules (`.range(2..=5000)`, `.positive()`,
+//! `.non_empty()`, …; [`rules`]), which [`Config::validate_all`] applies with
+//! one error shape; a scenario writes only the rules that tie fields together
+//! ([`Config::cross_checks`]). The settings every private scenario has are
+//! built once in [`common`].
+//!
 //! Choice settings are enums that carry their names through serde
 //! (`#[serde(rename_all = "kebab-case")]`); [`Choice`] adds the page's labels,
 //! and one parser and one printer serve them all.
