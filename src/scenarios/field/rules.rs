@@ -88,6 +88,7 @@ impl Interval {
     /// What a value must be, as a message says it: "between 2 and 5000" for
     /// whole numbers, "in (0, 1000]" for reals, "at least 1", "> 0 and finite".
     pub fn requirement(&self, whole: bool) -> String {
+        let bound = |x: f64| in_full(x, whole);
         match (self.lo, self.hi) {
             (End::Closed(lo), End::Closed(hi)) if whole => {
                 format!("between {} and {}", bound(lo), bound(hi))
@@ -121,6 +122,15 @@ pub fn bound(x: f64) -> String {
         format!("{x:e}")
     } else {
         format!("{x}")
+    }
+}
+
+/// A number of a whole-number setting in full (10000000), else as [`bound`].
+fn in_full(x: f64, whole: bool) -> String {
+    if whole && x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        bound(x)
     }
 }
 
@@ -205,7 +215,7 @@ impl Rules {
                             format!(
                                 "every {item} must be {} (got {})",
                                 requirement(interval),
-                                bound(x)
+                                in_full(x, whole)
                             ),
                         ));
                     }
@@ -216,7 +226,7 @@ impl Rules {
                     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
                         return Some(ConfigError::invalid(
                             field,
-                            format!("list each {item} once (got {} twice)", bound(w[0])),
+                            format!("list each {item} once (got {} twice)", in_full(w[0], whole)),
                         ));
                     }
                 }
