@@ -47,9 +47,12 @@ fn valid_fields_give_no_errors() {
 
 #[wasm_bindgen_test]
 fn k_greater_than_d_is_an_error_at_field_k() {
-    let errors: Array = validate_fields(Some("fedrep-paper".into()), fields(&[("k", "60")]))
-        .unwrap()
-        .into();
+    let errors: Array = validate_fields(
+        Some("fedrep-paper".into()),
+        fields(&[("d", "10"), ("k", "20")]),
+    )
+    .unwrap()
+    .into();
     assert!(errors.length() >= 1);
     let e = errors.get(0);
     assert_eq!(get(&e, "field").as_string().unwrap(), "k");

@@ -62,10 +62,11 @@ test('the default sweep runs to the end with both charts drawn and both tables f
 
 test('k larger than d is refused with a message at the field and nothing runs', async () => {
   const { page } = await open();
-  await page.fill('#k', '60');
+  await page.fill('#d', '10');
+  await page.fill('#k', '20');
   await page.click('#run');
   assert.equal(await waitStatus(page, ['error']), 'error');
-  assert.match(await page.textContent('#k-error'), /k must be ≤ d \(got k = 60, d = 50\)/);
+  assert.match(await page.textContent('#k-error'), /k must be ≤ d \(got k = 20, d = 10\)/);
   assert.equal(await page.getAttribute('#k', 'aria-invalid'), 'true');
   assert.equal(await page.isVisible('#error'), true);
   assert.equal(await page.$eval('#progress', (p) => p.value), 0);

@@ -74,7 +74,10 @@ impl Config for FedRepConfig {
     /// The rules across fields (each field's own are in its table).
     fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
         let mut errors = Vec::new();
-        if self.k > self.d {
+        // A k or d already refused by its own range is not judged again here
+        // (one message per field: "k must be between 1 and 32" says enough).
+        let refused = |name: &str| failed.iter().any(|e| e.field() == name);
+        if self.k > self.d && !refused("k") && !refused("d") {
             errors.push(ConfigError::invalid(
                 "k",
                 format!("k must be ≤ d (got k = {}, d = {})", self.k, self.d),

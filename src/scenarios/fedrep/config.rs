@@ -314,11 +314,12 @@ mod tests {
 
     #[test]
     fn k_larger_than_d_is_refused_with_a_message_at_k() {
-        let e = FedRepConfig::from_pairs("fedrep-paper", [("k", "60")]).unwrap_err();
+        // k = 20 is inside k's own range (1..=32), so the cross rule speaks.
+        let e = FedRepConfig::from_pairs("fedrep-paper", [("d", "10"), ("k", "20")]).unwrap_err();
         assert!(e.iter().all(|e| e.field() == "k"), "{e:?}");
         let messages: Vec<String> = e.iter().map(|e| e.to_string()).collect();
         assert!(
-            messages.contains(&"k: k must be ≤ d (got k = 60, d = 50)".to_string()),
+            messages.contains(&"k: k must be ≤ d (got k = 20, d = 10)".to_string()),
             "{messages:?}"
         );
     }
