@@ -54,11 +54,15 @@ use std::sync::Arc;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
+mod factor;
+
 use crate::algorithms::dp_gd_random_features::DpGdParams;
 use crate::data::random_features::{frozen_weights_block, Activation, RfInputs};
 use crate::dense;
 use crate::privacy::clipping::clip_factor;
 use crate::rng::NoiseRng;
+pub use factor::factors_by_cholesky;
+use factor::Factor;
 
 /// Neurons per block of features in the two passes over Φ.
 pub const FEATURE_BLOCK: usize = 256;
@@ -139,20 +143,6 @@ impl Column {
     }
 }
 
-/// How K is factored: the noise root R (RRᵀ = K) and K⁺.
-enum Factor {
-    /// K = L Lᵀ: R = L (lower triangular), K⁻¹ by two triangular solves.
-    Cholesky(dense::Cholesky),
-    /// K = U Λ Uᵀ (λ clamped at 0): R = U Λ^{1/2}, K⁺ = U Λ⁺ Uᵀ with the
-    /// eigenvalues below `cut` dropped.
-    Eigen {
-        lambda: Vec<f64>,
-        u: Vec<f64>,
-        root: Vec<f64>,
-        cut: f64,
-    },
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     Gram { next: usize },
@@ -213,12 +203,6 @@ impl NoThread {
 /// (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`].
 pub fn keeps_features(n: usize, n_test: usize, p: usize) -> bool {
     (n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX
-}
-
-/// Whether K is factored by Cholesky (p ≥ 1.5n, where K is safely positive
-/// definite) rather than by its eigendecomposition.
-pub fn factors_by_cholesky(n: usize, p: usize) -> bool {
-    2 * p >= 3 * n
 }
 
 /// Natively, whether the machine has a second core for the feature blocks
@@ -476,42 +460,15 @@ impl KernelWidth {
         let n = self.n;
         dense::mirror_lower(&mut self.k, n);
         self.row_norms = (0..n).map(|i| self.k[i * n + i].max(0.0).sqrt()).collect();
-        let cholesky = if factors_by_cholesky(n, self.p) {
-            dense::Cholesky::new(&self.k, n)
-        } else {
-            None
-        };
-        let factor = match cholesky {
-            Some(c) => {
-                self.rank = n;
-                Factor::Cholesky(c)
+        let factor = match Factor::of(&self.k, n, self.p) {
+            Ok((factor, rank)) => {
+                self.rank = rank;
+                factor
             }
-            None => {
-                let Some((lambda, u)) = dense::symmetric_eigen(&self.k, n) else {
-                    self.failed = Some(format!(
-                        "the eigendecomposition of K = ΦΦᵀ did not converge at p = {}",
-                        self.p
-                    ));
-                    self.phase = Phase::Done;
-                    return;
-                };
-                let lambda: Vec<f64> = lambda.into_iter().map(|l| l.max(0.0)).collect();
-                let lmax = lambda.iter().copied().fold(0.0, f64::max);
-                // The cutoff of `min_norm`: eigenvalues at the rounding level of a
-                // computed Gram matrix are zero for the pseudo-inverse.
-                let cut = lmax * n as f64 * f64::EPSILON;
-                let mut root = u.clone();
-                for (j, &l) in lambda.iter().enumerate() {
-                    let s = l.sqrt();
-                    root[j * n..(j + 1) * n].iter_mut().for_each(|x| *x *= s);
-                }
-                self.rank = lambda.iter().filter(|&&l| l > cut).count();
-                Factor::Eigen {
-                    lambda,
-                    u,
-                    root,
-                    cut,
-                }
+            Err(e) => {
+                self.failed = Some(e);
+                self.phase = Phase::Done;
+                return;
             }
         };
         self.factor = Some(factor);
@@ -523,35 +480,18 @@ impl KernelWidth {
         self.phase = Phase::Steps;
     }
 
-    /// K⁺x (K⁻¹x when K was factored by Cholesky).
+    /// K⁺x (K⁻¹x when K was factored by Cholesky); 0 before K is factored.
     fn pinv_apply(&self, x: &[f64]) -> Vec<f64> {
-        let n = self.n;
         match &self.factor {
-            Some(Factor::Cholesky(c)) => {
-                let mut out = x.to_vec();
-                c.solve_in_place(&mut out);
-                out
-            }
-            Some(Factor::Eigen { lambda, u, cut, .. }) => {
-                let mut h = vec![0.0; n];
-                dense::gemm_tn(&mut h, n, 1, u, n, x, 1.0, false);
-                for (hk, &l) in h.iter_mut().zip(lambda) {
-                    *hk = if l > *cut { *hk / l } else { 0.0 };
-                }
-                let mut out = vec![0.0; n];
-                dense::gemm(&mut out, n, 1, u, n, &h, 1.0, false);
-                out
-            }
-            None => vec![0.0; n],
+            Some(f) => f.pinv_apply(x, self.n),
+            None => vec![0.0; self.n],
         }
     }
 
     /// out (n×b) = R z (b columns): the noise images Φξ of standard normals z.
     fn root_mul(&self, z: &[f64], b: usize, out: &mut [f64]) {
-        let n = self.n;
         match &self.factor {
-            Some(Factor::Cholesky(c)) => dense::trmm_lower(out, n, b, c.lower(), z, 1.0),
-            Some(Factor::Eigen { root, .. }) => dense::gemm(out, n, b, root, n, z, 1.0, false),
+            Some(f) => f.root_mul(z, self.n, b, out),
             None => out.iter_mut().for_each(|x| *x = 0.0),
         }
     }

@@ -1,0 +1,79 @@
+//! The final heads of FedRep and Private FedRep (Snedeker et al., Algorithm 1 line 12): each
+//! user refits v_i by least squares on its S¹ points with the released U_T, and the run reports
+//! the users' average excess risk (closed form, proof of Lemma 35). Split into chunks of users
+//! and over several runs' U at once, so a runner can bound a step and read each user once.
+
+use crate::data::shared_representation::{FederatedDataset, Part};
+use crate::linalg::{axpy, dot, least_squares_head, HeadScratch};
+use crate::metrics::excess_risk_linear;
+use nalgebra::DMatrix;
+
+/// What a finished run reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FinalRisk {
+    /// (1/n) Σ ‖U v_i − U* v_i*‖², heads refit on S¹ (closed form, proof of Lemma 35).
+    pub excess_risk: f64,
+    /// Population MSE = excess risk + R².
+    pub mse: f64,
+}
+
+/// Each user refits v_i by least squares on S¹ with the shared U; returns the
+/// average closed-form excess risk and MSE.
+pub fn final_risk(data: &FederatedDataset, u: &DMatrix<f64>) -> FinalRisk {
+    let n = data.n();
+    risk_from_sum(data, final_risk_sum(data, u, 0..n))
+}
+
+/// The average risk from the sum of the users' excess risks.
+pub fn risk_from_sum(data: &FederatedDataset, sum: f64) -> FinalRisk {
+    let excess_risk = sum / data.n() as f64;
+    FinalRisk {
+        excess_risk,
+        mse: excess_risk + data.model.noise * data.model.noise,
+    }
+}
+
+/// Σ over users `users` of ‖U v_i − w_i*‖², heads refit on S¹ (so a runner can
+/// split the final pass into chunks).
+pub fn final_risk_sum(
+    data: &FederatedDataset,
+    u: &DMatrix<f64>,
+    users: std::ops::Range<usize>,
+) -> f64 {
+    final_risk_sums(data, &[u], users)[0]
+}
+
+/// [`final_risk_sum`] of several runs' U in one pass over the users (each
+/// user's points read or regenerated once for all); each sum is bit-identical
+/// to its own pass.
+pub fn final_risk_sums(
+    data: &FederatedDataset,
+    us: &[&DMatrix<f64>],
+    users: std::ops::Range<usize>,
+) -> Vec<f64> {
+    let (d, k) = (data.d(), data.k());
+    let mh = data.model.m - data.model.m_train;
+    let mut a = vec![0.0; mh * k];
+    let mut v = vec![0.0; k];
+    let mut w = vec![0.0; d];
+    let mut head = HeadScratch::new(k);
+    let mut totals = vec![0.0; us.len()];
+    data.for_each_user(users, Part::All, |user| {
+        let pts = user.holdout;
+        for (u, total) in us.iter().zip(totals.iter_mut()) {
+            let u_cols = u.as_slice();
+            for j in 0..mh {
+                for q in 0..k {
+                    a[j * k + q] = dot(&pts.x[j * d..(j + 1) * d], &u_cols[q * d..(q + 1) * d]);
+                }
+            }
+            least_squares_head(&a, pts.y, k, 0.0, &mut head, &mut v);
+            w.iter_mut().for_each(|x| *x = 0.0);
+            for q in 0..k {
+                axpy(v[q], &u_cols[q * d..(q + 1) * d], &mut w);
+            }
+            *total += excess_risk_linear(&w, user.w_star);
+        }
+    });
+    totals
+}
