@@ -11,22 +11,22 @@
 //! the setting) and records the paper's error, the principal angle, σ(BW) and
 //! the balancedness as it goes.
 
+mod learners;
+mod metrics;
+
 use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::plan::{plan, FlutePlan};
-use crate::algorithms::fedrep::{BatchMode, FedRep, FedRepParams};
-use crate::algorithms::fedrep_gd::{FedRepGd, FedRepGdParams};
-use crate::algorithms::flute::{Flute, FluteParams};
-use crate::algorithms::low_rank_erm::{alternating_least_squares, least_squares_heads};
-use crate::algorithms::private_init::{spectral_init, spectral_statistic, PairNormalization};
-use crate::data::under_parameterized::UnderParameterizedData;
-use crate::linalg::{all_finite, gaussian_matrix, symmetric_eigen};
-use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
-use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::adapter::Sweep;
 use crate::scenarios::table::csv_number as num;
 use crate::scenarios::{Checked, RunError};
-use nalgebra::DMatrix;
+pub(super) use learners::flute_params;
+use learners::{divergence, measure, start, Active, Learner, Problem, Task};
+pub use learners::{
+    CurvePoint, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE, FLUTE_ABLATION,
+    PRIVATE_FEDREP,
+};
+pub use metrics::{balancedness, mean_regressor_error, product_singular_values};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -34,38 +34,6 @@ use std::collections::VecDeque;
 const WORK_PER_STEP: f64 = 3e7;
 /// Most points a curve keeps (every ⌈T/400⌉-th round is recorded).
 const CURVE_POINTS: usize = 400;
-
-/// The methods, as `results.csv` names them.
-pub const FLUTE: &str = "flute";
-/// FedRep, alternating minimization + QR (Collins et al.'s analysed form),
-/// from the method-of-moments start.
-pub const FEDREP: &str = "fedrep";
-/// The same from FLUTE's random B⁰.
-pub const FEDREP_RI: &str = "fedrep-ri";
-/// FedRep as its code runs it (gradient steps on the head, then on B, the
-/// mean of the clients' B, no QR), from the method-of-moments start, zero heads.
-pub const FEDREP_GD: &str = "fedrep-gd";
-/// The same from FLUTE's exact (B⁰, W⁰).
-pub const FEDREP_GD_RI: &str = "fedrep-gd-ri";
-pub const DP_FLUTE: &str = "dp-flute";
-pub const PRIVATE_FEDREP: &str = "private-fedrep";
-/// FLUTE in the γ ablation (γ₁ = ratio·γ₂, N samples).
-pub const FLUTE_ABLATION: &str = "flute-ablation";
-
-/// What a model says at one round.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CurvePoint {
-    pub round: usize,
-    /// (1/M) Σ ‖B wᵢ − φᵢ‖ (§7.1, Fig. 1/3/4).
-    pub error: f64,
-    /// sin of the largest principal angle between span(B) and U_k.
-    pub principal_angle: f64,
-    /// ‖BᵀB − WWᵀ‖_F (NaN for the analysed FedRep, whose U is orthonormal by
-    /// construction and whose heads are refitted).
-    pub balancedness: f64,
-    /// σ₁(BW) ≥ … ≥ σ_k(BW).
-    pub singular_values: Vec<f64>,
-}
 
 /// One run's curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -182,146 +150,6 @@ pub fn curves_csv(curves: &[Curve], k: usize) -> String {
         }
     }
     out.finish()
-}
-
-/// (1/M) Σᵢ ‖B wᵢ − φᵢ‖ (the paper's error).
-pub fn mean_regressor_error(b: &DMatrix<f64>, w: &DMatrix<f64>, phi: &DMatrix<f64>) -> f64 {
-    let m = phi.ncols();
-    let residual = b * w - phi;
-    residual.column_iter().map(|c| c.norm()).sum::<f64>() / m.max(1) as f64
-}
-
-/// σ(BW), largest first: the singular values of R W with B = QR (k×k work).
-/// NaN when any number on the way is not finite (no eigendecomposition of it).
-pub fn product_singular_values(b: &DMatrix<f64>, w: &DMatrix<f64>) -> Vec<f64> {
-    let k = b.ncols();
-    if !all_finite(b) || !all_finite(w) {
-        return vec![f64::NAN; k];
-    }
-    let r = b.clone().qr().r();
-    let rw = r * w;
-    let gram = &rw * rw.transpose();
-    let Some(eigen) = symmetric_eigen(gram) else {
-        return vec![f64::NAN; k];
-    };
-    let mut values: Vec<f64> = eigen
-        .eigenvalues
-        .iter()
-        .map(|e| e.max(0.0).sqrt())
-        .collect();
-    values.sort_by(|a, b| b.total_cmp(a));
-    values
-}
-
-/// ‖BᵀB − WWᵀ‖_F.
-pub fn balancedness(b: &DMatrix<f64>, w: &DMatrix<f64>) -> f64 {
-    (b.transpose() * b - w * w.transpose()).norm()
-}
-
-/// A dataset with its floors.
-struct Problem {
-    data: UnderParameterizedData,
-    erm_floor: f64,
-    population_floor: f64,
-}
-
-impl Problem {
-    fn new(c: &FluteConfig, seed: u64, samples: usize) -> Self {
-        let data = c.model(seed, samples).generate();
-        let population_floor =
-            mean_regressor_error(&DMatrix::identity(c.d, c.d), &data.phi_k, &data.phi);
-        // ERM from the truth's balanced factorization B = U_k Λ_k^{1/2}.
-        let mut b0 = data.u_k.clone();
-        for (j, s) in data.singular_values.iter().take(b0.ncols()).enumerate() {
-            b0.column_mut(j).scale_mut(s.sqrt());
-        }
-        let (b, w) = alternating_least_squares(&data.points, b0, 30, 1e-10);
-        let erm_floor = mean_regressor_error(&b, &w, &data.phi);
-        Problem {
-            data,
-            erm_floor,
-            population_floor,
-        }
-    }
-}
-
-enum Learner {
-    Flute(Flute),
-    FedRep(FedRep),
-    FedRepGd(FedRepGd),
-}
-
-impl Learner {
-    fn round(&self) -> usize {
-        match self {
-            Learner::Flute(f) => f.round(),
-            Learner::FedRep(f) => f.round(),
-            Learner::FedRepGd(f) => f.round(),
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        match self {
-            Learner::Flute(f) => f.is_done(),
-            Learner::FedRep(f) => f.is_done(),
-            Learner::FedRepGd(f) => f.is_done(),
-        }
-    }
-
-    /// One round; the new round number.
-    fn step(&mut self, data: &UnderParameterizedData) -> usize {
-        match self {
-            Learner::Flute(f) => f.step(&data.points),
-            Learner::FedRep(f) => f.step(&data.points),
-            Learner::FedRepGd(f) => f.step(&data.points),
-        }
-        self.round()
-    }
-
-    /// The paper's error after the last round, cheaply (a d×k×M product), or
-    /// NaN once the iterates are not finite. The analysed FedRep's U is
-    /// orthonormal (QR), so only its finiteness is checked here; its error
-    /// needs every head refitted and is measured on the recorded rounds.
-    fn quick_error(&self, data: &UnderParameterizedData) -> f64 {
-        match self {
-            Learner::Flute(f) => mean_regressor_error(f.b(), f.w(), &data.phi),
-            Learner::FedRepGd(f) => mean_regressor_error(f.b(), f.w(), &data.phi),
-            Learner::FedRep(f) => {
-                if all_finite(f.u()) {
-                    0.0
-                } else {
-                    f64::NAN
-                }
-            }
-        }
-    }
-}
-
-/// A run in progress.
-struct Active {
-    method: &'static str,
-    epsilon: f64,
-    ratio: f64,
-    /// Its own dataset (the ablation's N), or the seed's.
-    problem: Option<Problem>,
-    learner: Learner,
-    rounds: usize,
-    curve: Vec<CurvePoint>,
-    report: Option<PrivacyReport>,
-    sigma: f64,
-}
-
-/// What remains to run for a seed.
-#[derive(Clone, Copy, Debug)]
-enum Task {
-    Flute,
-    FedRep,
-    FedRepRandom,
-    FedRepGd,
-    FedRepGdRandom,
-    DpFlute(usize),
-    PrivateFedRep(usize),
-    Ablation { samples: usize, ratio: f64 },
 }
 
 struct SeedState {
@@ -469,7 +297,11 @@ impl FluteSweep {
         };
         if state.active.is_none() {
             match state.tasks.pop_front() {
-                Some(task) => state.active = Some(start(&self.config, state, task)),
+                Some(task) => {
+                    let active =
+                        start(&self.config, state.seed, &state.problem, &state.plans, task);
+                    state.active = Some(active);
+                }
                 None => {
                     self.state = None;
                     return Ok(self.is_done());
@@ -559,288 +391,4 @@ impl FluteSweep {
         }
         Ok(false)
     }
-}
-
-/// The error of a run that stopped being finite at `round`, naming the
-/// setting to change. Only the step can make FLUTE or gradient FedRep
-/// diverge; the analysed FedRep's U is re-orthonormalized every round, so its
-/// step is what can overflow it; a private run diverges from its noise (the
-/// non-private runs of the same seed, with the same step, ran first and did not).
-fn divergence(method: &str, private: bool, round: usize) -> RunError {
-    let (field, advice) = if private {
-        (
-            if method == DP_FLUTE {
-                "clip"
-            } else {
-                "fedrep_clip"
-            },
-            "the noise (σ·ψ per entry) is too large for the step: lower the clip ψ or raise ε",
-        )
-    } else if method == FEDREP || method == FEDREP_RI {
-        ("fedrep_step", "lower FedRep's step")
-    } else if method == FEDREP_GD || method == FEDREP_GD_RI {
-        (
-            "eta",
-            "lower the step η (FedRep's gradient form uses FLUTE's η)",
-        )
-    } else {
-        ("eta", "lower the step η (or γ₁, or raise γ₂)")
-    };
-    RunError::Diverged {
-        method: method.into(),
-        what: format!("its iterates are not finite at round {round}"),
-        field: field.into(),
-        advice: advice.into(),
-    }
-}
-
-/// The round's metrics of a learner: FLUTE's and gradient FedRep's own
-/// (B, W); the analysed FedRep's U with every client's least-squares head on
-/// its N samples (its head step).
-fn measure(learner: &Learner, problem: &Problem, round: usize) -> CurvePoint {
-    let data = &problem.data;
-    let (b, w, balance) = match learner {
-        Learner::Flute(f) => (f.b().clone(), f.w().clone(), balancedness(f.b(), f.w())),
-        Learner::FedRepGd(f) => (f.b().clone(), f.w().clone(), balancedness(f.b(), f.w())),
-        Learner::FedRep(f) => {
-            let u = f.u().clone();
-            let heads = if u.iter().all(|x| x.is_finite()) {
-                least_squares_heads(&data.points, &u)
-            } else {
-                DMatrix::from_element(u.ncols(), data.phi.ncols(), f64::NAN)
-            };
-            (u, heads, f64::NAN)
-        }
-    };
-    CurvePoint {
-        round,
-        error: mean_regressor_error(&b, &w, &data.phi),
-        principal_angle: principal_angle_distance(&b, &data.u_k),
-        balancedness: balance,
-        singular_values: product_singular_values(&b, &w),
-    }
-}
-
-/// The rounds of a run: the private ones run `private_rounds`.
-fn rounds_of(c: &FluteConfig, clip: Option<f64>) -> usize {
-    if clip.is_some() {
-        c.private_rounds
-    } else {
-        c.rounds
-    }
-}
-
-pub(super) fn flute_params(
-    c: &FluteConfig,
-    gamma1: f64,
-    clip: Option<f64>,
-    sigma: f64,
-) -> FluteParams {
-    FluteParams {
-        rounds: rounds_of(c, clip),
-        eta_local: c.eta,
-        eta_reg: c.eta,
-        gamma1,
-        gamma2: c.gamma2,
-        scale: c.scale,
-        clip,
-        sigma,
-    }
-}
-
-fn fedrep_gd_params(c: &FluteConfig) -> FedRepGdParams {
-    FedRepGdParams {
-        rounds: c.rounds,
-        eta: c.eta,
-        head_steps: c.fedrep_head_steps,
-        scale: c.scale,
-    }
-}
-
-fn fedrep_params(c: &FluteConfig, clip: Option<f64>, sigma: f64, batch: BatchMode) -> FedRepParams {
-    FedRepParams {
-        rounds: rounds_of(c, clip),
-        step: c.fedrep_step,
-        clip,
-        sigma,
-        batch,
-    }
-}
-
-/// FedRep's method-of-moments start (both forms): the top-k eigenvectors of
-/// the unbiased pair statistic, whose mean is (1/M) Σ φᵢφᵢᵀ.
-fn moments_start(
-    points: &crate::data::shared_representation::FederatedDataset,
-    k: usize,
-    seed: u64,
-) -> DMatrix<f64> {
-    let stat = spectral_statistic(points, None, PairNormalization::Unbiased);
-    spectral_init(&stat, 0.0, k, &mut stream(seed, Purpose::Initialization, 2))
-}
-
-/// Starts `task` on the seed's data (or, for the ablation, on its own).
-fn start(c: &FluteConfig, state: &SeedState, task: Task) -> Active {
-    let seed = state.seed;
-    let points = &state.problem.data.points;
-    let (d, k) = (c.d, c.k);
-    let init = |key: u64| stream(seed, Purpose::Initialization, key);
-    let noise = |key: u64| NoiseSource::new(combine(seed, key));
-    let ratio = c.gamma1 / c.gamma2;
-    let active =
-        |method, epsilon, ratio, learner, report: Option<PrivacyReport>, sigma, problem| Active {
-            method,
-            epsilon,
-            ratio,
-            problem,
-            learner,
-            rounds: if report.is_some() {
-                c.private_rounds
-            } else {
-                c.rounds
-            },
-            curve: Vec::new(),
-            report,
-            sigma,
-        };
-    let mut a = match task {
-        Task::Flute => active(
-            FLUTE,
-            f64::NAN,
-            ratio,
-            Learner::Flute(Flute::new(
-                points,
-                c.alpha,
-                flute_params(c, c.gamma1, None, 0.0),
-                &mut init(1),
-                0,
-            )),
-            None,
-            f64::NAN,
-            None,
-        ),
-        Task::FedRep => {
-            // Method of moments: top-k eigenvectors of the unbiased pair statistic
-            // (E = (1/M) Σ φᵢφᵢᵀ), then QR; every round all N samples.
-            let u0 = moments_start(points, k, seed);
-            active(
-                FEDREP,
-                f64::NAN,
-                f64::NAN,
-                Learner::FedRep(FedRep::new(
-                    points,
-                    u0,
-                    fedrep_params(c, None, 0.0, BatchMode::Full),
-                    0,
-                )),
-                None,
-                f64::NAN,
-                None,
-            )
-        }
-        Task::FedRepRandom => {
-            let u0 = gaussian_matrix(d, k, &mut init(1)) * c.alpha;
-            active(
-                FEDREP_RI,
-                f64::NAN,
-                f64::NAN,
-                Learner::FedRep(FedRep::new(
-                    points,
-                    u0,
-                    fedrep_params(c, None, 0.0, BatchMode::Full),
-                    0,
-                )),
-                None,
-                f64::NAN,
-                None,
-            )
-        }
-        Task::FedRepGd => active(
-            FEDREP_GD,
-            f64::NAN,
-            f64::NAN,
-            Learner::FedRepGd(FedRepGd::new(
-                moments_start(points, k, seed),
-                DMatrix::zeros(k, c.n),
-                fedrep_gd_params(c),
-            )),
-            None,
-            f64::NAN,
-            None,
-        ),
-        Task::FedRepGdRandom => {
-            // FLUTE's exact start: B⁰ then W⁰ from the same stream as `Flute::new`.
-            let mut rng = init(1);
-            let b0 = gaussian_matrix(d, k, &mut rng) * c.alpha;
-            let w0 = gaussian_matrix(k, c.n, &mut rng) * c.alpha;
-            active(
-                FEDREP_GD_RI,
-                f64::NAN,
-                f64::NAN,
-                Learner::FedRepGd(FedRepGd::new(b0, w0, fedrep_gd_params(c))),
-                None,
-                f64::NAN,
-                None,
-            )
-        }
-        Task::DpFlute(e) => {
-            let p = &state.plans[e];
-            active(
-                DP_FLUTE,
-                c.epsilons[e],
-                ratio,
-                Learner::Flute(Flute::new(
-                    points,
-                    c.alpha,
-                    flute_params(c, c.gamma1, Some(c.clip), p.flute_sigma),
-                    &mut init(1),
-                    noise(combine(1, e as u64)),
-                )),
-                Some(p.flute_report.clone()),
-                p.flute_sigma,
-                None,
-            )
-        }
-        Task::PrivateFedRep(e) => {
-            let p = &state.plans[e];
-            let stat = spectral_statistic(points, Some(c.init_clip), PairNormalization::Unbiased);
-            let source = noise(combine(2, e as u64));
-            let u0 = spectral_init(&stat, p.init_sigma, k, &mut source.release(u64::MAX));
-            active(
-                PRIVATE_FEDREP,
-                c.epsilons[e],
-                f64::NAN,
-                Learner::FedRep(FedRep::new(
-                    points,
-                    u0,
-                    fedrep_params(c, Some(c.fedrep_clip), p.fedrep_sigma, BatchMode::Split),
-                    source,
-                )),
-                Some(p.fedrep_report.clone()),
-                p.fedrep_sigma,
-                None,
-            )
-        }
-        Task::Ablation { samples, ratio } => {
-            let problem = Problem::new(c, seed, samples);
-            let learner = Learner::Flute(Flute::new(
-                &problem.data.points,
-                c.alpha,
-                flute_params(c, ratio * c.gamma2, None, 0.0),
-                &mut init(1),
-                0,
-            ));
-            active(
-                FLUTE_ABLATION,
-                f64::NAN,
-                ratio,
-                learner,
-                None,
-                f64::NAN,
-                Some(problem),
-            )
-        }
-    };
-    let problem = a.problem.as_ref().unwrap_or(&state.problem);
-    a.curve.push(measure(&a.learner, problem, 0));
-    a
 }
