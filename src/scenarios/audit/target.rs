@@ -1,0 +1,206 @@
+//! The two sides of the audit game: what an audited release claims (the accountant's ε, δ) and
+//! the attack a scenario plays against it ([`AuditTarget`]), and what the game finds
+//! ([`AuditRow`]: the lower bounds of `privacy::audit`).
+
+use crate::privacy::audit::AuditBounds;
+use crate::scenarios::error::ConfigError;
+use serde::{Deserialize, Serialize};
+
+/// What the observer sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum AuditMode {
+    /// Every released iterate (the threat model of the accountant): the score
+    /// sums the released noise's projections on the canary's direction.
+    #[default]
+    WhiteBox,
+    /// Only the final output.
+    Final,
+}
+
+impl AuditMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            AuditMode::WhiteBox => "white-box",
+            AuditMode::Final => "final",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "white-box" | "whitebox" | "white" => Some(AuditMode::WhiteBox),
+            "final" | "final-output" => Some(AuditMode::Final),
+            _ => None,
+        }
+    }
+}
+
+/// How the game is played.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AuditOptions {
+    /// Runs per side (half choose the threshold, half are judged).
+    pub runs: usize,
+    pub mode: AuditMode,
+    /// Deliberately broken: half the noise the accountant asked for, while
+    /// claiming the same ε (to see the audit catch a privacy bug).
+    pub broken: bool,
+    pub seed: u64,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        AuditOptions {
+            runs: 1000,
+            mode: AuditMode::WhiteBox,
+            broken: false,
+            seed: 1,
+        }
+    }
+}
+
+/// What an audited release claims: the accountant's side of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// The method audited, as `results.csv` names it (with what is broken, if
+    /// the run is deliberately broken).
+    pub method: String,
+    /// The target ε of the run and what the accountant says it spends, at δ.
+    pub epsilon: f64,
+    pub epsilon_spent: f64,
+    pub delta: f64,
+    /// The start of the name of the curve that draws this release on the
+    /// scenario's ε chart (None: not drawn there).
+    pub curve: Option<String>,
+    /// Whether the accountant's ε is a worst-case guarantee (true), or rests
+    /// on sensitivities that hold only with high probability, which a canary
+    /// may exceed (the trace-regression paper's variant).
+    pub worst_case: bool,
+}
+
+impl Claim {
+    /// `method`, or `method (broken: <how>)` for a deliberately broken run.
+    pub fn new(
+        method: &str,
+        broken: Option<&str>,
+        epsilon: f64,
+        epsilon_spent: f64,
+        delta: f64,
+    ) -> Self {
+        Claim {
+            method: match broken {
+                Some(how) => format!("{method} (broken: {how})"),
+                None => method.into(),
+            },
+            epsilon,
+            epsilon_spent,
+            delta,
+            curve: None,
+            worst_case: true,
+        }
+    }
+
+    /// The accountant's ε rests on high-probability sensitivities, not a worst
+    /// case: a bound above it refutes those sensitivities, not the accountant.
+    pub fn high_probability(mut self) -> Self {
+        self.worst_case = false;
+        self
+    }
+
+    /// The curve of the scenario's ε chart that draws this release.
+    pub fn on_curve(mut self, name: impl Into<String>) -> Self {
+        self.curve = Some(name.into());
+        self
+    }
+}
+
+/// What a scenario's `audit_targets` gives: its audited releases, or the
+/// settings that keep it from auditing them.
+pub type AuditTargets = Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>>;
+
+/// The error when the accountant refuses an audited ε (named at `epsilons`).
+pub fn accountant_refuses(epsilon: f64, err: impl std::fmt::Display) -> Vec<ConfigError> {
+    vec![ConfigError::invalid(
+        "epsilons",
+        format!("the accountant refuses ε = {epsilon}: {err}"),
+    )]
+}
+
+/// One audited private release of a scenario.
+pub trait AuditTarget: Send {
+    /// What the release claims.
+    fn claim(&self) -> &Claim;
+    fn method(&self) -> String {
+        self.claim().method.clone()
+    }
+    fn epsilon(&self) -> f64 {
+        self.claim().epsilon
+    }
+    fn epsilon_spent(&self) -> f64 {
+        self.claim().epsilon_spent
+    }
+    fn delta(&self) -> f64 {
+        self.claim().delta
+    }
+    fn curve(&self) -> Option<String> {
+        self.claim().curve.clone()
+    }
+    /// The canary and the neighbouring pair, in words (for the report).
+    fn canary(&self) -> String;
+    /// One private run with fresh noise `run` (the same `run` on both sides
+    /// draws different noise), the canary in (`true`) or out; its score (larger
+    /// means "in").
+    fn score(&mut self, canary_in: bool, run: u64) -> f64;
+    /// Whether the release is a Gaussian mechanism (μ-GDP), so the
+    /// Gaussian-DP route applies; a pure-ε mechanism (δ = 0) says false and is
+    /// judged by Clopper–Pearson against the pure-DP trade-off alone.
+    fn gaussian(&self) -> bool {
+        true
+    }
+    /// Seconds one [`AuditTarget::score`] takes on one core natively,
+    /// estimated from the scenario's cost model before anything runs.
+    fn seconds_per_run(&self) -> f64;
+}
+
+/// One audited release's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AuditRow {
+    pub method: String,
+    pub epsilon: f64,
+    pub epsilon_spent: f64,
+    pub delta: f64,
+    pub runs: usize,
+    pub mode: String,
+    pub broken: bool,
+    pub canary: String,
+    pub bounds: AuditBounds,
+    /// The curve of the scenario's ε chart that draws the audited release.
+    pub curve: Option<String>,
+    /// Whether the claimed ε is a worst-case guarantee ([`Claim::worst_case`]).
+    pub worst_case: bool,
+}
+
+impl AuditRow {
+    /// Whether a route's bound exceeds the accountant's ε: Clopper–Pearson's
+    /// refutes the (ε, δ) claim; the Gaussian-DP route's refutes μ-GDP at the
+    /// accountant's μ (its ε at δ), the claim of a Gaussian mechanism.
+    pub fn exceeds_claim(&self) -> bool {
+        // f64::max ignores a NaN (no Gaussian-DP route for a pure-ε release).
+        self.bounds.epsilon_lb_gdp.max(self.bounds.epsilon_lb_cp)
+            > self.epsilon_spent * (1.0 + 1e-9)
+    }
+
+    /// The lower bound to show: the Gaussian-DP route where it applies,
+    /// Clopper–Pearson for a pure-ε release. The Gaussian-DP figure is the ε
+    /// of μ_LB-GDP: it assumes the release has the Gaussian trade-off shape
+    /// (as a Gaussian mechanism's does).
+    pub fn epsilon_lb(&self) -> f64 {
+        if self.bounds.epsilon_lb_gdp.is_nan() {
+            self.bounds.epsilon_lb_cp
+        } else {
+            self.bounds.epsilon_lb_gdp
+        }
+    }
+}
+
+/// The confidence of the bounds: 95 %.
+pub const AUDIT_ALPHA: f64 = 0.05;

@@ -1,0 +1,463 @@
+//! What an audit shows: its two charts (the attack's lower bounds against the accountant's ε,
+//! and the attack's trade-off against the accountant's bound), their tables, `audit.csv`, the
+//! reading of the bounds in words, and the overlay that draws the bounds on a scenario's own ε
+//! chart.
+
+use super::target::{AuditOptions, AuditRow, AUDIT_ALPHA};
+use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::privacy::audit::{attack_point, phi, phi_inverse};
+use crate::privacy::gdp::mu_for_epsilon;
+use crate::privacy::report::fmt_num;
+use crate::scenarios::table::{chart_table, Table};
+use crate::scenarios::{ChartInfo, OutputFile};
+use serde::Serialize;
+
+/// Whether a series named `name` draws `curve`: the same name, or the name
+/// followed by a qualifier (" (spends ε = …)", ", …"), never a longer name
+/// ("p = 20" is not "p = 200").
+fn names_curve(name: &str, curve: &str) -> bool {
+    name.strip_prefix(curve)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',', '(']))
+}
+
+/// The audit drawn on a scenario's chart whose x axis is ε: for every audited
+/// release whose curve the chart shows, a segment at that point's height from
+/// the attack's lower bound on ε (95 %; [`AuditRow::epsilon_lb`]) to the ε
+/// claimed, so the claim and the evidence sit side by side. Charts without that curve are returned as they are.
+pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
+    let mut out = chart.clone();
+    // The smallest x drawn: a bound of 0 cannot sit on a log axis.
+    let left = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    // A tick at the proved end, 3 % of the y range high, so the segment shows
+    // even where it runs along its curve.
+    let ys = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .filter(|y| y.is_finite() && (!chart.log_y || *y > 0.0));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    let tick = |y: f64| -> (f64, f64) {
+        if chart.log_y {
+            let f = (hi / lo).max(10.0).powf(0.03);
+            (y / f, y * f)
+        } else {
+            let h = 0.03 * (hi - lo).max(y.abs() * 0.1).max(f64::MIN_POSITIVE);
+            (y - h, y + h)
+        }
+    };
+    let mut listed = false;
+    for r in rows {
+        let Some(curve) = &r.curve else { continue };
+        let height = chart
+            .series
+            .iter()
+            .filter(|s| names_curve(&s.name, curve) && !s.faded)
+            .find_map(|s| {
+                s.points
+                    .iter()
+                    .find(|p| (p.0 - r.epsilon).abs() <= 1e-9 * r.epsilon.abs())
+                    .map(|p| p.1)
+            });
+        let (Some(y), lb) = (height, r.epsilon_lb()) else {
+            continue;
+        };
+        if !(y.is_finite() && lb.is_finite() && left.is_finite()) {
+            continue;
+        }
+        let from = if chart.log_x { lb.max(left) } else { lb };
+        let mut s = Series::line(
+            format!(
+                "audit: ε_LB = {} ({}, 95 %) against the claimed {}",
+                fmt_num(lb),
+                if r.bounds.epsilon_lb_gdp.is_nan() {
+                    "Clopper–Pearson"
+                } else {
+                    "Gaussian-DP route"
+                },
+                fmt_num(r.epsilon_spent)
+            ),
+            {
+                let (below, above) = tick(y);
+                vec![(from, below), (from, above), (from, y), (r.epsilon, y)]
+            },
+            LineStyle::Dotted,
+            11,
+        );
+        if listed {
+            s.in_legend = false;
+        } else {
+            s.name = "audit: from the attack's lower bound on ε (95 %) to the ε claimed".into();
+            listed = true;
+        }
+        out.series.push(s);
+    }
+    out
+}
+
+pub const AUDIT_HEADER: &str = "method,epsilon,epsilon_spent,delta,runs,mode,broken,epsilon_lb_cp,epsilon_lb_gdp,mu_lb,threshold,fnr,fpr";
+
+/// `audit.csv`: one record per audited release; a bound that does not apply
+/// (NaN: the GDP route of a release that is not Gaussian) is an empty field.
+pub fn audit_csv(rows: &[AuditRow]) -> String {
+    use crate::scenarios::csv_out::{number as num, CsvFile};
+    let mut out = CsvFile::with_header(AUDIT_HEADER);
+    for r in rows {
+        let p = r.bounds.points.first();
+        out.row([
+            r.method.clone(),
+            num(r.epsilon),
+            num(r.epsilon_spent),
+            num(r.delta),
+            r.runs.to_string(),
+            r.mode.clone(),
+            r.broken.to_string(),
+            num(r.bounds.epsilon_lb_cp),
+            num(r.bounds.epsilon_lb_gdp),
+            num(r.bounds.mu_lb),
+            num(p.map_or(f64::NAN, |p| p.threshold)),
+            num(p.map_or(f64::NAN, |p| p.fnr)),
+            num(p.map_or(f64::NAN, |p| p.fpr)),
+        ]);
+    }
+    out.finish()
+}
+
+/// The audit's two charts (the page's canvases, the CLI's SVG names).
+pub const AUDIT_CHARTS: &[ChartInfo] = &[
+    ChartInfo {
+        id: "audit-eps-chart",
+        name: "audit chart",
+        alt: "The attack's lower bound on epsilon against the accountant's epsilon for each audited run; the same numbers are in the table below",
+        caption: "Each point is one audited ε: the accountant's ε (an upper bound: the run is at most this revealing) on the x axis, \
+                  the attack's lower bounds at 95 % confidence on the y axis. The Clopper–Pearson route bounds ε itself; the Gaussian-DP \
+                  route rules out μ-GDP for every μ below its μ_LB, drawn as the ε of μ_LB-GDP, which assumes the Gaussian trade-off \
+                  shape. Honest runs stay under the diagonal; a point above it is a privacy bug caught (try the deliberately broken runs).",
+        toggle: None,
+        animate: false,
+        claims: &[],
+    },
+    ChartInfo {
+        id: "audit-tradeoff-chart",
+        name: "trade-off chart",
+        alt: "The attack's false-negative rate against its false-positive rate, over the accountant's Gaussian trade-off curve; the same numbers are in the table below",
+        caption: "The attack at the largest audited ε: each point is one threshold (its false-positive and false-negative rates on \
+                  the judged runs). No attack on a μ-GDP mechanism can go below the accountant's curve G_μ; the closer the points come \
+                  to it, the tighter the accountant's ε.",
+        toggle: None,
+        animate: false,
+        claims: &[],
+    },
+];
+
+/// What the page shows of an audit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AuditView {
+    pub charts: Vec<ChartSpec>,
+    pub tables: Vec<Table>,
+    /// `audit.csv`, then `scores.csv`.
+    pub files: Vec<OutputFile>,
+    /// What the bounds show and what they do not, in words.
+    pub notes: Vec<String>,
+    /// The audited releases (the page draws them on the scenario's ε chart
+    /// with [`audit_overlay`]).
+    pub rows: Vec<AuditRow>,
+}
+
+/// The view of an audit's finished releases `rows`, with every target's scores (in, out)
+/// and `scores.csv`.
+pub(super) fn audit_view(
+    rows: &[AuditRow],
+    scores: &[(Vec<f64>, Vec<f64>)],
+    options: &AuditOptions,
+    scores_csv: String,
+) -> AuditView {
+    let charts = vec![eps_chart(rows, options), tradeoff_chart(rows, scores)];
+    AuditView {
+        tables: charts.iter().map(chart_table).collect(),
+        charts,
+        files: vec![
+            OutputFile {
+                name: "audit.csv",
+                text: audit_csv(rows),
+            },
+            OutputFile {
+                name: "scores.csv",
+                text: scores_csv,
+            },
+        ],
+        notes: notes(rows),
+        rows: rows.to_vec(),
+    }
+}
+
+fn line(name: &str, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> Series {
+    Series::line(name, points, style, color)
+}
+
+/// The audited ε against the accountant's: each route's lower bound at every audited ε,
+/// over the diagonal of the accountant's ε.
+fn eps_chart(rows: &[AuditRow], options: &AuditOptions) -> ChartSpec {
+    let broken = if options.broken {
+        " (broken runs: half the noise)"
+    } else {
+        ""
+    };
+    let top = rows
+        .iter()
+        .map(|r| r.epsilon_spent)
+        .chain(rows.iter().map(|r| r.bounds.epsilon_lb_gdp))
+        .filter(|x| x.is_finite())
+        .fold(1.0f64, f64::max);
+    let gdp: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_gdp))
+        .filter(|p| p.1.is_finite())
+        .collect();
+    let mut by_eps = Vec::new();
+    if !gdp.is_empty() || rows.is_empty() {
+        by_eps.push(line(
+            &format!("ε_LB, Gaussian-DP route (Gaussian shape assumed){broken}"),
+            gdp,
+            LineStyle::Solid,
+            0,
+        ));
+    }
+    by_eps.extend([line(
+        &format!("ε_LB, Clopper–Pearson route{broken}"),
+        rows.iter()
+            .map(|r| (r.epsilon_spent, r.bounds.epsilon_lb_cp))
+            .collect(),
+        LineStyle::Dashed,
+        1,
+    )]);
+    by_eps.push(line(
+        "the accountant's ε (upper bound)",
+        vec![(0.0, 0.0), (top * 1.05, top * 1.05)],
+        LineStyle::Dotted,
+        8,
+    ));
+    ChartSpec {
+        title: format!(
+            "Audited ε against the accountant's ({} mode)",
+            options.mode.name()
+        ),
+        x_label: "the accountant's ε (upper bound)".into(),
+        y_label: "the attack's lower bound on ε (95 %)".into(),
+        log_x: false,
+        log_y: false,
+        x_hint: Some((0.0, top * 1.05)),
+        series: by_eps,
+    }
+}
+
+/// The trade-off of the largest audited ε: the attack's rates at 41 thresholds on the
+/// judged runs, the accountant's bound (pure ε-DP, or G_μ) and the G_μ the attack rules out.
+fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSpec {
+    let mut tradeoff = Vec::new();
+    if let Some((t, r)) = rows
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.epsilon_spent.total_cmp(&b.1.epsilon_spent))
+    {
+        let (ins, outs) = &scores[t];
+        let h = ins.len() / 2;
+        let (ji, jo) = (&ins[h..], &outs[h..]);
+        let mut all: Vec<f64> = ji
+            .iter()
+            .chain(jo)
+            .copied()
+            .filter(|x| x.is_finite())
+            .collect();
+        all.sort_by(|a, b| a.total_cmp(b));
+        let points: Vec<(f64, f64)> = (0..=40)
+            .filter_map(|q| all.get(q * (all.len().saturating_sub(1)) / 40).copied())
+            .map(|th| {
+                let p = attack_point(ji, jo, th, AUDIT_ALPHA);
+                (p.fpr, p.fnr)
+            })
+            .collect();
+        tradeoff.push(line(
+            "the attack (observed rates)",
+            points,
+            LineStyle::Solid,
+            0,
+        ));
+        let curve = |mu: f64| -> Vec<(f64, f64)> {
+            (1..200)
+                .map(|i| {
+                    let fpr = i as f64 / 200.0;
+                    (fpr, phi(phi_inverse(1.0 - fpr) - mu))
+                })
+                .collect()
+        };
+        if r.delta == 0.0 {
+            // Pure ε-DP: FNR ≥ max(0, 1 − e^ε·FPR, e^−ε·(1 − FPR)).
+            let e = r.epsilon_spent.exp();
+            tradeoff.push(line(
+                &format!("accountant's bound, pure ε = {}", fmt_num(r.epsilon_spent)),
+                (0..=200)
+                    .map(|i| {
+                        let fpr = i as f64 / 200.0;
+                        (fpr, (1.0 - e * fpr).max((1.0 - fpr) / e).max(0.0))
+                    })
+                    .collect(),
+                LineStyle::Dashed,
+                8,
+            ));
+        } else if let Ok(mu) = mu_for_epsilon(r.epsilon_spent, r.delta) {
+            tradeoff.push(line(
+                &format!("accountant's bound G_μ, μ = {}", fmt_num(mu)),
+                curve(mu),
+                LineStyle::Dashed,
+                8,
+            ));
+        }
+        if r.bounds.mu_lb > 0.0 {
+            tradeoff.push(line(
+                &format!(
+                    "ruled out below it by the attack: G_μ, μ_LB = {}",
+                    fmt_num(r.bounds.mu_lb)
+                ),
+                curve(r.bounds.mu_lb),
+                LineStyle::Dotted,
+                1,
+            ));
+        }
+    }
+    ChartSpec {
+        title: "The attack against the bound".into(),
+        x_label: "false-positive rate".into(),
+        y_label: "false-negative rate".into(),
+        log_x: false,
+        log_y: false,
+        x_hint: Some((0.0, 1.0)),
+        series: tradeoff,
+    }
+}
+
+/// What the bounds show and what they do not, one note per release, then the canary.
+fn notes(rows: &[AuditRow]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for r in rows {
+        let found = if r.bounds.epsilon_lb_gdp.is_nan() {
+            format!(
+                "ε ≥ {} (Clopper–Pearson; the Gaussian-DP route does not apply to a pure-ε mechanism)",
+                fmt_num(r.bounds.epsilon_lb_cp)
+            )
+        } else {
+            format!(
+                "ε ≥ {} by Clopper–Pearson; the Gaussian-DP route rules out μ-GDP for every μ < μ_LB = {}, which is ε ≥ {} at this δ if the release has the Gaussian trade-off shape (a Gaussian mechanism's)",
+                fmt_num(r.bounds.epsilon_lb_cp),
+                fmt_num(r.bounds.mu_lb),
+                fmt_num(r.bounds.epsilon_lb_gdp)
+            )
+        };
+        let verdict = match (r.exceeds_claim(), r.worst_case) {
+            (true, true) => "That is more than the accountant allows: a privacy bug, caught.",
+            (true, false) => "That is more than the accountant allows: its sensitivities are high-probability bounds, and this canary is a sample they do not cover, so its ε is no worst-case guarantee.",
+            (false, _) => "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does.",
+        };
+        notes.push(format!(
+            "{} at ε = {} (the accountant: ε = {} at δ = {}), from {} runs per side (half chose the threshold, half were judged), with 95 % confidence: {}. {}",
+            r.method,
+            fmt_num(r.epsilon),
+            fmt_num(r.epsilon_spent),
+            fmt_num(r.delta),
+            r.runs,
+            found,
+            verdict
+        ));
+    }
+    if let Some(r) = rows.first() {
+        notes.push(format!("The canary: {}.", r.canary));
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(curve: &str, epsilon: f64, gdp: f64, cp: f64) -> AuditRow {
+        AuditRow {
+            method: "m".into(),
+            epsilon,
+            epsilon_spent: epsilon,
+            delta: 1e-5,
+            runs: 100,
+            mode: "white-box".into(),
+            broken: false,
+            canary: String::new(),
+            bounds: AuditBounds {
+                runs_in: 50,
+                runs_out: 50,
+                delta: 1e-5,
+                alpha: AUDIT_ALPHA,
+                points: Vec::new(),
+                epsilon_lb_cp: cp,
+                mu_lb: f64::NAN,
+                epsilon_lb_gdp: gdp,
+            },
+            curve: Some(curve.into()),
+            worst_case: true,
+        }
+    }
+
+    #[test]
+    fn the_overlay_marks_the_audited_point_of_its_own_curve_only() {
+        let chart = ChartSpec {
+            title: String::new(),
+            x_label: "ε".into(),
+            y_label: String::new(),
+            log_x: true,
+            log_y: false,
+            x_hint: None,
+            series: vec![
+                Series::line(
+                    "DP-GD, p = 200",
+                    vec![(1.0, 5.0), (2.0, 6.0)],
+                    LineStyle::Solid,
+                    0,
+                ),
+                Series::line(
+                    "DP-GD, p = 20 (spends ε = 0.5–1.4)",
+                    vec![(1.0, 3.0), (2.0, 4.0)],
+                    LineStyle::Solid,
+                    1,
+                ),
+            ],
+        };
+        let rows = [
+            row("DP-GD, p = 20", 2.0, 1.25, 0.5),
+            // Pure ε: the Clopper–Pearson bound; 0 on a log axis starts at the left edge.
+            row("DP-GD, p = 20", 1.0, f64::NAN, 0.0),
+            row("another curve", 2.0, 1.0, 1.0),
+        ];
+        let out = audit_overlay(&chart, &rows);
+        assert_eq!(out.series.len(), 4);
+        let p = &out.series[2].points;
+        assert_eq!(
+            (p[0].0, p[1].0, p[2], p[3]),
+            (1.25, 1.25, (1.25, 4.0), (2.0, 4.0))
+        );
+        assert!(
+            p[0].1 < 4.0 && p[1].1 > 4.0,
+            "a tick at the proved end: {p:?}"
+        );
+        assert!(out.series[2].in_legend);
+        assert_eq!(out.series[3].points[2..], [(1.0, 3.0), (1.0, 3.0)]);
+        assert!(!out.series[3].in_legend);
+        assert!(names_curve(
+            "Private FedRep (spends ε = 2.8)",
+            "Private FedRep"
+        ));
+        assert!(!names_curve("DP-GD, p = 200", "DP-GD, p = 20"));
+    }
+}
