@@ -59,19 +59,32 @@ fn configs(rows: &[TraceRow]) -> Vec<(String, String)> {
 }
 
 pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
+    vec![
+        error_by_eps(c, rows),
+        error_by_n(c, rows),
+        trajectory(c, rows),
+        lstar(c, rows),
+        subspace_by_eps(c, rows),
+    ]
+}
+
+/// Whether a row is `method`'s under (variant `v`, privacy `p`) at n.
+fn at(method: &'static str, v: String, p: String, n: usize) -> impl Fn(&TraceRow) -> bool {
+    move |row: &TraceRow| row.method == method && row.variant == v && row.privacy == p && row.n == n
+}
+
+/// The x range of a chart from its values.
+fn hint(v: Vec<f64>) -> Option<(f64, f64)> {
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+}
+
+/// The private curves against ε at the first n: the DP initialization (Alg. 1) and
+/// DP-RGrad (Alg. 2) of every (variant, privacy), the median of `value`.
+fn private_by_eps(c: &TraceConfig, rows: &[TraceRow], value: fn(&TraceRow) -> f64) -> Vec<Series> {
     let n0 = c.n[0];
-    let eps = &c.epsilons;
-    let (r, d1, d2) = (c.r as f64, c.d1 as f64, c.d2 as f64);
-    let sr = c.singular_values[c.r - 1];
-    let xi = c.noise;
-    let mut by_eps = Vec::new();
-    let mut subspace = Vec::new();
-    let mut by_n = Vec::new();
-    let at = |method: &'static str, v: String, p: String, n: usize| {
-        move |row: &TraceRow| {
-            row.method == method && row.variant == v && row.privacy == p && row.n == n
-        }
-    };
+    let mut out = Vec::new();
     for (i, (v, p)) in configs(rows).into_iter().enumerate() {
         let suffix = label(&v, &p);
         for (method, name, style, color) in [
@@ -94,85 +107,65 @@ pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
                 };
                 (target, row.epsilon_spent)
             }));
-            let suffix = format!("{suffix}{spent}");
-            let pts = |value: fn(&TraceRow) -> f64| -> Vec<(f64, f64)> {
-                eps.iter()
-                    .map(|&e| {
-                        (
-                            e,
-                            median_of(rows, |row| keep(row) && row.epsilon == e, value),
-                        )
-                    })
-                    .filter(|q| q.1.is_finite())
-                    .collect()
-            };
-            by_eps.push(series(
-                format!("{name}{suffix}"),
-                pts(|r| r.error_fro),
+            let points = c
+                .epsilons
+                .iter()
+                .map(|&e| {
+                    (
+                        e,
+                        median_of(rows, |row| keep(row) && row.epsilon == e, value),
+                    )
+                })
+                .filter(|q| q.1.is_finite())
+                .collect();
+            out.push(series(
+                format!("{name}{suffix}{spent}"),
+                points,
                 style,
                 color,
             ));
-            subspace.push(series(
-                format!("{name}{suffix}"),
-                pts(|r| r.subspace_error),
-                style,
-                color,
-            ));
-        }
-        for (k, &e) in eps.iter().enumerate() {
-            let pts: Vec<(f64, f64)> =
-                c.n.iter()
-                    .map(|&n| {
-                        let keep = at(DP_RGRAD, v.clone(), p.clone(), n);
-                        (
-                            n as f64,
-                            median_of(rows, |row| keep(row) && row.epsilon == e, |r| r.error_fro),
-                        )
-                    })
-                    .filter(|q| q.1.is_finite())
-                    .collect();
-            if i == 0 {
-                by_n.push(series(
-                    format!("DP-RGrad, ε = {}{suffix}", fmt_num(e)),
-                    pts,
-                    LineStyle::Solid,
-                    4 + k,
-                ));
-            }
         }
     }
-    let nonprivate = |method: &'static str, n: usize| {
-        median_of(
-            rows,
-            |row| row.method == method && row.n == n,
-            |r| r.error_fro,
-        )
-    };
-    let x0 = eps.first().copied().unwrap_or(1.0);
-    let x1 = eps.last().copied().unwrap_or(1.0);
+    out
+}
+
+/// The non-private references at the first n (RGrad, the spectral start), as
+/// horizontal lines at the median of `value`.
+fn nonprivate_lines(
+    c: &TraceConfig,
+    rows: &[TraceRow],
+    value: fn(&TraceRow) -> f64,
+) -> Vec<Series> {
+    let n0 = c.n[0];
+    let x0 = c.epsilons.first().copied().unwrap_or(1.0);
+    let mut out = Vec::new();
     for (method, name, color) in [
         (RGRAD, "RGrad, non-private", 8),
         (SPECTRAL, "spectral start, non-private", 9),
     ] {
-        let y = nonprivate(method, n0);
+        let y = median_of(rows, |row| row.method == method && row.n == n0, value);
         if y.is_finite() {
-            by_eps.push(Series {
+            out.push(Series {
                 horizontal: true,
                 ..series(name.into(), vec![(x0, y)], LineStyle::Dotted, color)
             });
         }
-        let ys = median_of(
-            rows,
-            |row| row.method == method && row.n == n0,
-            |r| r.subspace_error,
-        );
-        if ys.is_finite() {
-            subspace.push(Series {
-                horizontal: true,
-                ..series(name.into(), vec![(x0, ys)], LineStyle::Dotted, color)
-            });
-        }
     }
+    out
+}
+
+/// ‖M̃ − M‖_F against ε at the first n, with the theory's shape (eq. 7) fitted to the
+/// DP-RGrad medians and the lower bound's shape (Thm 2).
+fn error_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
+    let n0 = c.n[0];
+    let eps = &c.epsilons;
+    let (r, d1, d2) = (c.r as f64, c.d1 as f64, c.d2 as f64);
+    let sr = c.singular_values[c.r - 1];
+    let xi = c.noise;
+    let x0 = eps.first().copied().unwrap_or(1.0);
+    let x1 = eps.last().copied().unwrap_or(1.0);
+    let mut by_eps = private_by_eps(c, rows, |r| r.error_fro);
+    by_eps.extend(nonprivate_lines(c, rows, |r| r.error_fro));
     // Theory (eq. 7): σ_ξ√(r(d1+d2)/n) + ĉ(σ_ξ + σ_r) r(d1+d2)/(nε), ĉ fitted by least squares
     // to the DP-RGrad medians of the chosen configuration; the lower bound's shape l1 + l2 (c = 1).
     let nf = n0 as f64;
@@ -216,10 +209,54 @@ pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
             7,
         ));
     }
+    ChartSpec {
+        title: format!("‖M̃ − M‖_F versus ε (n = {n0}, median of {})", c.repeats),
+        x_label: "ε of each algorithm (the whole run: 2ε, 2δ)".into(),
+        y_label: "‖M̃ − M‖_F".into(),
+        log_x: true,
+        log_y: true,
+        x_hint: hint(eps.clone()),
+        series: by_eps,
+    }
+}
+
+/// ‖M̃ − M‖_F against n: DP-RGrad at every ε (the first configuration), the reference,
+/// and the two slopes through the first points.
+fn error_by_n(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
+    let mut by_n = Vec::new();
+    if let Some((v, p)) = configs(rows).into_iter().next() {
+        let suffix = label(&v, &p);
+        for (k, &e) in c.epsilons.iter().enumerate() {
+            let pts: Vec<(f64, f64)> =
+                c.n.iter()
+                    .map(|&n| {
+                        let keep = at(DP_RGRAD, v.clone(), p.clone(), n);
+                        (
+                            n as f64,
+                            median_of(rows, |row| keep(row) && row.epsilon == e, |r| r.error_fro),
+                        )
+                    })
+                    .filter(|q| q.1.is_finite())
+                    .collect();
+            by_n.push(series(
+                format!("DP-RGrad, ε = {}{suffix}", fmt_num(e)),
+                pts,
+                LineStyle::Solid,
+                4 + k,
+            ));
+        }
+    }
     // Error versus n: the reference, and the two slopes through the first points.
     let rgrad_n: Vec<(f64, f64)> =
         c.n.iter()
-            .map(|&n| (n as f64, nonprivate(RGRAD, n)))
+            .map(|&n| {
+                let y = median_of(
+                    rows,
+                    |row| row.method == RGRAD && row.n == n,
+                    |r| r.error_fro,
+                );
+                (n as f64, y)
+            })
             .filter(|q| q.1.is_finite())
             .collect();
     if let (Some(&(nfirst, _)), Some(&(nlast, _))) = (rgrad_n.first(), rgrad_n.last()) {
@@ -245,10 +282,23 @@ pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
         LineStyle::Dashed,
         8,
     ));
-    // Trajectories at the first n, chosen configuration.
+    ChartSpec {
+        title: "‖M̃ − M‖_F versus n".into(),
+        x_label: "samples n".into(),
+        y_label: "‖M̃ − M‖_F".into(),
+        log_x: true,
+        log_y: true,
+        x_hint: hint(c.n.iter().map(|&n| n as f64).collect()),
+        series: by_n,
+    }
+}
+
+/// DP-RGrad's iterates at the first n (the first configuration, every ε) and RGrad's.
+fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
+    let n0 = c.n[0];
     let mut trajectory = Vec::new();
     if let Some((v, p)) = configs(rows).into_iter().next() {
-        for (k, &e) in eps.iter().enumerate() {
+        for (k, &e) in c.epsilons.iter().enumerate() {
             let keep = at(DP_RGRAD, v.clone(), p.clone(), n0);
             trajectory.push(series(
                 format!("DP-RGrad, ε = {}", fmt_num(e)),
@@ -264,6 +314,21 @@ pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
         LineStyle::Dashed,
         8,
     ));
+    ChartSpec {
+        title: format!("DP-RGrad's iterates (n = {n0})"),
+        x_label: "iteration l".into(),
+        y_label: "‖M_l − M‖_F".into(),
+        log_x: false,
+        log_y: true,
+        x_hint: Some((0.0, c.iterations as f64)),
+        series: trajectory,
+    }
+}
+
+/// The l* trade-off: the final error against the iterations l* at the middle ε.
+fn lstar(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
+    let n0 = c.n[0];
+    let eps = &c.epsilons;
     let mid = eps.get(eps.len() / 2).copied().unwrap_or(1.0);
     let mut lstar: Vec<(f64, f64)> = c
         .lstar_grid
@@ -291,58 +356,30 @@ pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
             0,
         )]
     };
-    let hint = |v: Vec<f64>| {
-        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
-    };
-    vec![
-        ChartSpec {
-            title: format!("‖M̃ − M‖_F versus ε (n = {n0}, median of {})", c.repeats),
-            x_label: "ε of each algorithm (the whole run: 2ε, 2δ)".into(),
-            y_label: "‖M̃ − M‖_F".into(),
-            log_x: true,
-            log_y: true,
-            x_hint: hint(eps.clone()),
-            series: by_eps,
-        },
-        ChartSpec {
-            title: "‖M̃ − M‖_F versus n".into(),
-            x_label: "samples n".into(),
-            y_label: "‖M̃ − M‖_F".into(),
-            log_x: true,
-            log_y: true,
-            x_hint: hint(c.n.iter().map(|&n| n as f64).collect()),
-            series: by_n,
-        },
-        ChartSpec {
-            title: format!("DP-RGrad's iterates (n = {n0})"),
-            x_label: "iteration l".into(),
-            y_label: "‖M_l − M‖_F".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((0.0, c.iterations as f64)),
-            series: trajectory,
-        },
-        ChartSpec {
-            title: format!("The l* trade-off (n = {n0}, ε = {})", fmt_num(mid)),
-            x_label: "iterations l*".into(),
-            y_label: "final ‖M̃ − M‖_F".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: hint(c.lstar_grid.iter().map(|&l| l as f64).collect()),
-            series: lstar_series,
-        },
-        ChartSpec {
-            title: format!("Subspace error versus ε (n = {n0})"),
-            x_label: "ε of each algorithm".into(),
-            y_label: "‖ŨŨᵀ − UUᵀ‖ (sin θ)".into(),
-            log_x: true,
-            log_y: true,
-            x_hint: hint(eps.clone()),
-            series: subspace,
-        },
-    ]
+    ChartSpec {
+        title: format!("The l* trade-off (n = {n0}, ε = {})", fmt_num(mid)),
+        x_label: "iterations l*".into(),
+        y_label: "final ‖M̃ − M‖_F".into(),
+        log_x: false,
+        log_y: true,
+        x_hint: hint(c.lstar_grid.iter().map(|&l| l as f64).collect()),
+        series: lstar_series,
+    }
+}
+
+/// The subspace error ‖ŨŨᵀ − UUᵀ‖ against ε at the first n.
+fn subspace_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
+    let mut subspace = private_by_eps(c, rows, |r| r.subspace_error);
+    subspace.extend(nonprivate_lines(c, rows, |r| r.subspace_error));
+    ChartSpec {
+        title: format!("Subspace error versus ε (n = {})", c.n[0]),
+        x_label: "ε of each algorithm".into(),
+        y_label: "‖ŨŨᵀ − UUᵀ‖ (sin θ)".into(),
+        log_x: true,
+        log_y: true,
+        x_hint: hint(c.epsilons.clone()),
+        series: subspace,
+    }
 }
 
 /// 25 points evenly spaced in log between a and b.
