@@ -7,8 +7,8 @@
 
 use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::run::{
-    Curve, FluteRow, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE, FLUTE_ABLATION,
-    PRIVATE_FEDREP,
+    Curve, CurvePoint, FluteRow, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE,
+    FLUTE_ABLATION, PRIVATE_FEDREP,
 };
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
@@ -30,7 +30,7 @@ fn mean_curve(
     curves: &[Curve],
     method: &str,
     epsilon: f64,
-    value: impl Fn(&super::run::CurvePoint) -> f64,
+    value: impl Fn(&CurvePoint) -> f64,
 ) -> Vec<(f64, f64)> {
     let chosen: Vec<&Curve> = curves
         .iter()
@@ -98,37 +98,75 @@ pub const METHODS: [(&str, &str, usize); 5] = [
 pub const TRUNCATION: &str = "rank-k truncation Φₖ (not a lower bound)";
 
 pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<ChartSpec> {
+    vec![
+        error_by_round(c, rows, curves),
+        singular_values(c, curves),
+        angle_by_round(c, curves),
+        balancedness(c, curves),
+        error_by_eps(c, rows),
+        angle_by_eps(c, rows),
+        ablation(c, rows),
+    ]
+}
+
+/// The x range of a chart from its values.
+fn hint(v: &[f64]) -> Option<(f64, f64)> {
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+}
+
+/// The floors of the sweep's datasets (not the ablation's) as levels from x: the
+/// finite-N ERM optimum's error and the rank-k truncation's.
+fn floors(rows: &[FluteRow], x: f64) -> impl Iterator<Item = Series> {
     let main = |r: &FluteRow| r.method != FLUTE_ABLATION;
     let erm = mean_of(rows, main, |r| r.erm_floor);
     let population = mean_of(rows, main, |r| r.population_floor);
-    let t = c.rounds as f64;
-    let floors = |x: f64| {
-        [
-            level("finite-N ERM floor".into(), erm, x, 6),
-            level(TRUNCATION.into(), population, x, 7),
-        ]
-        .into_iter()
-        .flatten()
-    };
+    [
+        level("finite-N ERM floor".into(), erm, x, 6),
+        level(TRUNCATION.into(), population, x, 7),
+    ]
+    .into_iter()
+    .flatten()
+}
 
-    let mut error = Vec::new();
-    let mut angle = Vec::new();
-    for (method, name, color) in METHODS {
-        error.push(series(
-            name.into(),
-            mean_curve(curves, method, f64::NAN, |p| p.error),
-            LineStyle::Solid,
-            color,
-        ));
-        angle.push(series(
-            name.into(),
-            mean_curve(curves, method, f64::NAN, |p| p.principal_angle),
-            LineStyle::Solid,
-            color,
-        ));
+/// The mean curve of `value` of every non-private method, against the rounds.
+fn methods_by_round(curves: &[Curve], value: fn(&CurvePoint) -> f64) -> Vec<Series> {
+    METHODS
+        .iter()
+        .map(|&(method, name, color)| {
+            series(
+                name.into(),
+                mean_curve(curves, method, f64::NAN, value),
+                LineStyle::Solid,
+                color,
+            )
+        })
+        .collect()
+}
+
+/// The paper's error against the rounds (Fig. 1/3), with the floors.
+fn error_by_round(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> ChartSpec {
+    let mut error = methods_by_round(curves, |p| p.error);
+    error.extend(floors(rows, 0.0));
+    ChartSpec {
+        title: format!(
+            "Error versus rounds (d = {}, k = {}, r = {})",
+            c.d,
+            c.k,
+            c.effective_rank()
+        ),
+        x_label: "round".into(),
+        y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖".into(),
+        log_x: false,
+        log_y: true,
+        x_hint: Some((0.0, c.rounds as f64)),
+        series: error,
     }
-    error.extend(floors(0.0));
+}
 
+/// FLUTE's σⱼ(BW) against the rounds, learned one at a time, with the levels σⱼ(Φ).
+fn singular_values(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
     let mut singular = Vec::new();
     for j in 0..c.k {
         singular.push(series(
@@ -149,7 +187,6 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
             .collect();
         v.iter().sum::<f64>() / v.len() as f64
     };
-    let rank = c.effective_rank();
     for j in 0..(c.k + 1).min(c.d.min(c.n)) {
         if let Some(s) = level(format!("σ{}(Φ)", j + 1), phi_sv(j), 0.0, j) {
             singular.push(Series {
@@ -158,8 +195,33 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
             });
         }
     }
+    ChartSpec {
+        title: "Singular values of BW (FLUTE)".into(),
+        x_label: "round".into(),
+        y_label: "σⱼ(BW)".into(),
+        log_x: false,
+        log_y: false,
+        x_hint: Some((0.0, c.rounds as f64)),
+        series: singular,
+    }
+}
 
-    // FLUTE's own factors and gradient FedRep's (the analysed form has none).
+/// The principal angle to U_k against the rounds.
+fn angle_by_round(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
+    ChartSpec {
+        title: "Distance to the top-k subspace U_k".into(),
+        x_label: "round".into(),
+        y_label: "sin of the largest principal angle".into(),
+        log_x: false,
+        log_y: true,
+        x_hint: Some((0.0, c.rounds as f64)),
+        series: methods_by_round(curves, |p| p.principal_angle),
+    }
+}
+
+/// ‖BᵀB − WWᵀ‖_F of FLUTE's own factors and gradient FedRep's (the analysed form has
+/// none), and DP-FLUTE's at the middle ε.
+fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
     let mut balance: Vec<Series> = METHODS
         .iter()
         .filter(|(method, _, _)| [FLUTE, FEDREP_GD, FEDREP_GD_RI].contains(method))
@@ -181,50 +243,96 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
             3,
         ));
     }
-
-    // Error and principal angle against ε: the private pair and the levels
-    // of their non-private forms (Private FedRep is the analysed FedRep, noised).
-    let against_eps = |value: fn(&FluteRow) -> f64| {
-        let mut out = Vec::new();
-        if eps.is_empty() {
-            return out;
-        }
-        for (method, name, color) in [
-            (DP_FLUTE, "DP-FLUTE (project's extension)", 3),
-            (PRIVATE_FEDREP, "Private FedRep", 4),
-        ] {
-            let points: Vec<(f64, f64)> = eps
-                .iter()
-                .map(|&e| {
-                    (
-                        e,
-                        mean_of(rows, |r| r.method == method && r.epsilon == e, value),
-                    )
-                })
-                .filter(|p| p.1.is_finite())
-                .collect();
-            out.push(series(name.into(), points, LineStyle::Solid, color));
-        }
-        let x0 = eps[0];
-        for (method, name, color) in [
-            (FLUTE, "FLUTE, non-private", 0),
-            (FEDREP, "FedRep (alt. min. + QR), non-private", 1),
-        ] {
-            out.extend(level(
-                name.into(),
-                mean_of(rows, |r| r.method == method, value),
-                x0,
-                color,
-            ));
-        }
-        out
-    };
-    let mut by_eps = against_eps(|r| r.error);
-    if !eps.is_empty() {
-        by_eps.extend(floors(eps[0]));
+    ChartSpec {
+        title: "Balancedness ‖BᵀB − WWᵀ‖_F".into(),
+        x_label: "round".into(),
+        y_label: "‖BᵀB − WWᵀ‖_F".into(),
+        log_x: false,
+        log_y: true,
+        x_hint: Some((0.0, c.rounds as f64)),
+        series: balance,
     }
-    let angle_by_eps = against_eps(|r| r.principal_angle);
+}
 
+/// `value` at the end against ε: the private pair and the levels of their non-private
+/// forms (Private FedRep is the analysed FedRep, noised).
+fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) -> Vec<Series> {
+    let eps = c.private_epsilons();
+    let mut out = Vec::new();
+    if eps.is_empty() {
+        return out;
+    }
+    for (method, name, color) in [
+        (DP_FLUTE, "DP-FLUTE (project's extension)", 3),
+        (PRIVATE_FEDREP, "Private FedRep", 4),
+    ] {
+        let points: Vec<(f64, f64)> = eps
+            .iter()
+            .map(|&e| {
+                (
+                    e,
+                    mean_of(rows, |r| r.method == method && r.epsilon == e, value),
+                )
+            })
+            .filter(|p| p.1.is_finite())
+            .collect();
+        out.push(series(name.into(), points, LineStyle::Solid, color));
+    }
+    let x0 = eps[0];
+    for (method, name, color) in [
+        (FLUTE, "FLUTE, non-private", 0),
+        (FEDREP, "FedRep (alt. min. + QR), non-private", 1),
+    ] {
+        out.extend(level(
+            name.into(),
+            mean_of(rows, |r| r.method == method, value),
+            x0,
+            color,
+        ));
+    }
+    out
+}
+
+/// The final error against client-level ε, with the floors.
+fn error_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
+    let eps = c.private_epsilons();
+    let mut by_eps = against_eps(c, rows, |r| r.error);
+    if !eps.is_empty() {
+        by_eps.extend(floors(rows, eps[0]));
+    }
+    ChartSpec {
+        title: format!(
+            "Final error versus client-level ε (δ = {})",
+            fmt_num(c.delta)
+        ),
+        x_label: "client-level ε".into(),
+        y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
+        log_x: true,
+        log_y: true,
+        x_hint: hint(&eps),
+        series: by_eps,
+    }
+}
+
+/// The final principal angle against client-level ε.
+fn angle_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
+    ChartSpec {
+        title: format!(
+            "Distance to U_k versus client-level ε (δ = {})",
+            fmt_num(c.delta)
+        ),
+        x_label: "client-level ε".into(),
+        y_label: "sin of the largest principal angle at the end".into(),
+        log_x: true,
+        log_y: false,
+        x_hint: hint(&c.private_epsilons()),
+        series: against_eps(c, rows, |r| r.principal_angle),
+    }
+}
+
+/// The γ ablation (Fig. 4): FLUTE's final error against N at each γ₁/γ₂, with the
+/// ERM floor of those datasets.
+fn ablation(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
     let mut ablation = Vec::new();
     for (i, ratio) in ABLATION_RATIOS.iter().enumerate() {
         let mut points: Vec<(f64, f64)> = c
@@ -273,88 +381,17 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
         ));
     }
 
-    let rounds_hint = Some((0.0, t));
-    let hint = |v: &[f64]| {
-        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
-    };
     let ms: Vec<f64> = c.ablation_m.iter().map(|&n| n as f64).collect();
-    vec![
-        ChartSpec {
-            title: format!(
-                "Error versus rounds (d = {}, k = {}, r = {})",
-                c.d, c.k, rank
-            ),
-            x_label: "round".into(),
-            y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: rounds_hint,
-            series: error,
-        },
-        ChartSpec {
-            title: "Singular values of BW (FLUTE)".into(),
-            x_label: "round".into(),
-            y_label: "σⱼ(BW)".into(),
-            log_x: false,
-            log_y: false,
-            x_hint: rounds_hint,
-            series: singular,
-        },
-        ChartSpec {
-            title: "Distance to the top-k subspace U_k".into(),
-            x_label: "round".into(),
-            y_label: "sin of the largest principal angle".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: rounds_hint,
-            series: angle,
-        },
-        ChartSpec {
-            title: "Balancedness ‖BᵀB − WWᵀ‖_F".into(),
-            x_label: "round".into(),
-            y_label: "‖BᵀB − WWᵀ‖_F".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: rounds_hint,
-            series: balance,
-        },
-        ChartSpec {
-            title: format!(
-                "Final error versus client-level ε (δ = {})",
-                fmt_num(c.delta)
-            ),
-            x_label: "client-level ε".into(),
-            y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
-            log_x: true,
-            log_y: true,
-            x_hint: hint(eps),
-            series: by_eps,
-        },
-        ChartSpec {
-            title: format!(
-                "Distance to U_k versus client-level ε (δ = {})",
-                fmt_num(c.delta)
-            ),
-            x_label: "client-level ε".into(),
-            y_label: "sin of the largest principal angle at the end".into(),
-            log_x: true,
-            log_y: false,
-            x_hint: hint(eps),
-            series: angle_by_eps,
-        },
-        ChartSpec {
-            title: format!(
-                "γ ablation: final FLUTE error versus N (k = {}, M = {})",
-                c.k, c.n
-            ),
-            x_label: "samples per client N".into(),
-            y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
-            log_x: false,
-            log_y: false,
-            x_hint: hint(&ms),
-            series: ablation,
-        },
-    ]
+    ChartSpec {
+        title: format!(
+            "γ ablation: final FLUTE error versus N (k = {}, M = {})",
+            c.k, c.n
+        ),
+        x_label: "samples per client N".into(),
+        y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
+        log_x: false,
+        log_y: false,
+        x_hint: hint(&ms),
+        series: ablation,
+    }
 }
