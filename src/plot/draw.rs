@@ -5,7 +5,8 @@
 //! labelling ticks as powers of ten; this keeps one code path for every
 //! combination of linear and log axes.
 
-use super::spec::{ChartLayout, ChartSpec, LineStyle};
+use super::spec::{ChartLayout, ChartSpec, LineStyle, Series};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -140,45 +141,125 @@ fn legend_rows(
     (places, if widths.is_empty() { 0 } else { row + 1 })
 }
 
-/// Draws `spec` filling `root` and returns where the plot area landed.
-/// `scale` multiplies font sizes and line widths (1 for SVG, the device pixel
-/// ratio on a HiDPI canvas, more for a projector).
-pub fn draw_chart<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    spec: &ChartSpec,
-    scale: f64,
-) -> Result<ChartLayout, PlotError> {
-    root.fill(&WHITE).map_err(err)?;
-    let px = |v: f64| (v * scale).round().max(1.0) as u32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font();
+/// Sizes in pixels and fonts at a drawing's `scale`.
+#[derive(Clone, Copy)]
+struct Scale(f64);
 
-    // The legend goes below the plot area, in as many rows as it needs.
-    let legend: Vec<&super::spec::Series> = spec
-        .series
-        .iter()
-        .filter(|s| s.in_legend && !s.points.is_empty())
-        .collect();
-    let (width, height) = root.dim_in_pixel();
-    let (sample, gap, row_h) = (2 * px(10.0) as i32, px(18.0) as i32, px(19.0) as i32);
-    let pad = px(12.0) as i32;
-    let mut text_widths = Vec::with_capacity(legend.len());
-    for s in &legend {
-        let (w, _) = root
-            .estimate_text_size(&s.name, &TextStyle::from(font(12.0)))
-            .map_err(err)?;
-        text_widths.push(w as i32);
+impl Scale {
+    fn px(self, v: f64) -> u32 {
+        (v * self.0).round().max(1.0) as u32
     }
-    let (places, rows) = legend_rows(&text_widths, sample, gap, width as i32 - 2 * pad);
-    // Never more than half the height: a legend that long is cut, not the plot.
-    let legend_h = if rows == 0 {
-        0
-    } else {
-        (rows as i32 * row_h + pad).min(height as i32 / 2)
-    };
-    let (plot_root, legend_root) = root.split_vertically(height as i32 - legend_h);
-    let root = &plot_root;
 
-    // Data ranges in plotting coordinates.
+    fn font(self, size: f64) -> FontDesc<'static> {
+        ("sans-serif", size * self.0).into_font()
+    }
+}
+
+/// The legend below the plot area: its series, where each sits (row, x), its
+/// text widths and its height, and the sizes of its pieces.
+struct Legend<'a> {
+    series: Vec<&'a Series>,
+    places: Vec<(usize, i32)>,
+    text_widths: Vec<i32>,
+    height: i32,
+    sample: i32,
+    gap: i32,
+    row_h: i32,
+    pad: i32,
+}
+
+impl<'a> Legend<'a> {
+    /// Lays out the legend of `spec` on `root`, in as many rows as it needs but
+    /// never more than half the height.
+    fn new<DB: DrawingBackend>(
+        root: &DrawingArea<DB, Shift>,
+        spec: &'a ChartSpec,
+        scale: Scale,
+    ) -> Result<Self, PlotError> {
+        let px = |v: f64| scale.px(v);
+        let series: Vec<&Series> = spec
+            .series
+            .iter()
+            .filter(|s| s.in_legend && !s.points.is_empty())
+            .collect();
+        let (width, height) = root.dim_in_pixel();
+        let (sample, gap, row_h) = (2 * px(10.0) as i32, px(18.0) as i32, px(19.0) as i32);
+        let pad = px(12.0) as i32;
+        let mut text_widths = Vec::with_capacity(series.len());
+        for s in &series {
+            let (w, _) = root
+                .estimate_text_size(&s.name, &TextStyle::from(scale.font(12.0)))
+                .map_err(err)?;
+            text_widths.push(w as i32);
+        }
+        let (places, rows) = legend_rows(&text_widths, sample, gap, width as i32 - 2 * pad);
+        // Never more than half the height: a legend that long is cut, not the plot.
+        let height = if rows == 0 {
+            0
+        } else {
+            (rows as i32 * row_h + pad).min(height as i32 / 2)
+        };
+        Ok(Legend {
+            series,
+            places,
+            text_widths,
+            height,
+            sample,
+            gap,
+            row_h,
+            pad,
+        })
+    }
+
+    /// Each entry: a sample of its line, in its own style, and its name.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        scale: Scale,
+    ) -> Result<(), PlotError> {
+        let (sample, gap, row_h, pad) = (self.sample, self.gap, self.row_h, self.pad);
+        for ((s, &(row, x)), _) in self.series.iter().zip(&self.places).zip(&self.text_widths) {
+            let y = row as i32 * row_h + row_h / 2;
+            if y + row_h / 2 > self.height {
+                break;
+            }
+            let c = if s.faded {
+                faded(color(s.color))
+            } else {
+                color(s.color)
+            };
+            let style =
+                ShapeStyle::from(&c).stroke_width(scale.px(if s.style == LineStyle::Solid {
+                    2.2
+                } else {
+                    1.8
+                }));
+            // Each sample in its line's own style, so a dashed reference or a
+            // dotted guide is not mistaken for a solid curve of the same colour.
+            for (a, b) in legend_pieces(s.style, sample) {
+                root.draw(&PathElement::new(
+                    vec![(pad + x + a, y), (pad + x + b, y)],
+                    style,
+                ))
+                .map_err(err)?;
+            }
+            root.draw(&Text::new(
+                s.name.clone(),
+                (pad + x + sample + gap / 2, y),
+                scale
+                    .font(12.0)
+                    .color(&RGBColor(30, 30, 30))
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// The ranges of the data in plotting coordinates (log10 on a log axis), padded:
+/// ((x_lo, x_hi), (y_lo, y_hi)). A horizontal line does not widen x; bands widen y.
+fn data_ranges(spec: &ChartSpec) -> ((f64, f64), (f64, f64)) {
     let (mut x_lo, mut x_hi) = spec
         .x_hint
         .map_or((f64::INFINITY, f64::NEG_INFINITY), |(a, b)| {
@@ -210,12 +291,130 @@ pub fn draw_chart<DB: DrawingBackend>(
             }
         }
     }
-    let (x_lo, x_hi) = padded(x_lo, x_hi, spec.log_x);
-    let (y_lo, y_hi) = if y_lo.is_finite() {
+    let x = padded(x_lo, x_hi, spec.log_x);
+    let y = if y_lo.is_finite() {
         padded(y_lo, y_hi, spec.log_y)
     } else {
         (0.0, 1.0)
     };
+    (x, y)
+}
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The series' bands, each a tinted polygon between its low and high edges.
+fn draw_bands<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    spec: &ChartSpec,
+) -> Result<(), PlotError> {
+    for s in &spec.series {
+        let band: Vec<(f64, f64, f64)> = s
+            .band
+            .iter()
+            .filter_map(|&(x, lo, hi)| {
+                Some((
+                    transform(x, spec.log_x)?,
+                    transform(lo, spec.log_y)?,
+                    transform(hi, spec.log_y)?,
+                ))
+            })
+            .collect();
+        if band.len() < 2 {
+            continue;
+        }
+        let outline: Vec<(f64, f64)> = band
+            .iter()
+            .map(|&(x, lo, _)| (x, lo))
+            .chain(band.iter().rev().map(|&(x, _, hi)| (x, hi)))
+            .collect();
+        let tint = color(s.color).mix(if s.faded { 0.08 } else { 0.18 });
+        chart
+            .draw_series(std::iter::once(Polygon::new(outline, tint.filled())))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The series' lines: solid with a marker at each point, dashed, or dotted; a
+/// horizontal series across the x range (x_lo, x_hi).
+fn draw_lines<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    spec: &ChartSpec,
+    (x_lo, x_hi): (f64, f64),
+    scale: Scale,
+) -> Result<(), PlotError> {
+    let px = |v: f64| scale.px(v);
+    for s in &spec.series {
+        let c = if s.faded {
+            faded(color(s.color))
+        } else {
+            color(s.color)
+        };
+        let width = px(if s.style == LineStyle::Solid {
+            2.2
+        } else {
+            1.8
+        });
+        let style = ShapeStyle::from(&c).stroke_width(width);
+        let pts: Vec<(f64, f64)> = if s.horizontal {
+            match s.points.first().and_then(|p| transform(p.1, spec.log_y)) {
+                Some(y) => vec![(x_lo, y), (x_hi, y)],
+                None => continue,
+            }
+        } else {
+            s.points
+                .iter()
+                .filter_map(|&(x, y)| Some((transform(x, spec.log_x)?, transform(y, spec.log_y)?)))
+                .collect()
+        };
+        if pts.is_empty() {
+            continue;
+        }
+        match s.style {
+            LineStyle::Solid => {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, px(3.5), c.filled())))
+                    .map_err(err)?;
+                chart
+                    .draw_series(LineSeries::new(pts.clone(), style))
+                    .map_err(err)?;
+            }
+            LineStyle::Dashed => {
+                chart
+                    .draw_series(DashedLineSeries::new(pts.clone(), px(8.0), px(5.0), style))
+                    .map_err(err)?;
+            }
+            LineStyle::Dotted => {
+                chart
+                    .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
+                    .map_err(err)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Draws `spec` filling `root` and returns where the plot area landed.
+/// `scale` multiplies font sizes and line widths (1 for SVG, the device pixel
+/// ratio on a HiDPI canvas, more for a projector).
+pub fn draw_chart<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    scale: f64,
+) -> Result<ChartLayout, PlotError> {
+    root.fill(&WHITE).map_err(err)?;
+    let scale = Scale(scale);
+    let px = |v: f64| scale.px(v);
+    let font = |size: f64| scale.font(size);
+
+    // The legend goes below the plot area, in as many rows as it needs.
+    let legend = Legend::new(root, spec, scale)?;
+    let (_, height) = root.dim_in_pixel();
+    let (plot_root, legend_root) = root.split_vertically(height as i32 - legend.height);
+    let root = &plot_root;
+
+    // Data ranges in plotting coordinates.
+    let ((x_lo, x_hi), (y_lo, y_hi)) = data_ranges(spec);
 
     let mut chart = ChartBuilder::on(root)
         .caption(&spec.title, font(17.0))
@@ -277,114 +476,9 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
 
     // Bands first, so that every line stays visible on top of them.
-    for s in &spec.series {
-        let band: Vec<(f64, f64, f64)> = s
-            .band
-            .iter()
-            .filter_map(|&(x, lo, hi)| {
-                Some((
-                    transform(x, log_x)?,
-                    transform(lo, log_y)?,
-                    transform(hi, log_y)?,
-                ))
-            })
-            .collect();
-        if band.len() < 2 {
-            continue;
-        }
-        let outline: Vec<(f64, f64)> = band
-            .iter()
-            .map(|&(x, lo, _)| (x, lo))
-            .chain(band.iter().rev().map(|&(x, _, hi)| (x, hi)))
-            .collect();
-        let tint = color(s.color).mix(if s.faded { 0.08 } else { 0.18 });
-        chart
-            .draw_series(std::iter::once(Polygon::new(outline, tint.filled())))
-            .map_err(err)?;
-    }
-
-    for s in &spec.series {
-        let c = if s.faded {
-            faded(color(s.color))
-        } else {
-            color(s.color)
-        };
-        let width = px(if s.style == LineStyle::Solid {
-            2.2
-        } else {
-            1.8
-        });
-        let style = ShapeStyle::from(&c).stroke_width(width);
-        let pts: Vec<(f64, f64)> = if s.horizontal {
-            match s.points.first().and_then(|p| transform(p.1, log_y)) {
-                Some(y) => vec![(x_lo, y), (x_hi, y)],
-                None => continue,
-            }
-        } else {
-            s.points
-                .iter()
-                .filter_map(|&(x, y)| Some((transform(x, log_x)?, transform(y, log_y)?)))
-                .collect()
-        };
-        if pts.is_empty() {
-            continue;
-        }
-        match s.style {
-            LineStyle::Solid => {
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, px(3.5), c.filled())))
-                    .map_err(err)?;
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), style))
-                    .map_err(err)?;
-            }
-            LineStyle::Dashed => {
-                chart
-                    .draw_series(DashedLineSeries::new(pts.clone(), px(8.0), px(5.0), style))
-                    .map_err(err)?;
-            }
-            LineStyle::Dotted => {
-                chart
-                    .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
-                    .map_err(err)?;
-            }
-        }
-    }
-    for ((s, &(row, x)), _) in legend.iter().zip(&places).zip(&text_widths) {
-        let y = row as i32 * row_h + row_h / 2;
-        if y + row_h / 2 > legend_h {
-            break;
-        }
-        let c = if s.faded {
-            faded(color(s.color))
-        } else {
-            color(s.color)
-        };
-        let style = ShapeStyle::from(&c).stroke_width(px(if s.style == LineStyle::Solid {
-            2.2
-        } else {
-            1.8
-        }));
-        // Each sample in its line's own style, so a dashed reference or a
-        // dotted guide is not mistaken for a solid curve of the same colour.
-        for (a, b) in legend_pieces(s.style, sample) {
-            legend_root
-                .draw(&PathElement::new(
-                    vec![(pad + x + a, y), (pad + x + b, y)],
-                    style,
-                ))
-                .map_err(err)?;
-        }
-        legend_root
-            .draw(&Text::new(
-                s.name.clone(),
-                (pad + x + sample + gap / 2, y),
-                font(12.0)
-                    .color(&RGBColor(30, 30, 30))
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))
-            .map_err(err)?;
-    }
+    draw_bands(&mut chart, spec)?;
+    draw_lines(&mut chart, spec, (x_lo, x_hi), scale)?;
+    legend.draw(&legend_root, scale)?;
     root.present().map_err(err)?;
     Ok(layout)
 }

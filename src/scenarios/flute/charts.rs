@@ -309,7 +309,7 @@ fn error_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
         y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
         log_x: true,
         log_y: true,
-        x_hint: hint(&eps),
+        x_hint: hint(eps),
         series: by_eps,
     }
 }
@@ -325,7 +325,7 @@ fn angle_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
         y_label: "sin of the largest principal angle at the end".into(),
         log_x: true,
         log_y: false,
-        x_hint: hint(&c.private_epsilons()),
+        x_hint: hint(c.private_epsilons()),
         series: against_eps(c, rows, |r| r.principal_angle),
     }
 }
