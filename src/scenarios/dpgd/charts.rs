@@ -68,18 +68,47 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         .first()
         .map_or(1.0, |pt| pt.1);
     let null_level = Series {
-        name: "predict 0".into(),
-        points: vec![(f64::NAN, null_mean)],
-        style: LineStyle::Dotted,
-        color: 7,
         horizontal: true,
-        band: Vec::new(),
-        faded: false,
-        in_legend: true,
+        ..Series::line(
+            "predict 0",
+            vec![(f64::NAN, null_mean)],
+            LineStyle::Dotted,
+            7,
+        )
     };
-    let mut charts = Vec::new();
+    let trace_eps = trace.first().map_or(f64::NAN, |r| r.epsilon);
+    vec![
+        loss_by_eps(&main, &epsilons, &widths, null_level.clone()),
+        loss_by_width(&main, &epsilons, &widths, null_level),
+        ChartSpec {
+            title: format!("Test loss vs T (target ε = {})", fmt_eps(trace_eps)),
+            x_label: "T (steps)".into(),
+            y_label: "test MSE".into(),
+            log_x: true,
+            log_y: false,
+            x_hint: None,
+            series: traced_curves(&trace, |r| r.steps as f64),
+        },
+        ChartSpec {
+            title: format!("Test loss vs ηTp/d (target ε = {})", fmt_eps(trace_eps)),
+            x_label: "ηT·p/d".into(),
+            y_label: "test MSE".into(),
+            log_x: true,
+            log_y: false,
+            x_hint: None,
+            series: traced_curves(&trace, |r| r.time_scale),
+        },
+    ]
+}
 
-    // 1. Test loss vs ε for a few widths.
+/// 1. Test loss vs ε for a few widths (up to four, spread over those with DP-GD
+/// runs), θ* at the widest of them, and "predict 0".
+fn loss_by_eps(
+    main: &[DpGdRow],
+    epsilons: &[f64],
+    widths: &[usize],
+    null_level: Series,
+) -> ChartSpec {
     let dp_widths: Vec<usize> = widths
         .iter()
         .copied()
@@ -93,39 +122,30 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
                 .filter(|r| r.method == "dp-gd" && r.p == p)
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
-        series.push(Series {
-            name: format!("DP-GD, p = {p}{spent}"),
-            points: mean_by(&main, |r| r.method == "dp-gd" && r.p == p, |r| r.epsilon),
-            style: LineStyle::Solid,
-            color: k,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
-        });
+        series.push(Series::line(
+            format!("DP-GD, p = {p}{spent}"),
+            mean_by(main, |r| r.method == "dp-gd" && r.p == p, |r| r.epsilon),
+            LineStyle::Solid,
+            k,
+        ));
     }
     if let Some(&p) = shown.last() {
-        let pts = mean_by(
-            &main,
-            |r| r.method == "min-norm" && r.p == p,
-            |r| r.p as f64,
-        );
+        let pts = mean_by(main, |r| r.method == "min-norm" && r.p == p, |r| r.p as f64);
         if let Some(&(_, y)) = pts.first() {
             series.push(Series {
-                name: format!("θ* (non-private), p = {p}"),
-                points: vec![(f64::NAN, y)],
-                style: LineStyle::Dashed,
-                color: 5,
                 horizontal: true,
-                band: Vec::new(),
-                faded: false,
-                in_legend: true,
+                ..Series::line(
+                    format!("θ* (non-private), p = {p}"),
+                    vec![(f64::NAN, y)],
+                    LineStyle::Dashed,
+                    5,
+                )
             });
         }
     }
-    series.push(null_level.clone());
+    series.push(null_level);
     let first_x = epsilons.first().copied().unwrap_or(1.0);
-    charts.push(ChartSpec {
+    ChartSpec {
         title: "Test loss of DP-GD vs ε".into(),
         x_label: "ε".into(),
         y_label: "test MSE".into(),
@@ -133,30 +153,30 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         log_y: false,
         x_hint: None,
         series: fix_horizontal(series, first_x),
-    });
+    }
+}
 
-    // 2. Test loss vs p.
+/// 2. Test loss vs p: θ* = Φ⁺Y, GD with the same η and T, DP-GD at every ε, and
+/// "predict 0".
+fn loss_by_width(
+    main: &[DpGdRow],
+    epsilons: &[f64],
+    widths: &[usize],
+    null_level: Series,
+) -> ChartSpec {
     let mut series = vec![
-        Series {
-            name: "θ* = Φ⁺Y (non-private)".into(),
-            points: mean_by(&main, |r| r.method == "min-norm", |r| r.p as f64),
-            style: LineStyle::Dashed,
-            color: 5,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
-        },
-        Series {
-            name: "GD, same η and T (non-private)".into(),
-            points: mean_by(&main, |r| r.method == "gd", |r| r.p as f64),
-            style: LineStyle::Dotted,
-            color: 6,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
-        },
+        Series::line(
+            "θ* = Φ⁺Y (non-private)",
+            mean_by(main, |r| r.method == "min-norm", |r| r.p as f64),
+            LineStyle::Dashed,
+            5,
+        ),
+        Series::line(
+            "GD, same η and T (non-private)",
+            mean_by(main, |r| r.method == "gd", |r| r.p as f64),
+            LineStyle::Dotted,
+            6,
+        ),
     ];
     for (k, &eps) in epsilons.iter().enumerate() {
         let spent = spent_suffix(
@@ -164,24 +184,20 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
                 .filter(|r| r.method == "dp-gd" && r.epsilon == eps)
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
-        series.push(Series {
-            name: format!("DP-GD, ε = {}{spent}", fmt_eps(eps)),
-            points: mean_by(
-                &main,
+        series.push(Series::line(
+            format!("DP-GD, ε = {}{spent}", fmt_eps(eps)),
+            mean_by(
+                main,
                 |r| r.method == "dp-gd" && r.epsilon == eps,
                 |r| r.p as f64,
             ),
-            style: LineStyle::Solid,
-            color: k,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
-        });
+            LineStyle::Solid,
+            k,
+        ));
     }
-    series.push(null_level.clone());
+    series.push(null_level);
     let first_p = widths.first().map_or(1.0, |&p| p as f64);
-    charts.push(ChartSpec {
+    ChartSpec {
         title: "Test loss vs width p".into(),
         x_label: "p (number of random features)".into(),
         y_label: "test MSE".into(),
@@ -189,13 +205,14 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         log_y: true,
         x_hint: None,
         series: fix_horizontal(series, first_p),
-    });
+    }
+}
 
-    // 3–4. Loss vs T, raw and rescaled.
+/// 3–4. One curve per traced width: the loss against `x` (T, or the rescaled
+/// time ηTp/d).
+fn traced_curves(trace: &[DpGdRow], x: fn(&DpGdRow) -> f64) -> Vec<Series> {
     let traced = distinct(trace.iter().map(|r| r.p as f64).collect());
-    let trace_eps = trace.first().map_or(f64::NAN, |r| r.epsilon);
-    let mut raw = Vec::new();
-    let mut rescaled = Vec::new();
+    let mut out = Vec::new();
     for (k, &p) in traced.iter().enumerate() {
         let keep = |r: &DpGdRow| r.p as f64 == p;
         let spent = spent_suffix(
@@ -204,46 +221,14 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
                 .filter(|r| keep(r))
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
-        raw.push(Series {
-            name: format!("p = {p}{spent}"),
-            points: mean_by(&trace, keep, |r| r.steps as f64),
-            style: LineStyle::Solid,
-            color: k,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
-        });
-        rescaled.push(Series {
-            name: format!("p = {p}{spent}"),
-            points: mean_by(&trace, keep, |r| r.time_scale),
-            style: LineStyle::Solid,
-            color: k,
-            horizontal: false,
-            band: Vec::new(),
-            faded: false,
-            in_legend: true,
-        });
+        out.push(Series::line(
+            format!("p = {p}{spent}"),
+            mean_by(trace, keep, x),
+            LineStyle::Solid,
+            k,
+        ));
     }
-    charts.push(ChartSpec {
-        title: format!("Test loss vs T (target ε = {})", fmt_eps(trace_eps)),
-        x_label: "T (steps)".into(),
-        y_label: "test MSE".into(),
-        log_x: true,
-        log_y: false,
-        x_hint: None,
-        series: raw,
-    });
-    charts.push(ChartSpec {
-        title: format!("Test loss vs ηTp/d (target ε = {})", fmt_eps(trace_eps)),
-        x_label: "ηT·p/d".into(),
-        y_label: "test MSE".into(),
-        log_x: true,
-        log_y: false,
-        x_hint: None,
-        series: rescaled,
-    });
-    charts
+    out
 }
 
 /// Horizontal series carry one point; give it a real x.
