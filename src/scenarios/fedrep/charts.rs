@@ -140,6 +140,31 @@ pub fn fedrep_charts(
 ) -> Vec<ChartSpec> {
     let eps_min = epsilons.iter().copied().fold(f64::INFINITY, f64::min);
     let eps_max = epsilons.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    vec![
+        ChartSpec {
+            title: "Excess population risk versus ε".into(),
+            x_label: "user-level ε".into(),
+            y_label: "excess risk (mean over users)".into(),
+            log_x: false,
+            log_y: true,
+            x_hint: Some((eps_min, eps_max)),
+            series: risk_by_eps(rows, (eps_min, eps_max), n),
+        },
+        ChartSpec {
+            title: "Principal angle to U* over rounds".into(),
+            x_label: "round t".into(),
+            y_label: "dist(U_t, U*)".into(),
+            log_x: false,
+            log_y: true,
+            x_hint: Some((0.0, rounds as f64)),
+            series: angle_by_round(rows, curves, epsilons),
+        },
+    ]
+}
+
+/// Chart 1's series: the mean excess risk of every method against ε with the
+/// seeds' spread, the non-private ones as levels, and the theory guide.
+fn risk_by_eps(rows: &[ResultRow], (eps_min, eps_max): (f64, f64), n: usize) -> Vec<Series> {
     let mut risk_series: Vec<Series> = Vec::new();
     let methods = [
         ("private-fedrep", "Private FedRep", COLOR_PRIVATE_FEDREP),
@@ -205,6 +230,12 @@ pub fn fedrep_charts(
             risk_series.push(guide_series(&fit, eps_min, eps_max, COLOR_PRIVATE_FEDREP));
         }
     }
+    risk_series
+}
+
+/// Chart 2's series: one angle line per (method, ε), the mean over seeds round by
+/// round with their spread.
+fn angle_by_round(rows: &[ResultRow], curves: &[AngleCurve], epsilons: &[f64]) -> Vec<Series> {
     // One angle line per (method, ε), averaged over seeds round by round; the
     // same ε has the same colour for both private methods (dotted: Priv-AltMin).
     let mut keys: Vec<(String, Option<f64>)> = Vec::new();
@@ -274,26 +305,7 @@ pub fn fedrep_charts(
             in_legend,
         });
     }
-    vec![
-        ChartSpec {
-            title: "Excess population risk versus ε".into(),
-            x_label: "user-level ε".into(),
-            y_label: "excess risk (mean over users)".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((eps_min, eps_max)),
-            series: risk_series,
-        },
-        ChartSpec {
-            title: "Principal angle to U* over rounds".into(),
-            x_label: "round t".into(),
-            y_label: "dist(U_t, U*)".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((0.0, rounds as f64)),
-            series: angle_series,
-        },
-    ]
+    angle_series
 }
 
 /// (x, min, max) over the seeds at each x, when there are several seeds.
