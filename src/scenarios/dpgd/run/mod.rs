@@ -160,6 +160,78 @@ pub struct DpGdSweep {
     trace: Vec<DpGdRow>,
 }
 
+/// The accountant of a sweep's private runs. It may be slow (bisection): it is
+/// asked once per (ε, T, η, 2C/n).
+struct Accountant {
+    sigma_for: SigmaFn,
+    spent_for: Option<SpentFn>,
+    asked: Vec<((u64, usize, u64, u64), f64, f64)>,
+}
+
+impl Accountant {
+    /// The private run at ε of width p at `time_scale` (its schedule, σ and what it
+    /// spends); an error at `field` when the accountant gives no usable σ.
+    fn private(
+        &mut self,
+        config: &DpGdConfig,
+        field: &str,
+        eps: f64,
+        p: usize,
+        time_scale: f64,
+        kind: RunKind,
+    ) -> Result<RunSpec, ConfigError> {
+        let n = config.n;
+        let (eta, steps) = match kind {
+            RunKind::Trace => config.trace_schedule(p, time_scale),
+            _ => config.schedule(p, time_scale),
+        };
+        let sensitivity = 2.0 * config.clip(p) / n as f64;
+        let key = (eps.to_bits(), steps, eta.to_bits(), sensitivity.to_bits());
+        let (sigma, epsilon_spent) = match self.asked.iter().find(|a| a.0 == key) {
+            Some(&(_, sigma, spent)) => (sigma, spent),
+            None => {
+                let sigma = (self.sigma_for)(&SigmaQuery {
+                    calibration: config.calibration,
+                    epsilon: eps,
+                    delta: config.delta,
+                    steps,
+                    eta,
+                    sensitivity,
+                });
+                let spent = self.spent_for.as_ref().map_or(f64::NAN, |f| {
+                    f(&SpentQuery {
+                        calibration: config.calibration,
+                        sigma,
+                        delta: config.delta,
+                        steps,
+                        eta,
+                        sensitivity,
+                    })
+                });
+                self.asked.push((key, sigma, spent));
+                (sigma, spent)
+            }
+        };
+        if !(sigma.is_finite() && sigma >= 0.0) {
+            return Err(ConfigError::invalid(
+                field,
+                format!("the accountant gave no usable σ for ε = {eps}, T = {steps} (got {sigma})"),
+            ));
+        }
+        Ok(RunSpec {
+            kind,
+            epsilon: eps,
+            params: DpGdParams {
+                eta,
+                steps,
+                clip: Some(config.clip(p)),
+                sigma,
+            },
+            epsilon_spent,
+        })
+    }
+}
+
 impl DpGdSweep {
     /// Plans every job. `sigma_for` is the accountant: it must return a
     /// finite σ ≥ 0 for each DP-GD run it is asked about.
@@ -201,60 +273,13 @@ impl DpGdSweep {
         let mut jobs = Vec::new();
         let mut units_total = 0;
         let n = config.n;
-        // The accountant may be slow (bisection): ask once per (ε, T, η, 2C/n).
-        type Asked = ((u64, usize, u64, u64), f64, f64);
-        let mut asked: Vec<Asked> = Vec::new();
+        let mut accountant = Accountant {
+            sigma_for,
+            spent_for,
+            asked: Vec::new(),
+        };
         let mut private = |field: &str, eps: f64, p: usize, time_scale: f64, kind: RunKind| {
-            let (eta, steps) = match kind {
-                RunKind::Trace => config.trace_schedule(p, time_scale),
-                _ => config.schedule(p, time_scale),
-            };
-            let sensitivity = 2.0 * config.clip(p) / n as f64;
-            let key = (eps.to_bits(), steps, eta.to_bits(), sensitivity.to_bits());
-            let (sigma, epsilon_spent) = match asked.iter().find(|a| a.0 == key) {
-                Some(&(_, sigma, spent)) => (sigma, spent),
-                None => {
-                    let sigma = sigma_for(&SigmaQuery {
-                        calibration: config.calibration,
-                        epsilon: eps,
-                        delta: config.delta,
-                        steps,
-                        eta,
-                        sensitivity,
-                    });
-                    let spent = spent_for.as_ref().map_or(f64::NAN, |f| {
-                        f(&SpentQuery {
-                            calibration: config.calibration,
-                            sigma,
-                            delta: config.delta,
-                            steps,
-                            eta,
-                            sensitivity,
-                        })
-                    });
-                    asked.push((key, sigma, spent));
-                    (sigma, spent)
-                }
-            };
-            if !(sigma.is_finite() && sigma >= 0.0) {
-                return Err(ConfigError::invalid(
-                    field,
-                    format!(
-                        "the accountant gave no usable σ for ε = {eps}, T = {steps} (got {sigma})"
-                    ),
-                ));
-            }
-            Ok(RunSpec {
-                kind,
-                epsilon: eps,
-                params: DpGdParams {
-                    eta,
-                    steps,
-                    clip: Some(config.clip(p)),
-                    sigma,
-                },
-                epsilon_spent,
-            })
+            accountant.private(&config, field, eps, p, time_scale, kind)
         };
         // Units of each (seed, width) group, in sweep order.
         let mut group_units = Vec::new();
