@@ -106,6 +106,37 @@ struct Dataset<'a> {
 }
 
 impl Dataset<'_> {
+    /// A row of this dataset with nothing measured yet.
+    fn row(
+        &self,
+        method: &str,
+        variant: &str,
+        privacy: &str,
+        epsilon: f64,
+        iterations: usize,
+    ) -> TraceRow {
+        TraceRow {
+            method: method.into(),
+            variant: variant.into(),
+            privacy: privacy.into(),
+            n: self.n,
+            epsilon,
+            repeat: self.repeat,
+            iterations,
+            error_fro: f64::NAN,
+            subspace_error: f64::NAN,
+            epsilon_spent: f64::INFINITY,
+            sigma_init: f64::NAN,
+            sigma_loop: f64::NAN,
+            trajectory: Vec::new(),
+        }
+    }
+
+    /// The noise of this dataset's private run `key`.
+    fn noise(&self, key: u64) -> NoiseSource {
+        NoiseSource::new(combine(self.seed, combine(self.n as u64, key)))
+    }
+
     fn measure(&self, est: &LowRank) -> (f64, f64) {
         (
             (&est.m - &self.truth.m).norm(),
@@ -251,31 +282,26 @@ impl TraceSweep {
             repeat,
             seed,
         };
-        let row = |method: &str, variant: &str, privacy: &str, epsilon: f64, iterations: usize| {
-            TraceRow {
-                method: method.into(),
-                variant: variant.into(),
-                privacy: privacy.into(),
-                n: ds.n,
-                epsilon,
-                repeat: ds.repeat,
-                iterations,
-                error_fro: f64::NAN,
-                subspace_error: f64::NAN,
-                epsilon_spent: f64::INFINITY,
-                sigma_init: f64::NAN,
-                sigma_loop: f64::NAN,
-                trajectory: Vec::new(),
-            }
-        };
-        // The non-private reference: spectral start, then RGrad.
+        self.nonprivate(&ds)?;
+        self.private_runs(&ds)?;
+        // The l* trade-off: the first n, the middle ε, the chosen configuration.
+        if n == c.n[0] {
+            self.lstar(&ds)?;
+        }
+        self.next += 1;
+        Ok(self.is_done())
+    }
+
+    /// The non-private reference on `ds`: the spectral start, then RGrad.
+    fn nonprivate(&mut self, ds: &Dataset) -> Result<(), RunError> {
+        let c = ds.c;
         let start = spectral_estimate(&ds.l_hat, c.r);
         let (e, s) = ds.measure(&start);
         self.push(
             TraceRow {
                 error_fro: e,
                 subspace_error: s,
-                ..row(SPECTRAL, "", "", f64::NAN, 0)
+                ..ds.row(SPECTRAL, "", "", f64::NAN, 0)
             },
             None,
         );
@@ -286,15 +312,21 @@ impl TraceSweep {
                 error_fro: e,
                 subspace_error: s,
                 trajectory,
-                ..row(RGRAD, "", "", f64::NAN, c.iterations)
+                ..ds.row(RGRAD, "", "", f64::NAN, c.iterations)
             },
             None,
         );
-        let noise_of = |key: u64| NoiseSource::new(combine(ds.seed, combine(ds.n as u64, key)));
+        Ok(())
+    }
+
+    /// On `ds`, every private configuration at every ε: the DP initialization
+    /// (Alg. 1), then DP-RGrad (Alg. 2) from it.
+    fn private_runs(&mut self, ds: &Dataset) -> Result<(), RunError> {
+        let (c, n) = (ds.c, ds.n);
         for (ci, (variant, privacy)) in c.private_configs().into_iter().enumerate() {
             for (ei, &eps) in c.epsilons.iter().enumerate() {
-                let p = plan(&c, n, eps, variant, privacy)?;
-                let noise = noise_of(combine(ci as u64, ei as u64));
+                let p = plan(c, n, eps, variant, privacy)?;
+                let noise = ds.noise(combine(ci as u64, ei as u64));
                 let init = ds.private_init(variant, &p, noise)?;
                 let (e, s) = ds.measure(&init);
                 let (vn, pn) = (variant_name(variant), privacy_name(privacy));
@@ -304,7 +336,7 @@ impl TraceSweep {
                         subspace_error: s,
                         epsilon_spent: p.init_report.epsilon_exact,
                         sigma_init: p.s1,
-                        ..row(DP_INIT, vn, pn, eps, 0)
+                        ..ds.row(DP_INIT, vn, pn, eps, 0)
                     },
                     Some(p.init_report.clone()),
                 );
@@ -319,48 +351,51 @@ impl TraceSweep {
                         sigma_init: p.s1,
                         sigma_loop: p.loop_sd,
                         trajectory,
-                        ..row(DP_RGRAD, vn, pn, eps, c.iterations)
+                        ..ds.row(DP_RGRAD, vn, pn, eps, c.iterations)
                     },
                     Some(p.report.clone()),
                 );
             }
         }
-        // The l* trade-off: the first n, the middle ε, the chosen configuration.
-        if n == c.n[0] {
-            let eps = c.epsilons[c.epsilons.len() / 2];
-            for &l in c.lstar_grid.iter() {
-                let cl = TraceConfig {
-                    iterations: l,
-                    ..c.clone()
-                };
-                let p = plan(&cl, n, eps, c.variant, c.privacy)?;
-                let noise = noise_of(combine(1000, l as u64));
-                let init = ds.private_init(c.variant, &p, noise)?;
-                let clip = (c.variant == Variant::Clipped).then_some(c.clip_grad);
-                let (end, trajectory) = ds.descend(&init, l, p.loop_sd, clip, noise)?;
-                let (e, s) = ds.measure(&end);
-                self.push(
-                    TraceRow {
-                        error_fro: e,
-                        subspace_error: s,
-                        epsilon_spent: p.report.epsilon_exact,
-                        sigma_init: p.s1,
-                        sigma_loop: p.loop_sd,
-                        trajectory,
-                        ..row(
-                            "dp-rgrad-lstar",
-                            variant_name(c.variant),
-                            privacy_name(c.privacy),
-                            eps,
-                            l,
-                        )
-                    },
-                    Some(p.report.clone()),
-                );
-            }
+        Ok(())
+    }
+
+    /// The l* trade-off on `ds`: DP-RGrad of the chosen configuration at the middle
+    /// ε with each number of iterations l* of the grid.
+    fn lstar(&mut self, ds: &Dataset) -> Result<(), RunError> {
+        let (c, n) = (ds.c, ds.n);
+        let eps = c.epsilons[c.epsilons.len() / 2];
+        for &l in c.lstar_grid.iter() {
+            let cl = TraceConfig {
+                iterations: l,
+                ..c.clone()
+            };
+            let p = plan(&cl, n, eps, c.variant, c.privacy)?;
+            let noise = ds.noise(combine(1000, l as u64));
+            let init = ds.private_init(c.variant, &p, noise)?;
+            let clip = (c.variant == Variant::Clipped).then_some(c.clip_grad);
+            let (end, trajectory) = ds.descend(&init, l, p.loop_sd, clip, noise)?;
+            let (e, s) = ds.measure(&end);
+            self.push(
+                TraceRow {
+                    error_fro: e,
+                    subspace_error: s,
+                    epsilon_spent: p.report.epsilon_exact,
+                    sigma_init: p.s1,
+                    sigma_loop: p.loop_sd,
+                    trajectory,
+                    ..ds.row(
+                        "dp-rgrad-lstar",
+                        variant_name(c.variant),
+                        privacy_name(c.privacy),
+                        eps,
+                        l,
+                    )
+                },
+                Some(p.report.clone()),
+            );
         }
-        self.next += 1;
-        Ok(self.is_done())
+        Ok(())
     }
 
     fn push(&mut self, row: TraceRow, report: Option<PrivacyReport>) {
