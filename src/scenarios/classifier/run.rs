@@ -118,6 +118,34 @@ pub fn csv(rows: &[ClassifierRow]) -> String {
     out.finish()
 }
 
+/// The local-only baseline at dimension d: each user fits its head on all of its own
+/// points (training and held out) over a random representation, shared by no one.
+fn local_only_error(
+    c: &ClassifierConfig,
+    data: &MarginDataset,
+    test: &[Points],
+    directions: &[Vec<f64>],
+    seed: u64,
+    d: usize,
+) -> f64 {
+    let key = d as u64;
+    let random_u = orthonormalize(gaussian_matrix(
+        d,
+        c.k,
+        &mut stream(seed, Purpose::Initialization, combine(key, 3)),
+    ));
+    let alone: Vec<Points> = data
+        .train
+        .iter()
+        .zip(&data.holdout)
+        .map(|(a, b)| Points {
+            x: [a.x.as_slice(), b.x.as_slice()].concat(),
+            y: [a.y.as_slice(), b.y.as_slice()].concat(),
+        })
+        .collect();
+    error_of(&random_u, &alone, test, c.gamma, directions)
+}
+
 /// Each user's head fitted on `fit` points by the inner minimisation with
 /// the 0-1 loss (ρ = 0), then the 0-1 error of sign(⟨x, U v_i⟩) on `test`.
 fn error_of(
@@ -274,21 +302,7 @@ impl ClassifierSweep {
             ),
             None,
         );
-        let random_u = orthonormalize(gaussian_matrix(
-            d,
-            c.k,
-            &mut stream(seed, Purpose::Initialization, combine(key, 3)),
-        ));
-        let alone: Vec<Points> = data
-            .train
-            .iter()
-            .zip(&data.holdout)
-            .map(|(a, b)| Points {
-                x: [a.x.as_slice(), b.x.as_slice()].concat(),
-                y: [a.y.as_slice(), b.y.as_slice()].concat(),
-            })
-            .collect();
-        let local = error_of(&random_u, &alone, &test, c.gamma, &directions);
+        let local = local_only_error(&c, &data, &test, &directions, seed, d);
         self.push(
             row("local-only", f64::NAN, local, 0, f64::INFINITY, f64::NAN),
             None,
