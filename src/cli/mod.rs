@@ -5,6 +5,7 @@
 pub mod account;
 pub mod audit;
 pub mod bench;
+mod errors;
 pub mod merge;
 pub mod shard;
 pub mod sweep;

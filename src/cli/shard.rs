@@ -20,6 +20,7 @@
 //! settings the header claims and requires every job of it exactly once
 //! ([`crate::scenarios::decode_parts`]).
 
+use super::errors::join_errors;
 use crate::scenarios::{self, Run, Scenario, Shard};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -258,7 +259,7 @@ fn run_part(
     let share = if splits { shard } else { Shard::WHOLE };
     let mut run: Box<dyn Run> = scenario
         .start(preset, pairs, share)
-        .map_err(|e| super::sweep::join_errors(&e))?;
+        .map_err(|e| join_errors(&e))?;
     scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
     Ok(Some(run.part()))
 }

@@ -3,6 +3,7 @@
 //! drawn by the page's chart code. The preset picks the scenario; the
 //! settings, presets and chart names come from the registry.
 
+use super::errors::join_errors;
 use super::shard;
 use crate::plot::chart_svg;
 use crate::scenarios::{self, field::FieldKind, ChartInfo, Run, Shard, View, SCENARIOS};
@@ -232,14 +233,6 @@ pub(super) fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<Path
     let path = dir.join(name);
     std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
-}
-
-pub(super) fn join_errors(errors: &[scenarios::ConfigError]) -> String {
-    errors
-        .iter()
-        .map(|e| e.to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Writes a view's files and one SVG per chart (named by the chart's id)

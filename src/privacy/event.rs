@@ -5,7 +5,7 @@
 //! private at all), and the accountant composes the events. Nobody has to run
 //! an algorithm to learn what it releases, or recognise a release by its name.
 
-use super::report::GaussianStage;
+use super::error::{check_sensitivity, check_sigma, check_steps, AccountingError};
 use serde::{Deserialize, Serialize};
 
 /// One Gaussian release: `sigma`-std noise added to a statistic whose L2
@@ -176,6 +176,66 @@ impl PrivacyEvent {
             }
             PrivacyEvent::Gaussian(_) | PrivacyEvent::Exponential { .. } => Vec::new(),
         }
+    }
+}
+
+/// `steps` releases of a Gaussian mechanism with the given L2 sensitivity and
+/// noise standard deviation σ.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GaussianStage {
+    /// What is released, e.g. "initialization" or "training rounds".
+    pub name: String,
+    /// How, e.g. "Gaussian noise on the clipped mean of user updates".
+    pub mechanism: String,
+    pub sensitivity: f64,
+    pub sigma: f64,
+    pub steps: u64,
+}
+
+impl GaussianStage {
+    pub fn new(
+        name: impl Into<String>,
+        mechanism: impl Into<String>,
+        sensitivity: f64,
+        sigma: f64,
+        steps: u64,
+    ) -> Self {
+        GaussianStage {
+            name: name.into(),
+            mechanism: mechanism.into(),
+            sensitivity,
+            sigma,
+            steps,
+        }
+    }
+
+    /// σ, s and steps each in range (σ = 0 cannot be accounted).
+    pub fn validate(&self) -> Result<(), AccountingError> {
+        check_sigma(self.sigma)?;
+        check_sensitivity(self.sensitivity)?;
+        check_steps(self.steps)?;
+        Ok(())
+    }
+
+    /// z = σ/s.
+    pub fn noise_multiplier(&self) -> f64 {
+        self.sigma / self.sensitivity
+    }
+
+    /// μ = √steps·s/σ: the stage is μ-GDP.
+    pub fn mu(&self) -> f64 {
+        (self.steps as f64).sqrt() * self.sensitivity / self.sigma
+    }
+
+    /// steps·s²/(2σ²): the stage's RDP is this times α.
+    pub fn rdp_slope(&self) -> f64 {
+        let r = self.sensitivity / self.sigma;
+        0.5 * self.steps as f64 * r * r
+    }
+
+    /// steps·s²/(2σ²): the stage is ρ-zCDP.
+    pub fn rho(&self) -> f64 {
+        self.rdp_slope()
     }
 }
 

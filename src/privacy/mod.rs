@@ -29,9 +29,9 @@ pub mod zcdp;
 
 pub use calibration::{calibrate_exact, Calibration};
 pub use error::AccountingError;
-pub use event::PrivacyEvent;
+pub use event::{GaussianStage, PrivacyEvent};
 pub use relation::Relation;
-pub use report::{GaussianStage, PrivacyReport};
+pub use report::PrivacyReport;
 
 /// Bisection on [lo, hi] for a predicate that holds on a lower part of the
 /// interval and fails above it (`below(x)` true: x is on the lower side); at

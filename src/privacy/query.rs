@@ -4,11 +4,11 @@
 
 use super::calibration::sigma_for_epsilon_exact;
 use super::error::{check_delta, check_epsilon};
+use super::event::GaussianStage;
 use super::gdp::epsilon_for_mu;
 use super::rdp::{
     epsilon_classic, epsilon_improved, slope_for_epsilon_classic, slope_for_epsilon_improved,
 };
-use super::report::GaussianStage;
 use super::zcdp::{epsilon_for_rho, rho_for_epsilon};
 use super::AccountingError;
 use serde::{Deserialize, Serialize};
