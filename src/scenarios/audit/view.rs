@@ -384,6 +384,7 @@ fn notes(rows: &[AuditRow]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::privacy::audit::AuditBounds;
 
     fn row(curve: &str, epsilon: f64, gdp: f64, cp: f64) -> AuditRow {
         AuditRow {
