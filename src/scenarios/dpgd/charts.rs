@@ -101,8 +101,8 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     ]
 }
 
-/// 1. Test loss vs ε for a few widths (up to four, spread over those with DP-GD
-/// runs), θ* at the widest of them, and "predict 0".
+/// Chart 1, test loss vs ε for a few widths (up to four, spread over those with
+/// DP-GD runs), θ* at the widest of them, and "predict 0".
 fn loss_by_eps(
     main: &[DpGdRow],
     epsilons: &[f64],
@@ -156,8 +156,8 @@ fn loss_by_eps(
     }
 }
 
-/// 2. Test loss vs p: θ* = Φ⁺Y, GD with the same η and T, DP-GD at every ε, and
-/// "predict 0".
+/// Chart 2, test loss vs p: θ* = Φ⁺Y, GD with the same η and T, DP-GD at every
+/// ε, and "predict 0".
 fn loss_by_width(
     main: &[DpGdRow],
     epsilons: &[f64],
@@ -208,7 +208,7 @@ fn loss_by_width(
     }
 }
 
-/// 3–4. One curve per traced width: the loss against `x` (T, or the rescaled
+/// Charts 3–4, one curve per traced width: the loss against `x` (T, or the rescaled
 /// time ηTp/d).
 fn traced_curves(trace: &[DpGdRow], x: fn(&DpGdRow) -> f64) -> Vec<Series> {
     let traced = distinct(trace.iter().map(|r| r.p as f64).collect());

@@ -165,8 +165,11 @@ pub struct DpGdSweep {
 struct Accountant {
     sigma_for: SigmaFn,
     spent_for: Option<SpentFn>,
-    asked: Vec<((u64, usize, u64, u64), f64, f64)>,
+    /// (ε, T, η, 2C/n) by their bits, σ and the ε spent.
+    asked: Vec<Asked>,
 }
+
+type Asked = ((u64, usize, u64, u64), f64, f64);
 
 impl Accountant {
     /// The private run at ε of width p at `time_scale` (its schedule, σ and what it
