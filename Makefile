@@ -36,7 +36,7 @@ test: setup
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory build
 	SKIP_WASM_BUILD=1 bash scripts/build-dist.sh
-	$(MAKE) --no-print-directory test-e2e
+	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory test-e2e
 
 test-native:
 	cargo test
@@ -44,6 +44,8 @@ test-native:
 test-wasm:
 	$(WASM_PACK) test --headless --chrome --mode no-install -- --test web
 
+# The test comparing the CLI with the page runs DP_EXPLORER_BIN when set: `make test` passes the CLI
+# that `cargo test` has just built (target/debug), so no second, release build is made.
 test-e2e:
 	node --test --test-concurrency=1 tests/e2e/
 

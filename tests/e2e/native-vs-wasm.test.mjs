@@ -3,6 +3,9 @@
 // to 1e-9 relative in every numeric column (in practice they agree to the last
 // digit: the arithmetic is the same IEEE code on both targets; only libm's
 // exp/ln, used inside the normal sampler, could differ by an ulp).
+// The native side is the CLI that `cargo test` already built (make test passes
+// DP_EXPLORER_BIN=target/debug/dp-explorer): no second, release build. Run by
+// itself, the test builds the CLI with `cargo run` (the dev profile).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +13,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitStatus, servedBrowser } from './browser.mjs';
+
+/** Runs `dp-explorer sweep ARGS` natively. */
+function nativeSweep(args) {
+  const bin = process.env.DP_EXPLORER_BIN;
+  if (bin) execFileSync(bin, ['sweep', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  else execFileSync('cargo', ['run', '--quiet', '--bin', 'dp-explorer', '--', 'sweep', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
 
 const SETTINGS = { n: '2000', d: '10', epsilons: '1,4', seed: '3' };
 
@@ -22,9 +32,9 @@ function parse(csv) {
 
 test('the native CLI and the page give the same CSV for the same config and seed', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dp-native-'));
-  const args = ['run', '--quiet', '--release', '--', 'sweep', '--preset', 'fedrep-paper', '--out', out];
+  const args = ['--preset', 'fedrep-paper', '--out', out];
   for (const [k, v] of Object.entries(SETTINGS)) args.push('--set', `${k}=${v}`);
-  execFileSync('cargo', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  nativeSweep(args);
   const native = parse(readFileSync(join(out, 'results.csv'), 'utf8'));
 
   const page = await env.browser.newPage();
@@ -62,9 +72,9 @@ test('a run whose users the workers share gives the native CLI\'s CSV', async ()
   // cost model has the pool's workers share every run's users.
   const settings = { n: '70000', d: '50', epsilons: '1', altmin: 'off', rounds: '2', seed: '5' };
   const out = mkdtempSync(join(tmpdir(), 'dp-native-'));
-  const args = ['run', '--quiet', '--release', '--', 'sweep', '--preset', 'fedrep-paper', '--out', out];
+  const args = ['--preset', 'fedrep-paper', '--out', out];
   for (const [k, v] of Object.entries(settings)) args.push('--set', `${k}=${v}`);
-  execFileSync('cargo', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  nativeSweep(args);
   const native = readFileSync(join(out, 'results.csv'), 'utf8');
 
   const page = await env.browser.newPage();
