@@ -18,10 +18,12 @@ setup:
 
 # The JS package in pkg/ (package.json, .js, .wasm, .d.ts, the licences and
 # docs/js-api.md as its README), and its module and wasm copied into www/pkg/
-# for the page (both generated, git-ignored).
+# for the page, with www/pkg/describe.json (the scenarios' descriptions the page paints from before the
+# module has loaded; `dp-explorer describe --json`). All generated, git-ignored.
 build: setup
 	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
 	bash scripts/copy-pkg.sh
+	bash scripts/describe.sh
 
 # A self-contained static site in dist/ (release wasm, page, worker, css).
 # Needs no browser, so it sets up without one (as on a CI runner).
@@ -36,7 +38,7 @@ test: setup
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory test-wasm
-	$(MAKE) --no-print-directory build
+	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory build
 	SKIP_WASM_BUILD=1 bash scripts/build-dist.sh
 	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory test-e2e
 

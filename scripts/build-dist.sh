@@ -14,7 +14,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 if [[ "${SKIP_WASM_BUILD:-}" != 1 ]]; then
   wasm-pack build --release --target web --out-dir pkg --mode no-install
   bash scripts/copy-pkg.sh
+  bash scripts/describe.sh
 fi
+[[ -f www/pkg/describe.json ]] || bash scripts/describe.sh
 
 rm -rf dist
 mkdir -p dist/pkg
@@ -26,7 +28,7 @@ for f in www/*.js; do
     *) cp "$f" dist/ ;;
   esac
 done
-cp pkg/dp_explorer.js pkg/dp_explorer_bg.wasm dist/pkg/
+cp pkg/dp_explorer.js pkg/dp_explorer_bg.wasm www/pkg/describe.json dist/pkg/
 # GitHub Pages: serve files as they are (no Jekyll processing).
 touch dist/.nojekyll
 

@@ -211,8 +211,44 @@ export class ChartView {
     this.redraw();
   }
 
+  /**
+   * Before the wasm module has loaded (which draws every chart): the chart's
+   * title and axis names on the canvas, at the size the chart will have, so
+   * the page does not move when the module draws it.
+   */
+  placeholder(spec) {
+    this.pending = spec;
+    const canvas = this.canvas;
+    const rect = canvas.getBoundingClientRect();
+    if (rect.width === 0) return;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.max(200, Math.round(rect.width * dpr));
+    canvas.height = Math.max(150, Math.round(rect.height * dpr));
+    const ctx = canvas.getContext('2d');
+    const px = dpr * this.o.textScale();
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = '#333';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.font = `${Math.round(18 * px)}px sans-serif`;
+    ctx.fillText(spec.title, canvas.width / 2, 8 * px, canvas.width - 16 * px);
+    ctx.font = `${Math.round(14 * px)}px sans-serif`;
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(spec.x_label, canvas.width / 2, canvas.height - 6 * px, canvas.width - 16 * px);
+    ctx.save();
+    ctx.translate(6 * px, canvas.height / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = 'top';
+    ctx.fillText(spec.y_label, 0, 0, canvas.height - 16 * px);
+    ctx.restore();
+  }
+
   redraw() {
-    if (!this.spec) return;
+    if (!this.spec) {
+      if (this.pending) this.placeholder(this.pending);
+      return;
+    }
     const canvas = this.canvas;
     const dpr = window.devicePixelRatio || 1;
     const rect = canvas.getBoundingClientRect();

@@ -1,5 +1,6 @@
 // Main thread: builds the page from the scenarios' descriptions (presets,
-// field tables, charts; read from Rust through the wasm module), keeps the
+// field tables, charts; from pkg/describe.json at once, which the build writes
+// from the registry, or else from the wasm module once it has loaded), keeps the
 // settings in the URL, validates with the same Rust code as the runs, and
 // shows what the worker pool reports. No scenario is named here: everything
 // comes from the registry.
@@ -7,6 +8,7 @@ import init, {
   scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds, audit_overlay,
   split_by_users,
 } from './pkg/dp_explorer.js';
+import { loadDescription, describedRegistry } from './describe.js';
 import { SettingsForm } from './form.js';
 import { ChartView } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
@@ -30,6 +32,9 @@ let pinned = null; // { scenario, label, series: { chartId: Series[] } }
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
 let audit = null; // the audit panel (built once the module is loaded)
+// Painting's registry questions: answered by the description until the module has loaded.
+let reg = { scenarios, default_preset, find_preset, preset_fields, preset_charts: null };
+let moduleReady = false; // the wasm module has loaded: validation, estimates, charts and runs work
 const pool = makePool();
 // Tests only: the next Run panics inside a worker (see the hardening e2e test).
 let panicNextRun = null;
@@ -41,12 +46,16 @@ const AUTO_RUN_SECONDS = 3;
 const LONG_SECONDS = 30;
 
 // ---------- status ----------
+const LOADING_TEXT = 'Loading the module…';
+
 function setStatus(status, text) {
+  // Until the module has loaded nothing can run: the page stays "loading".
+  if (!moduleReady && status === 'idle') [status, text] = ['loading', LOADING_TEXT];
   body.dataset.status = status;
   $('status').textContent = text;
   const runWasFocused = document.activeElement === $('run');
   const stopWasFocused = document.activeElement === $('stop');
-  $('run').disabled = status === 'running' || status === 'loading';
+  $('run').disabled = !moduleReady || status === 'running' || status === 'loading';
   $('stop').disabled = status !== 'running';
   // Keep the keyboard focus on a control when the focused button disables itself.
   if (runWasFocused && $('run').disabled) $('stop').focus({ preventScroll: true });
@@ -180,10 +189,10 @@ function applyLessonStep() {
 }
 
 function loadPreset(name) {
-  const found = find_preset(name);
+  const found = reg.find_preset(name);
   $('preset').value = found.preset;
   applyScenario(found.scenario);
-  form.fill(preset_fields(found.preset));
+  form.fill(reg.preset_fields(found.preset));
   drawEmptyCharts();
 }
 
@@ -203,10 +212,10 @@ function readUrl() {
   const params = new URLSearchParams(location.search);
   const notes = [];
   const preset = params.get('preset');
-  let chosen = default_preset();
+  let chosen = reg.default_preset();
   if (preset !== null) {
     try {
-      chosen = find_preset(preset).preset;
+      chosen = reg.find_preset(preset).preset;
     } catch {
       notes.push(`unknown preset "${preset.slice(0, 40)}" in the link; the default preset is shown, without the link's settings`);
       loadPreset(chosen);
@@ -233,6 +242,7 @@ function readUrl() {
 
 // ---------- validation (Rust, the same code the runner uses) ----------
 function validate() {
+  if (!moduleReady) return { errors: [], unplaced: [] }; // validated once the module has loaded
   let errors;
   try {
     errors = validate_fields(currentPreset(), form.read());
@@ -324,6 +334,12 @@ function redraw() {
 
 /** Empty charts with the scenario's axes (from the settings, or the preset's). */
 function drawEmptyCharts() {
+  if (!moduleReady) {
+    // Before the module: each chart's title and axis names, from the description.
+    const specs = reg.preset_charts ? reg.preset_charts(currentPreset()) : [];
+    currentViews().forEach((v, i) => { if (specs[i]) v.placeholder(specs[i]); });
+    return;
+  }
   let view;
   try {
     view = merge(currentPreset(), form.read(), []);
@@ -415,6 +431,7 @@ function makePool() {
 }
 
 function run() {
+  if (!moduleReady) return; // the Run button says "Loading…" until then
   const { errors, unplaced } = validate();
   if (errors.length) {
     setStatus('error', 'Nothing was run: fix the marked settings.');
@@ -476,7 +493,7 @@ function pinRun() {
 
 /** A run in words: its preset and the settings that differ from the preset's. */
 function describeRun(r) {
-  const changed = preset_fields(r.preset)
+  const changed = reg.preset_fields(r.preset)
     .filter(([name, value]) => r.fields[name] !== undefined && r.fields[name] !== value)
     .map(([name]) => `${name} = ${r.fields[name]}`);
   return changed.length ? `${r.preset} with ${changed.join(', ')}` : r.preset;
@@ -550,18 +567,35 @@ window.addEventListener('resize', () => {
   resizeTimer = setTimeout(redraw, 120);
 });
 
+/** Paints the menu, the charts' frames, and the link's (or the default) preset: lede, form, lesson. */
+function paint() {
+  infos = reg.scenarios();
+  buildPresetMenu();
+  buildCharts();
+  body.dataset.painted = '';
+  return readUrl();
+}
+
 async function main() {
+  // The module loads while the page paints from the description.
+  const ready = init();
+  const description = await loadDescription();
+  let notes = null;
+  if (description) {
+    reg = describedRegistry(description);
+    notes = paint();
+    setStatus('loading', LOADING_TEXT);
+  }
   try {
-    await init();
+    await ready;
   } catch (e) {
     setStatus('error', 'Could not load the WebAssembly module.');
     showError(String(e.message || e));
     return;
   }
-  infos = scenarios();
-  buildPresetMenu();
-  buildCharts();
-  const notes = readUrl();
+  moduleReady = true;
+  body.dataset.module = 'ready';
+  if (!description) notes = paint();
   audit = new AuditPanel({
     textScale,
     // A finished or cleared audit: the ε charts show its bounds, or no longer do.

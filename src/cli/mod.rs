@@ -5,6 +5,7 @@
 pub mod account;
 pub mod audit;
 pub mod bench;
+pub mod describe;
 mod errors;
 pub mod merge;
 pub mod shard;
@@ -28,6 +29,8 @@ pub struct Cli {
 pub enum Command {
     /// Time the benchmarks natively (scripts/bench.sh adds the browser column).
     Bench(bench::BenchArgs),
+    /// Every scenario's presets, settings and charts, from the registry (--json: the page's describe.json).
+    Describe(describe::DescribeArgs),
     /// Run a sweep (a preset of any scenario, with overrides) and write its CSV files and SVG charts.
     Sweep(sweep::SweepArgs),
     /// Join the shard files of `sweep --shard I/N` into the files and charts of one sweep.
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Account(args) => account::run(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Describe(args) => describe::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Sweep(args) => sweep::run(&args),
     };

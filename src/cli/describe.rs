@@ -1,0 +1,135 @@
+//! `dp-explorer describe`: what the page needs to draw itself before the wasm
+//! module has loaded, read from the registry: every scenario's description
+//! (presets, field table, charts, lesson, claims; the same object as the wasm
+//! `scenarios()`), each preset's settings, each preset's empty charts (titles
+//! and axes), the audit's charts and the default preset. `make build` writes
+//! it to `www/pkg/describe.json`; with `--json` it is that file, without a
+//! short listing.
+
+use crate::scenarios::{self, audit::AUDIT_CHARTS, ChartInfo, Coverage, ScenarioInfo, SCENARIOS};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(clap::Args, Debug)]
+pub struct DescribeArgs {
+    /// Print the whole description as one JSON document (the page's describe.json).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A preset's settings and its charts before any run (title, axis labels, scales).
+#[derive(Serialize)]
+struct PresetDescription {
+    /// `[[name, text], …]` in the field table's order (the wasm `preset_fields`).
+    fields: Vec<(&'static str, String)>,
+    /// Charts with no data, in the scenario's chart order (the wasm `merge` of no parts).
+    charts: Vec<crate::plot::ChartSpec>,
+}
+
+/// One scenario: its description as the wasm `scenarios()` gives it, and its presets.
+#[derive(Serialize)]
+struct ScenarioDescription {
+    #[serde(flatten)]
+    info: ScenarioInfo,
+    audit: bool,
+    preset_settings: BTreeMap<&'static str, PresetDescription>,
+}
+
+#[derive(Serialize)]
+struct Description {
+    /// The crate's version: a page can tell a description from another release.
+    version: &'static str,
+    default_preset: &'static str,
+    scenarios: Vec<ScenarioDescription>,
+    audit_charts: &'static [ChartInfo],
+}
+
+fn description() -> Result<Description, String> {
+    let mut out = Vec::new();
+    for s in SCENARIOS {
+        let info = s.info();
+        let mut preset_settings = BTreeMap::new();
+        for p in info.presets {
+            let fields = s
+                .preset_fields(p.name)
+                .map_err(|e| format!("preset {}: {e}", p.name))?;
+            let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let charts = s
+                .merge(p.name, &pairs, &[], Coverage::SoFar)
+                .map_err(|e| format!("preset {}: {e}", p.name))?
+                .charts;
+            preset_settings.insert(p.name, PresetDescription { fields, charts });
+        }
+        out.push(ScenarioDescription {
+            audit: s.has_audit(),
+            info,
+            preset_settings,
+        });
+    }
+    Ok(Description {
+        version: env!("CARGO_PKG_VERSION"),
+        default_preset: scenarios::default_preset(),
+        scenarios: out,
+        audit_charts: AUDIT_CHARTS,
+    })
+}
+
+pub fn run(args: &DescribeArgs) -> Result<String, String> {
+    let d = description()?;
+    if args.json {
+        let text = serde_json::to_string(&d).map_err(|e| e.to_string())?;
+        return Ok(format!("{text}\n"));
+    }
+    let mut out = String::new();
+    for s in &d.scenarios {
+        out.push_str(&format!(
+            "{} ({}): {}\n",
+            s.info.title, s.info.id, s.info.source
+        ));
+        for p in s.info.presets {
+            let default = if p.name == d.default_preset {
+                " (default)"
+            } else {
+                ""
+            };
+            out.push_str(&format!("  {:<22} {}{default}\n", p.name, p.label));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_json_holds_every_preset_with_its_settings_and_charts() {
+        let text = run(&DescribeArgs { json: true }).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let listed = v["scenarios"].as_array().unwrap();
+        assert_eq!(listed.len(), SCENARIOS.len());
+        assert_eq!(v["default_preset"], scenarios::default_preset());
+        for (s, d) in SCENARIOS.iter().zip(listed) {
+            let info = s.info();
+            assert_eq!(d["id"], info.id);
+            assert_eq!(d["lede"], info.lede);
+            assert_eq!(d["fields"].as_array().unwrap().len(), info.fields.len());
+            assert_eq!(d["audit"], s.has_audit());
+            for p in info.presets {
+                let got = &d["preset_settings"][p.name];
+                let want = s.preset_fields(p.name).unwrap();
+                let fields = got["fields"].as_array().unwrap();
+                assert_eq!(fields.len(), want.len(), "{}", p.name);
+                for (pair, (k, val)) in fields.iter().zip(&want) {
+                    assert_eq!(pair[0], *k, "{}", p.name);
+                    assert_eq!(pair[1], val.as_str(), "{}", p.name);
+                }
+                let charts = got["charts"].as_array().unwrap();
+                assert_eq!(charts.len(), info.charts.len(), "{}", p.name);
+                assert!(charts
+                    .iter()
+                    .all(|c| !c["title"].as_str().unwrap().is_empty()));
+            }
+        }
+    }
+}
