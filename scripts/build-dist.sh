@@ -31,6 +31,8 @@ done
 cp pkg/dp_explorer.js pkg/dp_explorer_bg.wasm www/pkg/describe.json dist/pkg/
 # GitHub Pages: serve files as they are (no Jekyll processing).
 touch dist/.nojekyll
+# Offline after the first visit: the service worker and its list of files (pkg/precache.js).
+node scripts/dist-assets.mjs
 
 # Checks: the strict CSP is in the page, and no text file names another
 # origin outside a comment (wasm-bindgen's glue cites MDN in one).

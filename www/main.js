@@ -9,6 +9,7 @@ import init, {
   split_by_users,
 } from './pkg/dp_explorer.js';
 import { loadDescription, describedRegistry } from './describe.js';
+import { registerOffline } from './offline.js';
 import { SettingsForm } from './form.js';
 import { ChartView } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
@@ -579,6 +580,7 @@ function paint() {
 async function main() {
   // The module loads while the page paints from the description.
   const ready = init();
+  registerOffline();
   const description = await loadDescription();
   let notes = null;
   if (description) {
