@@ -45,5 +45,6 @@ if grep -nE "(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/" dist/*.html dist/*.js dist/*.c
 fi
 
 echo "dist/ is ready ($(du -sh dist | cut -f1)):"
-find dist -type f | sort | sed 's/^/  /'
+find dist -type f ! -name '*.br' ! -name '*.gz' | sort | sed 's/^/  /'
+echo "  (and a precompressed .br and .gz beside each file they make smaller)"
 echo "Serve it with e.g.: python3 -m http.server -d dist"

@@ -111,15 +111,16 @@ function buildPresetMenu() {
   $('sources').textContent = infos.map((s) => s.source).join('; ');
 }
 
-function buildCharts() {
-  for (const s of infos) {
-    for (const chart of s.charts) {
-      const view = new ChartView(chart, { textScale, decorate });
-      view.figure.dataset.scenario = s.id;
-      view.figure.hidden = true;
-      views.set(chart.id, view);
-      $('charts').appendChild(view.figure);
-    }
+/** The figures of one scenario's charts, built the first time it is shown (a
+ * page shows one scenario: building every scenario's would hold the first paint). */
+function buildCharts(s) {
+  for (const chart of s.charts) {
+    if (views.has(chart.id)) continue;
+    const view = new ChartView(chart, { textScale, decorate });
+    view.figure.dataset.scenario = s.id;
+    view.figure.hidden = true;
+    views.set(chart.id, view);
+    $('charts').appendChild(view.figure);
   }
 }
 
@@ -131,6 +132,7 @@ function currentViews() {
 function applyScenario(id) {
   if (info && info.id === id) return false;
   info = infos.find((s) => s.id === id);
+  buildCharts(info);
   body.dataset.scenario = id;
   $('scenario-lede').textContent = info.lede;
   form.build(info);
@@ -572,22 +574,28 @@ window.addEventListener('resize', () => {
 function paint() {
   infos = reg.scenarios();
   buildPresetMenu();
-  buildCharts();
   body.dataset.painted = '';
   return readUrl();
 }
 
+/** Resolves once the browser has drawn what is on the page (after the next frame). */
+function afterPaint() {
+  return new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+}
+
 async function main() {
-  // The module loads while the page paints from the description.
-  const ready = init();
-  registerOffline();
+  // The page paints from the description first (its fetch is preloaded with the
+  // HTML); the module (1.5 MB or more) is fetched and compiled after that paint,
+  // so it stays off the first paint's critical path.
   const description = await loadDescription();
   let notes = null;
   if (description) {
     reg = describedRegistry(description);
     notes = paint();
     setStatus('loading', LOADING_TEXT);
+    await afterPaint();
   }
+  const ready = init();
   try {
     await ready;
   } catch (e) {
@@ -598,12 +606,15 @@ async function main() {
   moduleReady = true;
   body.dataset.module = 'ready';
   if (!description) notes = paint();
+  // The module's instantiation, the audit panel and the charts each in their own task: none holds the main thread long.
+  await new Promise((ok) => setTimeout(ok, 0));
   audit = new AuditPanel({
     textScale,
     // A finished or cleared audit: the ε charts show its bounds, or no longer do.
     changed: () => { for (const v of currentViews()) v.redraw(); },
     current: () => (validate().errors.length ? null : { preset: currentPreset(), fields: form.read(), info }),
   });
+  await new Promise((ok) => setTimeout(ok, 0));
   const { errors, unplaced } = validate();
   const messages = [...unplaced, ...notes];
   const unknownPreset = notes.some((n) => n.startsWith('unknown preset'));
@@ -617,6 +628,8 @@ async function main() {
   drawEmptyCharts();
   showEstimate();
   pool.warm();
+  // The hosted site keeps itself for offline use (after the first paint and the module: it fetches every file).
+  registerOffline();
 }
 
 main();

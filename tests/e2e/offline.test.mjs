@@ -37,7 +37,7 @@ test('after one visit the page reloads with the network off and runs a preset to
     const page = await openControlled(context, server.url);
     // A small sweep of the first preset of another scenario than the default: its fields come from the cache too.
     const target = await page.evaluate(async () => {
-      const d = await (await fetch('pkg/describe.json')).json();
+      const d = await (await fetch(document.querySelector('link[type="application/json"]').href)).json();
       const s = d.scenarios.find((x) => !x.presets.some((p) => p.name === d.default_preset)) || d.scenarios[0];
       return s.presets[0].name;
     });
@@ -66,8 +66,10 @@ test('a new release is picked up on the next visit, and the page says so', { ski
     const context = await browser.newContext();
     const page = await openControlled(context, server.url);
     assert.equal(await page.isVisible('#update-note'), false);
-    // A new release: a changed stylesheet, and the build's list and version.
-    appendFileSync(join(dir, 'style.css'), '\n/* release 2 */\n');
+    // A new release: a changed stylesheet (under its old name: only the test does that), and the build's
+    // list and version.
+    const css = await page.getAttribute('link[rel="stylesheet"]', 'href');
+    appendFileSync(join(dir, css), '\n/* release 2 */\n');
     execFileSync('node', [new URL('../../scripts/dist-assets.mjs', import.meta.url).pathname, dir], { stdio: 'ignore' });
     // The next visit finds it: the new worker takes over and the page says it is downloaded.
     await page.reload();
@@ -78,7 +80,7 @@ test('a new release is picked up on the next visit, and the page says so', { ski
     await waitStatus(page, ['idle']);
     await page.waitForSelector('#update-note:not([hidden])', { timeout: 10_000 });
     assert.match(await page.textContent('#update-note'), /updated since your last visit/);
-    assert.match(await page.evaluate(() => fetch('style.css').then((r) => r.text())), /release 2/);
+    assert.match(await page.evaluate((href) => fetch(href).then((r) => r.text()), css), /release 2/);
     await context.close();
   } finally {
     await browser.close();
