@@ -435,6 +435,8 @@ function makePool() {
 
 function run() {
   if (!moduleReady) return; // the Run button says "Loading…" until then
+  // A press of Run makes the pending re-run of the last edit redundant (it would run the same settings again).
+  clearTimeout(editTimer);
   const { errors, unplaced } = validate();
   if (errors.length) {
     setStatus('error', 'Nothing was run: fix the marked settings.');
@@ -585,7 +587,7 @@ function afterPaint() {
 
 async function main() {
   // The page paints from the description first (its fetch is preloaded with the
-  // HTML); the module (1.5 MB or more) is fetched and compiled after that paint,
+  // HTML); the module (about 2 MB) is fetched and compiled after that paint,
   // so it stays off the first paint's critical path.
   const description = await loadDescription();
   let notes = null;
