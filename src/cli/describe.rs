@@ -30,7 +30,7 @@ struct PresetDescription {
 #[derive(Serialize)]
 struct ScenarioDescription {
     #[serde(flatten)]
-    info: ScenarioInfo,
+    info: &'static ScenarioInfo,
     audit: bool,
     preset_settings: BTreeMap<&'static str, PresetDescription>,
 }
