@@ -92,27 +92,11 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
         }
         "dpgd-browser-sweep" => {
-            let (_, mut run) =
-                scenarios::start("dpgd-browser", &[], Shard::WHOLE).map_err(|e| {
-                    e.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                })?;
-            scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
-            let lines = run.view().files[0].text.lines().count();
+            let lines = preset_csv("dpgd-browser", &[])?.lines().count();
             Ok(format!("{lines} CSV lines"))
         }
         "dpgd-paper-cell" => {
-            let (_, mut run) = scenarios::start("dpgd-paper", DPGD_PAPER_CELL, Shard::WHOLE)
-                .map_err(|e| {
-                    e.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                })?;
-            scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
-            let csv = &run.view().files[0].text;
+            let csv = preset_csv("dpgd-paper", DPGD_PAPER_CELL)?;
             let dp = csv
                 .lines()
                 .find(|l| l.starts_with("dp-gd,"))
@@ -136,6 +120,18 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             BENCHES.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
         )),
     }
+}
+
+/// Runs a preset with `pairs` on one worker and returns its first file (the results CSV).
+fn preset_csv(preset: &str, pairs: &[(&str, &str)]) -> Result<String, String> {
+    let (_, mut run) = scenarios::start(preset, pairs, Shard::WHOLE).map_err(|e| {
+        e.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+    Ok(run.view().files[0].text.clone())
 }
 
 /// faer against nalgebra on the dense kernels of the DP-GD kernel path.

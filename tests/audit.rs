@@ -139,23 +139,35 @@ mod game {
         }
     }
 
+    /// A white-box audit of `preset` with `pairs` (one run claiming ε = 4):
+    /// its (Clopper–Pearson, Gaussian-DP) lower bounds on ε.
+    fn white_box_bounds_at_four(
+        preset: &str,
+        pairs: &[(&str, &str)],
+        runs: usize,
+        seed: u64,
+        broken: bool,
+    ) -> (f64, f64) {
+        let options = AuditOptions {
+            runs,
+            mode: AuditMode::WhiteBox,
+            broken,
+            seed,
+        };
+        let mut run = start_audit(preset, pairs, options).unwrap();
+        while !run.step(50) {}
+        let r = &run.rows()[0];
+        assert!((r.epsilon_spent - 4.0).abs() < 1e-6, "{preset}");
+        (r.bounds.epsilon_lb_cp, r.bounds.epsilon_lb_gdp)
+    }
+
     /// Private FedRep's rounds (n = 200 users, claimed ε = 4 at δ = 1e-6):
     /// below the claim; half the noise caught.
     #[test]
     fn private_fedrep_audit_stays_below_the_claim_and_catches_half_the_noise() {
         for broken in [false, true] {
-            let options = AuditOptions {
-                runs: 600,
-                mode: AuditMode::WhiteBox,
-                broken,
-                seed: 2,
-            };
             let pairs = [("n", "200"), ("epsilons", "4")];
-            let mut run = start_audit("fedrep-paper", &pairs, options).unwrap();
-            while !run.step(50) {}
-            let r = &run.rows()[0];
-            assert!((r.epsilon_spent - 4.0).abs() < 1e-6);
-            let (cp, gdp) = (r.bounds.epsilon_lb_cp, r.bounds.epsilon_lb_gdp);
+            let (cp, gdp) = white_box_bounds_at_four("fedrep-paper", &pairs, 600, 2, broken);
             if broken {
                 assert!(gdp > 4.0, "half the noise not caught: {gdp}");
             } else {
@@ -252,18 +264,8 @@ mod game {
     #[test]
     fn dp_flute_audit_stays_below_the_claim_and_catches_half_the_noise() {
         for broken in [false, true] {
-            let options = AuditOptions {
-                runs: 1000,
-                mode: AuditMode::WhiteBox,
-                broken,
-                seed: 4,
-            };
             let pairs = [("n", "200"), ("epsilons", "4"), ("private_rounds", "10")];
-            let mut run = start_audit("flute-private", &pairs, options).unwrap();
-            while !run.step(50) {}
-            let r = &run.rows()[0];
-            assert!((r.epsilon_spent - 4.0).abs() < 1e-6);
-            let (cp, gdp) = (r.bounds.epsilon_lb_cp, r.bounds.epsilon_lb_gdp);
+            let (cp, gdp) = white_box_bounds_at_four("flute-private", &pairs, 1000, 4, broken);
             eprintln!("DP-FLUTE, broken = {broken}: CP {cp}, GDP {gdp}");
             if broken {
                 assert!(gdp > 4.0, "half the noise not caught: {gdp}");

@@ -22,22 +22,21 @@ fn every_claim_named_by_a_step_or_a_caption_exists_and_every_step_states_one() {
                 info.id,
                 step.title
             );
-            for id in step.claims {
-                assert!(
-                    ids.contains(id),
-                    "{}: step “{}” names unknown claim {id}",
-                    info.id,
-                    step.title
-                );
-            }
         }
-        for chart in info.charts {
-            for id in chart.claims {
+        let steps = info
+            .lesson
+            .iter()
+            .map(|st| (format!("step “{}”", st.title), st.claims));
+        let charts = info
+            .charts
+            .iter()
+            .map(|c| (format!("chart {}", c.id), c.claims));
+        for (place, claims) in steps.chain(charts) {
+            for id in claims {
                 assert!(
                     ids.contains(id),
-                    "{}: chart {} names unknown claim {id}",
-                    info.id,
-                    chart.id
+                    "{}: {place} names unknown claim {id}",
+                    info.id
                 );
             }
         }

@@ -21,15 +21,13 @@ fn prop32(q: &SigmaQuery) -> f64 {
 }
 
 fn features(n: usize, p: usize) -> Arc<RfFeatures> {
-    Arc::new(RfFeatures::generate(
-        21,
-        8,
-        n,
-        50,
-        p,
-        Activation::Tanh,
-        Target::Sign,
-    ))
+    rf_features(21, 8, n, 50, p)
+}
+
+/// Tanh features of width p on sign-target data (d inputs, n train, n_test test).
+fn rf_features(seed: u64, d: usize, n: usize, n_test: usize, p: usize) -> Arc<RfFeatures> {
+    let (a, t) = (Activation::Tanh, Target::Sign);
+    Arc::new(RfFeatures::generate(seed, d, n, n_test, p, a, t))
 }
 
 /// Plain GD (no clip, no noise) with a step below the stability limit n/λ₁(K).
@@ -263,15 +261,7 @@ fn without_noise_the_two_paths_agree_to_rounding() {
     // σ = 0 with clipping (and plain GD): both paths are deterministic. p < n
     // (forced kernel path, K singular) included.
     for &p in &[30, 120, 400] {
-        let data = Arc::new(RfFeatures::generate(
-            DATA_SEED,
-            D,
-            N,
-            N_TEST,
-            p,
-            Activation::Tanh,
-            Target::Sign,
-        ));
+        let data = rf_features(DATA_SEED, D, N, N_TEST, p);
         let clipped = DpGdParams {
             sigma: 0.0,
             ..private_params(p)
@@ -335,15 +325,7 @@ fn with_noise_the_two_paths_agree_in_distribution() {
     // value, 1.95·√(2/R)). Fixed seeds: the outcome is deterministic.
     const R: usize = 400;
     for &p in &[50, 120, 400] {
-        let data = Arc::new(RfFeatures::generate(
-            DATA_SEED,
-            D,
-            N,
-            N_TEST,
-            p,
-            Activation::Tanh,
-            Target::Sign,
-        ));
+        let data = rf_features(DATA_SEED, D, N, N_TEST, p);
         let params = private_params(p);
         let direct: Vec<Outcome> = (0..R as u64)
             .map(|s| direct_run(&data, params, 10_000 + s))
@@ -422,15 +404,7 @@ fn a_kernel_run_does_not_depend_on_its_batch() {
 fn a_batch_of_direct_runs_gives_each_run_its_own_result() {
     use dp_explorer::algorithms::dp_gd_random_features::DpGdBatch;
     let p = 90;
-    let data = Arc::new(RfFeatures::generate(
-        DATA_SEED,
-        D,
-        N,
-        N_TEST,
-        p,
-        Activation::Tanh,
-        Target::Sign,
-    ));
+    let data = rf_features(DATA_SEED, D, N, N_TEST, p);
     let runs = [
         (private_params(p), 3),
         (DpGdParams::plain(1.0 / p as f64, 7), 4),

@@ -37,6 +37,13 @@ fn refused_at(preset: &str, pairs: &[(&str, &str)], field: &str) {
     }
 }
 
+/// `refused_at` on fedrep-paper at n = 200, d = 10 with `extra` settings.
+fn refused_in_small_fedrep(extra: &[(&str, &str)], field: &str) {
+    let mut pairs = vec![("n", "200"), ("d", "10")];
+    pairs.extend_from_slice(extra);
+    refused_at("fedrep-paper", &pairs, field);
+}
+
 #[test]
 fn the_clip_that_hung_the_principal_angle_is_refused_at_clip() {
     refused_at(
@@ -66,26 +73,9 @@ fn the_settings_that_panicked_are_refused_at_their_fields() {
         &[("clip_scale", "1e200"), ("epsilons", "1e-150")],
         "epsilons",
     );
-    refused_at(
-        "fedrep-paper",
-        &[("n", "200"), ("d", "10"), ("clip", "1e300")],
-        "clip",
-    );
-    refused_at(
-        "fedrep-paper",
-        &[("n", "200"), ("d", "10"), ("altmin_clip", "1e-160")],
-        "altmin_clip",
-    );
-    refused_at(
-        "fedrep-paper",
-        &[
-            ("n", "200"),
-            ("d", "10"),
-            ("epsilons", "1e-300"),
-            ("delta", "1e-200"),
-        ],
-        "epsilons",
-    );
+    refused_in_small_fedrep(&[("clip", "1e300")], "clip");
+    refused_in_small_fedrep(&[("altmin_clip", "1e-160")], "altmin_clip");
+    refused_in_small_fedrep(&[("epsilons", "1e-300"), ("delta", "1e-200")], "epsilons");
 }
 
 #[test]
@@ -96,11 +86,7 @@ fn settings_that_gave_non_finite_results_are_refused() {
         &[("target", "linear"), ("label_noise", "1e200")],
         "label_noise",
     );
-    refused_at(
-        "fedrep-paper",
-        &[("n", "200"), ("d", "10"), ("local_step", "1e308")],
-        "local_step",
-    );
+    refused_in_small_fedrep(&[("local_step", "1e308")], "local_step");
     refused_at(
         "dpgd-quick",
         &[("delta", "1e-100"), ("epsilons", "1000")],

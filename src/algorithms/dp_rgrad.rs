@@ -166,14 +166,7 @@ mod tests {
     #[test]
     fn one_sample_moves_the_clipped_step_by_at_most_its_bound() {
         use crate::data::trace_regression::{DataPath, TraceModel};
-        let model = TraceModel {
-            d1: 4,
-            d2: 3,
-            singular_values: vec![2.0, 1.0],
-            noise: 0.5,
-            n: 40,
-            seed: 3,
-        };
+        let model = TraceModel::rank_two(4, 3, 0.5, 40, 3);
         let t = model.truth();
         let data = model.generate(&t, DataPath::Direct);
         let (u, s, v) = truncated_svd(&(t.m.clone() * 0.7), 2);

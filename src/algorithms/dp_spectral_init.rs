@@ -121,14 +121,7 @@ mod tests {
     /// 2τ_yτ_x/n: the sensitivity the accountant is given.
     #[test]
     fn one_sample_moves_the_clipped_l_hat_by_at_most_its_bound() {
-        let model = TraceModel {
-            d1: 4,
-            d2: 3,
-            singular_values: vec![2.0, 1.0],
-            noise: 0.5,
-            n: 50,
-            seed: 1,
-        };
+        let model = TraceModel::rank_two(4, 3, 0.5, 50, 1);
         let t = model.truth();
         let data = model.generate(&t, DataPath::Direct);
         let (cy, cx) = (2.0, 3.0);
@@ -152,14 +145,7 @@ mod tests {
 
     #[test]
     fn without_noise_the_private_init_is_the_spectral_estimate() {
-        let model = TraceModel {
-            d1: 6,
-            d2: 5,
-            singular_values: vec![2.0, 1.0],
-            noise: 0.1,
-            n: 2000,
-            seed: 2,
-        };
+        let model = TraceModel::rank_two(6, 5, 0.1, 2000, 2);
         let t = model.truth();
         let l = model.generate(&t, DataPath::Sufficient).l_hat(6, 5);
         let a = spectral_estimate(&l, 2);

@@ -289,6 +289,12 @@ mod tests {
     use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
     use crate::rng::{stream, Purpose};
 
+    /// One-round FLUTE (step 0.5, no noise, clip `clip`) from start seed 1.
+    fn test_flute(data: &FederatedDataset, clip: Option<f64>) -> Flute {
+        let init = &mut stream(1, Purpose::Initialization, 0);
+        Flute::new(data, 0.5, params(clip, 0.0), init, 1)
+    }
+
     fn params(clip: Option<f64>, sigma: f64) -> FluteParams {
         FluteParams {
             rounds: 1,
@@ -321,13 +327,7 @@ mod tests {
     #[test]
     fn a_round_is_the_simultaneous_step_of_equations_5_and_6() {
         let data = data();
-        let mut f = Flute::new(
-            &data,
-            0.5,
-            params(None, 0.0),
-            &mut stream(1, Purpose::Initialization, 0),
-            1,
-        );
+        let mut f = test_flute(&data, None);
         let (b, w) = (f.b().clone(), f.w().clone());
         f.step(&data);
         let (d, k, m) = (5, 2, 6);
@@ -357,13 +357,7 @@ mod tests {
     fn one_client_moves_the_released_sums_by_at_most_the_clip() {
         let psi = 0.05;
         let base = data();
-        let f = Flute::new(
-            &base,
-            0.5,
-            params(Some(psi), 0.0),
-            &mut stream(1, Purpose::Initialization, 0),
-            1,
-        );
+        let f = test_flute(&base, Some(psi));
         let distance = |a: &ClientSums, b: &ClientSums| {
             let ds: f64 = a.s.iter().zip(&b.s).map(|(x, y)| (x - y) * (x - y)).sum();
             (ds + (&a.g - &b.g).norm_squared()).sqrt()
@@ -393,13 +387,7 @@ mod tests {
     #[test]
     fn a_non_finite_client_is_skipped_and_counted() {
         let base = data();
-        let mut f = Flute::new(
-            &base,
-            0.5,
-            params(Some(0.05), 0.0),
-            &mut stream(1, Purpose::Initialization, 0),
-            1,
-        );
+        let mut f = test_flute(&base, Some(0.05));
         let without = f.client_sums(&base, 1..6);
         for wild in [f64::INFINITY, f64::NAN, 1e300] {
             let mut other = base.clone();

@@ -107,34 +107,25 @@ fn first_difference(a: &[(String, String)], b: &[(String, String)]) -> String {
 /// Why `other` cannot be merged with `first` (None: same sweep and build).
 fn mismatch(first: &ShardFile, other: &ShardFile) -> Option<String> {
     let (a, b) = (&first.header, &other.header);
+    let f = first.path.display();
     let what = if a.dp_explorer != b.dp_explorer {
         format!(
-            "was written by dp-explorer {}, {} by {}",
-            b.dp_explorer,
-            first.path.display(),
-            a.dp_explorer
+            "was written by dp-explorer {}, {f} by {}",
+            b.dp_explorer, a.dp_explorer
         )
     } else if a.preset != b.preset {
         format!(
-            "ran --preset {}, but {} ran --preset {}",
-            b.preset,
-            first.path.display(),
-            a.preset
+            "ran --preset {}, but {f} ran --preset {}",
+            b.preset, a.preset
         )
     } else if a.settings != b.settings {
-        format!(
-            "ran {}, but {} ran {} (first difference: {})",
-            settings_text(&b.settings),
-            first.path.display(),
-            settings_text(&a.settings),
-            first_difference(&a.settings, &b.settings)
-        )
+        let (sa, sb) = (settings_text(&a.settings), settings_text(&b.settings));
+        let diff = first_difference(&a.settings, &b.settings);
+        format!("ran {sb}, but {f} ran {sa} (first difference: {diff})")
     } else if a.shards != b.shards {
         format!(
-            "is one of {} shards, but {} is one of {}",
-            b.shards,
-            first.path.display(),
-            a.shards
+            "is one of {} shards, but {f} is one of {}",
+            b.shards, a.shards
         )
     } else {
         return None;

@@ -62,6 +62,19 @@ pub enum TraceData {
 }
 
 impl TraceModel {
+    /// The small test model: d1×d2, singular values (2, 1), noise σ_ξ.
+    #[cfg(test)]
+    pub(crate) fn rank_two(d1: usize, d2: usize, noise: f64, n: usize, seed: u64) -> Self {
+        TraceModel {
+            d1,
+            d2,
+            singular_values: vec![2.0, 1.0],
+            noise,
+            n,
+            seed,
+        }
+    }
+
     pub fn rank(&self) -> usize {
         self.singular_values.len()
     }
@@ -175,14 +188,7 @@ mod tests {
     use super::*;
 
     fn model(n: usize) -> TraceModel {
-        TraceModel {
-            d1: 4,
-            d2: 3,
-            singular_values: vec![2.0, 1.0],
-            noise: 0.5,
-            n,
-            seed: 7,
-        }
+        TraceModel::rank_two(4, 3, 0.5, n, 7)
     }
 
     #[test]

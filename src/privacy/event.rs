@@ -88,79 +88,68 @@ impl PrivacyEvent {
     /// release with how many times one user's data enters it.
     pub fn gaussian_stages(&self) -> Vec<GaussianStage> {
         let mut out = Vec::new();
-        self.collect_stages(1, &mut out);
+        self.for_each_release(1, &mut |event, times| {
+            if let PrivacyEvent::Gaussian(g) = event {
+                out.push(GaussianStage::new(
+                    g.name.clone(),
+                    g.mechanism.clone(),
+                    g.sensitivity,
+                    g.sigma,
+                    times,
+                ));
+            }
+        });
         out
-    }
-
-    fn collect_stages(&self, times: u64, out: &mut Vec<GaussianStage>) {
-        match self {
-            PrivacyEvent::Gaussian(g) => {
-                if times > 0 {
-                    out.push(GaussianStage::new(
-                        g.name.clone(),
-                        g.mechanism.clone(),
-                        g.sensitivity,
-                        g.sigma,
-                        times,
-                    ));
-                }
-            }
-            PrivacyEvent::Repeated { event, count } => {
-                event.collect_stages(times.saturating_mul(*count), out)
-            }
-            PrivacyEvent::Composed(events) => {
-                for e in events {
-                    e.collect_stages(times, out);
-                }
-            }
-            // A user is in one group: the groups cost one event for that user
-            // (none when there are no groups).
-            PrivacyEvent::Disjoint { event, groups } => {
-                event.collect_stages(if *groups > 0 { times } else { 0 }, out)
-            }
-            PrivacyEvent::NonPrivate { .. } | PrivacyEvent::Exponential { .. } => {}
-        }
     }
 
     /// The pure-ε releases, each with how many times one user's data enters it.
     pub fn pure_stages(&self) -> Vec<PureStage> {
         let mut out = Vec::new();
-        self.collect_pure(1, &mut out);
-        out
-    }
-
-    fn collect_pure(&self, times: u64, out: &mut Vec<PureStage>) {
-        match self {
-            PrivacyEvent::Exponential {
+        self.for_each_release(1, &mut |event, times| {
+            if let PrivacyEvent::Exponential {
                 name,
                 mechanism,
                 epsilon,
                 sensitivity,
                 candidates,
-            } => {
-                if times > 0 {
-                    out.push(PureStage {
-                        name: name.clone(),
-                        mechanism: mechanism.clone(),
-                        epsilon: *epsilon,
-                        sensitivity: *sensitivity,
-                        candidates: *candidates,
-                        steps: times,
-                    });
-                }
+            } = event
+            {
+                out.push(PureStage {
+                    name: name.clone(),
+                    mechanism: mechanism.clone(),
+                    epsilon: *epsilon,
+                    sensitivity: *sensitivity,
+                    candidates: *candidates,
+                    steps: times,
+                });
             }
+        });
+        out
+    }
+
+    /// Calls `visit` on every leaf release (Gaussian, exponential or
+    /// non-private), in order, with how many times one user's data enters it;
+    /// a leaf that one user's data never enters (times = 0) is skipped.
+    fn for_each_release(&self, times: u64, visit: &mut impl FnMut(&PrivacyEvent, u64)) {
+        match self {
             PrivacyEvent::Repeated { event, count } => {
-                event.collect_pure(times.saturating_mul(*count), out)
+                event.for_each_release(times.saturating_mul(*count), visit)
             }
             PrivacyEvent::Composed(events) => {
                 for e in events {
-                    e.collect_pure(times, out);
+                    e.for_each_release(times, visit);
                 }
             }
+            // A user is in one group: the groups cost one event for that user
+            // (none when there are no groups).
             PrivacyEvent::Disjoint { event, groups } => {
-                event.collect_pure(if *groups > 0 { times } else { 0 }, out)
+                event.for_each_release(if *groups > 0 { times } else { 0 }, visit)
             }
-            PrivacyEvent::Gaussian(_) | PrivacyEvent::NonPrivate { .. } => {}
+            leaf => {
+                if times > 0 {
+                    visit(leaf, times)
+                }
+            }
         }
     }
 

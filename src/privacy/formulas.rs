@@ -105,9 +105,7 @@ pub fn trace_iteration_sigma(sensitivity: f64, epsilon: f64, delta: f64, l_star:
 mod tests {
     use super::*;
 
-    fn rel(a: f64, b: f64) -> f64 {
-        ((a - b) / b).abs()
-    }
+    use crate::privacy::relative_error as rel;
 
     #[test]
     fn classic_sigma_at_epsilon_one_delta_1e_5_is_4_844805() {

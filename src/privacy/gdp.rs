@@ -209,9 +209,7 @@ pub fn mu_for_epsilon(epsilon: f64, delta: f64) -> Result<f64, AccountingError> 
 mod tests {
     use super::*;
 
-    fn rel(a: f64, b: f64) -> f64 {
-        ((a - b) / b).abs()
-    }
+    use crate::privacy::relative_error as rel;
 
     #[test]
     fn log_phi_is_continuous_across_the_series_threshold() {

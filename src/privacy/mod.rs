@@ -33,6 +33,12 @@ pub use event::{GaussianStage, PrivacyEvent};
 pub use relation::Relation;
 pub use report::PrivacyReport;
 
+/// |a − b| / |b|: how far a computed value is from a reference one.
+#[cfg(test)]
+pub(crate) fn relative_error(a: f64, b: f64) -> f64 {
+    ((a - b) / b).abs()
+}
+
 /// Bisection on [lo, hi] for a predicate that holds on a lower part of the
 /// interval and fails above it (`below(x)` true: x is on the lower side); at
 /// most `iterations` halvings, stopping when the interval can no longer shrink

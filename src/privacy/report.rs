@@ -310,30 +310,26 @@ mod tests {
         assert_eq!(exp_factor(100.0), "≈ 10^43");
     }
 
+    /// The report of one stage (sensitivity 1) at δ = 1e-5, replace-one.
+    fn one_stage_report(
+        sigma: f64,
+        steps: u64,
+        calibration: Calibration,
+        target: f64,
+    ) -> Result<PrivacyReport, AccountingError> {
+        let st = GaussianStage::new("rounds", "mean", 1.0, sigma, steps);
+        PrivacyReport::from_stages(vec![st], 1e-5, Relation::ReplaceOne, calibration, target)
+    }
+
     #[test]
     fn a_stage_with_zero_noise_cannot_be_accounted() {
-        let st = GaussianStage::new("rounds", "mean", 1.0, 0.0, 5);
-        let r = PrivacyReport::from_stages(
-            vec![st],
-            1e-5,
-            Relation::ReplaceOne,
-            Calibration::Exact,
-            1.0,
-        );
+        let r = one_stage_report(0.0, 5, Calibration::Exact, 1.0);
         assert!(matches!(r, Err(AccountingError::Sigma { .. })));
     }
 
     #[test]
     fn plain_language_names_epsilon_delta_and_the_relation() {
-        let st = GaussianStage::new("rounds", "mean", 1.0, 1.0, 1);
-        let r = PrivacyReport::from_stages(
-            vec![st],
-            1e-5,
-            Relation::ReplaceOne,
-            Calibration::Paper,
-            4.0,
-        )
-        .unwrap();
+        let r = one_stage_report(1.0, 1, Calibration::Paper, 4.0).unwrap();
         let text = r.plain_language();
         assert!(
             text.contains("ε = 4.378") && text.contains("δ = 1e-5"),

@@ -195,6 +195,23 @@ pub fn level(s: &Series) -> Option<f64> {
     s.points.iter().map(|p| p.1).find(|y| y.is_finite())
 }
 
+/// Held when the curve's point `at` (its peak or its best value) lies strictly
+/// inside the x range, neither first nor last. `say` writes the numbers from
+/// [x at, y at, first x, last x].
+pub fn strictly_inside(
+    pts: &[(f64, f64)],
+    at: usize,
+    say: impl Fn([String; 4]) -> String,
+) -> Check {
+    let Some(last) = pts.len().checked_sub(1) else {
+        return Check::Undecided("no points".into());
+    };
+    Check::from_bool(
+        at > 0 && at < last,
+        say([pts[at].0, pts[at].1, pts[0].0, pts[last].0].map(fmt_num)),
+    )
+}
+
 /// "y = 0.064 at ε = 1 → 8.0e-4 at ε = 8": the first and last point of a curve.
 pub fn ends_text(points: &[(f64, f64)], x_name: &str) -> String {
     match (points.first(), points.last()) {
@@ -402,47 +419,47 @@ mod tests {
         }
     }
 
+    /// The verdict of a check, without its numbers.
+    fn verdict(check: Check) -> &'static str {
+        match check {
+            Check::Held(_) => "held",
+            Check::NotHeld(_) => "not held",
+            Check::Undecided(_) => "undecided",
+        }
+    }
+
     #[test]
     fn a_falling_curve_holds_a_rising_one_does_not_and_one_point_decides_nothing() {
-        let down = view_with(vec![(1.0, 0.5), (2.0, 0.2), (4.0, 0.1)]);
-        assert!(matches!(
-            falls(series(&down, 0, "Private"), "P", "ε", 0.1),
-            Check::Held(_)
-        ));
-        let up = view_with(vec![(1.0, 0.1), (2.0, 0.2)]);
-        assert!(matches!(
-            falls(series(&up, 0, "Private"), "P", "ε", 0.1),
-            Check::NotHeld(_)
-        ));
-        // Down overall but one neighbour step up by 50 %: not a fall.
-        let bumpy = view_with(vec![(1.0, 0.5), (2.0, 0.2), (3.0, 0.3), (4.0, 0.1)]);
-        assert!(matches!(
-            falls(series(&bumpy, 0, "Private"), "P", "ε", 0.1),
-            Check::NotHeld(_)
-        ));
-        let one = view_with(vec![(1.0, 0.5)]);
-        assert!(matches!(
-            falls(series(&one, 0, "Private"), "P", "ε", 0.1),
-            Check::Undecided(_)
-        ));
-        assert!(matches!(
-            falls(series(&one, 0, "Absent"), "P", "ε", 0.1),
-            Check::Undecided(_)
-        ));
+        let one = vec![(1.0, 0.5)];
+        let cases = [
+            (vec![(1.0, 0.5), (2.0, 0.2), (4.0, 0.1)], "Private", "held"),
+            (vec![(1.0, 0.1), (2.0, 0.2)], "Private", "not held"),
+            // Down overall but one neighbour step up by 50 %: not a fall.
+            (
+                vec![(1.0, 0.5), (2.0, 0.2), (3.0, 0.3), (4.0, 0.1)],
+                "Private",
+                "not held",
+            ),
+            (one.clone(), "Private", "undecided"),
+            (one, "Absent", "undecided"),
+        ];
+        for (points, name, expected) in cases {
+            let v = view_with(points.clone());
+            let got = verdict(falls(series(&v, 0, name), "P", "ε", 0.1));
+            assert_eq!(got, expected, "{name} {points:?}");
+        }
     }
 
     #[test]
     fn flat_compares_the_largest_and_smallest_value() {
-        let v = view_with(vec![(10.0, 0.20), (30.0, 0.22), (100.0, 0.23)]);
-        assert!(matches!(
-            flat(series(&v, 0, "Private"), "P", "d", 1.2),
-            Check::Held(_)
-        ));
-        let v = view_with(vec![(10.0, 0.20), (300.0, 0.5)]);
-        assert!(matches!(
-            flat(series(&v, 0, "Private"), "P", "d", 1.2),
-            Check::NotHeld(_)
-        ));
+        for (points, expected) in [
+            (vec![(10.0, 0.20), (30.0, 0.22), (100.0, 0.23)], "held"),
+            (vec![(10.0, 0.20), (300.0, 0.5)], "not held"),
+        ] {
+            let v = view_with(points.clone());
+            let got = verdict(flat(series(&v, 0, "Private"), "P", "d", 1.2));
+            assert_eq!(got, expected, "{points:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
     all_series, epsilon_in_name, every_falls, finite_points, level, series, spent_within_target,
-    Check, Claim,
+    strictly_inside, Check, Claim,
 };
 use crate::scenarios::View;
 
@@ -109,16 +109,9 @@ fn double_descent(view: &View) -> Check {
     if pts.len() < 3 {
         return Check::Undecided("fewer than three widths".into());
     }
-    Check::from_bool(
-        peak > 0 && peak + 1 < pts.len(),
-        format!(
-            "θ* peaks at p = {} (loss {}), between p = {} and p = {}",
-            fmt_num(pts[peak].0),
-            fmt_num(pts[peak].1),
-            fmt_num(pts[0].0),
-            fmt_num(pts[pts.len() - 1].0)
-        ),
-    )
+    strictly_inside(&pts, peak, |[x, y, lo, hi]| {
+        format!("θ* peaks at p = {x} (loss {y}), between p = {lo} and p = {hi}")
+    })
 }
 
 fn no_worse_past_n(view: &View) -> Check {

@@ -5,7 +5,7 @@
 
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
-    all_series, every_falls, falls, finite_points, results, series, Check, Claim,
+    all_series, every_falls, falls, finite_points, results, series, strictly_inside, Check, Claim,
 };
 use crate::scenarios::View;
 
@@ -123,16 +123,9 @@ fn lstar_inside(view: &View) -> Check {
     let best = (0..pts.len())
         .min_by(|&a, &b| pts[a].1.total_cmp(&pts[b].1))
         .unwrap_or(0);
-    Check::from_bool(
-        best > 0 && best + 1 < pts.len(),
-        format!(
-            "best l* = {} (error {}) of l* = {}…{}",
-            fmt_num(pts[best].0),
-            fmt_num(pts[best].1),
-            fmt_num(pts[0].0),
-            fmt_num(pts[pts.len() - 1].0)
-        ),
-    )
+    strictly_inside(&pts, best, |[x, y, lo, hi]| {
+        format!("best l* = {x} (error {y}) of l* = {lo}…{hi}")
+    })
 }
 
 /// From `results.csv`: DP-RGrad runs against 2ε; the clipped variant's start against ε.
