@@ -48,6 +48,27 @@ fn header(args: &AccountArgs) -> String {
     )
 }
 
+/// The JSON line of an answer: what was given (its name and value), the
+/// quantity answered, the common settings, then the accountants' `numbers`.
+fn json_answer(
+    args: &AccountArgs,
+    (given, value): (&str, f64),
+    quantity: &str,
+    numbers: serde_json::Value,
+) -> String {
+    let mut v = serde_json::Map::new();
+    v.insert("given".into(), json!(given));
+    v.insert("quantity".into(), json!(quantity));
+    v.insert(given.into(), json!(value));
+    v.insert("delta".into(), json!(args.delta));
+    v.insert("steps".into(), json!(args.steps));
+    v.insert("sensitivity".into(), json!(args.sensitivity));
+    if let serde_json::Value::Object(numbers) = numbers {
+        v.extend(numbers);
+    }
+    format!("{}\n", serde_json::Value::Object(v))
+}
+
 fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, AccountingError> {
     let spent = epsilon_for_sigma(sigma, args.delta, args.steps, args.sensitivity)?;
     let stage = GaussianStage::new("steps", "Gaussian", args.sensitivity, sigma, args.steps);
@@ -56,13 +77,7 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
     let grid = epsilon_improved_grid(stage.rdp_slope(), args.delta)?;
     let classic = epsilon_classic(stage.rdp_slope(), args.delta)?;
     if args.json {
-        let v = json!({
-            "given": "sigma",
-            "quantity": "epsilon",
-            "sigma": sigma,
-            "delta": args.delta,
-            "steps": args.steps,
-            "sensitivity": args.sensitivity,
+        let numbers = json!({
             "noise_multiplier": stage.noise_multiplier(),
             "mu": stage.mu(),
             "exact": exact,
@@ -75,7 +90,7 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
             "rdp_classic_alpha": classic.alpha,
             "zcdp": zcdp,
         });
-        return Ok(format!("{v}\n"));
+        return Ok(json_answer(args, ("sigma", sigma), "epsilon", numbers));
     }
     let mut s = header(args);
     s += &format!(
@@ -123,13 +138,7 @@ fn sigma_from_epsilon(args: &AccountArgs, epsilon: f64) -> Result<String, Accoun
         (needed.exact, needed.rdp, needed.rdp_classic, needed.zcdp);
     let (improved_alpha, classic_alpha) = (needed.rdp_alpha, needed.rdp_classic_alpha);
     if args.json {
-        let v = json!({
-            "given": "epsilon",
-            "quantity": "sigma",
-            "epsilon": epsilon,
-            "delta": args.delta,
-            "steps": t,
-            "sensitivity": sens,
+        let numbers = json!({
             "exact": exact,
             "noise_multiplier": exact / sens,
             "rdp": improved,
@@ -138,7 +147,7 @@ fn sigma_from_epsilon(args: &AccountArgs, epsilon: f64) -> Result<String, Accoun
             "rdp_classic_alpha": classic_alpha,
             "zcdp": zcdp,
         });
-        return Ok(format!("{v}\n"));
+        return Ok(json_answer(args, ("epsilon", epsilon), "sigma", numbers));
     }
     let mut s = header(args);
     s += &format!(

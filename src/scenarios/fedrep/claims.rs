@@ -160,30 +160,22 @@ fn clipped_range(f: &[(String, f64)]) -> (f64, f64) {
 }
 
 fn no_user_clipped(view: &View) -> Check {
-    let f = clipped_fractions(view);
-    if f.is_empty() {
-        return Check::Undecided("no finished Private FedRep run".into());
-    }
-    let (lo, hi) = clipped_range(&f);
-    Check::from_bool(
-        hi == 0.0,
-        format!(
-            "clipped users: {:.1}–{:.1} % over {} private runs",
-            100.0 * lo,
-            100.0 * hi,
-            f.len()
-        ),
-    )
+    clipped_users(view, |_, hi| hi == 0.0)
 }
 
 fn nearly_every_user_clipped(view: &View) -> Check {
+    clipped_users(view, |lo, _| lo >= 0.9)
+}
+
+/// Held when `held(lo, hi)` for the range of clipped fractions over the private runs.
+fn clipped_users(view: &View, held: impl Fn(f64, f64) -> bool) -> Check {
     let f = clipped_fractions(view);
     if f.is_empty() {
         return Check::Undecided("no finished Private FedRep run".into());
     }
     let (lo, hi) = clipped_range(&f);
     Check::from_bool(
-        lo >= 0.9,
+        held(lo, hi),
         format!(
             "clipped users: {:.1}–{:.1} % over {} private runs",
             100.0 * lo,

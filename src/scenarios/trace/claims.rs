@@ -3,6 +3,7 @@
 //! [`crate::scenarios::claims`]). Charts: 0 error versus ε, 1 error versus n,
 //! 2 DP-RGrad's iterates, 3 the l* trade-off, 4 subspace error versus ε.
 
+use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
     all_series, every_falls, falls, finite_points, results, series, strictly_inside, Check, Claim,
@@ -65,25 +66,39 @@ fn rgrad_improves_start(view: &View) -> Check {
     let (Some(init), Some(rgrad)) = (series(view, EPS, INIT), series(view, EPS, RGRAD)) else {
         return Check::Undecided("no finished private run".into());
     };
-    let init: Vec<(f64, f64)> = finite_points(init).collect();
-    let pairs: Vec<(f64, f64, f64)> = finite_points(rgrad)
-        .filter_map(|(e, r)| Some((e, init.iter().find(|p| p.0 == e)?.1, r)))
+    below_at_each_epsilon(rgrad, init, " a start and a DP-RGrad run", |e, r, i| {
+        format!("ε = {e}: {i} → {r}")
+    })
+}
+
+/// Held when `lower`'s value is below `upper`'s at every ε both curves have;
+/// `say(ε, lower, upper)` writes one ε's numbers (`both`: what an ε lacks when
+/// none is shared).
+fn below_at_each_epsilon(
+    lower: &Series,
+    upper: &Series,
+    both: &str,
+    say: impl Fn(String, String, String) -> String,
+) -> Check {
+    let upper: Vec<(f64, f64)> = finite_points(upper).collect();
+    let pairs: Vec<(f64, f64, f64)> = finite_points(lower)
+        .filter_map(|(e, l)| Some((e, l, upper.iter().find(|p| p.0 == e)?.1)))
         .collect();
     if pairs.is_empty() {
-        return Check::Undecided("no ε with both a start and a DP-RGrad run".into());
+        return Check::Undecided(format!("no ε with both{both}"));
     }
     Check::from_bool(
-        pairs.iter().all(|(_, i, r)| r < i),
+        pairs.iter().all(|(_, l, u)| l < u),
         pairs
             .iter()
-            .map(|(e, i, r)| format!("ε = {}: {} → {}", fmt_num(*e), fmt_num(*i), fmt_num(*r)))
+            .map(|(e, l, u)| say(fmt_num(*e), fmt_num(*l), fmt_num(*u)))
             .collect::<Vec<_>>()
             .join("; "),
     )
 }
 
 fn error_falls_with_n(view: &View) -> Check {
-    let name = |s: &crate::plot::Series| s.name.clone();
+    let name = |s: &Series| s.name.clone();
     every_falls(&all_series(view, BY_N, "DP-RGrad, ε = "), name, "n", 0.1)
 }
 
@@ -191,26 +206,7 @@ fn weak_below_strong(view: &View) -> Check {
     let (Some(weak), Some(strong)) = (rgrad(true), rgrad(false)) else {
         return Check::Undecided("the run does not have both weak and strong DP".into());
     };
-    let strong: Vec<(f64, f64)> = finite_points(strong).collect();
-    let pairs: Vec<(f64, f64, f64)> = finite_points(weak)
-        .filter_map(|(e, w)| Some((e, w, strong.iter().find(|p| p.0 == e)?.1)))
-        .collect();
-    if pairs.is_empty() {
-        return Check::Undecided("no ε with both".into());
-    }
-    Check::from_bool(
-        pairs.iter().all(|(_, w, s)| w < s),
-        pairs
-            .iter()
-            .map(|(e, w, s)| {
-                format!(
-                    "ε = {}: weak {} against strong {}",
-                    fmt_num(*e),
-                    fmt_num(*w),
-                    fmt_num(*s)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
-    )
+    below_at_each_epsilon(weak, strong, "", |e, w, s| {
+        format!("ε = {e}: weak {w} against strong {s}")
+    })
 }
