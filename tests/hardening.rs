@@ -66,32 +66,36 @@ fn the_clip_that_hung_the_principal_angle_is_refused_at_clip() {
 }
 
 #[test]
-fn the_settings_that_panicked_are_refused_at_their_fields() {
-    refused_at("dpgd-quick", &[("clip_scale", "1e308")], "clip_scale");
-    refused_at(
-        "dpgd-quick",
-        &[("clip_scale", "1e200"), ("epsilons", "1e-150")],
-        "epsilons",
-    );
-    refused_in_small_fedrep(&[("clip", "1e300")], "clip");
-    refused_in_small_fedrep(&[("altmin_clip", "1e-160")], "altmin_clip");
-    refused_in_small_fedrep(&[("epsilons", "1e-300"), ("delta", "1e-200")], "epsilons");
-}
-
-#[test]
-fn settings_that_gave_non_finite_results_are_refused() {
-    refused_at("dpgd-quick", &[("clip_scale", "1e300")], "clip_scale");
-    refused_at(
-        "dpgd-quick",
-        &[("target", "linear"), ("label_noise", "1e200")],
-        "label_noise",
-    );
-    refused_in_small_fedrep(&[("local_step", "1e308")], "local_step");
-    refused_at(
-        "dpgd-quick",
-        &[("delta", "1e-100"), ("epsilons", "1000")],
-        "epsilons",
-    );
+fn the_settings_that_panicked_or_gave_non_finite_results_are_refused_at_their_fields() {
+    let dpgd: &[(&[(&str, &str)], &str)] = &[
+        // These panicked.
+        (&[("clip_scale", "1e308")], "clip_scale"),
+        (
+            &[("clip_scale", "1e200"), ("epsilons", "1e-150")],
+            "epsilons",
+        ),
+        // These gave non-finite results.
+        (&[("clip_scale", "1e300")], "clip_scale"),
+        (
+            &[("target", "linear"), ("label_noise", "1e200")],
+            "label_noise",
+        ),
+        (&[("delta", "1e-100"), ("epsilons", "1000")], "epsilons"),
+    ];
+    for (pairs, field) in dpgd {
+        refused_at("dpgd-quick", pairs, field);
+    }
+    let fedrep: &[(&[(&str, &str)], &str)] = &[
+        // These panicked.
+        (&[("clip", "1e300")], "clip"),
+        (&[("altmin_clip", "1e-160")], "altmin_clip"),
+        (&[("epsilons", "1e-300"), ("delta", "1e-200")], "epsilons"),
+        // This gave non-finite results.
+        (&[("local_step", "1e308")], "local_step"),
+    ];
+    for (extra, field) in fedrep {
+        refused_in_small_fedrep(extra, field);
+    }
 }
 
 #[test]

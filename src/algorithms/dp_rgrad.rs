@@ -165,10 +165,8 @@ mod tests {
     /// gradient) by at most 2ητ/n: the clipped variant's sensitivity.
     #[test]
     fn one_sample_moves_the_clipped_step_by_at_most_its_bound() {
-        use crate::data::trace_regression::{DataPath, TraceModel};
-        let model = TraceModel::rank_two(4, 3, 0.5, 40, 3);
-        let t = model.truth();
-        let data = model.generate(&t, DataPath::Direct);
+        use crate::data::trace_regression::TraceModel;
+        let (t, data) = TraceModel::rank_two(4, 3, 0.5, 40, 3).truth_and_direct_data();
         let (u, s, v) = truncated_svd(&(t.m.clone() * 0.7), 2);
         let m = from_factors(&u, &s, &v);
         let tau = 0.5;

@@ -121,9 +121,7 @@ mod tests {
     /// 2τ_yτ_x/n: the sensitivity the accountant is given.
     #[test]
     fn one_sample_moves_the_clipped_l_hat_by_at_most_its_bound() {
-        let model = TraceModel::rank_two(4, 3, 0.5, 50, 1);
-        let t = model.truth();
-        let data = model.generate(&t, DataPath::Direct);
+        let (_, data) = TraceModel::rank_two(4, 3, 0.5, 50, 1).truth_and_direct_data();
         let (cy, cx) = (2.0, 3.0);
         let base = clipped_l_hat(&data, 4, 3, cy, cx).unwrap();
         let bound = 2.0 * cy * cx / 50.0;

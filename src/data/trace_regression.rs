@@ -75,6 +75,14 @@ impl TraceModel {
         }
     }
 
+    /// The truth and a direct-path draw of the data (tests).
+    #[cfg(test)]
+    pub(crate) fn truth_and_direct_data(&self) -> (Truth, TraceData) {
+        let t = self.truth();
+        let data = self.generate(&t, DataPath::Direct);
+        (t, data)
+    }
+
     pub fn rank(&self) -> usize {
         self.singular_values.len()
     }

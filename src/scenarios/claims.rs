@@ -226,20 +226,36 @@ pub fn ends_text(points: &[(f64, f64)], x_name: &str) -> String {
     }
 }
 
+/// The finite points of `name`'s curve, or why a trend in x cannot be judged
+/// (no curve, fewer than two points).
+fn two_or_more_points(
+    s: Option<&Series>,
+    name: &str,
+    x_name: &str,
+) -> Result<Vec<(f64, f64)>, Check> {
+    let Some(s) = s else {
+        return Err(Check::Undecided(format!(
+            "no finished {name} curve in this run"
+        )));
+    };
+    let pts: Vec<(f64, f64)> = finite_points(s).collect();
+    if pts.len() < 2 {
+        return Err(Check::Undecided(format!(
+            "{name} has {} finished point(s): two or more values of {x_name} are needed",
+            pts.len()
+        )));
+    }
+    Ok(pts)
+}
+
 /// The claim "`name` falls as x grows": at least two finite points, the last
 /// below the first, and no step up by more than the fraction `slack` of the
 /// previous value (seed noise between neighbouring points is not a trend).
 pub fn falls(s: Option<&Series>, name: &str, x_name: &str, slack: f64) -> Check {
-    let Some(s) = s else {
-        return Check::Undecided(format!("no finished {name} curve in this run"));
+    let pts = match two_or_more_points(s, name, x_name) {
+        Ok(pts) => pts,
+        Err(undecided) => return undecided,
     };
-    let pts: Vec<(f64, f64)> = finite_points(s).collect();
-    if pts.len() < 2 {
-        return Check::Undecided(format!(
-            "{name} has {} finished point(s): two or more values of {x_name} are needed",
-            pts.len()
-        ));
-    }
     let worst_rise = pts
         .windows(2)
         .map(|w| w[1].1 / w[0].1 - 1.0)
@@ -284,16 +300,10 @@ pub fn every_falls(
 
 /// The claim "`name` is flat in x": max/min of its finite y's at most `ratio`.
 pub fn flat(s: Option<&Series>, name: &str, x_name: &str, ratio: f64) -> Check {
-    let Some(s) = s else {
-        return Check::Undecided(format!("no finished {name} curve in this run"));
+    let pts = match two_or_more_points(s, name, x_name) {
+        Ok(pts) => pts,
+        Err(undecided) => return undecided,
     };
-    let pts: Vec<(f64, f64)> = finite_points(s).collect();
-    if pts.len() < 2 {
-        return Check::Undecided(format!(
-            "{name} has {} finished point(s): two or more values of {x_name} are needed",
-            pts.len()
-        ));
-    }
     let hi = pts.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
     let lo = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
     let r = if lo > 0.0 { hi / lo } else { f64::INFINITY };
