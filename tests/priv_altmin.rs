@@ -1,17 +1,15 @@
 //! Priv-AltMin end to end: convergence without noise, the sensitivity bound
-//! under adversarial replacement, reproducibility, and (ignored, run in release
-//! mode with `--ignored --nocapture`) the timing at the paper's size.
+//! under adversarial replacement, reproducibility. (Its time at the paper's size
+//! is part of `make bench`'s `fedrep-default-sweep`.)
 
 use dp_explorer::algorithms::priv_altmin::{
     statistic_sensitivity, AltMinMode, PrivAltMin, PrivAltMinParams, SampleSplit,
 };
 use dp_explorer::data::shared_representation::{FederatedDataset, SharedRepresentationModel};
-use dp_explorer::linalg::{gaussian_matrix, orthonormalize, top_k_eigenvectors};
-use dp_explorer::metrics::principal_angle_distance;
+use dp_explorer::linalg::{gaussian_matrix, orthonormalize};
 use dp_explorer::privacy::event::PrivacyEvent;
 use dp_explorer::rng::{stream, Purpose};
 use nalgebra::DMatrix;
-use std::time::Instant;
 
 fn dataset(n: usize, d: usize, k: usize, seed: u64) -> FederatedDataset {
     SharedRepresentationModel {
@@ -35,23 +33,6 @@ fn perturbed_init(data: &FederatedDataset, scale: f64) -> DMatrix<f64> {
         &mut stream(99, Purpose::Initialization, 0),
     );
     orthonormalize(&data.u_star + g * scale)
-}
-
-/// Non-private spectral init (Alg. 2 without clip or noise, as the authors' code):
-/// top-k eigenvectors of Σ_i (s_i s_iᵀ − Σ_j y_j² x_j x_jᵀ), s_i = Σ_j y_j x_j over S⁰.
-fn spectral_init(data: &FederatedDataset) -> DMatrix<f64> {
-    let d = data.d();
-    let mut m = DMatrix::<f64>::zeros(d, d);
-    for i in 0..data.n() {
-        let p = data.train(i);
-        let x = DMatrix::from_row_slice(p.len(), d, p.x);
-        let y = nalgebra::DVector::from_column_slice(p.y);
-        let s = x.tr_mul(&y);
-        m += &s * s.transpose();
-        let xy = DMatrix::from_fn(p.len(), d, |j, c| x[(j, c)] * y[j]);
-        m -= xy.tr_mul(&xy);
-    }
-    top_k_eigenvectors(m, data.k())
 }
 
 fn large_clip_params(mode: AltMinMode, rounds: usize) -> PrivAltMinParams {
@@ -258,53 +239,5 @@ fn privacy_events_compose_t_times_for_all_users_and_once_for_disjoint_subsets() 
             .all(|s| (s.sigma / s.sensitivity - 4.0).abs() < 1e-12));
         // One multiplier z for both: μ = √(2·count)/z.
         assert!((alg.gdp_mu(false) - (2.0 * count as f64).sqrt() / 4.0).abs() < 1e-12);
-    }
-}
-
-fn run_timed(
-    data: &FederatedDataset,
-    u0: &DMatrix<f64>,
-    params: &PrivAltMinParams,
-) -> (f64, Vec<f64>, f64) {
-    let t0 = Instant::now();
-    let mut alg = PrivAltMin::new(data, u0.clone(), params.clone(), 5);
-    while !alg.is_done() {
-        alg.step(data);
-    }
-    let (excess, _) = alg.finish(data);
-    (
-        t0.elapsed().as_secs_f64(),
-        alg.angle_history().to_vec(),
-        excess,
-    )
-}
-
-/// `cargo test --release --test priv_altmin -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn timing_at_the_paper_size() {
-    let t0 = Instant::now();
-    let data = dataset(20000, 50, 2, 2025);
-    println!("data generation: {:.3} s", t0.elapsed().as_secs_f64());
-    let t0 = Instant::now();
-    let u0 = spectral_init(&data);
-    println!(
-        "non-private spectral init: {:.3} s, dist {:.4}",
-        t0.elapsed().as_secs_f64(),
-        principal_angle_distance(&u0, &data.u_star)
-    );
-    for mode in [AltMinMode::AllUsers, AltMinMode::DisjointSubsets] {
-        let (secs, h, excess) = run_timed(&data, &u0, &large_clip_params(mode, 5));
-        println!("{mode:?} Shared, no noise, large clips: {secs:.3} s, angles {h:.4?}, excess {excess:.4e}");
-    }
-    // The authors' re-implementation preset: clips 1e-4, σ_W = m·c²·sqrt(4T ln(1.25/δ))/ε, σ_b = m·σ_W.
-    let (m, t, delta) = (5.0, 5.0, 1e-6_f64);
-    for eps in [f64::INFINITY, 8.0, 1.0] {
-        let mut p = PrivAltMinParams::authors_code();
-        let sigma0 = 1e-8 * (4.0 * t * (1.25 / delta).ln()).sqrt() / eps;
-        p.sigma_w = m * sigma0;
-        p.sigma_b = m * p.sigma_w;
-        let (secs, h, excess) = run_timed(&data, &u0, &p);
-        println!("authors' preset, eps {eps}: {secs:.3} s, angles {h:.4?}, excess {excess:.4e}");
     }
 }

@@ -1,6 +1,5 @@
 // Numbers for people: the page's one number format (4 significant digits,
-// scientific below 1e-3 and from 1e6, as the Rust tables), and an ε spent
-// rounded up so that the page never shows less than a run spends.
+// scientific below 1e-3 and from 1e6, as the Rust tables).
 
 /** A number as text: '—' for missing or NaN, '∞' for +∞. */
 export function fmt(x, digits = 4) {
@@ -15,14 +14,6 @@ export function fmt(x, digits = 4) {
     return `${Number(m)}e${Number(e)}`;
   }
   return Number(x.toPrecision(digits)).toString();
-}
-
-/** An ε spent: 4 significant digits rounded up (within 1e-9 above a 4-digit
- * number is the accountant's own safety margin), as the Rust reports do. */
-export function fmtEps(x) {
-  if (typeof x !== 'number' || !Number.isFinite(x) || x <= 0) return fmt(x);
-  const scale = 10 ** (3 - Math.floor(Math.log10(x)));
-  return fmt(Math.ceil(x * scale * (1 - 1e-9)) / scale);
 }
 
 /** An axis label without its parenthesised detail: "excess risk (mean)" → "excess risk". */

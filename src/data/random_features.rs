@@ -40,8 +40,6 @@ pub enum Activation {
 }
 
 impl Activation {
-    pub const NAMES: [&'static str; 2] = ["tanh", "sin"];
-
     #[inline]
     pub fn apply(self, z: f64) -> f64 {
         match self {
@@ -54,14 +52,6 @@ impl Activation {
         match self {
             Activation::Tanh => "tanh",
             Activation::Sin => "sin",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "tanh" => Some(Activation::Tanh),
-            "sin" => Some(Activation::Sin),
-            _ => None,
         }
     }
 }

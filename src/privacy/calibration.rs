@@ -20,41 +20,12 @@ pub enum Calibration {
 }
 
 impl Calibration {
-    pub const ALL: [Calibration; 3] = [
-        Calibration::Exact,
-        Calibration::Paper,
-        Calibration::AuthorsCode,
-    ];
-
     /// Config name: "exact", "paper", "authors-code".
     pub fn name(self) -> &'static str {
         match self {
             Calibration::Exact => "exact",
             Calibration::Paper => "paper",
             Calibration::AuthorsCode => "authors-code",
-        }
-    }
-
-    /// Plain words for the UI.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Calibration::Exact => {
-                "noise chosen so that all noisy releases together spend exactly the target ε (exact Gaussian accounting)"
-            }
-            Calibration::Paper => "noise from the paper's formula σ̂ = ψ·√T·√(16 ln(1.25/δ))/(nε)",
-            Calibration::AuthorsCode => {
-                "noise from the authors' code, σ̂ = ψ·√(48·T·ln(1.25/δ))/(nε) (√3 × the paper's)"
-            }
-        }
-    }
-
-    /// Parses a config name (case-insensitive; "_" accepted for "-").
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
-            "exact" => Some(Calibration::Exact),
-            "paper" => Some(Calibration::Paper),
-            "authors-code" | "authors" | "code" => Some(Calibration::AuthorsCode),
-            _ => None,
         }
     }
 }
@@ -144,8 +115,11 @@ mod tests {
 
     #[test]
     fn calibration_names_round_trip() {
-        for c in Calibration::ALL {
-            assert_eq!(Calibration::parse(c.name()), Some(c));
+        for c in [
+            Calibration::Exact,
+            Calibration::Paper,
+            Calibration::AuthorsCode,
+        ] {
             assert_eq!(
                 serde_json::to_string(&c).unwrap(),
                 format!("\"{}\"", c.name())

@@ -58,18 +58,6 @@ pub fn dpgd_prop32_multiplier(eta: f64, steps: u64, epsilon: f64, delta: f64) ->
     (eta * steps as f64).sqrt() * (8.0 * (1.0 / delta).ln()).sqrt() / epsilon
 }
 
-/// Per-coordinate noise std that Prop. 3.2 adds to θ each step: √η·(2C/n)·σ.
-pub fn dpgd_prop32_noise_std(
-    eta: f64,
-    steps: u64,
-    clip: f64,
-    n: usize,
-    epsilon: f64,
-    delta: f64,
-) -> f64 {
-    eta.sqrt() * (2.0 * clip / n.max(1) as f64) * dpgd_prop32_multiplier(eta, steps, epsilon, delta)
-}
-
 /// Basic composition: k releases at (ε/k, δ/k) each compose to (ε, δ).
 pub fn basic_composition_split(epsilon: f64, delta: f64, parts: u64) -> (f64, f64) {
     let k = parts.max(1) as f64;

@@ -39,35 +39,6 @@ impl Relation {
             Relation::AddRemoveOne => "add-remove-one",
         }
     }
-
-    /// Plain words for the UI.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Relation::ReplaceOne => {
-                "datasets differing in one user's entire data (replace one user)"
-            }
-            Relation::AddRemoveOne => {
-                "datasets differing by one user's entire data (add or remove one user)"
-            }
-        }
-    }
-
-    /// Parses a config name (case-insensitive; "_" and " " accepted for "-").
-    pub fn parse(s: &str) -> Option<Self> {
-        let norm: String = s
-            .trim()
-            .chars()
-            .map(|c| match c {
-                '_' | ' ' | '/' => '-',
-                c => c.to_ascii_lowercase(),
-            })
-            .collect();
-        match norm.as_str() {
-            "replace-one" | "replace" => Some(Relation::ReplaceOne),
-            "add-remove-one" | "add-remove" | "add-or-remove-one" => Some(Relation::AddRemoveOne),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -81,18 +52,12 @@ mod tests {
     }
 
     #[test]
-    fn names_round_trip_through_parse_and_serde() {
+    fn names_round_trip_through_serde() {
         for r in Relation::ALL {
-            assert_eq!(Relation::parse(r.name()), Some(r));
             let json = serde_json::to_string(&r).unwrap();
             assert_eq!(json, format!("\"{}\"", r.name()));
             assert_eq!(serde_json::from_str::<Relation>(&json).unwrap(), r);
         }
-        assert_eq!(
-            Relation::parse("Add_Remove_One"),
-            Some(Relation::AddRemoveOne)
-        );
-        assert_eq!(Relation::parse("swap"), None);
         assert_eq!(Relation::default(), Relation::ReplaceOne);
     }
 }
