@@ -11,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo test setup build dist lint lint-workflows test-native test-wasm test-e2e bench
+.PHONY: demo test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench
 
 setup:
 	@bash scripts/setup.sh
@@ -48,9 +48,15 @@ test-native:
 test-wasm:
 	$(WASM_PACK) test --headless --chrome --mode no-install -- --test web
 
+# The page's module with the end-to-end tests' hook (cargo feature test-hooks: the wasm
+# debug_panic) into www/pkg/ only; pkg/ and dist/ never carry it (make build restores www/pkg/).
+build-e2e: setup
+	$(WASM_PACK) build --release --target web --out-dir target/e2e-pkg --mode no-install --no-pack -- --features test-hooks
+	mkdir -p www/pkg && cp target/e2e-pkg/dp_explorer.js target/e2e-pkg/dp_explorer_bg.wasm www/pkg/
+
 # The test comparing the CLI with the page runs DP_EXPLORER_BIN when set: `make test` passes the CLI
-# that `cargo test` has just built (target/debug), so no second, release build is made.
-test-e2e:
+# that `cargo test` has just built (target/debug), so no second, native release build is made.
+test-e2e: build-e2e
 	node --test --test-concurrency=1 tests/e2e/
 
 # fmt, clippy (native and wasm) and the GitHub workflow files (actionlint); make test runs it first.

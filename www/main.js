@@ -37,9 +37,6 @@ let audit = null; // the audit panel (built once the module is loaded)
 let reg = { scenarios, default_preset, find_preset, preset_fields, preset_charts: null };
 let moduleReady = false; // the wasm module has loaded: validation, estimates, charts and runs work
 const pool = makePool();
-// Tests only: the next Run panics inside a worker (see the hardening e2e test).
-let panicNextRun = null;
-window.dpExplorerTest = { panicNextRun: (message) => { panicNextRun = message; } };
 
 // A change re-runs by itself when the run is estimated to take at most this
 // long; a run estimated over LONG_SECONDS asks for a second press of Run.
@@ -477,8 +474,7 @@ function run() {
   }
   // How the sweep is split, for tests and benchmarks: "users:2", "runs:2", "runs:1".
   document.body.dataset.pool = `${byUsers ? 'users' : 'runs'}:${shards}`;
-  pool.run(lastRun.preset, lastRun.fields, shards, panicNextRun || undefined, byUsers);
-  panicNextRun = null;
+  pool.run(lastRun.preset, lastRun.fields, shards, byUsers);
 }
 
 function stop() {

@@ -61,9 +61,8 @@ export class SweepPool {
   }
 
   /** Starts a sweep over `shards` workers (1 for a sweep that does not split);
-   * `panic` (tests only) makes the first worker panic inside the wasm module;
    * `byUsers`: the workers share every run's users instead of taking runs. */
-  run(preset, fields, shards, panic = undefined, byUsers = false) {
+  run(preset, fields, shards, byUsers = false) {
     this.generation += 1;
     const n = Math.max(1, shards);
     this.active = {
@@ -81,7 +80,7 @@ export class SweepPool {
     const split = this.active.byUsers ? 'users' : 'runs';
     for (let i = 0; i < n; i += 1) {
       this.worker(i).postMessage({
-        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split, panic: i === 0 ? panic : undefined,
+        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split,
       });
     }
   }

@@ -7,7 +7,7 @@
 // A run split by users (msg.split === 'users', Runner.user_split) stops after
 // each pass over its share of the users: the worker posts its partials
 // ('exchange') and parks until the pool sends every worker's ('deliver').
-import init, { Runner, last_panic, debug_panic } from './pkg/dp_explorer.js';
+import init, { Runner, last_panic } from './pkg/dp_explorer.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
@@ -99,7 +99,6 @@ self.onmessage = async (event) => {
   }
   let runner;
   try {
-    if (msg.panic) debug_panic(msg.panic); // the test-only trigger
     runner = msg.split === 'users'
       ? Runner.user_split(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1)
       : Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);

@@ -133,9 +133,11 @@ pub fn last_panic() -> String {
     LAST_PANIC.lock().map(|m| m.clone()).unwrap_or_default()
 }
 
-/// Panics with `message`: a test-only trigger, so that the end-to-end tests
-/// can check that a panic inside a worker reaches the page as a message and
-/// leaves the page usable. Nothing in the page calls it otherwise.
+/// Panics with `message`: the end-to-end tests' trigger (tests/e2e/hooks/worker.js),
+/// so that they can check that a panic inside a worker reaches the page as a
+/// message and leaves the page usable. Only in a build with the cargo feature
+/// `test-hooks` (`make build-e2e`), never in the package or the hosted page.
+#[cfg(feature = "test-hooks")]
 #[wasm_bindgen]
 pub fn debug_panic(message: &str) {
     panic!("{message}");

@@ -7,6 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const ROOT = resolve(new URL('../../www', import.meta.url).pathname);
+// The tests' hooks (tests/e2e/hooks/), served beside www/ at /test-hooks/: never part of the page.
+const HOOKS = resolve(new URL('./hooks', import.meta.url).pathname);
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -18,13 +20,16 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serves `root` (default: www/) on 127.0.0.1 at a free port; resolves to { url, close }. */
+/** Serves `root` (default: www/, with the tests' hooks at /test-hooks/) on 127.0.0.1 at a free port;
+ * resolves to { url, close }. */
 export async function serve(root = ROOT) {
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(root, path));
-      if (!file.startsWith(root)) throw new Error('outside root');
+      const hooks = root === ROOT && path.startsWith('/test-hooks/');
+      const base = hooks ? HOOKS : root;
+      let file = normalize(join(base, hooks ? path.slice('/test-hooks'.length) : path));
+      if (!file.startsWith(base)) throw new Error('outside root');
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
@@ -46,6 +51,37 @@ export async function launch() {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * The tests' hook on a page (before it loads; nothing of it is in the page):
+ * `window.dpExplorerTest.panicNextRun(message)` makes the first worker of the
+ * next Run panic inside the wasm module with `message`. The page's workers
+ * become tests/e2e/hooks/worker.js (its worker.js plus the hook), and the next
+ * Run's message to its first worker carries the marked preset that the hook
+ * turns into the panic. Needs www/pkg/ from `make build-e2e`.
+ */
+export async function installTestHooks(page) {
+  await page.addInitScript(() => {
+    const PageWorker = window.Worker;
+    let panic = null;
+    window.dpExplorerTest = { panicNextRun: (message) => { panic = message; } };
+    window.Worker = class extends PageWorker {
+      constructor(url, options) {
+        const u = new URL(url, window.location.href);
+        if (u.pathname.endsWith('/worker.js')) u.pathname = u.pathname.replace(/worker\.js$/, 'test-hooks/worker.js');
+        super(u, options);
+      }
+
+      postMessage(message, ...rest) {
+        if (panic !== null && message && message.type === 'run') {
+          message = { ...message, preset: `test-panic:${panic}` };
+          panic = null;
+        }
+        super.postMessage(message, ...rest);
+      }
+    };
   });
 }
 

@@ -4,21 +4,26 @@
 // "running" that does not end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitStatus, servedBrowser } from './browser.mjs';
+import { waitStatus, servedBrowser, installTestHooks } from './browser.mjs';
 
 const env = servedBrowser();
 
-async function open(query) {
+async function open(query, { hooks = false } = {}) {
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  if (hooks) await installTestHooks(page);
   await page.goto(`${env.server.url}${query}`);
   await waitStatus(page, ['idle', 'error']);
+  if (hooks) {
+    const built = await page.evaluate(async () => 'debug_panic' in await import('./pkg/dp_explorer.js'));
+    assert.ok(built, 'www/pkg/ was built without the cargo feature test-hooks: run `make build-e2e`');
+  }
   return { page, errors };
 }
 
 test('a panic inside a worker is reported within 2 s and the next Run works', async () => {
-  const { page, errors } = await open('?preset=fedrep-paper&n=2000&epsilons=1,4');
+  const { page, errors } = await open('?preset=fedrep-paper&n=2000&epsilons=1,4', { hooks: true });
   await page.uncheck('#auto-run');
   await page.evaluate(() => window.dpExplorerTest.panicNextRun('test-only panic'));
   const t0 = Date.now();
@@ -34,7 +39,7 @@ test('a panic inside a worker is reported within 2 s and the next Run works', as
 });
 
 test('a panic in a worker of a run whose users the workers share is reported, and the next Run works', async () => {
-  const { page, errors } = await open('?preset=fedrep-paper&n=70000&epsilons=1&altmin=off&rounds=2');
+  const { page, errors } = await open('?preset=fedrep-paper&n=70000&epsilons=1&altmin=off&rounds=2', { hooks: true });
   await page.uncheck('#auto-run');
   await page.evaluate(() => window.dpExplorerTest.panicNextRun('test-only panic'));
   await page.click('#run');

@@ -272,6 +272,11 @@ test('the make-dist build runs the default preset on its own', {
   for (const dev of ['bench.html', 'bench.js', 'pkg/package.json', 'pkg/dp_explorer.d.ts']) {
     assert.ok(!existsSync(join(DIST, dev)), `dist/ leaves out ${dev}`);
   }
+  // The tests' hooks stay out of the hosted page (they live in tests/e2e/hooks/ and `make build-e2e`).
+  for (const file of ['main.js', 'pool.js', 'worker.js', 'pkg/dp_explorer.js']) {
+    const text = await readFile(join(DIST, file), 'utf8');
+    assert.ok(!/dpExplorerTest|debug_panic/.test(text), `dist/${file} carries no test hook`);
+  }
   const site = await serve(DIST);
   try {
     const { page, errors } = await openPage('', { base: site.url });
