@@ -1,30 +1,53 @@
-// The page as a teaching tool: every fast preset runs to the end with its
-// charts drawn; the CSV, PNG and SVG exports download what they say; the
+// The page as a teaching tool: every fast preset of every scenario (read from
+// the registry, so a new scenario is tested without an edit here) runs to the
+// end with every chart its view fills drawn; the CSV, PNG and SVG exports download what they say; the
 // log/linear toggles redraw; a pinned run is overlaid on the next one; the
 // readout names the nearest point (pointer and keyboard); the large-text mode
 // enlarges page and charts; no request leaves the page's origin; and the
 // `make dist` build, when present, runs the default preset.
-// Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
+// Needs www/pkg/ (`make build-e2e` or `make build`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serve, waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 
-const CANVASES = {
-  fedrep: ['risk-chart', 'angle-chart'],
-  dpgd: ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'],
-  classifier: ['jl-eps-chart', 'jl-d-chart', 'jl-candidates-chart'],
-  flute: ['flute-error-chart', 'flute-sv-chart', 'flute-angle-chart', 'flute-balance-chart'],
-  trace: ['trace-eps-chart', 'trace-n-chart', 'trace-trajectory-chart', 'trace-subspace-chart'],
-};
-// Charts that only some presets fill (the others say they are empty).
-const EXTRA_CANVASES = {
-  'flute-private': ['flute-eps-chart', 'flute-eps-angle-chart'],
-  'flute-gamma': ['flute-gamma-chart'],
-  'trace-lstar': ['trace-lstar-chart'],
-};
+// The registry as the page reads it: the page's wasm module, in Node.
+const wasm = await import('../../www/pkg/dp_explorer.js');
+wasm.initSync({ module: readFileSync(new URL('../../www/pkg/dp_explorer_bg.wasm', import.meta.url)) });
+const SCENARIOS = wasm.scenarios();
+// A fast preset: estimated at most this many seconds in one worker (the page runs it without asking).
+const FAST_SECONDS = 10;
+const FAST = SCENARIOS.flatMap((s) => s.presets
+  .filter((p) => wasm.estimated_seconds(p.name, {}) <= FAST_SECONDS)
+  .map((p) => ({ preset: p.name, scenario: s })));
+
+/** The ids of the charts that the preset's finished view fills (a series with a
+ * point), from a run of the same module in Node (once per preset): what the page must draw. */
+const filledByPreset = new Map();
+function filledCharts(preset) {
+  if (!filledByPreset.has(preset)) {
+    const scenario = SCENARIOS.find((s) => s.presets.some((p) => p.name === preset));
+    const runner = new wasm.Runner(preset, {});
+    const view = runner.run_to_end();
+    runner.free();
+    assert.equal(view.charts.length, scenario.charts.length);
+    filledByPreset.set(preset, scenario.charts
+      .filter((_, i) => view.charts[i].series.some((s) => s.points.length > 0))
+      .map((c) => c.id));
+  }
+  return filledByPreset.get(preset);
+}
+
+test('the registry has fast presets, and each scenario\'s every chart is filled by one of them', () => {
+  const filled = new Set(FAST.flatMap((f) => filledCharts(f.preset)));
+  for (const s of SCENARIOS) {
+    assert.ok(FAST.some((f) => f.scenario.id === s.id), `${s.id} has no preset estimated under ${FAST_SECONDS} s`);
+    for (const c of s.charts) assert.ok(filled.has(c.id), `${s.id}: no fast preset fills ${c.id}`);
+  }
+});
+
 const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
 
 // Every request any page of this file made that left its origin.
@@ -72,33 +95,21 @@ function parseCsv(text) {
   return { header, rows: lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [header[i], v]))) };
 }
 
-for (const [preset, scen] of [
-  ['fedrep-paper', 'fedrep'],
-  ['fedrep-authors-code', 'fedrep'],
-  ['fedrep-linear-sim', 'fedrep'],
-  ['dpgd-quick', 'dpgd'],
-  ['dpgd-browser', 'dpgd'],
-  ['jl-exact', 'classifier'],
-  ['jl-random', 'classifier'],
-  ['flute-c1', 'flute'],
-  ['flute-gamma', 'flute'],
-  ['flute-example1', 'flute'],
-  ['flute-overparam', 'flute'],
-  ['flute-private', 'flute'],
-  ['trace-paper', 'trace'],
-  ['trace-lstar', 'trace'],
-  ['trace-weak', 'trace'],
-]) {
+for (const { preset, scenario } of FAST) {
   test(`the ${preset} preset runs to done with every chart drawn`, async () => {
+    const filled = filledCharts(preset);
+    assert.ok(filled.length > 0, `${preset} fills no chart`);
     const { page, errors } = await openPage(`?preset=${preset}`);
     assert.equal(await page.inputValue('#preset'), preset);
     const t0 = Date.now();
     await runToDone(page);
     const seconds = (Date.now() - t0) / 1000;
     assert.ok(seconds < 30, `${preset} took ${seconds} s`);
-    for (const id of [...CANVASES[scen], ...(EXTRA_CANVASES[preset] || [])]) {
-      const ink = await inkFraction(page, id);
-      assert.ok(ink > 0.02, `${id} has ink (${ink})`);
+    for (const { id } of scenario.charts) {
+      if (filled.includes(id)) {
+        const ink = await inkFraction(page, id);
+        assert.ok(ink > 0.02, `${id} has ink (${ink})`);
+      }
       // Every chart has its tools: both axis toggles, PNG and SVG export.
       for (const suffix of ['logx', 'logy', 'png', 'svg']) {
         assert.ok(await page.isVisible(`#${id}-${suffix}`), `${id}-${suffix}`);
@@ -281,7 +292,7 @@ test('the make-dist build runs the default preset on its own', {
   try {
     const { page, errors } = await openPage('', { base: site.url });
     await runToDone(page);
-    for (const id of CANVASES.fedrep) assert.ok(await inkFraction(page, id) > 0.02, id);
+    for (const id of filledCharts(wasm.default_preset())) assert.ok(await inkFraction(page, id) > 0.02, id);
     assert.equal(await page.locator('#risk-table tbody tr').count(), 12);
     assert.deepEqual(errors, []);
     await page.close();
