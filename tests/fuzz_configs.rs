@@ -1,7 +1,8 @@
 //! Property tests over the settings of every scenario in the registry (read
 //! from their field tables): whatever text a user gives, validation names the
 //! fields it refuses in a readable message, or the run (when small) ends with
-//! finite numbers in its results — never a panic, a hang or a non-finite
+//! finite numbers in its results' metric columns (each scenario's registry
+//! entry names them) — never a panic, a hang or a non-finite
 //! success. 10,000 generated configs per scenario; of the small ones that ran,
 //! a few are also audited (10 runs per side), through the same registry.
 // Native only: proptest is a native dev-dependency (`wasm-pack test` builds every test target).
@@ -9,21 +10,10 @@
 
 use dp_explorer::scenarios::audit::AuditOptions;
 use dp_explorer::scenarios::field::FieldKind;
-use dp_explorer::scenarios::{self, Shard, SCENARIOS};
+use dp_explorer::scenarios::{self, ConfigError, Scenario, ScenarioInfo, Shard, SCENARIOS};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::cell::Cell;
-
-/// Columns that must hold finite numbers in any results.csv row.
-const FINITE_COLUMNS: &[&str] = &[
-    "excess_risk",
-    "mse",
-    "test_loss",
-    "train_loss",
-    "error01",
-    "error",
-    "error_fro",
-];
 
 /// Audits run to the end per scenario (each repeats a small run 2 × 10 times).
 const AUDITS: usize = 30;
@@ -56,19 +46,16 @@ fn text_for(
     }
 }
 
-fn check(
-    scenario: usize,
+/// The settings of one case: half the cases start small (n = 40, or 120
+/// where a scenario needs more samples than that; two repeats where it has
+/// them), so that many of them run to the end; then the generated overrides.
+fn case_texts(
+    s: &dyn Scenario,
+    preset: &str,
     overrides: &[(usize, u8, f64, u32)],
-    ran: &Cell<usize>,
-    audited: &Cell<usize>,
-) -> Result<(), TestCaseError> {
-    let s = SCENARIOS[scenario];
+) -> Vec<(String, String)> {
     let info = s.info();
-    let preset = info.presets[overrides.len() % info.presets.len()].name;
     let mut texts: Vec<(String, String)> = Vec::new();
-    // Half the cases start small (n = 40, or 120 where a scenario needs more
-    // samples than that; two repeats where it has them), so that many of them
-    // run to the end.
     if overrides.len() % 2 == 1 {
         let small = if s
             .validate(preset, &[("n", "40")])
@@ -92,112 +79,113 @@ fn check(
             text_for(field.kind, &choices, &field.default, pick, x, n),
         ));
     }
-    let pairs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    let errors = s.validate(preset, &pairs);
-    if !errors.is_empty() {
-        for e in &errors {
-            let known = info.fields.iter().any(|f| f.name == e.field())
-                || ["preset", "settings"].contains(&e.field());
-            prop_assert!(
-                known,
-                "{}: error at unknown field {}: {e}",
-                info.id,
-                e.field()
-            );
-            let message = e.to_string();
-            prop_assert!(!message.is_empty() && message.len() < 1000, "{message}");
-        }
-        return Ok(());
+    texts
+}
+
+/// Every refusal names a known field (or `extra`) in a readable message.
+fn check_refusals(
+    info: &ScenarioInfo,
+    errors: &[ConfigError],
+    extra: &[&str],
+) -> Result<(), TestCaseError> {
+    for e in errors {
+        let known = info.fields.iter().any(|f| f.name == e.field()) || extra.contains(&e.field());
+        prop_assert!(
+            known,
+            "{}: error at unknown field {}: {e}",
+            info.id,
+            e.field()
+        );
+        let message = e.to_string();
+        prop_assert!(!message.is_empty() && message.len() < 1000, "{message}");
     }
-    // Small runs run to the end; larger ones were validated (their estimate is checked to be finite).
-    let seconds = s
-        .estimated_seconds(preset, &pairs)
-        .expect("valid settings have an estimate");
-    prop_assert!(seconds.is_finite() && seconds >= 0.0, "{seconds}");
-    if seconds > 0.02 || ran.get() >= 300 {
-        return Ok(());
-    }
-    ran.set(ran.get() + 1);
+    Ok(())
+}
+
+/// Runs a small sweep to the end: a run estimated at 20 ms or less that is
+/// still going after 10 s is a hang (iterates that blew up, a loop that never
+/// ends), whatever it would print. `None`: it ended in an error that says what
+/// to change.
+fn run_small(
+    s: &dyn Scenario,
+    preset: &str,
+    pairs: &[(&str, &str)],
+    seconds: f64,
+) -> Result<Option<String>, TestCaseError> {
+    let id = s.info().id;
     let mut run = s
-        .start(preset, &pairs, Shard::WHOLE)
+        .start(preset, pairs, Shard::WHOLE)
         .expect("valid settings start");
-    // Estimated at 20 ms or less: a run still going after 10 s is a hang
-    // (iterates that blew up, a loop that never ends), whatever it would print.
     let started = std::time::Instant::now();
-    let ended = loop {
+    loop {
         match run.step() {
-            Ok(true) => break Ok(()),
+            Ok(true) => return Ok(Some(run.view().files[0].text.clone())),
             Ok(false) => {}
-            Err(e) => break Err(e),
+            Err(e) => {
+                let message = e.to_string();
+                prop_assert!(
+                    message.contains("change ") || message.contains("accounting"),
+                    "{id} {pairs:?}: {message}"
+                );
+                return Ok(None);
+            }
         }
         prop_assert!(
             started.elapsed().as_secs_f64() < 10.0,
-            "{} {pairs:?}: estimated {seconds} s, still running after 10 s ({})",
-            info.id,
+            "{id} {pairs:?}: estimated {seconds} s, still running after 10 s ({})",
             run.phase()
         );
-    };
-    match ended {
-        Ok(()) => {
-            let csv = run.view().files[0].text.clone();
-            let mut lines = csv.lines();
-            let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-            let columns: Vec<usize> = header
-                .iter()
-                .enumerate()
-                .filter(|(_, h)| FINITE_COLUMNS.contains(h))
-                .map(|(i, _)| i)
-                .collect();
-            for line in lines {
-                let cells: Vec<&str> = line.split(',').collect();
-                for &i in &columns {
-                    let x: f64 = cells[i].parse().unwrap_or(f64::NAN);
-                    prop_assert!(
-                        x.is_finite(),
-                        "{} {pairs:?}: {} = {} in {line}",
-                        info.id,
-                        header[i],
-                        cells[i]
-                    );
-                }
-            }
-        }
-        Err(e) => {
-            let message = e.to_string();
+    }
+}
+
+/// Every row of `results.csv` holds a finite number in each of the
+/// scenario's metric columns (its registry entry names them).
+fn check_metrics(
+    info: &ScenarioInfo,
+    pairs: &[(&str, &str)],
+    csv: &str,
+) -> Result<(), TestCaseError> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    for metric in info.metrics {
+        prop_assert!(
+            header.contains(metric),
+            "{}: metric {metric} is not a column of results.csv ({header:?})",
+            info.id
+        );
+    }
+    let columns: Vec<usize> = (0..header.len())
+        .filter(|&i| info.metrics.contains(&header[i]))
+        .collect();
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        for &i in &columns {
+            let x: f64 = cells[i].parse().unwrap_or(f64::NAN);
             prop_assert!(
-                message.contains("change ") || message.contains("accounting"),
-                "{} {pairs:?}: {message}",
-                info.id
+                x.is_finite(),
+                "{} {pairs:?}: {} = {} in {line}",
+                info.id,
+                header[i],
+                cells[i]
             );
-            return Ok(());
         }
     }
-    // The audit of the same settings: refused at a named field, or bounds
-    // that are numbers (NaN only where a route does not apply).
-    if !s.has_audit() || audited.get() >= AUDITS {
-        return Ok(());
-    }
-    audited.set(audited.get() + 1);
+    Ok(())
+}
+
+/// The audit of the same settings: refused at a named field, or bounds
+/// that are numbers (NaN only where a route does not apply).
+fn check_audit(
+    info: &ScenarioInfo,
+    preset: &str,
+    pairs: &[(&str, &str)],
+) -> Result<(), TestCaseError> {
     let options = AuditOptions {
         runs: 10,
         ..AuditOptions::default()
     };
-    match scenarios::start_audit(preset, &pairs, options) {
-        Err(errors) => {
-            for e in &errors {
-                let known = info.fields.iter().any(|f| f.name == e.field())
-                    || ["preset", "runs"].contains(&e.field());
-                prop_assert!(
-                    known,
-                    "{}: audit error at unknown field {}: {e}",
-                    info.id,
-                    e.field()
-                );
-            }
-        }
+    match scenarios::start_audit(preset, pairs, options) {
+        Err(errors) => check_refusals(info, &errors, &["preset", "runs"])?,
         Ok(mut audit) => {
             while !audit.step(16) {}
             for r in audit.rows() {
@@ -216,6 +204,44 @@ fn check(
         }
     }
     Ok(())
+}
+
+fn check(
+    scenario: usize,
+    overrides: &[(usize, u8, f64, u32)],
+    ran: &Cell<usize>,
+    audited: &Cell<usize>,
+) -> Result<(), TestCaseError> {
+    let s = SCENARIOS[scenario];
+    let info = s.info();
+    let preset = info.presets[overrides.len() % info.presets.len()].name;
+    let texts = case_texts(s, preset, overrides);
+    let pairs: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let errors = s.validate(preset, &pairs);
+    if !errors.is_empty() {
+        return check_refusals(&info, &errors, &["preset", "settings"]);
+    }
+    // Small runs run to the end; larger ones were validated (their estimate is checked to be finite).
+    let seconds = s
+        .estimated_seconds(preset, &pairs)
+        .expect("valid settings have an estimate");
+    prop_assert!(seconds.is_finite() && seconds >= 0.0, "{seconds}");
+    if seconds > 0.02 || ran.get() >= 300 {
+        return Ok(());
+    }
+    ran.set(ran.get() + 1);
+    let Some(csv) = run_small(s, preset, &pairs, seconds)? else {
+        return Ok(());
+    };
+    check_metrics(&info, &pairs, &csv)?;
+    if !s.has_audit() || audited.get() >= AUDITS {
+        return Ok(());
+    }
+    audited.set(audited.get() + 1);
+    check_audit(&info, preset, &pairs)
 }
 
 #[test]

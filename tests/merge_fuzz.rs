@@ -12,13 +12,11 @@
 //! each kind it tried and how each ended.
 // Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (`wasm-pack test` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
-// Native only: the CLI is not built for wasm.
-#![cfg(not(target_arch = "wasm32"))]
 
 use dp_explorer::cli::merge::merge_files;
 use dp_explorer::cli::shard::{self, Header, ShardFile};
 use dp_explorer::cli::sweep::{self, SweepArgs};
-use dp_explorer::scenarios::{self, Shard};
+use dp_explorer::scenarios::{self, Shard, SCENARIOS};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -240,6 +238,192 @@ struct Tally {
     refused: usize,
 }
 
+/// The files of one damaged merge: the shares of a sweep, damaged; which
+/// files the damage touched (a refusal must name one of them; empty: any file
+/// given); a file given twice.
+struct Damaged {
+    files: Vec<Vec<u8>>,
+    culprits: Vec<usize>,
+    extra: Option<Vec<u8>>,
+}
+
+/// The shares of the sweep of `count` shards with the damage `kind`.
+fn damage(kind: &str, shares: &Shares, rng: &mut Rng, count: usize) -> Damaged {
+    let mut d = Damaged {
+        files: shares.main[count - 1].clone(),
+        culprits: Vec::new(),
+        extra: None,
+    };
+    let i = rng.below(count);
+    match kind {
+        "byte flips" | "truncation" | "part replaced, digest recomputed" => {
+            damage_bytes(kind, rng, &mut d, i)
+        }
+        "files swapped"
+        | "file duplicated"
+        | "file missing"
+        | "share of another seed relabelled"
+        | "share of another shard count relabelled" => damage_files(kind, shares, rng, &mut d, i),
+        "no damage" => {}
+        _ => damage_header(kind, shares, rng, &mut d, i),
+    }
+    d
+}
+
+/// Damage to the bytes of file `i`: flips, a cut, or its part replaced under
+/// a recomputed digest.
+fn damage_bytes(kind: &str, rng: &mut Rng, d: &mut Damaged, i: usize) {
+    let file = &mut d.files[i];
+    match kind {
+        "byte flips" => {
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(file.len());
+                file[at] ^= 1 + rng.below(255) as u8;
+            }
+        }
+        "truncation" => {
+            let len = rng.below(file.len());
+            file.truncate(len);
+        }
+        _ => {
+            let part = read(file).part;
+            let new_part = match rng.below(3) {
+                0 => part[..rng.below(part.len().max(1))].to_vec(),
+                1 => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
+                _ => {
+                    let mut p = part.clone();
+                    p.extend((0..1 + rng.below(8)).map(|_| rng.next() as u8));
+                    p
+                }
+            };
+            *file = with_part(file, new_part);
+        }
+    }
+    d.culprits.push(i);
+}
+
+/// Edits of the headers (of file `i`, or of all files), the digest kept or
+/// recomputed.
+fn damage_header(kind: &str, shares: &Shares, rng: &mut Rng, d: &mut Damaged, i: usize) {
+    let count = d.files.len();
+    let files = &mut d.files;
+    match kind {
+        "settings edited, digest kept" => {
+            // As `sed` on the header: the digest no longer matches.
+            let file = read(&files[i]);
+            let mut header = file.header;
+            while header.settings == read(&files[i]).header.settings {
+                edit_settings(rng, &mut header.settings, &shares.fields);
+            }
+            files[i] = shard::encode(&header, &file.part).unwrap();
+            d.culprits.push(i);
+        }
+        "settings edited, digest recomputed" => {
+            let mut settings = read(&files[i]).header.settings;
+            edit_settings(rng, &mut settings, &shares.fields);
+            let all = rng.below(2) == 0;
+            for (j, f) in files.iter_mut().enumerate() {
+                if all || j == i {
+                    *f = relabel(f, |h| h.settings = settings.clone());
+                    d.culprits.push(j);
+                }
+            }
+        }
+        "shard count edited (all files)" => {
+            // The issue's `sed 's/"shards":3/"shards":2/'`, then the
+            // files of the shares beyond the new count left out.
+            let new_count = 1 + rng.below(MAX_SHARDS);
+            *files = files
+                .iter()
+                .take(new_count)
+                .map(|f| relabel(f, |h| h.shards = new_count))
+                .collect();
+            d.culprits = (0..files.len()).collect();
+        }
+        "shard index edited" => {
+            let to = rng.below(count + 1);
+            files[i] = relabel(&files[i], |h| h.shard = to);
+            d.culprits.push(i);
+        }
+        "seed relabelled (all files)" => {
+            let seed = rng.below(4).to_string();
+            for f in files.iter_mut() {
+                *f = relabel(f, |h| h.settings.push(("seed".into(), seed.clone())));
+            }
+            d.culprits = (0..count).collect();
+        }
+        "preset relabelled (all files)" => {
+            // Another preset of this scenario, or the first of any scenario.
+            let mut presets = vec![shares.other_preset];
+            presets.extend(SCENARIOS.iter().map(|s| s.info().presets[0].name));
+            let preset = rng.pick(&presets).to_string();
+            for f in files.iter_mut() {
+                *f = relabel(f, |h| h.preset = preset.clone());
+            }
+            d.culprits = (0..count).collect();
+        }
+        "emptiness or build edited" => {
+            let recompute = rng.below(2) == 0;
+            let edit = rng.below(2);
+            let change = |h: &mut Header| {
+                if edit == 0 {
+                    h.empty = !h.empty;
+                } else {
+                    h.dp_explorer = "0.0.9".into();
+                }
+            };
+            files[i] = if recompute {
+                relabel(&files[i], change)
+            } else {
+                let file = read(&files[i]);
+                let mut header = file.header;
+                change(&mut header);
+                shard::encode(&header, &file.part).unwrap()
+            };
+            d.culprits.push(i);
+        }
+        other => panic!("no damage of kind {other}"),
+    }
+}
+
+/// Files swapped, given twice or left out, or a share of another sweep
+/// relabelled as share `i` of this one.
+fn damage_files(kind: &str, shares: &Shares, rng: &mut Rng, d: &mut Damaged, i: usize) {
+    let count = d.files.len();
+    let files = &mut d.files;
+    match kind {
+        "files swapped" => {
+            let j = rng.below(count);
+            files.swap(i, j);
+        }
+        "file duplicated" => {
+            d.extra = Some(files[i].clone());
+            d.culprits.push(i);
+            d.culprits.push(count);
+        }
+        "file missing" => {
+            files.remove(i);
+        }
+        "share of another seed relabelled" => {
+            let header = read(&files[i]).header;
+            files[i] = relabel(&shares.other_seed[count - 1][i], |h| {
+                h.settings = header.settings.clone()
+            });
+            d.culprits.push(i);
+        }
+        _ => {
+            let from = 1 + rng.below(MAX_SHARDS);
+            let j = rng.below(from);
+            let header = read(&files[i]).header;
+            files[i] = relabel(&shares.main[from - 1][j], |h| {
+                h.shard = header.shard;
+                h.shards = header.shards;
+            });
+            d.culprits.push(i);
+        }
+    }
+}
+
 fn fuzz_scenario(shares: &Shares, rng: &mut Rng, tally: &mut [Tally]) {
     let mut cache = BTreeMap::new();
     for round in 0..MERGES_PER_SCENARIO {
@@ -247,147 +431,11 @@ fn fuzz_scenario(shares: &Shares, rng: &mut Rng, tally: &mut [Tally]) {
         // A share left out of a sweep of one share would leave nothing to name.
         let fewest = if KINDS[kind] == "file missing" { 2 } else { 1 };
         let count = fewest + rng.below(MAX_SHARDS + 1 - fewest);
-        let mut files: Vec<Vec<u8>> = shares.main[count - 1].clone();
-        // Which files the damage touched (a refusal must name one of them;
-        // empty: any file given).
-        let mut culprits: Vec<usize> = Vec::new();
-        let mut extra: Option<Vec<u8>> = None;
-        let i = rng.below(count);
-        match KINDS[kind] {
-            "byte flips" => {
-                for _ in 0..1 + rng.below(3) {
-                    let at = rng.below(files[i].len());
-                    files[i][at] ^= 1 + rng.below(255) as u8;
-                }
-                culprits.push(i);
-            }
-            "truncation" => {
-                let len = rng.below(files[i].len());
-                files[i].truncate(len);
-                culprits.push(i);
-            }
-            "settings edited, digest kept" => {
-                // As `sed` on the header: the digest no longer matches.
-                let file = read(&files[i]);
-                let mut header = file.header;
-                while header.settings == read(&files[i]).header.settings {
-                    edit_settings(rng, &mut header.settings, &shares.fields);
-                }
-                files[i] = shard::encode(&header, &file.part).unwrap();
-                culprits.push(i);
-            }
-            "settings edited, digest recomputed" => {
-                let mut settings = read(&files[i]).header.settings;
-                edit_settings(rng, &mut settings, &shares.fields);
-                let all = rng.below(2) == 0;
-                for (j, f) in files.iter_mut().enumerate() {
-                    if all || j == i {
-                        *f = relabel(f, |h| h.settings = settings.clone());
-                        culprits.push(j);
-                    }
-                }
-            }
-            "shard count edited (all files)" => {
-                // The issue's `sed 's/"shards":3/"shards":2/'`, then the
-                // files of the shares beyond the new count left out.
-                let new_count = 1 + rng.below(MAX_SHARDS);
-                files = files
-                    .iter()
-                    .take(new_count)
-                    .map(|f| relabel(f, |h| h.shards = new_count))
-                    .collect();
-                culprits = (0..files.len()).collect();
-            }
-            "shard index edited" => {
-                let to = rng.below(count + 1);
-                files[i] = relabel(&files[i], |h| h.shard = to);
-                culprits.push(i);
-            }
-            "seed relabelled (all files)" => {
-                let seed = rng.below(4).to_string();
-                for f in files.iter_mut() {
-                    *f = relabel(f, |h| h.settings.push(("seed".into(), seed.clone())));
-                }
-                culprits = (0..count).collect();
-            }
-            "preset relabelled (all files)" => {
-                let presets = [
-                    shares.other_preset,
-                    "fedrep-paper",
-                    "dpgd-quick",
-                    "trace-paper",
-                ];
-                let preset = rng.pick(&presets).to_string();
-                for f in files.iter_mut() {
-                    *f = relabel(f, |h| h.preset = preset.clone());
-                }
-                culprits = (0..count).collect();
-            }
-            "emptiness or build edited" => {
-                let recompute = rng.below(2) == 0;
-                let edit = rng.below(2);
-                let change = |h: &mut Header| {
-                    if edit == 0 {
-                        h.empty = !h.empty;
-                    } else {
-                        h.dp_explorer = "0.0.9".into();
-                    }
-                };
-                files[i] = if recompute {
-                    relabel(&files[i], change)
-                } else {
-                    let file = read(&files[i]);
-                    let mut header = file.header;
-                    change(&mut header);
-                    shard::encode(&header, &file.part).unwrap()
-                };
-                culprits.push(i);
-            }
-            "files swapped" => {
-                let j = rng.below(count);
-                files.swap(i, j);
-            }
-            "file duplicated" => {
-                extra = Some(files[i].clone());
-                culprits.push(i);
-                culprits.push(count);
-            }
-            "file missing" => {
-                files.remove(i);
-            }
-            "share of another seed relabelled" => {
-                let header = read(&files[i]).header;
-                files[i] = relabel(&shares.other_seed[count - 1][i], |h| {
-                    h.settings = header.settings.clone()
-                });
-                culprits.push(i);
-            }
-            "share of another shard count relabelled" => {
-                let from = 1 + rng.below(MAX_SHARDS);
-                let j = rng.below(from);
-                let header = read(&files[i]).header;
-                files[i] = relabel(&shares.main[from - 1][j], |h| {
-                    h.shard = header.shard;
-                    h.shards = header.shards;
-                });
-                culprits.push(i);
-            }
-            "part replaced, digest recomputed" => {
-                let part = read(&files[i]).part;
-                let new_part = match rng.below(3) {
-                    0 => part[..rng.below(part.len().max(1))].to_vec(),
-                    1 => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
-                    _ => {
-                        let mut p = part.clone();
-                        p.extend((0..1 + rng.below(8)).map(|_| rng.next() as u8));
-                        p
-                    }
-                };
-                files[i] = with_part(&files[i], new_part);
-                culprits.push(i);
-            }
-            _ => {}
-        }
+        let Damaged {
+            files,
+            culprits,
+            extra,
+        } = damage(KINDS[kind], shares, rng, count);
         // The files as `merge` reads them, each under a name of its own (the
         // bytes stay in memory: `merge_files` is `merge` after the reading).
         let paths: Vec<PathBuf> = (0..files.len() + extra.iter().len())

@@ -44,6 +44,8 @@ pub struct About {
     pub charts: &'static [ChartInfo],
     pub lesson: &'static [LessonStep],
     pub claims: &'static [Claim],
+    /// The `results.csv` columns that measure the outcome ([`ScenarioInfo::metrics`]).
+    pub metrics: &'static [&'static str],
 }
 
 /// A scenario's sweep as a step-wise state machine (its `run.rs`), stepped
@@ -280,6 +282,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 user_split: a.user_split,
                 lesson: a.lesson,
                 claims: a.claims,
+                metrics: a.metrics,
             }
         })
     }

@@ -116,6 +116,10 @@ pub struct ScenarioInfo {
     /// What the lesson and the captions say the charts show, each with the
     /// predicate that decides it on a finished run.
     pub claims: &'static [claims::Claim],
+    /// The `results.csv` columns that measure the outcome (a risk, a loss, an
+    /// error): a finite number in every row of any run that ends
+    /// (`tests/fuzz_configs.rs` checks it for every scenario).
+    pub metrics: &'static [&'static str],
 }
 
 /// wasm in a worker against the native time: the Private FedRep benchmarks'

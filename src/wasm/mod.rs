@@ -59,6 +59,8 @@ export interface ScenarioInfo {
   lesson: LessonStep[];
   /** What the lesson and captions say the charts show: judged on every finished run (`View.claims`). */
   claims: { id: string; text: string }[];
+  /** The results.csv columns that measure the outcome: a finite number in every row. */
+  metrics: string[];
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
 }

@@ -146,6 +146,7 @@ impl Experiment for Classifier {
         user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
+        metrics: &["error01"],
     };
     const AUDIT: Option<AuditFn<ClassifierConfig>> = Some(audit::classifier_audit_targets);
 

@@ -142,6 +142,7 @@ impl Experiment for DpGd {
         user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
+        metrics: &["test_loss", "train_loss", "excess_risk"],
     };
     const AUDIT: Option<AuditFn<DpGdConfig>> = Some(audit::dpgd_audit_targets);
 

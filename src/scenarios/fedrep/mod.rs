@@ -150,6 +150,7 @@ impl Experiment for FedRep {
         user_split: true,
         lesson: LESSON,
         claims: claims::CLAIMS,
+        metrics: &["excess_risk", "mse"],
     };
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
 

@@ -212,6 +212,7 @@ impl Experiment for Flute {
         user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
+        metrics: &["error"],
     };
     const AUDIT: Option<AuditFn<FluteConfig>> = Some(audit::flute_audit_targets);
 

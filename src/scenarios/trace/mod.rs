@@ -137,6 +137,7 @@ impl Experiment for Trace {
         user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
+        metrics: &["error_fro"],
     };
     const AUDIT: Option<AuditFn<TraceConfig>> = Some(audit::trace_audit_targets);
 
