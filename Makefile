@@ -11,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench
+.PHONY: demo test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench fixtures
 
 setup:
 	@bash scripts/setup.sh
@@ -71,3 +71,16 @@ lint-workflows:
 
 bench: build
 	bash scripts/bench.sh
+
+# Stores a preset's outputs for tests/fixtures.rs, byte for byte (a new preset's case, or a case whose
+# algorithm or data model changed on purpose), at a test size:
+#   make fixtures PRESET=name SET="n=80 seeds=2" [CASE=dir, default PRESET-small]
+# writes tests/fixtures/baseline/CASE/args.txt and the CSV files of `dp-explorer sweep --threads 1 ARGS`.
+fixtures:
+	@[ -n "$(PRESET)" ] || { echo 'usage: make fixtures PRESET=name SET="key=value ..." [CASE=dir]' >&2; exit 1; }
+	@dir=tests/fixtures/baseline/$(or $(CASE),$(PRESET)-small); out=target/fixture-out; \
+	args="$(strip --preset $(PRESET) $(foreach s,$(SET),--set $(s)))"; \
+	rm -rf $$out && cargo run --quiet -- sweep --threads 1 $$args --out $$out > /dev/null && \
+	mkdir -p $$dir && echo "$$args" > $$dir/args.txt && \
+	for f in $$out/*.csv; do [ "$$(basename $$f)" = claims.csv ] || cp $$f $$dir/; done && \
+	echo "stored $$dir ($$(ls $$dir | tr '\n' ' ')): $$args"

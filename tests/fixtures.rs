@@ -84,7 +84,9 @@ fn every_preset_gives_the_stored_results_byte_for_byte() {
     for (_, p) in scenarios::all_presets() {
         assert!(
             presets_seen.iter().any(|s| s == p.name),
-            "no stored output for preset {}",
+            "no stored output for preset {0}: store one at a test size with \
+             `make fixtures PRESET={0} SET=\"key=value ...\"` (it writes \
+             tests/fixtures/baseline/{0}-small/: args.txt and the sweep's CSV files)",
             p.name
         );
     }
