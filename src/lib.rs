@@ -18,6 +18,7 @@ pub mod data;
 pub mod dense;
 pub mod linalg;
 pub mod metrics;
+pub mod names;
 pub mod plot;
 pub mod privacy;
 pub mod rng;

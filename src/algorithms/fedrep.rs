@@ -48,11 +48,7 @@ pub enum BatchMode {
 
 impl BatchMode {
     pub fn name(self) -> &'static str {
-        match self {
-            BatchMode::Split => "split",
-            BatchMode::Full => "full",
-            BatchMode::Fresh => "fresh",
-        }
+        crate::names::serde_name(&self)
     }
 
     /// (B, B') index ranges into S⁰ for round t.

@@ -49,10 +49,7 @@ impl Activation {
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Activation::Tanh => "tanh",
-            Activation::Sin => "sin",
-        }
+        crate::names::serde_name(&self)
     }
 }
 
@@ -70,10 +67,7 @@ pub enum Target {
 
 impl Target {
     pub fn name(self) -> &'static str {
-        match self {
-            Target::Sign => "sign",
-            Target::Linear { .. } => "linear",
-        }
+        crate::names::serde_name(&self)
     }
 }
 

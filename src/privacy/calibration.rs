@@ -22,11 +22,7 @@ pub enum Calibration {
 impl Calibration {
     /// Config name: "exact", "paper", "authors-code".
     pub fn name(self) -> &'static str {
-        match self {
-            Calibration::Exact => "exact",
-            Calibration::Paper => "paper",
-            Calibration::AuthorsCode => "authors-code",
-        }
+        crate::names::serde_name(&self)
     }
 }
 

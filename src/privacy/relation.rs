@@ -34,10 +34,7 @@ impl Relation {
 
     /// The name used in config text: "replace-one" / "add-remove-one".
     pub fn name(self) -> &'static str {
-        match self {
-            Relation::ReplaceOne => "replace-one",
-            Relation::AddRemoveOne => "add-remove-one",
-        }
+        crate::names::serde_name(&self)
     }
 }
 

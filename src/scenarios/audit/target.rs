@@ -20,10 +20,7 @@ pub enum AuditMode {
 
 impl AuditMode {
     pub fn name(self) -> &'static str {
-        match self {
-            AuditMode::WhiteBox => "white-box",
-            AuditMode::Final => "final",
-        }
+        crate::names::serde_name(&self)
     }
 
     pub fn parse(s: &str) -> Option<Self> {

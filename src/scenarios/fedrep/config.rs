@@ -28,11 +28,7 @@ pub enum InitMode {
 
 impl InitMode {
     pub fn name(self) -> &'static str {
-        match self {
-            InitMode::Private => "private",
-            InitMode::NonPrivate => "non-private",
-            InitMode::Random => "random",
-        }
+        crate::names::serde_name(&self)
     }
 }
 
@@ -49,10 +45,7 @@ pub enum Heads {
 
 impl Heads {
     pub fn name(self) -> &'static str {
-        match self {
-            Heads::Gaussian => "gaussian",
-            Heads::Unit => "unit",
-        }
+        crate::names::serde_name(&self)
     }
 }
 
@@ -71,10 +64,7 @@ pub enum AltMinUsers {
 
 impl AltMinUsers {
     pub fn name(self) -> &'static str {
-        match self {
-            AltMinUsers::Disjoint => "disjoint",
-            AltMinUsers::AllUsers => "all-users",
-        }
+        crate::names::serde_name(&self)
     }
 
     pub fn mode(self) -> AltMinMode {

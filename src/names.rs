@@ -1,0 +1,229 @@
+//! The text name of an enum value is its serde name, written once: in the
+//! enum's `#[serde(rename_all = "kebab-case")]` (or a variant's `rename`).
+//! [`serde_name`] reads it back without allocating, so a `name()` method,
+//! a CSV cell and the settings' text can never disagree.
+
+use serde::ser::{self, Impossible, Serialize, Serializer};
+use std::fmt;
+
+/// The serde name of an enum variant (unit or with fields: `Target::Linear
+/// { .. }` is "linear"), as the `&'static str` the derive wrote.
+///
+/// # Panics
+/// For a value that serde does not write as an enum variant: a bug of the
+/// caller (every type this is called on is an enum), caught by its tests.
+pub fn serde_name<T: Serialize + ?Sized>(value: &T) -> &'static str {
+    match value.serialize(VariantName) {
+        Ok(name) | Err(Found::Variant(name)) => name,
+        Err(Found::NotAVariant) => panic!("serde_name: not an enum variant"),
+    }
+}
+
+/// The variant's name of a variant with fields (serialization stops there),
+/// or a value that is not a variant.
+#[derive(Debug)]
+enum Found {
+    Variant(&'static str),
+    NotAVariant,
+}
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for Found {}
+
+impl ser::Error for Found {
+    fn custom<M: fmt::Display>(_: M) -> Self {
+        Found::NotAVariant
+    }
+}
+
+/// A serializer that answers a variant's name and refuses anything else.
+struct VariantName;
+
+macro_rules! not_a_variant {
+    ($($method:ident($($arg:ty),*)),* $(,)?) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<&'static str, Found> {
+            Err(Found::NotAVariant)
+        })*
+    };
+}
+
+impl Serializer for VariantName {
+    type Ok = &'static str;
+    type Error = Found;
+    type SerializeSeq = Impossible<&'static str, Found>;
+    type SerializeTuple = Impossible<&'static str, Found>;
+    type SerializeTupleStruct = Impossible<&'static str, Found>;
+    type SerializeTupleVariant = Impossible<&'static str, Found>;
+    type SerializeMap = Impossible<&'static str, Found>;
+    type SerializeStruct = Impossible<&'static str, Found>;
+    type SerializeStructVariant = Impossible<&'static str, Found>;
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<&'static str, Found> {
+        Ok(variant)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: &T,
+    ) -> Result<&'static str, Found> {
+        Ok(variant)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Found> {
+        Err(Found::Variant(variant))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Found> {
+        Err(Found::Variant(variant))
+    }
+
+    not_a_variant!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+    );
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<&'static str, Found> {
+        Err(Found::NotAVariant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<&'static str, Found> {
+        Err(Found::NotAVariant)
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Found> {
+        Err(Found::NotAVariant)
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Found> {
+        Err(Found::NotAVariant)
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, Found> {
+        Err(Found::NotAVariant)
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Found> {
+        Err(Found::NotAVariant)
+    }
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Found> {
+        Err(Found::NotAVariant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::fedrep::BatchMode;
+    use crate::data::random_features::{Activation, Target};
+    use crate::privacy::{Calibration, Relation};
+    use crate::scenarios::audit::AuditMode;
+    use crate::scenarios::fedrep::config::{AltMinUsers, Heads, InitMode};
+
+    #[test]
+    fn names_are_the_serde_names_the_settings_and_files_have_always_used() {
+        let names = [
+            serde_name(&Calibration::Exact),
+            serde_name(&Calibration::Paper),
+            serde_name(&Calibration::AuthorsCode),
+            serde_name(&Relation::ReplaceOne),
+            serde_name(&Relation::AddRemoveOne),
+            serde_name(&Activation::Tanh),
+            serde_name(&Activation::Sin),
+            serde_name(&Target::Sign),
+            serde_name(&Target::Linear { noise: 0.3 }),
+            serde_name(&BatchMode::Split),
+            serde_name(&BatchMode::Full),
+            serde_name(&BatchMode::Fresh),
+            serde_name(&InitMode::Private),
+            serde_name(&InitMode::NonPrivate),
+            serde_name(&InitMode::Random),
+            serde_name(&Heads::Gaussian),
+            serde_name(&Heads::Unit),
+            serde_name(&AltMinUsers::Disjoint),
+            serde_name(&AltMinUsers::AllUsers),
+            serde_name(&AuditMode::WhiteBox),
+            serde_name(&AuditMode::Final),
+        ];
+        assert_eq!(
+            names,
+            [
+                "exact",
+                "paper",
+                "authors-code",
+                "replace-one",
+                "add-remove-one",
+                "tanh",
+                "sin",
+                "sign",
+                "linear",
+                "split",
+                "full",
+                "fresh",
+                "private",
+                "non-private",
+                "random",
+                "gaussian",
+                "unit",
+                "disjoint",
+                "all-users",
+                "white-box",
+                "final",
+            ]
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "not an enum variant")]
+    fn a_value_that_is_not_a_variant_is_a_bug() {
+        serde_name(&1.5);
+    }
+}
