@@ -222,7 +222,7 @@ fn check(
         .collect();
     let errors = s.validate(preset, &pairs);
     if !errors.is_empty() {
-        return check_refusals(&info, &errors, &["preset", "settings"]);
+        return check_refusals(info, &errors, &["preset", "settings"]);
     }
     // Small runs run to the end; larger ones were validated (their estimate is checked to be finite).
     let seconds = s
@@ -236,12 +236,12 @@ fn check(
     let Some(csv) = run_small(s, preset, &pairs, seconds)? else {
         return Ok(());
     };
-    check_metrics(&info, &pairs, &csv)?;
+    check_metrics(info, &pairs, &csv)?;
     if !s.has_audit() || audited.get() >= AUDITS {
         return Ok(());
     }
     audited.set(audited.get() + 1);
-    check_audit(&info, preset, &pairs)
+    check_audit(info, preset, &pairs)
 }
 
 #[test]
