@@ -85,7 +85,8 @@ fn cases_of_every_preset() -> Vec<Case> {
         let of_preset: Vec<_> = cases.iter().filter(|c| c.1 == p.name).cloned().collect();
         assert!(
             !of_preset.is_empty(),
-            "no stored case for preset {}",
+            "no stored case for preset {0}: store one at a test size with \
+             `make fixtures PRESET={0} SET=\"key=value ...\"` (docs/testing.md)",
             p.name
         );
         out.extend(of_preset);

@@ -6,10 +6,7 @@ use crate::data::random_features::{Activation, Target};
 use crate::privacy::error::MAX_EPSILON;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{
-    choices, common, field, fields_once, sections, too_slow, unknown_preset, Config, Field,
-    OptionalList,
-};
+use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -183,7 +180,7 @@ impl Default for DpGdConfig {
 
 /// Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20), p from 20 to
 /// 8000 around p = n; ε ∈ {1, 2, 4}.
-fn browser_preset() -> DpGdConfig {
+pub(super) fn browser_preset() -> DpGdConfig {
     DpGdConfig {
         n: 400,
         d: 20,
@@ -247,7 +244,7 @@ const TRACE: &str = "Loss versus T (separate runs, σ calibrated for each T)";
 const EPSILONS: Interval = Interval::closed(1e-3, MAX_EPSILON);
 
 /// Every setting of the sweep, in the page's order, with its rules.
-fn field_table() -> Vec<Field<DpGdConfig>> {
+pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
     type C = DpGdConfig;
     sections([
         (
@@ -341,120 +338,10 @@ fn field_table() -> Vec<Field<DpGdConfig>> {
     ])
 }
 
-impl Config for DpGdConfig {
-    fields_once!(DpGdConfig, field_table);
-
-    /// Built-in configurations:
-    /// - `dpgd-browser`: Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20
-    ///   keeps the paper's ratio n/d at 20), p from 20 to 8000 around p = n; ε ∈ {1, 2, 4}.
-    /// - `dpgd-paper`: the paper's d = 100, n = 2000, n_test = 1000, p up to 16000
-    ///   (memory: Φ and Φ_test are (n + n_test)·p doubles). Native speed: minutes.
-    /// - `dpgd-paper-full`: as `dpgd-paper` over the paper's whole width grid
-    ///   ([`PAPER_WIDTHS`], p up to 199526), loss versus T at three widths; the
-    ///   kernel path never stores Φ (3.2 GB at the widest), so it fits in memory.
-    /// - `dpgd-quick`: d = 10, n = 100 for tests and a first look (well under a second).
-    fn preset(name: &str) -> Result<Self, ConfigError> {
-        let browser = browser_preset();
-        match name.trim().to_ascii_lowercase().as_str() {
-            "dpgd-browser" => Ok(browser),
-            "dpgd-paper" => Ok(DpGdConfig {
-                n: 2000,
-                d: 100,
-                p_grid: vec![50, 125, 316, 794, 1258, 1995, 2000, 3162, 5011, 7943, 16000],
-                n_test: 1000,
-                delta: 1.0 / 2000.0,
-                time_scale: 5.0,
-                trace_p: OptionalList(vec![3162, 7943, 16000]),
-                trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
-                trace_eta: 3e-5,
-                ..browser
-            }),
-            "dpgd-paper-full" => Ok(DpGdConfig {
-                n: 2000,
-                d: 100,
-                p_grid: PAPER_WIDTHS.to_vec(),
-                n_test: 1000,
-                delta: 1.0 / 2000.0,
-                time_scale: 5.0,
-                trace_p: OptionalList(vec![7943, 31622, 199526]),
-                trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
-                trace_eta: 3e-5,
-                ..browser
-            }),
-            "dpgd-quick" => Ok(DpGdConfig {
-                n: 100,
-                d: 10,
-                p_grid: vec![10, 25, 50, 100, 200, 500, 2000],
-                n_test: 200,
-                delta: 1.0 / 100.0,
-                trace_p: OptionalList(vec![500, 2000]),
-                trace_time_scales: vec![1.0, 4.0, 16.0],
-                trace_eta: 5e-4,
-                ..browser
-            }),
-            _ => Err(unknown_preset(name, PRESETS)),
-        }
-    }
-
-    /// The rules across fields, each naming the field to change. Checks
-    /// that need a field to be sane first (e.g. the largest width) are
-    /// skipped while that field is reported.
-    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
-        let mut errors = Vec::new();
-        let bad = |field: &str| failed.iter().any(|e| e.field() == field);
-        if !bad("epsilons") {
-            if let Some(e) = self
-                .epsilons
-                .iter()
-                .find_map(|&eps| self.check_prop32("epsilons", eps).err())
-            {
-                errors.push(e);
-            }
-        }
-        if bad("p_grid") {
-            return errors;
-        }
-        if let Err(e) = self.check_widths() {
-            errors.push(e);
-            return errors;
-        }
-        let p_max = self.p_grid.iter().copied().max().unwrap_or(1);
-        // GD on L is stable for η < n/λ₁(K) with λ₁(K) ≲ p·(1 + n/d) for a
-        // 1-Lipschitz activation, so η ≤ d/p keeps every run stable.
-        let eta_limit = self.d as f64 / p_max as f64;
-        if self.eta_mode == EtaMode::Fixed && !(self.eta > 0.0 && self.eta <= eta_limit) {
-            errors.push(ConfigError::out_of_range(
-                "eta",
-                &format!(
-                    "in (0, d/p] = (0, {eta_limit:.3e}] for p up to {p_max}, where GD is stable"
-                ),
-                self.eta,
-            ));
-        }
-        if let Err(e) = self.check_trace() {
-            errors.push(e);
-        }
-        if failed.is_empty() && errors.is_empty() {
-            if let Err(e) = self.check_step_counts() {
-                errors.push(e);
-            }
-        }
-        if failed.is_empty() && errors.is_empty() {
-            errors.extend(too_slow(
-                "p_grid",
-                super::cost::sweep_seconds(self, &super::cost::NATIVE),
-                MAX_SECONDS,
-                "the widths, n, the time scale or the number of ε and seeds",
-            ));
-        }
-        errors
-    }
-}
-
 impl DpGdConfig {
     /// The widths (at least one, each ≥ 1 and listed once: the field's
     /// rules) within memory: the kernel path's n, the direct path's features.
-    fn check_widths(&self) -> Result<(), ConfigError> {
+    pub(super) fn check_widths(&self) -> Result<(), ConfigError> {
         let mut sorted = self.p_grid.clone();
         sorted.sort_unstable();
         if self.p_grid.iter().any(|&p| self.uses_kernel(p)) && self.n > KERNEL_MAX_N {
@@ -485,7 +372,7 @@ impl DpGdConfig {
     }
 
     /// The loss-versus-T runs: widths from `p_grid`, their ε, time scales and η.
-    fn check_trace(&self) -> Result<(), ConfigError> {
+    pub(super) fn check_trace(&self) -> Result<(), ConfigError> {
         if let Some(&p) = self.trace_p.iter().find(|p| !self.p_grid.contains(p)) {
             return Err(ConfigError::invalid(
                 "trace_p",
@@ -530,7 +417,7 @@ impl DpGdConfig {
     }
 
     /// No run longer than [`MAX_STEPS`]; the message names the setting to change.
-    fn check_step_counts(&self) -> Result<(), ConfigError> {
+    pub(super) fn check_step_counts(&self) -> Result<(), ConfigError> {
         for &p in &self.p_grid {
             let mut runs = vec![(self.schedule(p, self.time_scale).1, "eta", "time_scale")];
             if self.trace_p.contains(&p) {
@@ -561,7 +448,7 @@ impl DpGdConfig {
     }
 
     /// Prop. 3.2's calibration holds for ε < 8 ln(1/δ) only.
-    fn check_prop32(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
+    pub(super) fn check_prop32(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
         if self.calibration == Calibration::Prop32 {
             let bound = 8.0 * (1.0 / self.delta).ln();
             if eps >= bound {
@@ -642,6 +529,7 @@ impl DpGdConfig {
 #[cfg(test)]
 mod clip_scale_tests {
     use super::*;
+    use crate::scenarios::field::Config;
     use crate::scenarios::{self, Shard};
 
     /// The smallest clip scale is refused at clip_scale (it once reached the

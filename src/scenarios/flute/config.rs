@@ -5,12 +5,8 @@
 use crate::algorithms::flute::GradientScale;
 use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
 use crate::privacy::Relation;
-use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{
-    choices, common, field, fields_once, sections, too_slow, unknown_preset, Config, Field,
-    OptionalList,
-};
+use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -141,7 +137,7 @@ const BASELINES: &str = "FedRep";
 const PRIVACY: &str = "Privacy (project's extension)";
 const CHARTS: &str = "Charts";
 
-fn field_table() -> Vec<Field<FluteConfig>> {
+pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
     type C = FluteConfig;
     let up_to_10 = Interval::open_closed(0.0, 10.0);
     let clip = Interval::open_closed(0.0, 1e6);
@@ -316,121 +312,5 @@ impl FluteConfig {
         let round = m * n * d * (k + 2.0);
         let als = 30.0 * (m * (n * d * d + k * k * d * d) + (d * k).powi(3) / 3.0);
         self.seeds as f64 * (self.rounds_per_seed() * round * 0.7e-9 + als * 1.5e-9)
-    }
-}
-
-impl Config for FluteConfig {
-    fields_once!(FluteConfig, field_table);
-
-    fn preset(name: &str) -> Result<Self, ConfigError> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "flute-c1" => Ok(FluteConfig::default()),
-            "flute-gamma" => Ok(FluteConfig {
-                n: 10,
-                m: 10,
-                k: 6,
-                rounds: 600,
-                ablation_m: OptionalList(vec![8, 9, 10, 11]),
-                ..FluteConfig::default()
-            }),
-            "flute-example1" => Ok(FluteConfig {
-                n: 5,
-                m: 40,
-                d: 10,
-                k: 1,
-                rank: 5,
-                spectrum: Spectrum::Example1,
-                noise: 0.01,
-                rounds: 400,
-                ..FluteConfig::default()
-            }),
-            "flute-overparam" => Ok(FluteConfig {
-                k: 3,
-                rank: 3,
-                noise: 0.0,
-                rounds: 600,
-                ..FluteConfig::default()
-            }),
-            "flute-private" => Ok(FluteConfig {
-                n: 2000,
-                private: true,
-                fedrep_step: 1.0,
-                fedrep_clip: 0.2,
-                ..FluteConfig::default()
-            }),
-            other => Err(unknown_preset(other, PRESETS)),
-        }
-    }
-
-    fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
-        let mut errors = Vec::new();
-        if self.k > self.d {
-            errors.push(ConfigError::out_of_range(
-                "k",
-                &format!("at most d = {}", self.d),
-                self.k,
-            ));
-        }
-        let rank_max = self.d.min(self.n);
-        if self.spectrum == Spectrum::Decaying && !(1..=rank_max).contains(&self.rank) {
-            errors.push(ConfigError::out_of_range(
-                "rank",
-                &format!("between 1 and min(d, M) = {rank_max}"),
-                self.rank,
-            ));
-        }
-        if self.spectrum == Spectrum::Example1 && self.n > self.d {
-            errors.push(ConfigError::invalid(
-                "n",
-                format!(
-                    "Example 1 gives each client its own direction: at most d = {} clients",
-                    self.d
-                ),
-            ));
-        }
-        // Fig. 4: γ₁ > 2γ₂ was not used because ‖BW‖_F "usually diverges": the
-        // penalty −γ₁‖BW‖² then outgrows the balancing term.
-        if self.gamma1 > 2.0 * self.gamma2 * (1.0 + 1e-12) {
-            errors.push(ConfigError::invalid(
-                "gamma1",
-                format!(
-                    "γ₁ = {} is more than 2γ₂ = {}: the regularizer is then unbounded below and ‖BW‖ diverges (the paper, Fig. 4, does not use it)",
-                    self.gamma1,
-                    2.0 * self.gamma2
-                ),
-            ));
-        }
-        if !failed.is_empty() || !errors.is_empty() {
-            return errors;
-        }
-        let largest_m = self
-            .ablation_m
-            .iter()
-            .copied()
-            .chain([self.m])
-            .max()
-            .unwrap_or(self.m);
-        let bytes = 8.0 * self.n as f64 * largest_m as f64 * (self.d + 1) as f64;
-        if bytes > 1.5e9 {
-            errors.push(ConfigError::invalid(
-                "n",
-                format!(
-                    "M·N·(d + 1) numbers take {:.1} GB: lower n, m or d",
-                    bytes / 1e9
-                ),
-            ));
-        }
-        if self.private {
-            errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
-                super::plan::plan(self, eps)
-            }));
-        }
-        errors.extend(too_slow(
-            "rounds",
-            self.estimated_seconds(),
-            MAX_SECONDS,
-            "rounds, n, m, seeds or the ε list",
-        ));
-        errors
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod charts;
+mod checks;
 pub mod claims;
 pub mod config;
 pub mod plan;
