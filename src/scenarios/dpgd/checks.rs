@@ -20,31 +20,27 @@ impl Config for DpGdConfig {
     /// - `dpgd-quick`: d = 10, n = 100 for tests and a first look (well under a second).
     fn preset(name: &str) -> Result<Self, ConfigError> {
         let browser = browser_preset();
+        // Fig. 1's setting (n = 2000, d = 100, δ = 1/n) at widths the page can run.
+        let paper = DpGdConfig {
+            n: 2000,
+            d: 100,
+            p_grid: vec![50, 125, 316, 794, 1258, 1995, 2000, 3162, 5011, 7943, 16000],
+            n_test: 1000,
+            delta: 1.0 / 2000.0,
+            time_scale: 5.0,
+            trace_p: OptionalList(vec![3162, 7943, 16000]),
+            trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
+            trace_eta: 3e-5,
+            ..browser.clone()
+        };
         match name.trim().to_ascii_lowercase().as_str() {
             "dpgd-browser" => Ok(browser),
-            "dpgd-paper" => Ok(DpGdConfig {
-                n: 2000,
-                d: 100,
-                p_grid: vec![50, 125, 316, 794, 1258, 1995, 2000, 3162, 5011, 7943, 16000],
-                n_test: 1000,
-                delta: 1.0 / 2000.0,
-                time_scale: 5.0,
-                trace_p: OptionalList(vec![3162, 7943, 16000]),
-                trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
-                trace_eta: 3e-5,
-                ..browser
-            }),
+            "dpgd-paper" => Ok(paper),
+            // The paper's full width grid; the traced widths spread over it.
             "dpgd-paper-full" => Ok(DpGdConfig {
-                n: 2000,
-                d: 100,
                 p_grid: PAPER_WIDTHS.to_vec(),
-                n_test: 1000,
-                delta: 1.0 / 2000.0,
-                time_scale: 5.0,
                 trace_p: OptionalList(vec![7943, 31622, 199526]),
-                trace_time_scales: vec![1.0, 2.0, 5.0, 10.0],
-                trace_eta: 3e-5,
-                ..browser
+                ..paper
             }),
             "dpgd-quick" => Ok(DpGdConfig {
                 n: 100,
