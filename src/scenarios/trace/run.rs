@@ -340,21 +340,8 @@ impl TraceSweep {
                     },
                     Some(p.init_report.clone()),
                 );
-                let clip = (variant == Variant::Clipped).then_some(c.clip_grad);
-                let (end, trajectory) = ds.descend(&init, c.iterations, p.loop_sd, clip, noise)?;
-                let (e, s) = ds.measure(&end);
-                self.push(
-                    TraceRow {
-                        error_fro: e,
-                        subspace_error: s,
-                        epsilon_spent: p.report.epsilon_exact,
-                        sigma_init: p.s1,
-                        sigma_loop: p.loop_sd,
-                        trajectory,
-                        ..ds.row(DP_RGRAD, vn, pn, eps, c.iterations)
-                    },
-                    Some(p.report.clone()),
-                );
+                let base = ds.row(DP_RGRAD, vn, pn, eps, c.iterations);
+                self.push_descent(ds, &init, &p, variant, noise, base)?;
             }
         }
         Ok(())
@@ -373,28 +360,45 @@ impl TraceSweep {
             let p = plan(&cl, n, eps, c.variant, c.privacy)?;
             let noise = ds.noise(combine(1000, l as u64));
             let init = ds.private_init(c.variant, &p, noise)?;
-            let clip = (c.variant == Variant::Clipped).then_some(c.clip_grad);
-            let (end, trajectory) = ds.descend(&init, l, p.loop_sd, clip, noise)?;
-            let (e, s) = ds.measure(&end);
-            self.push(
-                TraceRow {
-                    error_fro: e,
-                    subspace_error: s,
-                    epsilon_spent: p.report.epsilon_exact,
-                    sigma_init: p.s1,
-                    sigma_loop: p.loop_sd,
-                    trajectory,
-                    ..ds.row(
-                        "dp-rgrad-lstar",
-                        variant_name(c.variant),
-                        privacy_name(c.privacy),
-                        eps,
-                        l,
-                    )
-                },
-                Some(p.report.clone()),
+            let base = ds.row(
+                "dp-rgrad-lstar",
+                variant_name(c.variant),
+                privacy_name(c.privacy),
+                eps,
+                l,
             );
+            self.push_descent(ds, &init, &p, c.variant, noise, base)?;
         }
+        Ok(())
+    }
+
+    /// DP-RGrad (Alg. 2) from the private start `init` under plan `p`, and
+    /// its row (on `base`: method, configuration, ε, iterations) with the
+    /// plan's report.
+    fn push_descent(
+        &mut self,
+        ds: &Dataset,
+        init: &LowRank,
+        p: &TracePlan,
+        variant: Variant,
+        noise: NoiseSource,
+        base: TraceRow,
+    ) -> Result<(), RunError> {
+        let clip = (variant == Variant::Clipped).then_some(ds.c.clip_grad);
+        let (end, trajectory) = ds.descend(init, base.iterations, p.loop_sd, clip, noise)?;
+        let (e, s) = ds.measure(&end);
+        self.push(
+            TraceRow {
+                error_fro: e,
+                subspace_error: s,
+                epsilon_spent: p.report.epsilon_exact,
+                sigma_init: p.s1,
+                sigma_loop: p.loop_sd,
+                trajectory,
+                ..base
+            },
+            Some(p.report.clone()),
+        );
         Ok(())
     }
 
