@@ -18,6 +18,7 @@ pub mod run;
 use self::config::{ClassifierConfig, PRESETS};
 use self::run::{csv, ClassifierRow, ClassifierSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
+use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
@@ -189,11 +190,7 @@ impl Experiment for Classifier {
                 "{:<18} {:>6} {:>8} {:>8} {:>10.4} {:>10}\n",
                 r.method,
                 r.d,
-                if r.epsilon.is_nan() {
-                    "—".to_string()
-                } else {
-                    format!("{}", r.epsilon)
-                },
+                number_or(r.epsilon, "—"),
                 r.seed,
                 r.error01,
                 r.candidates

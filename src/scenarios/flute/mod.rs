@@ -19,6 +19,7 @@ use self::config::{FluteConfig, PRESETS};
 use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
 use crate::privacy::PrivacyReport;
 use crate::scenarios::adapter::{About, AuditFn, Experiment};
+use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
@@ -267,22 +268,14 @@ impl Experiment for Flute {
             summary.push_str(&format!(
                 "{:<16} {:>8} {:>5} {:>4} {:>10.4} {:>10.4} {:>10.4} {:>10.4} {:>8}\n",
                 r.method,
-                if r.epsilon.is_nan() {
-                    "—".to_string()
-                } else {
-                    format!("{}", r.epsilon)
-                },
+                number_or(r.epsilon, "—"),
                 r.seed,
                 r.m,
                 r.error,
                 r.erm_floor,
                 r.population_floor,
                 r.principal_angle,
-                if r.rounds_to_floor.is_nan() {
-                    "—".to_string()
-                } else {
-                    format!("{}", r.rounds_to_floor)
-                }
+                number_or(r.rounds_to_floor, "—")
             ));
         }
         View {

@@ -19,6 +19,7 @@ pub mod run;
 use self::config::{TraceConfig, PRESETS};
 use self::run::{csv, TraceRow, TraceSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
+use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
@@ -218,11 +219,7 @@ impl Experiment for Trace {
                 v,
                 p,
                 n,
-                if eps.is_nan() {
-                    "—".to_string()
-                } else {
-                    format!("{eps}")
-                },
+                number_or(eps, "—"),
                 same.len(),
                 charts::median(same.iter().map(|r| r.error_fro).collect()),
                 charts::median(same.iter().map(|r| r.subspace_error).collect()),
