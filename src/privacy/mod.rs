@@ -2,6 +2,7 @@
 //! formulas), neighbouring relations and sensitivities, clipping, and the
 //! Gaussian mechanism. Every algorithm in the crate takes its σ from here.
 //!
+//! - [`attacker`]: an ε spent read as what it lets an attacker do (posterior bound, the (FPR, TPR) region);
 //! - [`audit`]: lower bounds on ε from an attack (Clopper–Pearson and Gaussian-DP routes);
 //! - [`gdp`]: exact composition of Gaussian stages (the default, the headline ε);
 //! - [`rdp`], [`zcdp`]: the looser accountants, shown for comparison;
@@ -13,6 +14,7 @@
 //! - [`relation`]: neighbouring datasets and the sensitivity of a clipped mean;
 //! - [`gaussian`]: the Gaussian mechanism itself; [`clipping`]: bounding norms.
 
+pub mod attacker;
 pub mod audit;
 pub mod calibration;
 pub mod clipping;

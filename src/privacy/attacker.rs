@@ -1,0 +1,241 @@
+//! What an ε spent means to one person in the data, in an attacker's terms.
+//!
+//! Differential privacy is a bound on every membership test (Wasserman &
+//! Zhou 2010; Kairouz, Oh & Viswanath 2015, Thm. 2.1): whatever test an
+//! attacker runs on everything a run releases to decide "this person's data
+//! is in" against "it is not" (or, for replace-one, "their value is a"
+//! against "it is b"), its true- and false-positive rates satisfy
+//!
+//!   TPR ≤ e^ε · FPR + δ   and   1 − FPR ≤ e^ε · (1 − TPR) + δ.
+//!
+//! For a run made only of Gaussian stages the exact bound is the Gaussian
+//! trade-off curve of its composed μ (Dong, Roth & Su 2022, Def. 2.7 and
+//! Cor. 3.3): TPR ≤ Φ(Φ⁻¹(FPR) + μ), inside the (ε, δ) region.
+//!
+//! Two readings of the region for someone who has never seen DP:
+//! - the posterior bound: an attacker who was 50 % sure is, after seeing the
+//!   output, at most e^ε / (1 + e^ε) sure (Bayes' rule with the likelihood
+//!   ratio bounded by e^ε), except for a chance of at most δ;
+//! - the best membership guess from a 50/50 prior is right at most
+//!   (1 + max(TPR − FPR)) / 2 of the time over the region.
+
+use super::audit::{phi, phi_inverse};
+use serde::Serialize;
+
+/// How many points of each boundary curve are sampled for drawing.
+const CURVE_POINTS: usize = 41;
+
+/// An ε spent, read as what it lets an attacker do.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackerReading {
+    /// The ε actually spent at δ (not the target).
+    pub epsilon: f64,
+    pub delta: f64,
+    /// The composed μ of a run made only of Gaussian stages (none otherwise).
+    pub mu: Option<f64>,
+    /// The attacker's prior that the person is in (0.5).
+    pub prior: f64,
+    /// The most the attacker can believe after seeing the output (outside a chance of δ).
+    pub posterior: f64,
+    /// The best accuracy of any membership guess from a 50/50 prior.
+    pub best_accuracy: f64,
+    /// (FPR, TPR) along the upper edge of the region every test stays in, by (ε, δ).
+    pub region: Vec<[f64; 2]>,
+    /// The same edge for the exact Gaussian trade-off curve of μ, when there is one.
+    pub gaussian_curve: Vec<[f64; 2]>,
+    /// δ against 1/n: a sentence, when the number of people is known.
+    pub delta_reading: Option<String>,
+}
+
+/// Bayes' rule with a likelihood ratio of at most e^ε: the largest posterior
+/// from `prior`, p·e^ε / (p·e^ε + 1 − p), written to stay finite for large ε.
+pub fn posterior_bound(epsilon: f64, prior: f64) -> f64 {
+    let odds = prior / (1.0 - prior);
+    // p e^ε / (p e^ε + 1 − p) = 1 / (1 + e^−ε / odds)
+    1.0 / (1.0 + (-epsilon).exp() / odds)
+}
+
+/// The highest TPR any test at false-positive rate `fpr` can have under
+/// (ε, δ)-DP: min(1, e^ε·FPR + δ, 1 − e^−ε·(1 − δ − FPR)).
+pub fn tpr_bound(epsilon: f64, delta: f64, fpr: f64) -> f64 {
+    let a = epsilon.exp() * fpr + delta;
+    let b = 1.0 - (-epsilon).exp() * (1.0 - delta - fpr);
+    a.min(b).clamp(0.0, 1.0)
+}
+
+/// The Gaussian trade-off curve's TPR at `fpr`: Φ(Φ⁻¹(FPR) + μ).
+pub fn gaussian_tpr(mu: f64, fpr: f64) -> f64 {
+    if fpr <= 0.0 {
+        return 0.0;
+    }
+    if fpr >= 1.0 {
+        return 1.0;
+    }
+    phi(phi_inverse(fpr) + mu)
+}
+
+/// max over the (ε, δ) region of TPR − FPR, reached where its two edges meet
+/// (FPR = (1 − δ)/(1 + e^ε)): (e^ε − 1)(1 − δ)/(1 + e^ε) + δ.
+fn best_advantage(epsilon: f64, delta: f64) -> f64 {
+    // (e^ε − 1)/(1 + e^ε) = tanh(ε/2), finite for any ε.
+    ((epsilon / 2.0).tanh() * (1.0 - delta) + delta).min(1.0)
+}
+
+/// What δ means beside 1/n, the chance of one person among n being picked at random.
+pub fn delta_reading(delta: f64, n: usize) -> String {
+    let one_in_n = 1.0 / n as f64;
+    if delta == 0.0 {
+        "δ = 0: no exception to the bound.".into()
+    } else if delta >= one_in_n {
+        format!(
+            "δ ≥ 1/n (n = {n}): a release that published one person's whole record at random would meet \
+             this δ, so this guarantee is weak whatever ε says; δ well below 1/n is the usual rule."
+        )
+    } else if delta > 0.1 * one_in_n {
+        format!(
+            "δ is below 1/n (n = {n}) but not far below: the exception is rare, not negligible \
+             (δ ≤ 1/(10 n) is a common rule)."
+        )
+    } else {
+        format!("δ is far below 1/n (n = {n}): the exception is negligible for any one person.")
+    }
+}
+
+impl AttackerReading {
+    /// The reading of (ε, δ) spent; `mu` when the run is Gaussian only.
+    pub fn new(epsilon: f64, delta: f64, mu: Option<f64>) -> Self {
+        let prior = 0.5;
+        let mu = mu.filter(|m| m.is_finite() && *m > 0.0);
+        let fprs = (0..CURVE_POINTS).map(|i| {
+            // Denser near FPR = 0, where the bound climbs fastest.
+            let t = i as f64 / (CURVE_POINTS - 1) as f64;
+            t * t
+        });
+        let region = fprs
+            .clone()
+            .map(|f| [f, tpr_bound(epsilon, delta, f)])
+            .collect();
+        let gaussian_curve = mu
+            .map(|m| fprs.map(|f| [f, gaussian_tpr(m, f)]).collect())
+            .unwrap_or_default();
+        let mut advantage = best_advantage(epsilon, delta);
+        if let Some(m) = mu {
+            // The Gaussian curve's largest TPR − FPR: 2Φ(μ/2) − 1, tighter than (ε, δ).
+            advantage = advantage.min(2.0 * phi(m / 2.0) - 1.0);
+        }
+        AttackerReading {
+            epsilon,
+            delta,
+            mu,
+            prior,
+            posterior: posterior_bound(epsilon, prior),
+            best_accuracy: (1.0 + advantage) / 2.0,
+            region,
+            gaussian_curve,
+            delta_reading: None,
+        }
+    }
+
+    /// Adds the reading of δ against the number of people in the data.
+    pub fn with_population(mut self, n: usize) -> Self {
+        if n > 0 {
+            self.delta_reading = Some(delta_reading(self.delta, n));
+        }
+        self
+    }
+
+    /// One sentence for the panel: the posterior bound and the best guess.
+    pub fn sentence(&self, unit: &str) -> String {
+        let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+        let exception = if self.delta == 0.0 {
+            String::new()
+        } else {
+            format!(
+                " (outside a chance of at most δ = {})",
+                super::report::fmt_num(self.delta)
+            )
+        };
+        format!(
+            "An attacker who was 50 % sure whether one {unit}'s data is in (or which of two values it \
+             holds) is, after seeing everything this run releases, at most {post} sure{exception}; \
+             the best such guess is right at most {acc} of the time, where a coin flip is right 50 %.",
+            post = pct(self.posterior),
+            acc = pct(self.best_accuracy),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn posterior_from_a_fair_prior_is_the_logistic_of_epsilon() {
+        // ε = 1: e/(1 + e) ≈ 73.1 %, the figure usually quoted.
+        assert!((posterior_bound(1.0, 0.5) - 0.731_058_578_6).abs() < 1e-9);
+        assert_eq!(posterior_bound(0.0, 0.5), 0.5);
+        // Finite and below one at any ε.
+        assert!(posterior_bound(800.0, 0.5) <= 1.0);
+        assert!(posterior_bound(800.0, 0.5) > 0.999);
+        // A smaller prior stays smaller.
+        assert!(posterior_bound(1.0, 0.1) < posterior_bound(1.0, 0.5));
+    }
+
+    #[test]
+    fn the_region_holds_both_hypothesis_test_inequalities() {
+        // (At ε ≳ 28, 1 − TPR underflows to 0 in f64 and the second inequality cannot be checked.)
+        for &(eps, delta) in &[(0.1, 0.0), (1.0, 1e-5), (4.0, 1e-3), (10.0, 0.0)] {
+            let r = AttackerReading::new(eps, delta, None);
+            for &[f, t] in &r.region {
+                assert!(t <= f64::exp(eps) * f + delta + 1e-12);
+                assert!(1.0 - f <= f64::exp(eps) * (1.0 - t) + delta + 1e-9);
+                assert!((0.0..=1.0).contains(&t) && t >= f - 1e-12, "({f}, {t})");
+            }
+            // The best guess is right (1 + max(TPR − FPR))/2 of the time: check by scanning the edge.
+            let scan = (0..=100_000)
+                .map(|i| {
+                    let f = i as f64 / 100_000.0;
+                    tpr_bound(eps, delta, f) - f
+                })
+                .fold(0.0f64, f64::max);
+            assert!(
+                ((1.0 + scan) / 2.0 - r.best_accuracy).abs() < 1e-4,
+                "ε = {eps}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_gaussian_curve_lies_inside_the_region_of_the_epsilon_it_spends() {
+        let mu = 1.0;
+        let delta = 1e-5;
+        let eps = super::super::gdp::epsilon_for_mu(mu, delta).unwrap();
+        let r = AttackerReading::new(eps, delta, Some(mu));
+        assert_eq!(r.gaussian_curve.len(), r.region.len());
+        for (g, e) in r.gaussian_curve.iter().zip(&r.region) {
+            assert!(g[1] <= e[1] + 1e-9, "{g:?} above {e:?}");
+        }
+        // μ = 1: the best guess is Φ(1/2) ≈ 69.1 %, tighter than (ε, δ) gives.
+        assert!((r.best_accuracy - phi(0.5)).abs() < 1e-9);
+        assert!(r.best_accuracy < (1.0 + best_advantage(eps, delta)) / 2.0);
+    }
+
+    #[test]
+    fn delta_is_judged_against_one_over_n() {
+        assert!(delta_reading(1.0 / 2000.0, 2000).contains("weak"));
+        assert!(delta_reading(1e-4, 2000).contains("not far below"));
+        assert!(delta_reading(1e-6, 2000).contains("negligible"));
+        assert!(delta_reading(0.0, 2000).contains("no exception"));
+        let r = AttackerReading::new(1.0, 5e-4, None).with_population(2000);
+        assert!(r.delta_reading.unwrap().contains("weak"));
+    }
+
+    #[test]
+    fn the_sentence_names_the_bound_and_is_finite_for_pure_epsilon() {
+        let s = AttackerReading::new(1.0, 0.0, None).sentence("user");
+        assert!(s.contains("73.1 %"), "{s}");
+        assert!(!s.contains("NaN") && !s.contains("δ ="), "{s}");
+        let s = AttackerReading::new(1.0, 1e-5, None).sentence("user");
+        assert!(s.contains("at most δ = 1e-5"), "{s}");
+    }
+}
