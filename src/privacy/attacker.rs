@@ -43,6 +43,8 @@ pub struct AttackerReading {
     pub region: Vec<[f64; 2]>,
     /// The same edge for the exact Gaussian trade-off curve of μ, when there is one.
     pub gaussian_curve: Vec<[f64; 2]>,
+    /// The posterior bound and the best guess, in one sentence for the panel.
+    pub sentence: String,
     /// δ against 1/n: a sentence, when the number of people is known.
     pub delta_reading: Option<String>,
 }
@@ -102,8 +104,9 @@ pub fn delta_reading(delta: f64, n: usize) -> String {
 }
 
 impl AttackerReading {
-    /// The reading of (ε, δ) spent; `mu` when the run is Gaussian only.
-    pub fn new(epsilon: f64, delta: f64, mu: Option<f64>) -> Self {
+    /// The reading of (ε, δ) spent; `mu` when the run is Gaussian only; `unit`
+    /// names whom the guarantee protects ("user", "training sample").
+    pub fn new(epsilon: f64, delta: f64, mu: Option<f64>, unit: &str) -> Self {
         let prior = 0.5;
         let mu = mu.filter(|m| m.is_finite() && *m > 0.0);
         let fprs = (0..CURVE_POINTS).map(|i| {
@@ -123,15 +126,18 @@ impl AttackerReading {
             // The Gaussian curve's largest TPR − FPR: 2Φ(μ/2) − 1, tighter than (ε, δ).
             advantage = advantage.min(2.0 * phi(m / 2.0) - 1.0);
         }
+        let posterior = posterior_bound(epsilon, prior);
+        let best_accuracy = (1.0 + advantage) / 2.0;
         AttackerReading {
             epsilon,
             delta,
             mu,
             prior,
-            posterior: posterior_bound(epsilon, prior),
-            best_accuracy: (1.0 + advantage) / 2.0,
+            posterior,
+            best_accuracy,
             region,
             gaussian_curve,
+            sentence: sentence(posterior, best_accuracy, delta, unit),
             delta_reading: None,
         }
     }
@@ -143,26 +149,26 @@ impl AttackerReading {
         }
         self
     }
+}
 
-    /// One sentence for the panel: the posterior bound and the best guess.
-    pub fn sentence(&self, unit: &str) -> String {
-        let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-        let exception = if self.delta == 0.0 {
-            String::new()
-        } else {
-            format!(
-                " (outside a chance of at most δ = {})",
-                super::report::fmt_num(self.delta)
-            )
-        };
+/// One sentence for the panel: the posterior bound and the best guess.
+fn sentence(posterior: f64, best_accuracy: f64, delta: f64, unit: &str) -> String {
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let exception = if delta == 0.0 {
+        String::new()
+    } else {
         format!(
-            "An attacker who was 50 % sure whether one {unit}'s data is in (or which of two values it \
-             holds) is, after seeing everything this run releases, at most {post} sure{exception}; \
-             the best such guess is right at most {acc} of the time, where a coin flip is right 50 %.",
-            post = pct(self.posterior),
-            acc = pct(self.best_accuracy),
+            " (outside a chance of at most δ = {})",
+            super::report::fmt_num(delta)
         )
-    }
+    };
+    format!(
+        "An attacker who was 50 % sure whether one {unit}'s data is in (or which of two values it \
+         holds) is, after seeing everything this run releases, at most {post} sure{exception}; \
+         the best such guess is right at most {acc} of the time, where a coin flip is right 50 %.",
+        post = pct(posterior),
+        acc = pct(best_accuracy),
+    )
 }
 
 #[cfg(test)]
@@ -185,7 +191,7 @@ mod tests {
     fn the_region_holds_both_hypothesis_test_inequalities() {
         // (At ε ≳ 28, 1 − TPR underflows to 0 in f64 and the second inequality cannot be checked.)
         for &(eps, delta) in &[(0.1, 0.0), (1.0, 1e-5), (4.0, 1e-3), (10.0, 0.0)] {
-            let r = AttackerReading::new(eps, delta, None);
+            let r = AttackerReading::new(eps, delta, None, "user");
             for &[f, t] in &r.region {
                 assert!(t <= f64::exp(eps) * f + delta + 1e-12);
                 assert!(1.0 - f <= f64::exp(eps) * (1.0 - t) + delta + 1e-9);
@@ -210,7 +216,7 @@ mod tests {
         let mu = 1.0;
         let delta = 1e-5;
         let eps = super::super::gdp::epsilon_for_mu(mu, delta).unwrap();
-        let r = AttackerReading::new(eps, delta, Some(mu));
+        let r = AttackerReading::new(eps, delta, Some(mu), "user");
         assert_eq!(r.gaussian_curve.len(), r.region.len());
         for (g, e) in r.gaussian_curve.iter().zip(&r.region) {
             assert!(g[1] <= e[1] + 1e-9, "{g:?} above {e:?}");
@@ -226,16 +232,16 @@ mod tests {
         assert!(delta_reading(1e-4, 2000).contains("not far below"));
         assert!(delta_reading(1e-6, 2000).contains("negligible"));
         assert!(delta_reading(0.0, 2000).contains("no exception"));
-        let r = AttackerReading::new(1.0, 5e-4, None).with_population(2000);
+        let r = AttackerReading::new(1.0, 5e-4, None, "user").with_population(2000);
         assert!(r.delta_reading.unwrap().contains("weak"));
     }
 
     #[test]
     fn the_sentence_names_the_bound_and_is_finite_for_pure_epsilon() {
-        let s = AttackerReading::new(1.0, 0.0, None).sentence("user");
+        let s = AttackerReading::new(1.0, 0.0, None, "user").sentence;
         assert!(s.contains("73.1 %"), "{s}");
         assert!(!s.contains("NaN") && !s.contains("δ ="), "{s}");
-        let s = AttackerReading::new(1.0, 1e-5, None).sentence("user");
+        let s = AttackerReading::new(1.0, 1e-5, None, "user").sentence;
         assert!(s.contains("at most δ = 1e-5"), "{s}");
     }
 }

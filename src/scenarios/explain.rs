@@ -3,6 +3,7 @@
 //! [`PrivacyReport`]s. The page draws any scenario's entries the same way.
 
 use super::table::{cell, Table};
+use crate::privacy::attacker::AttackerReading;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::PrivacyReport;
 use serde::Serialize;
@@ -18,6 +19,23 @@ pub struct ExplainEntry {
     pub notes: Vec<String>,
     /// The plain-language reading of the ε spent.
     pub reading: Option<String>,
+    /// The ε spent in an attacker's terms: posterior bound, (FPR, TPR) region.
+    pub attacker: Option<AttackerReading>,
+}
+
+impl ExplainEntry {
+    /// Judges the entry's δ against 1/n, n the number of people in the data.
+    pub fn with_population(mut self, n: usize) -> Self {
+        self.attacker = self.attacker.map(|a| a.with_population(n));
+        self
+    }
+}
+
+/// What `p`'s ε spent lets an attacker do, for a guarantee protecting each `unit`:
+/// the exact Gaussian curve too when every stage is Gaussian.
+pub fn attacker_reading(p: &PrivacyReport, unit: &str) -> AttackerReading {
+    let mu = (p.pure.is_empty() && !p.stages.is_empty()).then(|| p.mu_total());
+    AttackerReading::new(p.epsilon_exact, p.delta, mu, unit)
 }
 
 /// The released stages of one run: mechanism, relation, sensitivity, σ, releases.
@@ -85,12 +103,12 @@ pub fn accountants_table(p: &PrivacyReport) -> Table {
     t.push(vec![
         "RDP, improved conversion".into(),
         fmt_eps(p.epsilon_rdp),
-        format!("optimal order α = {}", fmt_num(p.rdp_alpha)),
+        alpha_note("optimal order α", p.rdp_alpha),
     ]);
     t.push(vec![
         "RDP, classic conversion".into(),
         fmt_eps(p.epsilon_rdp_classic),
-        format!("α = {}", fmt_num(p.rdp_classic_alpha)),
+        alpha_note("α", p.rdp_classic_alpha),
     ]);
     t.push(vec![
         "zCDP (Bun–Steinke)".into(),
@@ -98,6 +116,16 @@ pub fn accountants_table(p: &PrivacyReport) -> Table {
         "ρ + 2√(ρ ln 1/δ)".into(),
     ]);
     t
+}
+
+/// The RDP order an accountant chose, or why there is none: a run of pure
+/// ε-DP releases only has no Gaussian stage, so no order (never "α = NaN").
+fn alpha_note(what: &str, alpha: f64) -> String {
+    if alpha.is_finite() {
+        format!("{what} = {}", fmt_num(alpha))
+    } else {
+        "no Gaussian stage: the pure ε of each release adds".into()
+    }
 }
 
 /// The entry of one private run: `who` names it (e.g. "Private FedRep").
@@ -114,5 +142,30 @@ pub fn run_entry(who: &str, p: &PrivacyReport, reading: Option<String>) -> Expla
         tables: vec![stages_table(p), accountants_table(p)],
         notes: p.notes.clone(),
         reading,
+        attacker: Some(attacker_reading(p, "user")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::privacy::{Calibration, PrivacyEvent, Relation};
+
+    #[test]
+    fn a_pure_epsilon_run_reads_without_nan() {
+        let event = PrivacyEvent::Exponential {
+            name: "selection".into(),
+            mechanism: "exponential mechanism".into(),
+            epsilon: 1.0,
+            sensitivity: 1.0,
+            candidates: 10,
+        };
+        let p =
+            PrivacyReport::from_event(&event, 1e-5, Relation::ReplaceOne, Calibration::Exact, 1.0)
+                .unwrap();
+        let entry = run_entry("pure", &p, Some(p.plain_language()));
+        let text = serde_json::to_string(&entry).unwrap();
+        assert!(!text.contains("NaN"), "{text}");
+        assert!(text.contains("no Gaussian stage"), "{text}");
     }
 }

@@ -89,7 +89,15 @@ export interface ChartSpec {
   x_hint: [number, number] | null; series: Series[];
 }
 export interface Table { caption: string; headers: string[]; rows: string[][] }
-export interface ExplainEntry { summary: string; paragraphs: string[]; tables: Table[]; notes: string[]; reading: string | null }
+/** An ε spent in an attacker's terms: posterior from a 50 % prior, the (FPR, TPR) region's upper edge. */
+export interface AttackerReading {
+  epsilon: number; delta: number; mu: number | null; prior: number; posterior: number; best_accuracy: number;
+  region: [number, number][]; gaussian_curve: [number, number][]; sentence: string; delta_reading: string | null;
+}
+export interface ExplainEntry {
+  summary: string; paragraphs: string[]; tables: Table[]; notes: string[]; reading: string | null;
+  attacker: AttackerReading | null;
+}
 export interface OutputFile { name: string; text: string }
 /** What a run has to show: charts, one table per chart, explain-ε entries, files (results.csv first). */
 export interface Verdict { id: string; text: string; status: 'held' | 'not-held' | 'undecided'; numbers: string }

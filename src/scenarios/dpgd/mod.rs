@@ -25,7 +25,7 @@ use crate::plot::ChartSpec;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::PrivacyReport;
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Sweep};
-use crate::scenarios::explain::ExplainEntry;
+use crate::scenarios::explain::{attacker_reading, ExplainEntry};
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, chart_table, Table};
 use crate::scenarios::{
@@ -344,6 +344,7 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
                 tables: vec![table],
                 notes: p.notes.clone(),
                 reading: Some(p.plain_language_for(UNIT)),
+                attacker: Some(attacker_reading(p, UNIT)),
             }
         })
         .collect()
