@@ -1,8 +1,27 @@
 // The "Explain ε" panel: one collapsible entry per private run (or group of
 // runs), built by the scenario in Rust ({ summary, paragraphs, tables, notes,
-// reading }); this module only draws them. An unchanged list is not redrawn,
-// so entries a reader opened stay open while a run progresses.
+// reading, attacker }); this module only draws them. An entry opens with what
+// ε means to a person in the data (the attacker's posterior and the (FPR, TPR)
+// picture); the noise and accountant tables sit under "For experts". An
+// unchanged list is not redrawn, so entries a reader opened stay open while a
+// run progresses.
 import { cell, makeTable } from './tables.js';
+import { attackLegend, attackRegion } from './attack-region.js';
+
+/** What ε means to someone in the data: the sentence, the picture, δ against 1/n. */
+function attackerBlock(a) {
+  const box = document.createElement('div');
+  box.className = 'attacker';
+  const fig = document.createElement('figure');
+  fig.appendChild(attackRegion(a));
+  fig.appendChild(cell('figcaption', attackLegend(a, false)));
+  const words = document.createElement('div');
+  words.appendChild(cell('p', a.sentence, { class: 'attacker-sentence' }));
+  words.appendChild(cell('p', `Every membership test on this output has true-positive rate ≤ e^ε × false-positive rate + δ.`));
+  if (a.delta_reading) words.appendChild(cell('p', a.delta_reading));
+  box.append(fig, words);
+  return box;
+}
 
 export class ExplainPanel {
   constructor(root) {
@@ -27,19 +46,24 @@ export class ExplainPanel {
       const det = document.createElement('details');
       det.open = i === 0;
       det.appendChild(cell('summary', e.summary));
+      if (e.attacker) det.appendChild(attackerBlock(e.attacker));
       if (e.reading) det.appendChild(cell('p', e.reading, { class: 'reading' }));
-      for (const p of e.paragraphs) det.appendChild(cell('p', p));
+      const experts = document.createElement('details');
+      experts.className = 'experts';
+      experts.appendChild(cell('summary', 'For experts: the noise, its sensitivity and every accountant'));
+      for (const p of e.paragraphs) experts.appendChild(cell('p', p));
       for (const t of e.tables) {
         // Wide tables scroll inside the panel: focusable, so a keyboard can scroll them.
         const table = makeTable(t, 'privacy-table');
         table.tabIndex = 0;
-        det.appendChild(table);
+        experts.appendChild(table);
       }
       if (e.notes.length) {
         const ul = document.createElement('ul');
         for (const n of e.notes) ul.appendChild(cell('li', n));
-        det.appendChild(ul);
+        experts.appendChild(ul);
       }
+      det.appendChild(experts);
       return det;
     }));
   }
