@@ -18,6 +18,7 @@ export class ChartView {
    * @param {object} o
    * @param {() => number} o.textScale multiplier of fonts and lines (large text)
    * @param {(id: string, spec: object) => object} o.decorate the spec as shown (pinned runs)
+   * @param {(view: ChartView, ctx: CanvasRenderingContext2D) => void} [o.afterDraw] draws over each drawn chart
    */
   constructor(info, o) {
     this.info = info;
@@ -260,10 +261,13 @@ export class ChartView {
     const shown = this.shownSpec(this.spec);
     const skip = this.info.toggle ? [this.info.toggle[0]] : [];
     try {
-      const { points } = draw_chart(canvas, shown, dpr * this.o.textScale(), skip);
+      const { points, layout } = draw_chart(canvas, shown, dpr * this.o.textScale(), skip);
       this.shown = shown;
       this.points = points;
       this.dpr = dpr;
+      this.layout = layout;
+      // The page's overlay on the drawn chart (main.js: the selected ε), kept under the pointer's ring.
+      if (this.o.afterDraw) this.o.afterDraw(this, canvas.getContext('2d'));
       this.image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       if (this.focus !== null && this.focus >= points.length) this.focus = null;
       this.logx.checked = !!shown.log_x;

@@ -10,7 +10,7 @@ const INPUT_MODE = {
   real: 'decimal',
 };
 
-function fieldElement(f) {
+function fieldElement(f, select) {
   const wrap = document.createElement('div');
   wrap.className = 'field';
   if (f.kind === 'real-list' || f.kind === 'integer-list') wrap.classList.add('wide');
@@ -45,20 +45,35 @@ function fieldElement(f) {
   error.id = `${f.name}-error`;
   error.setAttribute('role', 'alert');
   wrap.append(label, input);
-  if (f.slider) wrap.append(sliderFor(f, input));
+  if (f.slider) {
+    wrap.classList.add('has-slider');
+    wrap.append(sliderFor(f, input, select));
+  }
   wrap.append(error);
   return wrap;
 }
 
 const SLIDER_STEPS = 1000;
+// A slider position this close (in steps) to a value of the list selects that value.
+const SNAP_STEPS = 25;
 
-/** A value of the slider's scale as a setting's text (3 significant digits). */
+/** A value of the slider's scale as a setting's text (2 significant digits: 3, 3.2, 45, 0.31). */
 function sliderText(x) {
-  return String(Number(x.toPrecision(x < 1 ? 2 : 3)));
+  return String(Number(x.toPrecision(2)));
 }
 
-/** A range input that sets one value of a list setting, in a gesture. */
-function sliderFor(f, input) {
+/** The numbers of a list setting's text (what does not parse is left out). */
+export function listValues(text) {
+  return String(text).split(/[\s,;:]+/).filter(Boolean).map(Number).filter(Number.isFinite);
+}
+
+/**
+ * A range input that selects one value of a list setting, never replacing the
+ * list: near a value of the list it snaps to it; released elsewhere, it adds its
+ * value to the list (replacing the value it added before, if the list still
+ * holds it). `select(name, value, { inList, committed })` is told every move.
+ */
+function sliderFor(f, input, select) {
   const { min, max, log } = f.slider;
   const toValue = (pos) => {
     const t = pos / SLIDER_STEPS;
@@ -70,26 +85,72 @@ function sliderFor(f, input) {
   };
   const wrap = document.createElement('div');
   wrap.className = 'slider';
+  const line = document.createElement('div');
+  line.className = 'slider-line';
   const range = document.createElement('input');
   range.type = 'range';
   range.id = `${f.name}-slider`;
   range.min = '0';
   range.max = String(SLIDER_STEPS);
-  range.setAttribute('aria-label', `${f.label}: try one value`);
+  range.setAttribute('aria-label', `${f.label}: select one (a value not in the list is added to it)`);
   const shown = document.createElement('output');
   shown.htmlFor = range.id;
-  const sync = () => {
-    const first = Number(String(input.value).split(/[\s,;:]+/)[0]);
-    if (Number.isFinite(first) && first > 0) range.value = String(toPos(first));
-    shown.textContent = `one value: ${sliderText(toValue(Number(range.value)))}`;
+  shown.id = `${f.name}-selected`;
+  const readout = document.createElement('p');
+  readout.className = 'slider-readout';
+  readout.id = `${f.name}-readout`;
+  readout.setAttribute('aria-live', 'polite');
+  range.setAttribute('aria-describedby', readout.id);
+  let added = null; // the value this slider added to the list (null: none, or edited away by hand)
+  let selected = null;
+  /** The list's value the position is near, else the position's own value. */
+  const pick = () => {
+    const pos = Number(range.value);
+    const list = listValues(input.value);
+    let near = null;
+    for (const v of list) {
+      if (v > 0 && Math.abs(toPos(v) - pos) <= SNAP_STEPS && (near === null || Math.abs(toPos(v) - pos) < Math.abs(toPos(near) - pos))) near = v;
+    }
+    return near === null ? { value: Number(sliderText(toValue(pos))), inList: false } : { value: near, inList: true };
+  };
+  const show = (value, inList) => {
+    selected = value;
+    shown.textContent = `selected: ${value}${inList ? '' : ' (not in the list)'}`;
   };
   range.addEventListener('input', () => {
-    input.value = sliderText(toValue(Number(range.value)));
-    shown.textContent = `one value: ${input.value}`;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const { value, inList } = pick();
+    show(value, inList);
+    select(f.name, value, { inList, committed: false });
   });
+  // Released (or a key press): a value of the list stays selected; another is added to the list.
+  range.addEventListener('change', () => {
+    const { value, inList } = pick();
+    if (!inList) {
+      let list = listValues(input.value);
+      if (added !== null) list = list.filter((v) => v !== added);
+      list = [...new Set([...list, value])].sort((a, b) => a - b);
+      input.value = list.join(',');
+      added = value;
+      input.dispatchEvent(new CustomEvent('input', { bubbles: true, detail: { slider: true } }));
+    }
+    range.value = String(toPos(value));
+    show(value, true);
+    select(f.name, value, { inList: true, committed: true });
+  });
+  // A hand edit of the list: the slider no longer owns any of its values.
+  input.addEventListener('input', (e) => { if (!(e.detail && e.detail.slider)) added = null; });
+  const sync = () => {
+    if (selected !== null) {
+      show(selected, listValues(input.value).includes(selected));
+      return;
+    }
+    const first = listValues(input.value).find((v) => v > 0);
+    if (first !== undefined) range.value = String(toPos(first));
+    shown.textContent = 'move to select a value';
+  };
   input.addEventListener('change', sync);
-  wrap.append(range, shown);
+  line.append(range, shown);
+  wrap.append(line, readout);
   // After the form is filled (fill() dispatches nothing): sync on the next frame.
   requestAnimationFrame(sync);
   input.syncSlider = sync;
@@ -97,10 +158,15 @@ function sliderFor(f, input) {
 }
 
 export class SettingsForm {
-  /** @param {HTMLElement} root where the fieldsets go */
-  constructor(root) {
+  /**
+   * @param {HTMLElement} root where the fieldsets go
+   * @param {(name: string, value: number, o: {inList: boolean, committed: boolean}) => void} [onSelect]
+   *   a list setting's slider selected a value
+   */
+  constructor(root, onSelect = () => {}) {
     this.root = root;
     this.fields = [];
+    this.onSelect = onSelect;
   }
 
   /** Builds the inputs of one scenario (replacing the previous ones). */
@@ -117,7 +183,7 @@ export class SettingsForm {
       const fs = document.createElement('fieldset');
       const legend = document.createElement('legend');
       legend.textContent = group;
-      fs.append(legend, ...fields.map(fieldElement));
+      fs.append(legend, ...fields.map((f) => fieldElement(f, (...a) => this.onSelect(...a))));
       return fs;
     };
     const nodes = [...groups].map(([g, fs]) => fieldset(g, fs));
@@ -170,6 +236,33 @@ export class SettingsForm {
     }
   }
 
+  /** The label a person reads for setting `name` (the name itself if it has none). */
+  label(name) {
+    const f = this.fields.find((x) => x.name === name);
+    return f ? f.label : name;
+  }
+
+  /**
+   * A message as shown at its field, under the field's label: without the setting's internal
+   * name in front ("n: n must …" → "users n must …"), other settings' internal names
+   * (those with an underscore) replaced by their labels.
+   */
+  messageAt(field, message) {
+    let text = String(message);
+    if (text.startsWith(`${field}: `)) text = text.slice(field.length + 2);
+    if (text.startsWith(`${field} `) && this.label(field) !== field) text = `${this.label(field)}${text.slice(field.length)}`;
+    for (const f of this.fields) {
+      if (f.name.includes('_')) text = text.replace(new RegExp(`\\b${f.name}\\b`, 'g'), f.label);
+    }
+    return text;
+  }
+
+  /** An error for the status and the error box: "the field's label: its message". */
+  describe({ field, message }) {
+    const text = this.messageAt(field, message);
+    return text.startsWith(this.label(field)) ? text : `${this.label(field)}: ${text}`;
+  }
+
   clearErrors() {
     for (const el of this.root.querySelectorAll('.error')) el.textContent = '';
     for (const el of this.root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
@@ -184,7 +277,8 @@ export class SettingsForm {
       const slot = document.getElementById(`${field}-error`);
       const input = document.getElementById(field);
       if (slot && input) {
-        slot.textContent = slot.textContent ? `${slot.textContent} ${message}` : message;
+        const text = this.messageAt(field, message);
+        slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
         input.setAttribute('aria-invalid', 'true');
         const details = input.closest('details');
         if (details) details.open = true;

@@ -17,18 +17,22 @@ import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
 import { claimsList, showClaims } from './claims.js';
+import { drawMarker, valuesAt, plotsEpsilon } from './live-eps.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
 
-const form = new SettingsForm($('fields'));
+const form = new SettingsForm($('fields'), selectValue);
 const explain = new ExplainPanel($('privacy-content'));
 let infos = []; // every ScenarioInfo, in registry order
 let info = null; // the current scenario
 const views = new Map(); // chart id -> ChartView (every scenario's; others hidden)
 let lastSnapshot = null; // what the charts show now (null: empty axes)
-let lastRun = null; // { preset, fields } of the shown results
+let lastRun = null; // { preset, fields } of the shown results (while running: of the run)
+let previous = null; // while a run has not drawn its own: { scenario, charts } of the results it replaces, drawn faded
+let selected = null; // { name, value }: the value a list setting's slider selected (the ε marked on the charts)
 let running = false;
+let runToken = 0; // counts the runs started: a finished run's last drawing belongs to the newest only
 let pinned = null; // { scenario, label, series: { chartId: Series[] } }
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
@@ -66,7 +70,25 @@ function showError(message) {
   el.hidden = !message;
 }
 
+/** Large text or presenter view on or off (early.js sets them from the link before the first paint). */
+function setMode(name, on) {
+  body.classList.toggle(name, on);
+  document.documentElement.classList.toggle(name, on);
+}
+
 function currentPreset() { return $('preset').value; }
+
+/** The settings of the form, as a run's. */
+function formSettings() {
+  return { preset: currentPreset(), fields: form.read() };
+}
+
+/** The results shown (or being computed) are of other settings than the form's. */
+function outOfDate() {
+  return lastRun !== null && (running || lastSnapshot !== null) && JSON.stringify(lastRun) !== JSON.stringify(formSettings());
+}
+
+const STALE_RUNNING = 'Settings changed: this run computes the previous settings (press Run for the new ones). ';
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
 
 // ---------- time estimate ----------
@@ -113,7 +135,7 @@ function buildPresetMenu() {
 function buildCharts(s) {
   for (const chart of s.charts) {
     if (views.has(chart.id)) continue;
-    const view = new ChartView(chart, { textScale, decorate });
+    const view = new ChartView(chart, { textScale, decorate, afterDraw });
     view.figure.dataset.scenario = s.id;
     view.figure.hidden = true;
     views.set(chart.id, view);
@@ -129,6 +151,8 @@ function currentViews() {
 function applyScenario(id) {
   if (info && info.id === id) return false;
   info = infos.find((s) => s.id === id);
+  selected = null;
+  previous = null;
   buildCharts(info);
   body.dataset.scenario = id;
   $('scenario-lede').textContent = info.lede;
@@ -229,7 +253,7 @@ function readUrl() {
     if (key === 'large' || key === 'present') {
       const box = $(key === 'large' ? 'large-text' : 'present');
       box.checked = value === '1';
-      body.classList.toggle(key, box.checked);
+      setMode(key, box.checked);
       continue;
     }
     const name = form.canonical(key);
@@ -273,7 +297,12 @@ function settingsChanged({ now = false } = {}) {
       showError('');
       setStatus('idle', 'Ready.');
     }
-    if (errors.length === 0 && $('auto-run').checked && est !== null && est <= AUTO_RUN_SECONDS) {
+    if (errors.length && !running) {
+      // Nothing can run until the field is fixed: say which (never "Ready" beside an invalid field).
+      const [{ field, message }] = errors;
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more marked)` : '';
+      setStatus('error', `Fix “${form.label(field)}” to run: ${form.messageAt(field, message)}${more}.`);
+    } else if (errors.length === 0 && $('auto-run').checked && est !== null && est <= AUTO_RUN_SECONDS) {
       run();
     } else if (errors.length === 0 && !running && lastSnapshot === null) {
       setStatus('idle', 'Ready. Press Run.');
@@ -281,13 +310,17 @@ function settingsChanged({ now = false } = {}) {
   }, now ? 0 : 250);
 }
 
-/** Results on screen no longer match the settings. */
+/** At once after an edit: the results on screen (finished, or a run still
+ * computing them) are marked when they are no longer of the form's settings. */
 function markStale() {
   if (audit) audit.clear();
-  if (!lastSnapshot || running) return;
-  $('results').classList.add('stale');
-  $('stale-note').hidden = false;
-  if (body.dataset.status === 'done' || body.dataset.status === 'idle') {
+  const stale = outOfDate();
+  $('results').classList.toggle('stale', stale);
+  $('stale-note').hidden = !stale;
+  if (running) {
+    const text = $('status').textContent.replace(STALE_RUNNING, '');
+    $('status').textContent = stale ? `${STALE_RUNNING}${text}` : text;
+  } else if (stale && (body.dataset.status === 'done' || body.dataset.status === 'idle')) {
     $('status').textContent = 'Settings changed: the results shown are from the previous run. Press Run to update them.';
   }
 }
@@ -298,6 +331,15 @@ function markStale() {
  * results shown: an edit clears it). */
 function decorate(id, spec) {
   let out = spec;
+  // A run that has not drawn a curve yet: the previous run's, faded and out of the legend, never a blank chart.
+  const old = previous && previous.scenario === info.id && previous.charts[info.charts.findIndex((c) => c.id === id)];
+  if (old && running) {
+    const drawn = new Map(spec.series.map((s) => [s.name, s.points.length]));
+    const kept = old.series
+      .filter((s) => s.points.length && (drawn.get(s.name) || 0) < s.points.length)
+      .map((s) => ({ ...s, name: `${s.name} (previous run)`, faded: true, in_legend: false, band: [] }));
+    out = { ...out, series: [...kept, ...out.series] };
+  }
   if (pinned && pinned.scenario === info.id && pinned.series[id]) {
     const view = views.get(id);
     const prefix = view.info.toggle ? view.info.toggle[0] : null;
@@ -308,6 +350,27 @@ function decorate(id, spec) {
   }
   const rows = audit && audit.view && !$('results').classList.contains('stale') ? audit.view.rows : [];
   return rows.length ? audit_overlay(out, rows) : out;
+}
+
+/** Over each drawn chart: the selected ε; the first ε chart's values at it in words. */
+function afterDraw(view, ctx) {
+  if (!selected) return;
+  drawMarker(view, ctx, selected.value, view.dpr * textScale());
+  if (view === currentViews().find((v) => plotsEpsilon(v) && !v.figure.hidden)) {
+    const out = $(`${selected.name}-readout`);
+    if (out) out.textContent = valuesAt(view, selected.value, running);
+  }
+}
+
+/** A list setting's slider selected a value: mark it on the ε charts (once a frame). */
+let markFrame = null;
+function selectValue(name, value) {
+  selected = { name, value };
+  if (markFrame) return;
+  markFrame = requestAnimationFrame(() => {
+    markFrame = null;
+    for (const v of currentViews()) if (plotsEpsilon(v)) v.redraw();
+  });
 }
 
 // One chart per task: while the workers keep both cores busy a chart can take
@@ -353,6 +416,7 @@ function drawEmptyCharts() {
 function clearResults(message) {
   lastSnapshot = null;
   lastRun = null;
+  previous = null;
   $('results').classList.remove('stale');
   $('stale-note').hidden = true;
   setExportsEnabled(false);
@@ -374,9 +438,21 @@ function render(snap, then) {
   lastSnapshot = snap;
   $('progress').max = Math.max(1, snap.total);
   $('progress').value = snap.done;
-  currentViews().forEach((v, i) => v.showTable(snap.tables[i]));
-  explain.show(snap.privacy);
-  showAllClaims();
+  // While a run replaces earlier results, a table or the accounting is replaced once the run has as
+  // much to show (it is faded meanwhile): the page does not shrink and grow under the reader.
+  const replacing = running && previous && !snap.finished;
+  currentViews().forEach((v, i) => {
+    const t = snap.tables[i];
+    const shownRows = v.table.tBodies[0] ? v.table.tBodies[0].rows.length : 0;
+    const keep = replacing && (!t || t.rows.length < shownRows);
+    if (!keep) v.showTable(t);
+    v.figure.classList.toggle('previous-table', keep);
+  });
+  if (!replacing || snap.privacy.length) explain.show(snap.privacy);
+  $('privacy-content').classList.toggle('previous', !!replacing && !snap.privacy.length);
+  // The claims' marks keep the previous run's verdicts (faded) until this run's are in.
+  $('results').classList.toggle('replacing', !!replacing);
+  if (!replacing) showAllClaims();
   drawChartsSpread(snap.charts, then);
 }
 
@@ -393,6 +469,15 @@ function renderSoon(getSnapshot) {
   }, 150);
 }
 
+/** A run that ended without its results: nothing of the previous results is kept faded any more. */
+function endReplacing() {
+  previous = null;
+  for (const v of currentViews()) v.figure.classList.remove('previous-table');
+  $('privacy-content').classList.remove('previous');
+  $('results').classList.remove('replacing');
+  showAllClaims();
+}
+
 // ---------- worker pool ----------
 function makePool() {
   return new SweepPool({
@@ -403,34 +488,48 @@ function makePool() {
       if (p.changed) renderSoon(p.snapshot);
       $('progress').max = Math.max(1, p.total);
       $('progress').value = p.done;
-      setStatus('running', `Running: ${p.phase} (${p.done}/${p.total})`);
+      setStatus('running', `${outOfDate() ? STALE_RUNNING : ''}Running: ${p.phase} (${p.done}/${p.total})`);
     },
     onResult: (snap, seconds) => {
-      running = false;
-      // "done" once every chart is drawn (they are drawn one per task).
+      // The whole run replaces the previous results; it counts as running until its charts are drawn.
+      previous = null;
+      const token = runToken;
       render(snap, () => {
+        if (token !== runToken) return; // a newer run has started meanwhile
+        running = false;
         setExportsEnabled(true);
-        setStatus('done', `Done in ${seconds.toFixed(2)} s.`);
+        // A run whose settings were edited while it ran is of the previous settings: it says so.
+        const stale = outOfDate();
+        markStale();
+        setStatus('done', stale
+          ? `Done in ${seconds.toFixed(2)} s, for the previous settings: they changed during the run. Press Run to update.`
+          : `Done in ${seconds.toFixed(2)} s.`);
+        if (selected) for (const v of currentViews()) if (plotsEpsilon(v)) v.redraw();
       });
     },
     onCancelled: (partial) => {
       running = false;
+      endReplacing();
       if (partial) {
         render(partial, () => setExportsEnabled(true));
         setStatus('idle', 'Stopped. The finished part of the sweep is shown (partial results; the CSV holds the finished runs).');
       } else {
+        redraw();
         setStatus('idle', 'Stopped before any run finished.');
       }
     },
     onError: (message) => {
       running = false;
+      endReplacing();
       setStatus('error', 'The run failed; the page is still usable.');
       showError(message);
     },
   });
 }
 
-function run() {
+/** Starts a sweep of the form's settings; `scroll`: a press of Run on a phone brings the results into view
+ * (a slider's or an edit's re-run does not: the page stays where the reader is). */
+function run({ scroll = false } = {}) {
   if (!moduleReady) return; // the Run button says "Loading…" until then
   // A press of Run makes the pending re-run of the last edit redundant (it would run the same settings again).
   clearTimeout(editTimer);
@@ -440,7 +539,7 @@ function run() {
     const placed = errors.filter((e) => !unplaced.includes(e.message));
     const marked = new Set(placed.map((e) => e.field)).size;
     const lines = [...unplaced];
-    if (marked) lines.push(`Fix ${marked === 1 ? 'the marked setting' : `the ${marked} marked settings`}: ${placed.map((x) => x.message).join('; ')}`);
+    if (marked) lines.push(`Fix ${marked === 1 ? 'the marked setting' : `the ${marked} marked settings`}: ${placed.map((x) => form.describe(x)).join('; ')}`);
     showError(lines.join('\n'));
     return;
   }
@@ -456,12 +555,31 @@ function run() {
   }
   showError('');
   writeUrl();
-  clearResults('No private run has finished yet.');
+  // The results shown stay, faded under the new run's curves until it draws its own: never a blank chart.
+  const before = lastSnapshot && lastSnapshot.finished ? lastSnapshot : (previous || lastSnapshot);
+  previous = before ? { scenario: info.id, charts: before.charts } : null;
+  lastSnapshot = null;
   lastRun = settings;
+  runToken += 1;
   running = true;
+  $('results').classList.remove('stale');
+  $('stale-note').hidden = true;
+  $('results').classList.toggle('replacing', !!previous);
+  setExportsEnabled(false);
+  $('progress').value = 0;
+  if (previous) {
+    try {
+      drawChartsSpread(merge(settings.preset, settings.fields, []).charts);
+    } catch {
+      // the charts are redrawn by the run's first progress
+    }
+  } else {
+    explain.clear('No private run has finished yet.');
+    showAllClaims();
+  }
   setStatus('running', 'Starting…');
   // Stacked layout (a phone): the results come after the form; bring them into view.
-  if (window.matchMedia('(max-width: 62rem)').matches) {
+  if (scroll && window.matchMedia('(max-width: 62rem)').matches) {
     window.scrollTo({ top: Math.max(0, $('results').getBoundingClientRect().top + window.scrollY - 8) });
   }
   const shards = info.splits ? pool.size : 1;
@@ -508,7 +626,7 @@ function clearPin() {
 }
 
 // ---------- wiring ----------
-$('config').addEventListener('submit', (e) => { e.preventDefault(); run(); });
+$('config').addEventListener('submit', (e) => { e.preventDefault(); run({ scroll: true }); });
 $('stop').addEventListener('click', stop);
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && running) stop();
@@ -529,12 +647,12 @@ $('preset').addEventListener('change', () => {
   showEstimate();
 });
 $('large-text').addEventListener('change', () => {
-  body.classList.toggle('large', $('large-text').checked);
+  setMode('large', $('large-text').checked);
   writeUrl();
   redraw();
 });
 $('present').addEventListener('change', () => {
-  body.classList.toggle('present', $('present').checked);
+  setMode('present', $('present').checked);
   writeUrl();
   redraw();
 });
@@ -555,11 +673,15 @@ $('export-json').addEventListener('click', () => {
 });
 $('copy-link').addEventListener('click', async () => {
   writeUrl();
+  // The address holds the form's settings; when the results on screen are of others, the link says so.
+  const note = outOfDate()
+    ? ' It holds the edited settings, not the results on screen (those are of the previous settings): press Run to show its results.'
+    : '';
   try {
     await navigator.clipboard.writeText(location.href);
-    $('status').textContent = 'Link copied.';
+    $('status').textContent = `Link copied.${note}`;
   } catch {
-    $('status').textContent = `Copy this link: ${location.href}`;
+    $('status').textContent = `Copy this link: ${location.href}.${note}`;
   }
 });
 let resizeTimer = null;

@@ -63,24 +63,31 @@ for (const [name, viewport, query] of [
   });
 }
 
-test('the ε slider redraws the risk chart without pressing Run', async () => {
+test('the ε slider adds a value to the list and redraws the risk chart without pressing Run', async () => {
   const { page, errors } = await open('?preset=fedrep-paper&altmin=off', { width: 1366, height: 900 });
   await page.click('#run');
   await waitStatus(page, ['done'], 60_000);
+  const base = (await page.inputValue('#epsilons')).split(',').map(Number);
   const times = [];
-  for (const position of ['200', '450', '700', '300', '600']) {
+  // Positions between the list's values: each is added to the list (the one added before leaves it).
+  for (const position of ['200', '470', '700', '300', '565']) {
     const before = await page.textContent('#risk-table');
     const t0 = Date.now();
     await page.evaluate((v) => {
       const range = document.getElementById('epsilons-slider');
       range.value = v;
       range.dispatchEvent(new Event('input', { bubbles: true }));
+      range.dispatchEvent(new Event('change', { bubbles: true }));
     }, position);
     // Re-ran by itself: a new table and the charts drawn ("done" comes after the last chart).
     await page.waitForFunction((old) => document.body.dataset.status === 'done'
       && document.getElementById('risk-table').textContent !== old, before, { timeout: 30_000 });
     times.push((Date.now() - t0) / 1000);
-    const eps = Number(await page.inputValue('#epsilons'));
+    const list = (await page.inputValue('#epsilons')).split(',').map(Number);
+    const added = list.filter((e) => !base.includes(e));
+    assert.equal(added.length, 1, `one value added to ${base}: ${list}`);
+    assert.ok(base.every((e) => list.includes(e)), 'the list keeps every value');
+    const eps = added[0];
     assert.ok(eps >= 0.1 && eps <= 100, `ε = ${eps}`);
     assert.match(await page.textContent('#risk-table'), new RegExp(`Private FedRep${eps}`.replace('.', '\\.')));
   }

@@ -87,7 +87,8 @@ test('non-numbers and out-of-range privacy parameters are named at their fields'
   await waitStatus(page, ['error']);
   assert.match(await page.textContent('#n-error'), /whole number/);
   assert.match(await page.textContent('#epsilons-error'), /ε must be in \[0\.001, 100\] \(got 0\)/);
-  assert.match(await page.textContent('#delta-error'), /delta must be in \[1e-300, 1\) \(got 1\)/);
+  // Named by its label (δ), not its internal key.
+  assert.match(await page.textContent('#delta-error'), /^δ must be in \[1e-300, 1\) \(got 1\)/);
   await page.close();
 });
 
