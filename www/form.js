@@ -69,7 +69,7 @@ export function listValues(text) {
 
 /**
  * A range input that selects one value of a list setting, never replacing the
- * list: near a value of the list it snaps to it; released elsewhere, it adds its
+ * list: near a value of the list it snaps to it; released elsewhere, it appends its
  * value to the list (replacing the value it added before, if the list still
  * holds it). `select(name, value, { inList, committed })` is told every move.
  */
@@ -128,7 +128,9 @@ function sliderFor(f, input, select) {
     if (!inList) {
       let list = listValues(input.value);
       if (added !== null) list = list.filter((v) => v !== added);
-      list = [...new Set([...list, value])].sort((a, b) => a - b);
+      // At the end: a sweep's runs draw their noise by their place in the list, so every value
+      // already there keeps its numbers (the charts sort their points by x).
+      list = [...list, value];
       input.value = list.join(',');
       added = value;
       input.dispatchEvent(new CustomEvent('input', { bubbles: true, detail: { slider: true } }));

@@ -50,11 +50,17 @@ const LONG_SECONDS = 30;
 // ---------- status ----------
 const LOADING_TEXT = 'Loading the module…';
 
+/** The status line's text (its box shows its first lines: the whole text is also its title). */
+function sayStatus(text) {
+  $('status').textContent = text;
+  $('status').title = text;
+}
+
 function setStatus(status, text) {
   // Until the module has loaded nothing can run: the page stays "loading".
   if (!moduleReady && status === 'idle') [status, text] = ['loading', LOADING_TEXT];
   body.dataset.status = status;
-  $('status').textContent = text;
+  sayStatus(text);
   const runWasFocused = document.activeElement === $('run');
   const stopWasFocused = document.activeElement === $('stop');
   $('run').disabled = !moduleReady || status === 'running' || status === 'loading';
@@ -88,7 +94,7 @@ function outOfDate() {
   return lastRun !== null && (running || lastSnapshot !== null) && JSON.stringify(lastRun) !== JSON.stringify(formSettings());
 }
 
-const STALE_RUNNING = 'Settings changed: this run computes the previous settings (press Run for the new ones). ';
+const STALE_RUNNING = 'Settings changed: this run is of the previous ones (press Run for the new). ';
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
 
 // ---------- time estimate ----------
@@ -314,18 +320,26 @@ function settingsChanged({ now = false } = {}) {
  * computing them) are marked when they are no longer of the form's settings. */
 function markStale() {
   if (audit) audit.clear();
+  $('link-note').textContent = ''; // what Copy link said was of the settings before this edit
   const stale = outOfDate();
   $('results').classList.toggle('stale', stale);
   $('stale-note').hidden = !stale;
   if (running) {
     const text = $('status').textContent.replace(STALE_RUNNING, '');
-    $('status').textContent = stale ? `${STALE_RUNNING}${text}` : text;
+    sayStatus(stale ? `${STALE_RUNNING}${text}` : text);
   } else if (stale && (body.dataset.status === 'done' || body.dataset.status === 'idle')) {
-    $('status').textContent = 'Settings changed: the results shown are from the previous run. Press Run to update them.';
+    sayStatus('Settings changed: the results shown are from the previous run. Press Run to update them.');
   }
 }
 
 // ---------- drawing ----------
+function sortedByX(s) {
+  const byX = (a, b) => a[0] - b[0];
+  const sorted = (xs) => xs.every((p, i) => i === 0 || xs[i - 1][0] <= p[0]);
+  if (s.horizontal || (sorted(s.points) && sorted(s.band || []))) return s;
+  return { ...s, points: [...s.points].sort(byX), band: [...(s.band || [])].sort(byX) };
+}
+
 /** A chart's spec with the pinned run's curves behind it (faded, dashed), and
  * the audit's lower bounds on ε on the audited points (when the audit describes the
  * results shown: an edit clears it). */
@@ -348,6 +362,9 @@ function decorate(id, spec) {
       .map((s) => ({ ...s, name: `${s.name} (pinned)`, style: 'dashed', faded: true, band: [] }));
     out = { ...out, series: [...old, ...out.series] };
   }
+  // Points in increasing x, as a spec promises: a list setting's values in the order typed (the
+  // slider appends its value) give some charts' points in that order.
+  out = { ...out, series: out.series.map(sortedByX) };
   const rows = audit && audit.view && !$('results').classList.contains('stale') ? audit.view.rows : [];
   return rows.length ? audit_overlay(out, rows) : out;
 }
@@ -674,14 +691,12 @@ $('export-json').addEventListener('click', () => {
 $('copy-link').addEventListener('click', async () => {
   writeUrl();
   // The address holds the form's settings; when the results on screen are of others, the link says so.
-  const note = outOfDate()
-    ? ' It holds the edited settings, not the results on screen (those are of the previous settings): press Run to show its results.'
-    : '';
+  const note = outOfDate() ? ' It holds the edited settings, not the results on screen: press Run to show them.' : '';
   try {
     await navigator.clipboard.writeText(location.href);
-    $('status').textContent = `Link copied.${note}`;
+    $('link-note').textContent = `Link copied.${note}`;
   } catch {
-    $('status').textContent = `Copy this link: ${location.href}.${note}`;
+    $('link-note').textContent = `Copying was not allowed: copy the link from the address bar.${note}`;
   }
 });
 let resizeTimer = null;
