@@ -72,28 +72,35 @@ export function drawMarker(view, ctx, x, scale) {
 }
 
 /**
- * The values a drawn ε chart shows at ε = `x`, in words: each curve's point at
- * it and each reference line; or why there are none yet.
+ * Fills `el` with the values a drawn ε chart shows at ε = `x`, in words: each curve's point at
+ * it and each reference line (each value kept on one line); or why there are none yet.
  */
-export function valuesAt(view, x, running) {
-  if (!view || !view.shown) return '';
+export function showValuesAt(el, view, x, running) {
+  if (!view || !view.shown) {
+    el.textContent = '';
+    return;
+  }
   const what = shortLabel(view.shown.y_label);
   const at = view.points.filter((p) => p.horizontal || same(p.x, x));
-  const curves = at.filter((p) => !p.horizontal);
   const eps = `ε = ${fmt(x, 3)}`;
-  if (!curves.length) {
-    return running
+  if (!at.some((p) => !p.horizontal)) {
+    el.textContent = running
       ? `${eps}: being computed (the curves keep their other points meanwhile).`
       : `${eps} has no point on the ${view.info.name} yet: it is added to the list when the slider is released; run to compute it.`;
+    return;
   }
   // A run replacing earlier results draws those faded, named "… (previous run)" (main.js).
   const PREVIOUS = ' (previous run)';
-  const old = at.filter((p) => p.name.endsWith(PREVIOUS));
-  if (old.length === at.length) {
-    const items = at.map((p) => `${p.name.slice(0, -PREVIOUS.length)} ${fmt(p.y, 3)}`);
-    return `At ${eps}, ${what} of the previous run (being recomputed): ${items.join('; ')}.`;
-  }
-  const items = at.map((p) => (p.name.endsWith(PREVIOUS)
-    ? `${p.name.slice(0, -PREVIOUS.length)} ${fmt(p.y, 3)} (previous run)` : `${p.name} ${fmt(p.y, 3)}`));
-  return `At ${eps}, ${what}: ${items.join('; ')}.`;
+  const allOld = at.every((p) => p.name.endsWith(PREVIOUS));
+  const items = at.map((p) => {
+    const old = p.name.endsWith(PREVIOUS);
+    const name = old ? p.name.slice(0, -PREVIOUS.length) : p.name;
+    // The number on one line (1.04e-4 must not break at its minus).
+    const value = document.createElement('span');
+    value.className = 'value-at';
+    value.textContent = fmt(p.y, 3);
+    return [`${name} `, value, old && !allOld ? ' (previous run)' : ''];
+  });
+  const lead = allOld ? `At ${eps}, ${what} of the previous run (being recomputed): ` : `At ${eps}, ${what}: `;
+  el.replaceChildren(lead, ...items.flatMap((item, i) => (i ? ['; ', ...item] : item)), '.');
 }

@@ -17,7 +17,7 @@ import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
 import { claimsList, showClaims } from './claims.js';
-import { drawMarker, valuesAt, plotsEpsilon } from './live-eps.js';
+import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;
@@ -375,7 +375,7 @@ function afterDraw(view, ctx) {
   drawMarker(view, ctx, selected.value, view.dpr * textScale());
   if (view === currentViews().find((v) => plotsEpsilon(v) && !v.figure.hidden)) {
     const out = $(`${selected.name}-readout`);
-    if (out) out.textContent = valuesAt(view, selected.value, running);
+    if (out) showValuesAt(out, view, selected.value, running);
   }
 }
 
