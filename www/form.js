@@ -123,7 +123,7 @@ function sliderFor(f, input, select) {
     select(f.name, value, { inList, committed: false });
   });
   // Released (or a key press): a value of the list stays selected; another is added to the list.
-  range.addEventListener('change', () => {
+  const commit = () => {
     const { value, inList } = pick();
     if (!inList) {
       let list = listValues(input.value);
@@ -138,6 +138,29 @@ function sliderFor(f, input, select) {
     range.value = String(toPos(value));
     show(value, true);
     select(f.name, value, { inList: true, committed: true });
+  };
+  range.addEventListener('change', commit);
+  // Keys walk along the curve: the arrows go to the next value of the list (past its ends, a
+  // twentieth of the scale further, which adds a value), Home and End to its first and last;
+  // Page Up and Down move a tenth of the scale as usual.
+  range.addEventListener('keydown', (e) => {
+    const list = [...new Set(listValues(input.value).filter((v) => v > 0))].sort((a, b) => a - b);
+    const pos = Number(range.value);
+    const here = selected ?? toValue(pos);
+    let target = null;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
+      const next = list.find((v) => v > here * (1 + 1e-9));
+      target = next !== undefined ? toPos(next) : pos + 50;
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowDown') {
+      const next = [...list].reverse().find((v) => v < here * (1 - 1e-9));
+      target = next !== undefined ? toPos(next) : pos - 50;
+    } else if ((e.key === 'Home' || e.key === 'End') && list.length) {
+      target = toPos(e.key === 'Home' ? list[0] : list[list.length - 1]);
+    }
+    if (target === null) return;
+    e.preventDefault();
+    range.value = String(Math.min(SLIDER_STEPS, Math.max(0, target)));
+    commit();
   });
   // A hand edit of the list: the slider no longer owns any of its values.
   input.addEventListener('input', (e) => { if (!(e.detail && e.detail.slider)) added = null; });

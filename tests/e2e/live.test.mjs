@@ -128,6 +128,15 @@ test('the ε slider selects along the curve: it snaps to the list, adds a value 
   // The marker is drawn: the canvas has more ink than without it.
   assert.ok(await inkFraction(page, 'risk-chart') > inkBefore, 'the selected ε is marked on the chart');
   await accessible(page, 'an ε selected');
+  // The keyboard walks along the curve: the arrows go to the list's next and previous values.
+  await page.focus('#epsilons-slider');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('#epsilons-selected'), /selected: 6$/);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.textContent('#epsilons-selected'), /selected: 2$/);
+  assert.equal(await page.inputValue('#epsilons'), list, 'stepping along the list adds nothing');
+  assert.equal(await page.evaluate(() => document.body.dataset.status), 'done');
 
   // Between two values (ε ≈ 3): while dragging it is not in the list; released, it is added and re-run.
   await slide(page, positionOf(3), false);
