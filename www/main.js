@@ -94,6 +94,11 @@ function outOfDate() {
   return lastRun !== null && (running || lastSnapshot !== null) && JSON.stringify(lastRun) !== JSON.stringify(formSettings());
 }
 
+/** The form's settings are those of the results shown (finished) or being computed: nothing to re-run. */
+function current() {
+  return lastRun !== null && !outOfDate() && (running || (lastSnapshot !== null && lastSnapshot.finished));
+}
+
 const STALE_RUNNING = 'Settings changed: this run is of the previous ones (press Run for the new). ';
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
 
@@ -286,7 +291,8 @@ function validate() {
 const OPTION_BOXES = ['large-text', 'present', 'auto-run'];
 let editTimer = null;
 $('config').addEventListener('input', (e) => {
-  if (OPTION_BOXES.includes(e.target.id)) return;
+  // A slider only selects: when it changes the settings, it does so through its list's input.
+  if (OPTION_BOXES.includes(e.target.id) || e.target.type === 'range') return;
   settingsChanged();
 });
 
@@ -308,7 +314,7 @@ function settingsChanged({ now = false } = {}) {
       const [{ field, message }] = errors;
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more marked)` : '';
       setStatus('error', `Fix “${form.label(field)}” to run: ${form.messageAt(field, message)}${more}.`);
-    } else if (errors.length === 0 && $('auto-run').checked && est !== null && est <= AUTO_RUN_SECONDS) {
+    } else if (errors.length === 0 && $('auto-run').checked && est !== null && est <= AUTO_RUN_SECONDS && !current()) {
       run();
     } else if (errors.length === 0 && !running && lastSnapshot === null) {
       setStatus('idle', 'Ready. Press Run.');
