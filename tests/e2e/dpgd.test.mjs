@@ -68,7 +68,7 @@ test('the dpgd-quick preset runs to done with ink on every chart and rows in eve
   assert.equal(await page.locator('#dpgd-width-table tbody tr').count(), 7);
   // Explain ε: one entry per target ε, with a row per width p (7 widths),
   // naming the mechanism, replace-one and the ε each run spends.
-  const reports = page.locator('#privacy-content details');
+  const reports = page.locator('#privacy-content > details');
   // One entry per target ε of the main grid (3), and one for the loss-versus-T runs.
   assert.equal(await reports.count(), 4);
   assert.equal(await reports.first().locator('tbody tr').count(), 7);
@@ -76,6 +76,9 @@ test('the dpgd-quick preset runs to done with ink on every chart and rows in eve
   assert.match(first, /per-sample-clipped gradients/);
   assert.match(first, /replace-one/);
   assert.match(first, /7 runs (each )?spend ε = /);
+  // It opens with the ε spent in an attacker's terms: the posterior bound and the (FPR, TPR) picture.
+  assert.match(first, /at most \d+(\.\d)? % sure/);
+  assert.equal(await reports.first().locator('.attacker svg[role="img"] polygon.region').count(), 1);
   assert.ok(!(await page.isDisabled('#export-csv')));
   assert.deepEqual(errors, []);
   await page.close();
