@@ -52,6 +52,22 @@ macro_rules! not_a_variant {
     };
 }
 
+/// A variant whose fields would follow (a tuple or a struct variant): its
+/// name is found, and serialization stops there.
+macro_rules! found_variant {
+    ($($method:ident -> $state:ident),* $(,)?) => {
+        $(fn $method(
+            self,
+            _: &'static str,
+            _: u32,
+            variant: &'static str,
+            _: usize,
+        ) -> Result<Self::$state, Found> {
+            Err(Found::Variant(variant))
+        })*
+    };
+}
+
 impl Serializer for VariantName {
     type Ok = &'static str;
     type Error = Found;
@@ -82,25 +98,10 @@ impl Serializer for VariantName {
         Ok(variant)
     }
 
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Found> {
-        Err(Found::Variant(variant))
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Found> {
-        Err(Found::Variant(variant))
-    }
+    found_variant!(
+        serialize_tuple_variant -> SerializeTupleVariant,
+        serialize_struct_variant -> SerializeStructVariant,
+    );
 
     not_a_variant!(
         serialize_bool(bool),
