@@ -102,8 +102,11 @@ impl ToBound for i32 {
     }
 }
 
-/// One setting of config `C`: its description and how to read and write it.
-pub struct Field<C> {
+/// What the page and the CLI show of a setting, whatever its value: written
+/// once for the field table ([`Field`]) and the settings' description
+/// ([`FieldInfo`]), which both deref to it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldDescription {
     pub name: &'static str,
     pub kind: FieldKind,
     pub label: &'static str,
@@ -116,12 +119,24 @@ pub struct Field<C> {
     pub aliases: &'static [&'static str],
     /// A slider beside the text input that sets one value.
     pub slider: Option<Slider>,
+    pub choices: Vec<ChoiceInfo>,
+}
+
+/// One setting of config `C`: its description and how to read and write it.
+pub struct Field<C> {
+    description: FieldDescription,
     /// What the value must be: checked by [`Config::validate_all`].
     pub rules: Rules,
-    choices: Vec<ChoiceInfo>,
     set: Setter<C>,
     get: Getter<C>,
     numbers: NumbersOf<C>,
+}
+
+impl<C> Deref for Field<C> {
+    type Target = FieldDescription;
+    fn deref(&self) -> &FieldDescription {
+        &self.description
+    }
 }
 
 impl<C: 'static> Field<C> {
@@ -132,15 +147,17 @@ impl<C: 'static> Field<C> {
         get_mut: fn(&mut C) -> &mut T,
     ) -> Self {
         Field {
-            name,
-            kind: T::KIND,
-            label: name,
-            help: "",
-            group: "",
-            essential: true,
-            aliases: &[],
-            slider: None,
-            choices: T::choices(),
+            description: FieldDescription {
+                name,
+                kind: T::KIND,
+                label: name,
+                help: "",
+                group: "",
+                essential: true,
+                aliases: &[],
+                slider: None,
+                choices: T::choices(),
+            },
             set: Box::new(move |c, key, text| {
                 *get_mut(c) = T::parse(key, text)?;
                 Ok(())
@@ -152,34 +169,34 @@ impl<C: 'static> Field<C> {
     }
 
     pub fn label(mut self, label: &'static str) -> Self {
-        self.label = label;
+        self.description.label = label;
         self
     }
 
     pub fn help(mut self, help: &'static str) -> Self {
-        self.help = help;
+        self.description.help = help;
         self
     }
 
     pub fn group(mut self, group: &'static str) -> Self {
-        self.group = group;
+        self.description.group = group;
         self
     }
 
     /// Not needed to read a run: the page folds it under "More settings".
     pub fn folded(mut self) -> Self {
-        self.essential = false;
+        self.description.essential = false;
         self
     }
 
     pub fn aliases(mut self, aliases: &'static [&'static str]) -> Self {
-        self.aliases = aliases;
+        self.description.aliases = aliases;
         self
     }
 
     /// A slider from `min` to `max` (on a log scale if `log`) that sets one value.
     pub fn slider(mut self, min: f64, max: f64, log: bool) -> Self {
-        self.slider = Some(Slider { min, max, log });
+        self.description.slider = Some(Slider { min, max, log });
         self
     }
 
@@ -292,15 +309,7 @@ impl<C: 'static> Field<C> {
     /// The page's description, with `default` the value in the default preset.
     pub fn info(&self, default: &C) -> FieldInfo {
         FieldInfo {
-            name: self.name,
-            kind: self.kind,
-            label: self.label,
-            help: self.help,
-            group: self.group,
-            essential: self.essential,
-            aliases: self.aliases,
-            slider: self.slider,
-            choices: self.choices.clone(),
+            description: self.description.clone(),
             default: self.get(default),
         }
     }
@@ -316,19 +325,20 @@ pub struct Slider {
     pub log: bool,
 }
 
-/// The page's and the CLI's view of one setting.
+/// The page's and the CLI's view of one setting: its description and its
+/// value in the default preset.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FieldInfo {
-    pub name: &'static str,
-    pub kind: FieldKind,
-    pub label: &'static str,
-    pub help: &'static str,
-    pub group: &'static str,
-    pub essential: bool,
-    pub aliases: &'static [&'static str],
-    pub slider: Option<Slider>,
-    pub choices: Vec<ChoiceInfo>,
+    #[serde(flatten)]
+    pub description: FieldDescription,
     pub default: String,
+}
+
+impl Deref for FieldInfo {
+    type Target = FieldDescription;
+    fn deref(&self) -> &FieldDescription {
+        &self.description
+    }
 }
 
 /// Most parse errors reported for one config (a hostile input may hold
