@@ -88,10 +88,6 @@ pub trait FieldValue: Sized {
     }
 }
 
-fn numbers_of<T: Copy + Into<f64>>(v: &[T]) -> Option<Numbers> {
-    Some(Numbers::List(v.iter().map(|&x| x.into()).collect()))
-}
-
 /// A count as a number a rule compares (exact below 2⁵³; above it, far
 /// beyond every bound a rule states).
 pub(super) fn count(x: usize) -> f64 {
@@ -105,52 +101,70 @@ fn list<T: std::fmt::Display>(v: &[T]) -> String {
         .join(",")
 }
 
-impl FieldValue for usize {
-    const KIND: FieldKind = FieldKind::Integer;
-    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
-        parse_usize(field, text)
-    }
-    fn print(&self) -> String {
-        self.to_string()
-    }
-    fn numbers(&self) -> Option<Numbers> {
-        Some(Numbers::One(count(*self)))
-    }
+/// The settings that hold one number: `type: kind, parser, the number its
+/// rules compare (none for a seed, which any value in 0..2⁶⁴ is)`.
+macro_rules! number_values {
+    ($($t:ty: $kind:ident, $parse:ident, $number:expr;)*) => {
+        $(impl FieldValue for $t {
+            const KIND: FieldKind = FieldKind::$kind;
+            fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+                $parse(field, text)
+            }
+            fn print(&self) -> String {
+                self.to_string()
+            }
+            fn numbers(&self) -> Option<Numbers> {
+                ($number)(*self).map(Numbers::One)
+            }
+        })*
+    };
 }
 
-impl FieldValue for u64 {
-    const KIND: FieldKind = FieldKind::Seed;
-    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
-        parse_u64(field, text)
-    }
-    fn print(&self) -> String {
-        self.to_string()
-    }
+number_values! {
+    usize: Integer, parse_usize, |x| Some(count(x));
+    u64: Seed, parse_u64, |_| None;
+    f64: Real, parse_f64, Some;
 }
 
-impl FieldValue for f64 {
-    const KIND: FieldKind = FieldKind::Real;
-    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
-        parse_f64(field, text)
-    }
-    fn print(&self) -> String {
-        format!("{self}")
-    }
-    fn numbers(&self) -> Option<Numbers> {
-        Some(Numbers::One(*self))
-    }
+/// A number a list setting holds ("1,2,4" or a range "1:8:1"): how a list
+/// of them is read, and the number a rule compares for each entry. One
+/// [`FieldValue`] serves every list of them.
+pub trait ListItem: Copy + std::fmt::Display + 'static {
+    const LIST_KIND: FieldKind;
+    fn parse_list(field: &str, text: &str) -> Result<Vec<Self>, ConfigError>;
+    fn number(self) -> f64;
 }
 
-impl FieldValue for Vec<f64> {
-    const KIND: FieldKind = FieldKind::RealList;
-    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+impl ListItem for f64 {
+    const LIST_KIND: FieldKind = FieldKind::RealList;
+    fn parse_list(field: &str, text: &str) -> Result<Vec<Self>, ConfigError> {
         parse_f64_list(field, text)
+    }
+    fn number(self) -> f64 {
+        self
+    }
+}
+
+impl ListItem for usize {
+    const LIST_KIND: FieldKind = FieldKind::IntegerList;
+    fn parse_list(field: &str, text: &str) -> Result<Vec<Self>, ConfigError> {
+        parse_usize_list(field, text)
+    }
+    fn number(self) -> f64 {
+        count(self)
+    }
+}
+
+impl<T: ListItem> FieldValue for Vec<T> {
+    const KIND: FieldKind = T::LIST_KIND;
+    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
+        T::parse_list(field, text)
     }
     fn print(&self) -> String {
         list(self)
     }
     fn numbers(&self) -> Option<Numbers> {
-        numbers_of(self)
+        Some(Numbers::List(self.iter().map(|&x| x.number()).collect()))
     }
 }
 
@@ -172,7 +186,7 @@ impl FieldValue for OptionalList {
         if t.is_empty() || t.eq_ignore_ascii_case("none") {
             Ok(OptionalList(Vec::new()))
         } else {
-            parse_usize_list(field, text).map(OptionalList)
+            usize::parse_list(field, text).map(OptionalList)
         }
     }
     fn print(&self) -> String {
@@ -184,19 +198,6 @@ impl FieldValue for OptionalList {
     }
     fn numbers(&self) -> Option<Numbers> {
         self.0.numbers()
-    }
-}
-
-impl FieldValue for Vec<usize> {
-    const KIND: FieldKind = FieldKind::IntegerList;
-    fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
-        parse_usize_list(field, text)
-    }
-    fn print(&self) -> String {
-        list(self)
-    }
-    fn numbers(&self) -> Option<Numbers> {
-        Some(Numbers::List(self.iter().map(|&x| count(x)).collect()))
     }
 }
 
