@@ -16,8 +16,8 @@ use super::claims::Claim;
 use super::field::{Checked, Config};
 use super::shards::{decode_parts, Coverage, Plan, Shard, Stamps};
 use super::{
-    ChartInfo, ConfigError, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo, View,
-    WASM_FACTOR,
+    ChartInfo, ConfigError, Estimate, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo,
+    StartResult, View, WASM_FACTOR,
 };
 use crate::privacy::PrivacyReport;
 use serde::de::DeserializeOwned;
@@ -178,12 +178,6 @@ fn no_user_split(id: &str) -> ConfigError {
     )
 }
 
-/// Seconds, or why the settings cannot run.
-type Estimate = Result<f64, Vec<ConfigError>>;
-
-/// A run, or why the settings cannot run.
-type Started = Result<Box<dyn Run>, Vec<ConfigError>>;
-
 /// A part as [`Run::part`] writes it: its stamps, then the results.
 #[derive(Serialize, Deserialize)]
 struct Stamped<P> {
@@ -298,7 +292,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
         }
     }
 
-    fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> Started {
+    fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> StartResult {
         let config = Self::config_of(preset, pairs)?;
         let shard = if E::ABOUT.splits {
             shard
@@ -338,7 +332,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
             && Self::config_of(preset, pairs).is_ok_and(|c| E::split_by_users(&c, workers))
     }
 
-    fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> Started {
+    fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> StartResult {
         if !E::ABOUT.user_split {
             return Err(vec![no_user_split(E::ABOUT.id)]);
         }

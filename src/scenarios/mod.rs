@@ -237,6 +237,12 @@ pub fn merge_judged(
     ))
 }
 
+/// A run, or why the settings cannot run ([`Scenario::start`]).
+pub type StartResult = Result<Box<dyn Run>, Vec<ConfigError>>;
+
+/// Seconds, or why the settings cannot run ([`Scenario::estimated_seconds`]).
+pub type Estimate = Result<f64, Vec<ConfigError>>;
+
 /// One experiment of a paper, behind one interface: what the CLI, the wasm
 /// module and the page call. Every scenario implements it through the one
 /// [`adapter::Adapter`] of its [`adapter::Experiment`].
@@ -250,28 +256,15 @@ pub trait Scenario: Sync {
     fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError>;
     /// A run of `shard` on the checked settings (a scenario that does not
     /// split runs the whole sweep in shard 0 and nothing in the others).
-    fn start(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>>;
+    fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> StartResult;
     /// Seconds the sweep takes on one core natively, estimated from its size
     /// before it runs (within about 2×): the CLI's estimate.
-    fn estimated_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>>;
+    fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate;
     /// Seconds the sweep takes in one wasm worker (the page's time estimate and
     /// warning): the native estimate times [`WASM_FACTOR`], or, for a scenario
     /// whose kinds of work run at different ratios in wasm (DP-GD), its own
     /// estimate with its wasm speeds.
-    fn estimated_wasm_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<f64, Vec<ConfigError>>;
+    fn estimated_wasm_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate;
     /// The view of shards' [`Run::part`]s merged (part `i` is shard `i` of
     /// `parts.len()`; a sweep that does not split has one part, the whole):
     /// exactly one run's view. The parts are checked against the plan of
@@ -293,12 +286,7 @@ pub trait Scenario: Sync {
     /// exchange the partials ([`Run::take_outbox`], [`Run::deliver`]), and each
     /// ends with exactly the single-worker view. An error for a scenario that
     /// does not split by users.
-    fn start_user_split(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        share: Shard,
-    ) -> Result<Box<dyn Run>, Vec<ConfigError>>;
+    fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> StartResult;
     /// Whether [`Scenario::audit_targets`] has an audit (the page offers it).
     fn has_audit(&self) -> bool;
     /// The private releases an audit attacks, each with its worst-case canary
@@ -370,6 +358,17 @@ pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
     }
 }
 
+/// The preset's scenario and what `start` gives for its canonical name: the
+/// one way the free functions below turn a preset into a scenario's call (an
+/// unknown preset is the error at `preset`).
+fn with_scenario<T>(
+    preset: &str,
+    start: impl FnOnce(&'static dyn Scenario, &'static str) -> Result<T, Vec<ConfigError>>,
+) -> Result<(&'static dyn Scenario, T), Vec<ConfigError>> {
+    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
+    Ok((s, start(s, name)?))
+}
+
 /// An audit of a preset's private runs with these settings, refused at `runs`
 /// when it is estimated over [`audit::MAX_AUDIT_SECONDS`] (like a sweep).
 pub fn start_audit(
@@ -384,35 +383,24 @@ pub fn start_audit(
             options.runs,
         )]);
     }
-    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
-    let targets = s.audit_targets(name, pairs, &options)?;
+    let (_, targets) = with_scenario(preset, |s, name| s.audit_targets(name, pairs, &options))?;
     let run = audit::AuditRun::new(targets, options);
     run.check_work().map_err(|e| vec![e])?;
     Ok(run)
 }
 
-/// A run with the scenario it belongs to.
-pub type Started = (&'static dyn Scenario, Box<dyn Run>);
+/// A run with the scenario it belongs to, or why the settings cannot run.
+pub type Started = Result<(&'static dyn Scenario, Box<dyn Run>), Vec<ConfigError>>;
 
 /// Worker `share.index` of `share.count` sharing every run's users (see
 /// [`Scenario::start_user_split`]).
-pub fn start_user_split(
-    preset: &str,
-    pairs: &[(&str, &str)],
-    share: Shard,
-) -> Result<Started, Vec<ConfigError>> {
-    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
-    Ok((s, s.start_user_split(name, pairs, share)?))
+pub fn start_user_split(preset: &str, pairs: &[(&str, &str)], share: Shard) -> Started {
+    with_scenario(preset, |s, name| s.start_user_split(name, pairs, share))
 }
 
 /// A run of a preset on these settings, checked.
-pub fn start(
-    preset: &str,
-    pairs: &[(&str, &str)],
-    shard: Shard,
-) -> Result<Started, Vec<ConfigError>> {
-    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
-    Ok((s, s.start(name, pairs, shard)?))
+pub fn start(preset: &str, pairs: &[(&str, &str)], shard: Shard) -> Started {
+    with_scenario(preset, |s, name| s.start(name, pairs, shard))
 }
 
 #[cfg(test)]
