@@ -350,8 +350,10 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
         .collect()
 }
 
-/// Which path simulated these rows, in words ("" when all are direct).
-fn path_sentence<'a>(rows: impl Iterator<Item = &'a DpGdRow>) -> String {
+/// The widths of these rows simulated on the kernel path and on the direct
+/// path, each in order of first appearance: what the explain-ε entry and the
+/// CLI's summary both say of the path.
+fn widths_by_path<'a>(rows: impl Iterator<Item = &'a DpGdRow>) -> (Vec<usize>, Vec<usize>) {
     let mut kernel: Vec<usize> = Vec::new();
     let mut direct: Vec<usize> = Vec::new();
     for r in rows {
@@ -364,15 +366,23 @@ fn path_sentence<'a>(rows: impl Iterator<Item = &'a DpGdRow>) -> String {
             list.push(r.p);
         }
     }
+    (kernel, direct)
+}
+
+/// Widths in words: "10, 200, 2000".
+fn widths(v: &[usize]) -> String {
+    v.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Which path simulated these rows, in words ("" when all are direct).
+fn path_sentence<'a>(rows: impl Iterator<Item = &'a DpGdRow>) -> String {
+    let (kernel, direct) = widths_by_path(rows);
     if kernel.is_empty() {
         return String::new();
     }
-    let widths = |v: &[usize]| {
-        v.iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut out = format!(
         "Simulated on the kernel path at p = {}: the same algorithm drawn exactly in distribution through K = ΦΦᵀ in n dimensions (the released noisy steps are the same mechanism, so the accounting is unchanged).",
         widths(&kernel)
@@ -444,24 +454,7 @@ fn summary(rows: &[DpGdRow]) -> String {
             r.seed
         ));
     }
-    let mut direct: Vec<usize> = Vec::new();
-    let mut kernel: Vec<usize> = Vec::new();
-    for r in &rows {
-        let list = if r.path == "kernel" {
-            &mut kernel
-        } else {
-            &mut direct
-        };
-        if !list.contains(&r.p) {
-            list.push(r.p);
-        }
-    }
-    let widths = |v: &[usize]| {
-        v.iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let (kernel, direct) = widths_by_path(rows.iter().copied());
     if !kernel.is_empty() {
         out.push_str(&format!(
             "path: kernel (n-dimensional, exact in distribution) at p = {}",
