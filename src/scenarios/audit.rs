@@ -20,15 +20,17 @@
 //! bounds are computed on the other half only (Nasr et al. 2023): it never
 //! sees the scores it is judged on.
 
+mod dirac;
 mod target;
 mod view;
 
 use super::error::ConfigError;
 use super::WASM_FACTOR;
 use crate::privacy::audit::{audit_bounds, threshold_from_holdout};
+pub use dirac::{canary_words, dirac_targets, ClippedRounds};
 pub use target::{
-    accountant_refuses, AuditMode, AuditOptions, AuditRow, AuditTarget, AuditTargets, Claim,
-    AUDIT_ALPHA,
+    accountant_refuses, dirac_canary, Attack, AuditMode, AuditOptions, AuditRow, AuditTarget,
+    AuditTargets, Claim, Sides, AUDIT_ALPHA,
 };
 use view::audit_view;
 pub use view::{audit_csv, audit_overlay, AuditView, AUDIT_CHARTS, AUDIT_HEADER};
@@ -77,7 +79,7 @@ pub fn fmt_duration(seconds: f64) -> String {
 
 /// The game over a scenario's targets, in bounded steps.
 pub struct AuditRun {
-    targets: Vec<Box<dyn AuditTarget>>,
+    targets: Vec<AuditTarget>,
     options: AuditOptions,
     scores: Vec<(Vec<f64>, Vec<f64>)>,
     rows: Vec<AuditRow>,
@@ -86,7 +88,7 @@ pub struct AuditRun {
 }
 
 impl AuditRun {
-    pub fn new(targets: Vec<Box<dyn AuditTarget>>, options: AuditOptions) -> Self {
+    pub fn new(targets: Vec<AuditTarget>, options: AuditOptions) -> Self {
         let scores = targets.iter().map(|_| (Vec::new(), Vec::new())).collect();
         AuditRun {
             targets,
@@ -108,7 +110,7 @@ impl AuditRun {
 
     /// Seconds of one pair of runs (canary in, canary out) of every target.
     fn seconds_per_pair(&self) -> f64 {
-        self.targets.iter().map(|t| 2.0 * t.seconds_per_run()).sum()
+        self.targets.iter().map(|t| 2.0 * t.seconds_per_run).sum()
     }
 
     /// Seconds the game takes on one core natively, estimated before it runs
@@ -203,11 +205,12 @@ impl AuditRun {
         let h = ins.len() / 2;
         let threshold = threshold_from_holdout(&ins[..h], &outs[..h], AUDIT_ALPHA);
         let target = &self.targets[t];
+        let claim = &target.claim;
         let mut bounds = audit_bounds(
             &ins[h..],
             &outs[h..],
             &[threshold],
-            target.delta(),
+            claim.delta,
             AUDIT_ALPHA,
         );
         if !target.gaussian() {
@@ -216,17 +219,17 @@ impl AuditRun {
             bounds.epsilon_lb_gdp = f64::NAN;
         }
         self.rows.push(AuditRow {
-            method: target.method(),
-            epsilon: target.epsilon(),
-            epsilon_spent: target.epsilon_spent(),
-            delta: target.delta(),
+            method: claim.method.clone(),
+            epsilon: claim.epsilon,
+            epsilon_spent: claim.epsilon_spent,
+            delta: claim.delta,
             runs: self.options.runs,
             mode: self.options.mode.name().into(),
             broken: self.options.broken,
             canary: target.canary(),
             bounds,
-            curve: target.curve(),
-            worst_case: target.claim().worst_case,
+            curve: claim.curve.clone(),
+            worst_case: claim.worst_case,
         });
     }
 
@@ -244,8 +247,8 @@ impl AuditRun {
         use super::csv_out::{number as num, CsvFile};
         let mut out = CsvFile::new(["method", "epsilon", "side", "run", "score"]);
         for (t, (ins, outs)) in self.scores.iter().enumerate() {
-            let target = &self.targets[t];
-            let (method, epsilon) = (target.method(), num(target.epsilon()));
+            let claim = &self.targets[t].claim;
+            let (method, epsilon) = (&claim.method, num(claim.epsilon));
             for (side, v) in [("in", ins), ("out", outs)] {
                 for (i, s) in v.iter().enumerate() {
                     out.row([

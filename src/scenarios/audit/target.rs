@@ -3,6 +3,8 @@
 //! ([`AuditRow`]: the lower bounds of `privacy::audit`).
 
 use crate::privacy::audit::AuditBounds;
+use crate::privacy::Relation;
+use crate::rng::combine;
 use crate::scenarios::error::ConfigError;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +32,15 @@ impl AuditMode {
             _ => None,
         }
     }
+
+    /// Passes over the data one audited run makes, for its cost: a white-box
+    /// score also computes the known records' part at every step.
+    pub fn passes(self) -> f64 {
+        match self {
+            AuditMode::WhiteBox => 2.0,
+            AuditMode::Final => 1.0,
+        }
+    }
 }
 
 /// How the game is played.
@@ -42,6 +53,39 @@ pub struct AuditOptions {
     /// claiming the same ε (to see the audit catch a privacy bug).
     pub broken: bool,
     pub seed: u64,
+}
+
+impl AuditOptions {
+    /// The noise an audited run adds where the accountant asks for `sigma`:
+    /// half of it in a deliberately broken run (which claims the same ε).
+    pub fn noise(&self, sigma: f64) -> f64 {
+        if self.broken {
+            sigma / 2.0
+        } else {
+            sigma
+        }
+    }
+
+    /// The claim of a Gaussian release `method` at target ε `epsilon`
+    /// (spending `epsilon_spent` at `delta`), whose deliberately broken run
+    /// adds half the noise ([`AuditOptions::noise`]).
+    pub fn gaussian_claim(
+        &self,
+        method: &str,
+        epsilon: f64,
+        epsilon_spent: f64,
+        delta: f64,
+    ) -> Claim {
+        let broken = self.broken.then_some("half the noise");
+        Claim::new(method, broken, epsilon, epsilon_spent, delta)
+    }
+
+    /// The seed of the audit's noise for release `index` of a scenario
+    /// (`scenario`: its own constant, so that scenarios draw apart); each run
+    /// and side then takes its own stream of it.
+    pub fn release_seed(&self, scenario: u64, index: usize) -> u64 {
+        combine(self.seed, combine(scenario, index as u64))
+    }
 }
 
 impl Default for AuditOptions {
@@ -112,7 +156,7 @@ impl Claim {
 
 /// What a scenario's `audit_targets` gives: its audited releases, or the
 /// settings that keep it from auditing them.
-pub type AuditTargets = Result<Vec<Box<dyn AuditTarget>>, Vec<ConfigError>>;
+pub type AuditTargets = Result<Vec<AuditTarget>, Vec<ConfigError>>;
 
 /// The error when the accountant refuses an audited ε (named at `epsilons`).
 pub fn accountant_refuses(epsilon: f64, err: impl std::fmt::Display) -> Vec<ConfigError> {
@@ -122,25 +166,45 @@ pub fn accountant_refuses(epsilon: f64, err: impl std::fmt::Display) -> Vec<Conf
     )]
 }
 
-/// One audited private release of a scenario.
-pub trait AuditTarget: Send {
+/// One audited private release of a scenario: what it claims, what one of
+/// its runs costs, and the attack the scenario plays against it. The claim
+/// and the cost are the same kind of thing for every scenario; only the
+/// attack is each scenario's own.
+pub struct AuditTarget {
     /// What the release claims.
-    fn claim(&self) -> &Claim;
-    fn method(&self) -> String {
-        self.claim().method.clone()
+    pub claim: Claim,
+    /// Seconds one [`AuditTarget::score`] takes on one core natively,
+    /// estimated from the scenario's cost model before anything runs.
+    pub seconds_per_run: f64,
+    pub attack: Box<dyn Attack>,
+}
+
+impl AuditTarget {
+    pub fn new(claim: Claim, seconds_per_run: f64, attack: impl Attack + 'static) -> Self {
+        AuditTarget {
+            claim,
+            seconds_per_run,
+            attack: Box::new(attack),
+        }
     }
-    fn epsilon(&self) -> f64 {
-        self.claim().epsilon
+
+    /// The canary and the neighbouring pair, in words (for the report).
+    pub fn canary(&self) -> String {
+        self.attack.canary()
     }
-    fn epsilon_spent(&self) -> f64 {
-        self.claim().epsilon_spent
+    /// One private run with fresh noise `run`, the canary in or out: its
+    /// score ([`Attack::score`]).
+    pub fn score(&mut self, canary_in: bool, run: u64) -> f64 {
+        self.attack.score(canary_in, run)
     }
-    fn delta(&self) -> f64 {
-        self.claim().delta
+    /// Whether the release is a Gaussian mechanism ([`Attack::gaussian`]).
+    pub fn gaussian(&self) -> bool {
+        self.attack.gaussian()
     }
-    fn curve(&self) -> Option<String> {
-        self.claim().curve.clone()
-    }
+}
+
+/// The attack on one audited release: its canary, and the score of one run.
+pub trait Attack: Send {
     /// The canary and the neighbouring pair, in words (for the report).
     fn canary(&self) -> String;
     /// One private run with fresh noise `run` (the same `run` on both sides
@@ -153,9 +217,37 @@ pub trait AuditTarget: Send {
     fn gaussian(&self) -> bool {
         true
     }
-    /// Seconds one [`AuditTarget::score`] takes on one core natively,
-    /// estimated from the scenario's cost model before anything runs.
-    fn seconds_per_run(&self) -> f64;
+}
+
+/// What an attack holds twice, once per side of the neighbouring pair: the
+/// data (or the mechanism's scores) with the canary in, and out.
+#[derive(Clone)]
+pub struct Sides<T> {
+    pub canary_in: T,
+    pub canary_out: T,
+}
+
+impl<T> Sides<T> {
+    /// The side of a run: the canary in (`true`) or out.
+    pub fn get(&self, canary_in: bool) -> &T {
+        if canary_in {
+            &self.canary_in
+        } else {
+            &self.canary_out
+        }
+    }
+}
+
+/// The canary's one entry in a release whose records are clipped to `clip`
+/// (a "Dirac" of full norm ψ): +ψ with the canary in; out, its mirror −ψ
+/// under replace-one, or no record at all (0) under add/remove-one. The two
+/// sides are the sensitivity of the clipped sum apart under either relation.
+pub fn dirac_canary(relation: Relation, clip: f64, canary_in: bool) -> f64 {
+    match (canary_in, relation) {
+        (true, _) => clip,
+        (false, Relation::ReplaceOne) => -clip,
+        (false, Relation::AddRemoveOne) => 0.0,
+    }
 }
 
 /// One audited release's result.

@@ -23,22 +23,23 @@ use super::plan::em_report;
 use super::run::setup;
 use crate::algorithms::jl_exponential::{exponential_mechanism, score};
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{accountant_refuses, AuditOptions, AuditTarget, AuditTargets, Claim};
+use crate::scenarios::audit::{
+    accountant_refuses, Attack, AuditOptions, AuditTarget, AuditTargets, Claim, Sides,
+};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
 use std::sync::Arc;
 
-/// One audited exponential-mechanism release (one ε).
+/// The attack on one exponential-mechanism release (one ε).
 pub struct ClassifierAudit {
-    claim: Claim,
     /// The candidates' scores with the canary in and out.
-    scores_in: Arc<Vec<f64>>,
-    scores_out: Arc<Vec<f64>>,
+    scores: Arc<Sides<Vec<f64>>>,
     target: usize,
     sensitivity: f64,
+    /// The ε in the mechanism's exponent: twice the claimed one in the
+    /// deliberately broken run (the slip: ε·f/Δ where it needs ε·f/(2Δ)).
+    epsilon: f64,
     seed: u64,
-    broken: bool,
-    seconds_per_run: f64,
 }
 
 /// One exponential-mechanism draw: a Gumbel variable (a uniform and two
@@ -78,53 +79,52 @@ pub fn classifier_audit_targets(
     let target = (0..main)
         .max_by(|&a, &b| others[a].total_cmp(&others[b]).then(b.cmp(&a)))
         .unwrap_or(0);
-    let with_canary = |loss_on_target: f64| -> Arc<Vec<f64>> {
-        Arc::new(
-            others
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let loss = if i == target {
-                        loss_on_target
-                    } else {
-                        1.0 - loss_on_target
-                    };
-                    o - loss / n
-                })
-                .collect(),
-        )
+    let with_canary = |loss_on_target: f64| -> Vec<f64> {
+        others
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let loss = if i == target {
+                    loss_on_target
+                } else {
+                    1.0 - loss_on_target
+                };
+                o - loss / n
+            })
+            .collect()
     };
-    let (scores_in, scores_out) = (with_canary(0.0), with_canary(1.0));
-    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
+    let scores = Arc::new(Sides {
+        canary_in: with_canary(0.0),
+        canary_out: with_canary(1.0),
+    });
+    let mut targets = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
         let report = em_report(c, epsilon, main).map_err(|err| accountant_refuses(epsilon, err))?;
-        targets.push(Box::new(ClassifierAudit {
-            claim: Claim::new(
-                "jl-em",
-                options
-                    .broken
-                    .then_some("the exponent without its factor 2"),
-                epsilon,
-                report.epsilon_exact,
-                0.0,
-            )
-            .on_curve("JL + exponential mechanism"),
-            scores_in: scores_in.clone(),
-            scores_out: scores_out.clone(),
-            target,
-            sensitivity: 1.0 / n,
-            seed: combine(options.seed, combine(0xE3, e as u64)),
-            broken: options.broken,
+        let broken = options
+            .broken
+            .then_some("the exponent without its factor 2");
+        let claim = Claim::new("jl-em", broken, epsilon, report.epsilon_exact, 0.0)
+            .on_curve("JL + exponential mechanism");
+        targets.push(AuditTarget {
+            claim,
             seconds_per_run: SECONDS_PER_DRAW + main as f64 * SECONDS_PER_CANDIDATE,
-        }));
+            attack: Box::new(ClassifierAudit {
+                scores: scores.clone(),
+                target,
+                sensitivity: 1.0 / n,
+                epsilon: if options.broken {
+                    2.0 * epsilon
+                } else {
+                    epsilon
+                },
+                seed: options.release_seed(0xE3, e),
+            }),
+        });
     }
     Ok(targets)
 }
 
-impl AuditTarget for ClassifierAudit {
-    fn claim(&self) -> &Claim {
-        &self.claim
-    }
+impl Attack for ClassifierAudit {
     fn canary(&self) -> String {
         format!(
             "a user in user 0's place whose inner loss is 0 on candidate {} (the others' best) and 1 on every other, against one whose loss is 1 on it and 0 elsewhere (replace-one: every score moves by at most 1/n); the score of a run is whether the mechanism picks that candidate",
@@ -134,24 +134,11 @@ impl AuditTarget for ClassifierAudit {
     fn gaussian(&self) -> bool {
         false
     }
-    fn seconds_per_run(&self) -> f64 {
-        self.seconds_per_run
-    }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {
-        let scores = if canary_in {
-            &self.scores_in
-        } else {
-            &self.scores_out
-        };
+        let scores = self.scores.get(canary_in);
         let mut rng = NoiseSource::new(combine(self.seed, canary_in as u64)).release(run);
-        // The slip: ε·f/Δ where the mechanism needs ε·f/(2Δ).
-        let epsilon = if self.broken {
-            2.0 * self.claim.epsilon
-        } else {
-            self.claim.epsilon
-        };
-        match exponential_mechanism(scores, epsilon, self.sensitivity, &mut rng) {
+        match exponential_mechanism(scores, self.epsilon, self.sensitivity, &mut rng) {
             Some(c) if c == self.target => 1.0,
             Some(_) => 0.0,
             None => f64::NAN,

@@ -21,7 +21,9 @@ use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
 use crate::algorithms::dp_gd_random_features::{clipped_mean_gradient, DpGd, DpGdParams};
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::audit::{AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim};
+use crate::scenarios::audit::{
+    Attack, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim, Sides,
+};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
 use nalgebra::DVector;
@@ -30,16 +32,13 @@ use std::sync::Arc;
 /// The label that makes the canary's gradient clip at every step.
 const CANARY_LABEL: f64 = 1e6;
 
-/// One audited DP-GD release (one ε).
+/// The attack on one DP-GD release (one ε).
 pub struct DpGdAudit {
-    claim: Claim,
     params: DpGdParams,
-    data_in: Arc<RfFeatures>,
-    data_out: Arc<RfFeatures>,
+    data: Sides<Arc<RfFeatures>>,
     others: Arc<RfFeatures>,
     mode: AuditMode,
     noise: NoiseSource,
-    seconds_per_run: f64,
 }
 
 /// The features with sample 0 replaced by the record (φ₀ = scale·e₁, y₀ = label).
@@ -59,8 +58,10 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
     let w = frozen_weights(c.seed, p, c.d);
     let base = RfFeatures::build(&inputs, &w, c.activation);
     // In: a residual of +10⁶ (gradient +C·e₁); out: −10⁶ (gradient −C·e₁).
-    let data_in = Arc::new(with_record(&base, 1.0, -CANARY_LABEL));
-    let data_out = Arc::new(with_record(&base, 1.0, CANARY_LABEL));
+    let data = Sides {
+        canary_in: Arc::new(with_record(&base, 1.0, -CANARY_LABEL)),
+        canary_out: Arc::new(with_record(&base, 1.0, CANARY_LABEL)),
+    };
     let others = Arc::new(with_record(&base, 0.0, 0.0));
     let (eta, steps) = c.schedule(p, c.time_scale);
     let sensitivity = 2.0 * c.clip(p) / c.n as f64;
@@ -69,17 +70,13 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
     // too. One run alone, matrix-vector products, not the sweep's batched
     // runs: measured natively at 4.3 times the sweep's direct speed (p = 10
     // and 2000, n = 100).
-    let passes = match options.mode {
-        AuditMode::WhiteBox => 2.0,
-        AuditMode::Final => 1.0,
-    };
-    let seconds_per_run = passes
+    let seconds_per_run = options.mode.passes()
         * steps as f64
         * (4.0 * (c.n * p) as f64 + p as f64)
         * 4.3
         * super::cost::NATIVE.direct
         * 1e-9;
-    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
+    let mut targets = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
         let sigma = dpgd_sigma(&SigmaQuery {
             calibration: c.calibration,
@@ -103,7 +100,7 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
             eta,
             sensitivity,
         });
-        targets.push(Box::new(DpGdAudit {
+        targets.push(AuditTarget {
             claim: Claim::new(
                 "dp-gd",
                 options.broken.then_some("half the noise"),
@@ -112,43 +109,33 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
                 c.delta,
             )
             .on_curve(format!("DP-GD, p = {p}")),
-            params: DpGdParams {
-                eta,
-                steps,
-                clip: Some(c.clip(p)),
-                // The broken run adds half the noise it claims.
-                sigma: if options.broken { sigma / 2.0 } else { sigma },
-            },
-            data_in: data_in.clone(),
-            data_out: data_out.clone(),
-            others: others.clone(),
-            mode: options.mode,
-            noise: NoiseSource::new(combine(options.seed, combine(0xA0D17, e as u64))),
             seconds_per_run,
-        }));
+            attack: Box::new(DpGdAudit {
+                params: DpGdParams {
+                    eta,
+                    steps,
+                    clip: Some(c.clip(p)),
+                    sigma: options.noise(sigma),
+                },
+                data: data.clone(),
+                others: others.clone(),
+                mode: options.mode,
+                noise: NoiseSource::new(options.release_seed(0xA0D17, e)),
+            }),
+        });
     }
     Ok(targets)
 }
 
-impl AuditTarget for DpGdAudit {
-    fn claim(&self) -> &Claim {
-        &self.claim
-    }
+impl Attack for DpGdAudit {
     fn canary(&self) -> String {
         "a training sample with φ = e₁ and label ∓10⁶, so its clipped gradient is ±C·e₁ at every step; replace-one: the +C·e₁ sample against the −C·e₁ one".into()
     }
-    fn seconds_per_run(&self) -> f64 {
-        self.seconds_per_run
-    }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {
-        let data = if canary_in {
-            &self.data_in
-        } else {
-            &self.data_out
-        };
+        let data = self.data.get(canary_in).clone();
         let rng = self.noise.release(combine(run, canary_in as u64));
-        let Ok(mut gd) = DpGd::new(data.clone(), self.params, rng) else {
+        let Ok(mut gd) = DpGd::new(data, self.params, rng) else {
             return f64::NAN;
         };
         match self.mode {

@@ -16,7 +16,8 @@
 //! White-box score (the accountant's threat model: each round's Gaussian
 //! release, the noisy mean gradient, is seen): the attacker knows the other
 //! users and U_t, so ĝ_t − (1/n) Σ_{others} clip(∇_i) = canary/n + ξ_t; the score
-//! sums entry (1, 1) over the rounds. Final-output score: −U_T[1, 1].
+//! sums entry (1, 1) over the rounds. Final-output score: −U_T[1, 1]. The
+//! game is the shared [`DiracAttack`]; this file says how a round is computed.
 
 use super::config::{FedRepConfig, InitMode};
 use super::cost::SECONDS_PER_GFLOP;
@@ -25,27 +26,20 @@ use crate::algorithms::fedrep::{BlockPartial, FedRep, FedRepParams, USER_BLOCK};
 use crate::data::shared_representation::{FederatedDataset, Storage};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::Relation;
-use crate::rng::{combine, stream, NoiseSource, Purpose};
+use crate::rng::{stream, NoiseSource, Purpose};
 use crate::scenarios::audit::{
-    accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
+    accountant_refuses, canary_words, dirac_targets, AuditOptions, AuditTargets, ClippedRounds,
 };
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
 use nalgebra::DMatrix;
 use std::sync::Arc;
 
-/// One audited Private FedRep release (one ε).
-pub struct FedRepAudit {
-    claim: Claim,
-    relation: Relation,
-    clip: f64,
+/// Private FedRep's rounds at one ε, from the same random U₀ every run.
+pub struct FedRepRounds {
     params: FedRepParams,
     data: Arc<FederatedDataset>,
     u0: DMatrix<f64>,
-    mode: AuditMode,
-    /// The audit's noise seed for this ε (each run and side gets its own stream).
-    seed: u64,
-    seconds_per_run: f64,
 }
 
 /// The audited releases of a Private FedRep config: every ε.
@@ -85,85 +79,59 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
         * (c.n * c.m_train() * c.d * c.k) as f64
         * SECONDS_PER_GFLOP
         * 1e-9;
-    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
-    for (e, &epsilon) in c.epsilons.iter().enumerate() {
+    let canary = (c.relation, c.clip);
+    dirac_targets(&c.epsilons, canary, options, 0xFED, |epsilon| {
         let plan =
             plan_private_fedrep(&c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
-        targets.push(Box::new(FedRepAudit {
-            claim: Claim::new(
-                "private-fedrep",
-                options.broken.then_some("half the noise"),
-                epsilon,
-                plan.report.epsilon_exact,
-                c.delta,
-            )
-            .on_curve("Private FedRep"),
-            relation: c.relation,
-            clip: c.clip,
+        let spent = plan.report.epsilon_exact;
+        let claim = options.gaussian_claim("private-fedrep", epsilon, spent, c.delta);
+        let rounds = FedRepRounds {
             params: FedRepParams {
                 rounds: c.rounds,
                 step: c.step,
                 clip: Some(c.clip),
-                sigma: if options.broken {
-                    plan.sigma / 2.0
-                } else {
-                    plan.sigma
-                },
+                sigma: options.noise(plan.sigma),
                 batch: c.batch,
             },
             data: data.clone(),
             u0: u0.clone(),
-            mode: options.mode,
-            seed: combine(options.seed, combine(0xFED, e as u64)),
-            seconds_per_run,
-        }));
-    }
-    Ok(targets)
+        };
+        Ok((claim.on_curve("Private FedRep"), seconds_per_run, rounds))
+    })
 }
 
-impl AuditTarget for FedRepAudit {
-    fn claim(&self) -> &Claim {
-        &self.claim
-    }
-    fn canary(&self) -> String {
-        match self.relation {
-            Relation::ReplaceOne => "a user whose clipped gradient is ±ψ on entry (1, 1) at every round (replace-one: the +ψ user against the −ψ one), in user 0's place; the same random U₀ every run".into(),
-            Relation::AddRemoveOne => "a user whose clipped gradient is +ψ on entry (1, 1) at every round, present or absent (add/remove-one), in user 0's place; the same random U₀ every run".into(),
-        }
-    }
-    fn seconds_per_run(&self) -> f64 {
-        self.seconds_per_run
+impl ClippedRounds for FedRepRounds {
+    type Run = FedRep;
+
+    fn start(&self, noise: NoiseSource) -> FedRep {
+        FedRep::new(&self.data, self.u0.clone(), self.params.clone(), noise)
     }
 
-    fn score(&mut self, canary_in: bool, run: u64) -> f64 {
+    fn is_done(&self, model: &FedRep) -> bool {
+        model.is_done()
+    }
+
+    /// The users' block partials, with the canary's as one more block.
+    fn round(&self, model: &mut FedRep, canary: f64) -> (f64, f64) {
         let data = &*self.data;
         let (n, d, k) = (data.n(), data.d(), data.k());
-        let noise = NoiseSource::new(combine(self.seed, combine(run, canary_in as u64)));
-        let mut model = FedRep::new(data, self.u0.clone(), self.params.clone(), noise);
-        let blocks = n.div_ceil(USER_BLOCK);
-        // The canary's entry (1, 1): +ψ in; out, its mirror −ψ (replace-one)
-        // or no user at all (add/remove-one).
-        let canary_entry = match (canary_in, self.relation) {
-            (true, _) => self.clip,
-            (false, Relation::ReplaceOne) => -self.clip,
-            (false, Relation::AddRemoveOne) => 0.0,
-        };
-        let mut score = 0.0;
-        while !model.is_done() {
-            let mut partials = model.block_partials(data, 0..blocks);
-            let others: f64 = partials.iter().map(|p| p.sum[0]).sum::<f64>() / n as f64;
-            let mut canary = vec![0.0; d * k];
-            canary[0] = canary_entry;
-            partials.push(BlockPartial {
-                sum: canary,
-                clipped: 0,
-            });
-            model.apply_partials(data, &partials);
-            score += model.last_release()[0] - others;
-        }
-        match self.mode {
-            AuditMode::WhiteBox => score,
-            AuditMode::Final => -model.u()[(0, 0)],
-        }
+        let mut partials = model.block_partials(data, 0..n.div_ceil(USER_BLOCK));
+        let others: f64 = partials.iter().map(|p| p.sum[0]).sum::<f64>() / n as f64;
+        let mut sum = vec![0.0; d * k];
+        sum[0] = canary;
+        partials.push(BlockPartial { sum, clipped: 0 });
+        model.apply_partials(data, &partials);
+        (model.last_release()[0], others)
+    }
+
+    fn final_entry(&self, model: &FedRep) -> f64 {
+        model.u()[(0, 0)]
+    }
+
+    fn canary(&self, relation: Relation) -> String {
+        canary_words(
+            relation,
+            ["user", "clipped gradient", "entry (1, 1)", "random U₀"],
+        )
     }
 }

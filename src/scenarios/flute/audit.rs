@@ -14,16 +14,17 @@
 //! assumes): the attacker knows the other clients and the state, so
 //! S̃_t − S_others,t = canary + noise; the score sums entry (1, 1) over the
 //! rounds: N(±Tψ, Tσ²) under replace-one. Final-output score: −B_T[1, 1]
-//! (the canary pushes B's first entry down).
+//! (the canary pushes B's first entry down). The game is the shared
+//! [`DiracAttack`]; this file says how a round is computed.
 
 use super::config::FluteConfig;
 use super::plan::plan;
 use crate::algorithms::flute::Flute;
 use crate::data::shared_representation::FederatedDataset;
 use crate::privacy::Relation;
-use crate::rng::{combine, stream, NoiseSource, Purpose};
+use crate::rng::{stream, NoiseSource, Purpose};
 use crate::scenarios::audit::{
-    accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
+    accountant_refuses, canary_words, dirac_targets, AuditOptions, AuditTargets, ClippedRounds,
 };
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
@@ -34,16 +35,10 @@ use std::sync::Arc;
 /// its metrics; the audit computes none).
 const SECONDS_PER_ROUND_UNIT: f64 = 0.46e-9;
 
-/// One audited DP-FLUTE release (one ε).
-pub struct FluteAudit {
-    claim: Claim,
-    relation: Relation,
-    clip: f64,
+/// DP-FLUTE's rounds at one ε, from the sweep's start (B⁰, W⁰).
+pub struct FluteRounds {
     start: Flute,
     data: Arc<FederatedDataset>,
-    mode: AuditMode,
-    seed: u64,
-    seconds_per_run: f64,
 }
 
 /// The audited releases of a FLUTE config: DP-FLUTE at every ε.
@@ -61,14 +56,10 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
         )]);
     }
     let data = Arc::new(c.model(c.seed, c.m).generate().points);
-    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
-    for (e, &epsilon) in c.epsilons.iter().enumerate() {
+    let canary = (c.relation, c.clip);
+    dirac_targets(&c.epsilons, canary, options, 0xF1, |epsilon| {
         let p = plan(c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
-        let sigma = if options.broken {
-            p.flute_sigma / 2.0
-        } else {
-            p.flute_sigma
-        };
+        let sigma = options.noise(p.flute_sigma);
         // The sweep's start (B⁰, W⁰ from the same stream as its DP-FLUTE runs).
         let mut init = stream(c.seed, Purpose::Initialization, 1);
         let params = super::run::flute_params(c, c.gamma1, Some(c.clip), sigma);
@@ -77,65 +68,50 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
             * (c.n * c.m * c.d) as f64
             * (c.k as f64 + 2.0)
             * SECONDS_PER_ROUND_UNIT;
-        let start = Flute::new(&data, c.alpha, params, &mut init, 0);
-        targets.push(Box::new(FluteAudit {
-            claim: Claim::new(
-                "dp-flute",
-                options.broken.then_some("half the noise"),
-                epsilon,
-                p.flute_report.epsilon_exact,
-                c.delta,
-            )
-            .on_curve("DP-FLUTE (project's extension)"),
-            relation: c.relation,
-            clip: c.clip,
-            start,
+        let spent = p.flute_report.epsilon_exact;
+        let claim = options.gaussian_claim("dp-flute", epsilon, spent, c.delta);
+        let rounds = FluteRounds {
+            start: Flute::new(&data, c.alpha, params, &mut init, 0),
             data: data.clone(),
-            mode: options.mode,
-            seed: combine(options.seed, combine(0xF1, e as u64)),
-            seconds_per_run,
-        }));
-    }
-    Ok(targets)
+        };
+        let claim = claim.on_curve("DP-FLUTE (project's extension)");
+        Ok((claim, seconds_per_run, rounds))
+    })
 }
 
-impl AuditTarget for FluteAudit {
-    fn claim(&self) -> &Claim {
-        &self.claim
-    }
-    fn canary(&self) -> String {
-        match self.relation {
-            Relation::ReplaceOne => "a client whose clipped contribution is ±ψ on entry (1, 1) of ∇_B at every round (replace-one: the +ψ client against the −ψ one), in client 0's place; the same random start every run".into(),
-            Relation::AddRemoveOne => "a client whose clipped contribution is +ψ on entry (1, 1) of ∇_B at every round, present or absent (add/remove-one), in client 0's place; the same random start every run".into(),
-        }
-    }
-    fn seconds_per_run(&self) -> f64 {
-        self.seconds_per_run
+impl ClippedRounds for FluteRounds {
+    type Run = Flute;
+
+    fn start(&self, noise: NoiseSource) -> Flute {
+        let mut flute = self.start.clone();
+        flute.set_noise(noise);
+        flute
     }
 
-    fn score(&mut self, canary_in: bool, run: u64) -> f64 {
-        let data = &*self.data;
-        let mut flute = self.start.clone();
-        flute.set_noise(NoiseSource::new(combine(
-            self.seed,
-            combine(run, canary_in as u64),
-        )));
-        let canary = match (canary_in, self.relation) {
-            (true, _) => self.clip,
-            (false, Relation::ReplaceOne) => -self.clip,
-            (false, Relation::AddRemoveOne) => 0.0,
-        };
-        let mut score = 0.0;
-        while !flute.is_done() {
-            let mut sums = flute.client_sums(data, 1..data.n());
-            let others = sums.s[0];
-            sums.s[0] += canary;
-            flute.apply_sums(sums);
-            score += flute.last_release()[(0, 0)] - others;
-        }
-        match self.mode {
-            AuditMode::WhiteBox => score,
-            AuditMode::Final => -flute.b()[(0, 0)],
-        }
+    fn is_done(&self, flute: &Flute) -> bool {
+        flute.is_done()
+    }
+
+    /// The other clients' sums (client 0's place left out), the canary added.
+    fn round(&self, flute: &mut Flute, canary: f64) -> (f64, f64) {
+        let mut sums = flute.client_sums(&self.data, 1..self.data.n());
+        let others = sums.s[0];
+        sums.s[0] += canary;
+        flute.apply_sums(sums);
+        (flute.last_release()[(0, 0)], others)
+    }
+
+    fn final_entry(&self, flute: &Flute) -> f64 {
+        flute.b()[(0, 0)]
+    }
+
+    fn canary(&self, relation: Relation) -> String {
+        let words = [
+            "client",
+            "clipped contribution",
+            "entry (1, 1) of ∇_B",
+            "random start",
+        ];
+        canary_words(relation, words)
     }
 }

@@ -22,7 +22,7 @@
 //! The paper's sensitivities are high-probability bounds without clipping:
 //! such a sample is unlikely under the Gaussian design, but nothing excludes
 //! it, and the audit shows what it reveals (its claim is marked
-//! [`Claim::high_probability`]). The clipped variant bounds it.
+//! [`Claim::high_probability`](crate::scenarios::audit::Claim::high_probability)). The clipped variant bounds it.
 
 use super::config::{PrivacyKind, TraceConfig, Variant};
 use super::plan::plan;
@@ -32,7 +32,7 @@ use crate::data::trace_regression::{DataPath, TraceData};
 use crate::privacy::gdp::epsilon_for_mu;
 use crate::rng::{combine, NoiseSource};
 use crate::scenarios::audit::{
-    accountant_refuses, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
+    accountant_refuses, Attack, AuditMode, AuditOptions, AuditTarget, AuditTargets, Sides,
 };
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
@@ -46,19 +46,16 @@ const CANARY_Y: f64 = 1e4;
 /// for drawing them directly.
 const MAX_AUDIT_BYTES: f64 = 1.0e9;
 
-/// One audited DP-RGrad release (one ε).
+/// The attack on one DP-RGrad release (one ε).
 pub struct TraceAudit {
-    claim: Claim,
     params: RGradParams,
     r: usize,
     privacy: PrivacyKind,
-    data_in: Arc<TraceData>,
-    data_out: Arc<TraceData>,
+    data: Arc<Sides<TraceData>>,
     others: Arc<TraceData>,
     start: DMatrix<f64>,
     mode: AuditMode,
     seed: u64,
-    seconds_per_run: f64,
 }
 
 fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
@@ -84,11 +81,7 @@ fn seconds_per_run(c: &TraceConfig, n: usize, variant: Variant, mode: AuditMode)
             Variant::Paper => 0.0,
             Variant::Clipped => nf * p * c.r as f64 * 8.0e-9,
         };
-    let passes = match mode {
-        AuditMode::WhiteBox => 2.0,
-        AuditMode::Final => 1.0,
-    };
-    c.iterations as f64 * (passes * pass + d * d * d * 2e-8)
+    c.iterations as f64 * (mode.passes() * pass + d * d * d * 2e-8)
 }
 
 /// The audited releases of a trace-regression config: both variants (the
@@ -112,15 +105,17 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
     let base = model.generate(&truth, DataPath::Direct);
     let others = with_sample0(&base, p, 0.0, 0.0);
     // In: residual ⟨X₀, M⟩ − y₀ ≈ +b; out: ≈ −b.
-    let data_in = Arc::new(with_sample0(&base, p, CANARY_X, -CANARY_Y));
-    let data_out = Arc::new(with_sample0(&base, p, CANARY_X, CANARY_Y));
+    let data = Arc::new(Sides {
+        canary_in: with_sample0(&base, p, CANARY_X, -CANARY_Y),
+        canary_out: with_sample0(&base, p, CANARY_X, CANARY_Y),
+    });
     let start = spectral_estimate(&others.l_hat(c.d1, c.d2), c.r).m;
     let others = Arc::new(others);
     let variants = match c.variant {
         Variant::Paper => [Variant::Paper, Variant::Clipped],
         Variant::Clipped => [Variant::Clipped, Variant::Paper],
     };
-    let mut targets: Vec<Box<dyn AuditTarget>> = Vec::new();
+    let mut targets = Vec::new();
     for (v, variant) in variants.into_iter().enumerate() {
         for (e, &epsilon) in c.epsilons.iter().enumerate() {
             let pl = plan(c, n, epsilon, variant, c.privacy)
@@ -132,53 +127,39 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
             };
             let mu = (c.iterations as f64).sqrt() * s_loop / pl.loop_sd;
             let epsilon_spent = epsilon_for_mu(mu, c.delta).unwrap_or(f64::NAN);
-            let claim = Claim::new(
-                match variant {
-                    Variant::Paper => "dp-rgrad, paper's sensitivities",
-                    Variant::Clipped => "dp-rgrad, clipped",
-                },
-                options.broken.then_some("half the noise"),
-                epsilon,
-                epsilon_spent,
-                c.delta,
-            );
-            targets.push(Box::new(TraceAudit {
+            let method = match variant {
+                Variant::Paper => "dp-rgrad, paper's sensitivities",
+                Variant::Clipped => "dp-rgrad, clipped",
+            };
+            let claim = options.gaussian_claim(method, epsilon, epsilon_spent, c.delta);
+            targets.push(AuditTarget {
                 claim: match variant {
                     Variant::Paper => claim.high_probability(),
                     Variant::Clipped => claim,
                 },
-                params: RGradParams {
-                    eta: c.eta,
-                    iterations: c.iterations,
-                    noise_sd: if options.broken {
-                        pl.loop_sd / 2.0
-                    } else {
-                        pl.loop_sd
-                    },
-                    clip: (variant == Variant::Clipped).then_some(c.clip_grad),
-                },
-                r: c.r,
-                privacy: c.privacy,
-                data_in: data_in.clone(),
-                data_out: data_out.clone(),
-                others: others.clone(),
-                start: start.clone(),
-                mode: options.mode,
-                seed: combine(
-                    options.seed,
-                    combine(0x7ACE, (v * c.epsilons.len() + e) as u64),
-                ),
                 seconds_per_run: seconds_per_run(c, n, variant, options.mode),
-            }));
+                attack: Box::new(TraceAudit {
+                    params: RGradParams {
+                        eta: c.eta,
+                        iterations: c.iterations,
+                        noise_sd: options.noise(pl.loop_sd),
+                        clip: (variant == Variant::Clipped).then_some(c.clip_grad),
+                    },
+                    r: c.r,
+                    privacy: c.privacy,
+                    data: data.clone(),
+                    others: others.clone(),
+                    start: start.clone(),
+                    mode: options.mode,
+                    seed: options.release_seed(0x7ACE, v * c.epsilons.len() + e),
+                }),
+            });
         }
     }
     Ok(targets)
 }
 
-impl AuditTarget for TraceAudit {
-    fn claim(&self) -> &Claim {
-        &self.claim
-    }
+impl Attack for TraceAudit {
     fn canary(&self) -> String {
         format!(
             "sample 0 with X₀ = 10·E₁₁ and y₀ = ∓10⁴, the same X₀ on both sides ({}); every run starts from the other samples' spectral estimate, and the l* iterations are audited",
@@ -188,16 +169,9 @@ impl AuditTarget for TraceAudit {
             }
         )
     }
-    fn seconds_per_run(&self) -> f64 {
-        self.seconds_per_run
-    }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {
-        let data = if canary_in {
-            &self.data_in
-        } else {
-            &self.data_out
-        };
+        let data = self.data.get(canary_in);
         let noise = NoiseSource::new(combine(self.seed, combine(run, canary_in as u64)));
         let mut gd = RGrad::new(&self.start, self.r, self.params, noise);
         let mut score = 0.0;
