@@ -87,6 +87,16 @@ impl<R: Clone> Rows<R> {
     }
 }
 
+impl<R> Rows<R> {
+    /// The private rows, each with its report.
+    pub fn private(&self) -> impl Iterator<Item = (&R, &PrivacyReport)> {
+        self.rows
+            .iter()
+            .zip(&self.reports)
+            .filter_map(|(r, p)| p.as_ref().map(|p| (r, p)))
+    }
+}
+
 impl<R> Default for Rows<R> {
     fn default() -> Self {
         Rows {

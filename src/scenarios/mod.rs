@@ -21,6 +21,7 @@ pub mod error;
 pub mod explain;
 pub mod field;
 pub mod labels;
+pub mod privacy_entries;
 pub mod registry;
 pub mod shards;
 pub mod table;
@@ -133,6 +134,16 @@ pub struct OutputFile {
     pub text: String,
 }
 
+impl OutputFile {
+    /// `results.csv`: a sweep's rows, the first file of every view.
+    pub fn results(text: String) -> Self {
+        OutputFile {
+            name: "results.csv",
+            text,
+        }
+    }
+}
+
 /// What a run has to show so far.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct View {
@@ -150,6 +161,27 @@ pub struct View {
     /// A console table of the rows (the CLI prints it).
     #[serde(skip)]
     pub summary: String,
+}
+
+impl View {
+    /// The view of a scenario whose tables are its charts' numbers (one
+    /// table per chart, [`table::chart_table`]); the claims are judged once
+    /// the run is finished ([`judged`]).
+    pub fn of_charts(
+        charts: Vec<ChartSpec>,
+        privacy: Vec<ExplainEntry>,
+        files: Vec<OutputFile>,
+        summary: String,
+    ) -> Self {
+        View {
+            tables: charts.iter().map(table::chart_table).collect(),
+            charts,
+            privacy,
+            files,
+            claims: Vec::new(),
+            summary,
+        }
+    }
 }
 
 /// What the page reads while and after a run: progress and the view.

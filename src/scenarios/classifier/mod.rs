@@ -20,7 +20,6 @@ use self::run::{csv, ClassifierRow, ClassifierSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
 
 /// The scenario (the registry lists it).
@@ -163,50 +162,17 @@ impl Experiment for Classifier {
     }
 
     fn view(c: &ClassifierConfig, part: &Rows<ClassifierRow>) -> View {
-        let Rows { rows, reports } = part;
-        let charts = charts::charts(c, rows);
         // One entry per (ε, candidate count): the same release for every d and seed.
-        let mut seen: Vec<(u64, u64)> = Vec::new();
-        let mut privacy = Vec::new();
-        for (r, p) in rows.iter().zip(reports) {
-            if let Some(p) = p {
-                let key = (r.epsilon.to_bits(), r.candidates as u64);
-                if !seen.contains(&key) {
-                    seen.push(key);
-                    privacy.push(run_entry(
-                        &format!("JL + exponential mechanism, {} candidates", r.candidates),
-                        p,
-                        Some(p.plain_language()),
-                    ));
-                }
-            }
-        }
-        let mut summary = format!(
-            "{:<18} {:>6} {:>8} {:>8} {:>10} {:>10}\n",
-            "method", "d", "ε", "seed", "0-1 error", "candidates"
+        let privacy = part.one_entry_per_release(
+            |r| Some((r.epsilon.to_bits(), r.candidates)),
+            |r, p| {
+                let who = format!("JL + exponential mechanism, {} candidates", r.candidates);
+                run_entry(&who, p, Some(p.plain_language()))
+            },
         );
-        for r in rows {
-            summary.push_str(&format!(
-                "{:<18} {:>6} {:>8} {:>8} {:>10.4} {:>10}\n",
-                r.method,
-                r.d,
-                number_or(r.epsilon, "—"),
-                r.seed,
-                r.error01,
-                r.candidates
-            ));
-        }
-        View {
-            tables: charts.iter().map(chart_table).collect(),
-            charts,
-            privacy,
-            files: vec![OutputFile {
-                name: "results.csv",
-                text: csv(rows),
-            }],
-            claims: Vec::new(),
-            summary,
-        }
+        let rows = &part.rows;
+        let files = vec![OutputFile::results(csv(rows))];
+        View::of_charts(charts::charts(c, rows), privacy, files, summary(rows))
     }
 
     fn estimated_seconds(c: &ClassifierConfig) -> f64 {
@@ -236,4 +202,24 @@ impl Experiment for Classifier {
                 .sum::<f64>();
         scoring * 2.0e-9 + drawing * 13.0e-9
     }
+}
+
+/// The CLI's table of the rows.
+fn summary(rows: &[ClassifierRow]) -> String {
+    let mut out = format!(
+        "{:<18} {:>6} {:>8} {:>8} {:>10} {:>10}\n",
+        "method", "d", "ε", "seed", "0-1 error", "candidates"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:<18} {:>6} {:>8} {:>8} {:>10.4} {:>10}\n",
+            r.method,
+            r.d,
+            number_or(r.epsilon, "—"),
+            r.seed,
+            r.error01,
+            r.candidates
+        ));
+    }
+    out
 }

@@ -27,7 +27,7 @@ use crate::privacy::PrivacyReport;
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Sweep};
 use crate::scenarios::explain::{attacker_reading, ExplainEntry};
 use crate::scenarios::field::Config;
-use crate::scenarios::table::{cell, chart_table, Table};
+use crate::scenarios::table::{cell, Table};
 use crate::scenarios::{
     ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, RunError, Shard, View,
 };
@@ -178,17 +178,10 @@ impl Experiment for DpGd {
         let mut csv = Vec::new();
         // Writing to memory cannot fail.
         let _ = write_csv(&all, &mut csv);
-        View {
-            tables: charts.iter().map(chart_table).collect(),
-            charts,
-            privacy: privacy_entries(&private),
-            files: vec![OutputFile {
-                name: "results.csv",
-                text: String::from_utf8_lossy(&csv).into_owned(),
-            }],
-            claims: Vec::new(),
-            summary: summary(&all),
-        }
+        let files = vec![OutputFile::results(
+            String::from_utf8_lossy(&csv).into_owned(),
+        )];
+        View::of_charts(charts, privacy_entries(&private), files, summary(&all))
     }
 
     fn estimated_seconds(config: &DpGdConfig) -> f64 {

@@ -190,10 +190,7 @@ impl Experiment for FedRep {
                 })
                 .collect(),
             files: vec![
-                OutputFile {
-                    name: "results.csv",
-                    text: csv_string(rows),
-                },
+                OutputFile::results(csv_string(rows)),
                 OutputFile {
                     name: "angles.csv",
                     text: angle_csv(curves),

@@ -17,11 +17,9 @@ pub mod run;
 
 use self::config::{FluteConfig, PRESETS};
 use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
-use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::{About, AuditFn, Experiment};
+use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
 use serde::{Deserialize, Serialize};
 
@@ -183,11 +181,10 @@ const LESSON: &[LessonStep] = &[
     },
 ];
 
-/// The finished rows, reports and curves: what a part holds.
+/// The finished rows with their reports, and the curves: what a part holds.
 #[derive(Default, Serialize, Deserialize)]
 pub struct Part {
-    rows: Vec<FluteRow>,
-    reports: Vec<Option<PrivacyReport>>,
+    rows: Rows<FluteRow>,
     curves: Vec<Curve>,
 }
 
@@ -224,80 +221,70 @@ impl Experiment for Flute {
 
     fn part(sweep: &FluteSweep) -> Part {
         Part {
-            rows: sweep.rows().to_vec(),
-            reports: sweep.reports().to_vec(),
+            rows: Rows::of(sweep.rows(), sweep.reports()),
             curves: sweep.curves().to_vec(),
         }
     }
 
     fn view(c: &FluteConfig, part: &Part) -> View {
-        let Part {
-            rows,
-            reports,
-            curves,
-        } = part;
-        let charts = charts::charts(c, rows, curves);
         // One entry per (method, ε): the same release for every seed.
-        let mut seen: Vec<(String, u64)> = Vec::new();
-        let mut privacy = Vec::new();
-        for (r, p) in rows.iter().zip(reports) {
-            if let Some(p) = p {
-                let key = (r.method.clone(), r.epsilon.to_bits());
-                if !seen.contains(&key) {
-                    seen.push(key);
-                    let who = if r.method == run::DP_FLUTE {
-                        format!(
-                            "DP-FLUTE (project's extension), clip ψ = {}, σ = {:.4}",
-                            c.clip, r.sigma
-                        )
-                    } else {
-                        format!(
-                            "Private FedRep, clip ψ = {}, σ̂ = {:.4}",
-                            c.fedrep_clip, r.sigma
-                        )
-                    };
-                    privacy.push(run_entry(&who, p, Some(p.plain_language_for("client"))));
-                }
-            }
-        }
-        let mut summary = format!(
-            "{:<16} {:>8} {:>5} {:>4} {:>10} {:>10} {:>10} {:>10} {:>8}\n",
-            "method", "ε", "seed", "N", "error", "ERM floor", "Φₖ error", "angle", "to floor"
+        let privacy = part.rows.one_entry_per_release(
+            |r| Some((r.method.clone(), r.epsilon.to_bits())),
+            |r, p| {
+                let who = if r.method == run::DP_FLUTE {
+                    format!(
+                        "DP-FLUTE (project's extension), clip ψ = {}, σ = {:.4}",
+                        c.clip, r.sigma
+                    )
+                } else {
+                    format!(
+                        "Private FedRep, clip ψ = {}, σ̂ = {:.4}",
+                        c.fedrep_clip, r.sigma
+                    )
+                };
+                run_entry(&who, p, Some(p.plain_language_for("client")))
+            },
         );
-        for r in rows {
-            summary.push_str(&format!(
-                "{:<16} {:>8} {:>5} {:>4} {:>10.4} {:>10.4} {:>10.4} {:>10.4} {:>8}\n",
-                r.method,
-                number_or(r.epsilon, "—"),
-                r.seed,
-                r.m,
-                r.error,
-                r.erm_floor,
-                r.population_floor,
-                r.principal_angle,
-                number_or(r.rounds_to_floor, "—")
-            ));
-        }
-        View {
-            tables: charts.iter().map(chart_table).collect(),
-            charts,
+        let (rows, curves) = (&part.rows.rows, &part.curves);
+        let files = vec![
+            OutputFile::results(csv(rows)),
+            OutputFile {
+                name: "curves.csv",
+                text: curves_csv(curves, c.k),
+            },
+        ];
+        View::of_charts(
+            charts::charts(c, rows, curves),
             privacy,
-            files: vec![
-                OutputFile {
-                    name: "results.csv",
-                    text: csv(rows),
-                },
-                OutputFile {
-                    name: "curves.csv",
-                    text: curves_csv(curves, c.k),
-                },
-            ],
-            claims: Vec::new(),
-            summary,
-        }
+            files,
+            summary(rows),
+        )
     }
 
     fn estimated_seconds(c: &FluteConfig) -> f64 {
         c.estimated_seconds()
     }
+}
+
+/// The CLI's table of the rows.
+fn summary(rows: &[FluteRow]) -> String {
+    let mut out = format!(
+        "{:<16} {:>8} {:>5} {:>4} {:>10} {:>10} {:>10} {:>10} {:>8}\n",
+        "method", "ε", "seed", "N", "error", "ERM floor", "Φₖ error", "angle", "to floor"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:<16} {:>8} {:>5} {:>4} {:>10.4} {:>10.4} {:>10.4} {:>10.4} {:>8}\n",
+            r.method,
+            number_or(r.epsilon, "—"),
+            r.seed,
+            r.m,
+            r.error,
+            r.erm_floor,
+            r.population_floor,
+            r.principal_angle,
+            number_or(r.rounds_to_floor, "—")
+        ));
+    }
+    out
 }

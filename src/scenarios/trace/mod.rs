@@ -21,7 +21,6 @@ use self::run::{csv, TraceRow, TraceSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::table::chart_table;
 use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
 
 /// The scenario (the registry lists it).
@@ -152,93 +151,84 @@ impl Experiment for Trace {
     }
 
     fn view(c: &TraceConfig, part: &Rows<TraceRow>) -> View {
-        let Rows { rows, reports } = part;
-        let charts = charts::charts(c, rows);
         // One entry per (method, configuration, ε) at the first n.
-        let mut seen: Vec<String> = Vec::new();
-        let mut privacy = Vec::new();
-        for (r, p) in rows.iter().zip(reports) {
-            let Some(p) = p else { continue };
-            if r.n != c.n[0] || r.method == "dp-rgrad-lstar" {
-                continue;
-            }
-            let key = format!("{}/{}/{}/{}", r.method, r.variant, r.privacy, r.epsilon);
-            if seen.contains(&key) {
-                continue;
-            }
-            seen.push(key);
-            let who = format!(
-                "{}{}{}, n = {}",
-                if r.method == run::DP_INIT {
-                    "DP initialization (Alg. 1)"
-                } else {
-                    "DP initialization + DP-RGrad (Alg. 1 + 2)"
-                },
-                if r.variant == "clipped" {
-                    ", clipped (project's extension)"
-                } else {
-                    ", the paper's sensitivities"
-                },
-                if r.privacy == "weak" { ", weak DP" } else { "" },
-                r.n
-            );
-            privacy.push(run_entry(&who, p, Some(p.plain_language_for("sample"))));
-        }
-        let mut summary = format!(
-            "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10} {:>8}\n",
-            "method", "variant", "privacy", "n", "ε", "repeats", "median ‖·‖_F", "sin θ"
+        let privacy = part.one_entry_per_release(
+            |r| {
+                let shown = r.n == c.n[0] && r.method != "dp-rgrad-lstar";
+                shown.then(|| format!("{}/{}/{}/{}", r.method, r.variant, r.privacy, r.epsilon))
+            },
+            |r, p| {
+                let who = format!(
+                    "{}{}{}, n = {}",
+                    if r.method == run::DP_INIT {
+                        "DP initialization (Alg. 1)"
+                    } else {
+                        "DP initialization + DP-RGrad (Alg. 1 + 2)"
+                    },
+                    if r.variant == "clipped" {
+                        ", clipped (project's extension)"
+                    } else {
+                        ", the paper's sensitivities"
+                    },
+                    if r.privacy == "weak" { ", weak DP" } else { "" },
+                    r.n
+                );
+                run_entry(&who, p, Some(p.plain_language_for("sample")))
+            },
         );
-        let mut cells: Vec<(String, String, String, usize, u64)> = Vec::new();
-        for r in rows {
-            let key = (
-                r.method.clone(),
-                r.variant.clone(),
-                r.privacy.clone(),
-                r.n,
-                r.epsilon.to_bits() ^ r.iterations as u64,
-            );
-            if !cells.contains(&key) {
-                cells.push(key);
-            }
-        }
-        for (m, v, p, n, bits) in &cells {
-            let same: Vec<&TraceRow> = rows
-                .iter()
-                .filter(|r| {
-                    &r.method == m
-                        && &r.variant == v
-                        && &r.privacy == p
-                        && r.n == *n
-                        && (r.epsilon.to_bits() ^ r.iterations as u64) == *bits
-                })
-                .collect();
-            let eps = same[0].epsilon;
-            summary.push_str(&format!(
-                "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10.4} {:>8.4}\n",
-                m,
-                v,
-                p,
-                n,
-                number_or(eps, "—"),
-                same.len(),
-                charts::median(same.iter().map(|r| r.error_fro).collect()),
-                charts::median(same.iter().map(|r| r.subspace_error).collect()),
-            ));
-        }
-        View {
-            tables: charts.iter().map(chart_table).collect(),
-            charts,
-            privacy,
-            files: vec![OutputFile {
-                name: "results.csv",
-                text: csv(rows),
-            }],
-            claims: Vec::new(),
-            summary,
-        }
+        let rows = &part.rows;
+        let files = vec![OutputFile::results(csv(rows))];
+        View::of_charts(charts::charts(c, rows), privacy, files, summary(rows))
     }
 
     fn estimated_seconds(c: &TraceConfig) -> f64 {
         c.estimated_seconds()
     }
+}
+
+/// The CLI's table: one line per (method, configuration, n, ε or l*), the
+/// median over its repeats.
+fn summary(rows: &[TraceRow]) -> String {
+    let mut out = format!(
+        "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10} {:>8}\n",
+        "method", "variant", "privacy", "n", "ε", "repeats", "median ‖·‖_F", "sin θ"
+    );
+    let mut cells: Vec<(String, String, String, usize, u64)> = Vec::new();
+    for r in rows {
+        let key = (
+            r.method.clone(),
+            r.variant.clone(),
+            r.privacy.clone(),
+            r.n,
+            r.epsilon.to_bits() ^ r.iterations as u64,
+        );
+        if !cells.contains(&key) {
+            cells.push(key);
+        }
+    }
+    for (m, v, p, n, bits) in &cells {
+        let same: Vec<&TraceRow> = rows
+            .iter()
+            .filter(|r| {
+                &r.method == m
+                    && &r.variant == v
+                    && &r.privacy == p
+                    && r.n == *n
+                    && (r.epsilon.to_bits() ^ r.iterations as u64) == *bits
+            })
+            .collect();
+        let eps = same[0].epsilon;
+        out.push_str(&format!(
+            "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10.4} {:>8.4}\n",
+            m,
+            v,
+            p,
+            n,
+            number_or(eps, "—"),
+            same.len(),
+            charts::median(same.iter().map(|r| r.error_fro).collect()),
+            charts::median(same.iter().map(|r| r.subspace_error).collect()),
+        ));
+    }
+    out
 }
