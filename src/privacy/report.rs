@@ -202,6 +202,26 @@ impl PrivacyReport {
     /// "training sample"): what ε and δ bound, in words, then how strong
     /// that is.
     pub fn plain_language_for(&self, unit: &str) -> String {
+        self.reading(unit, strength(self.epsilon_exact, unit))
+    }
+
+    /// The same, for data of `n` people: with δ ≥ 1/n the grade of ε gives way
+    /// to what such a δ allows (publishing one person's record at random meets
+    /// it), so a small ε beside a large δ is never called strong.
+    pub fn plain_language_among(&self, unit: &str, n: usize) -> String {
+        let size = if n > 0 && self.delta >= 1.0 / n as f64 {
+            format!(
+                "But δ ≥ 1/n (n = {n}): a release that published one {unit}'s whole data at random would \
+                 meet this δ, so the guarantee is weak whatever ε says (δ well below 1/n is the usual rule)."
+            )
+        } else {
+            strength(self.epsilon_exact, unit)
+        };
+        self.reading(unit, size)
+    }
+
+    /// What ε and δ bound, in words, then `size`: how strong that is.
+    fn reading(&self, unit: &str, size: String) -> String {
         let eps = self.epsilon_exact;
         let change = match self.relation {
             Relation::ReplaceOne => format!("one {unit}'s data replaced by anyone else's"),
@@ -222,7 +242,6 @@ impl PrivacyReport {
             eps_s = fmt_eps(eps),
             delta = fmt_num(self.delta),
             factor = exp_factor(eps),
-            size = strength(eps, unit),
         )
     }
 }
@@ -351,5 +370,21 @@ mod tests {
         assert!(strength(50.0, "user").contains("very weak"));
         assert!(r.notes.iter().any(|n| n.contains("more than the target")));
         assert!(r.notes.iter().any(|n| n.contains("paper's formula")));
+    }
+
+    #[test]
+    fn a_delta_of_one_over_n_is_never_called_strong() {
+        // A small ε at δ = 1e-5: graded by ε among fewer than 100,000 people, weak from
+        // n = 100,000 (δ = 1/n) up, where publishing one record at random meets δ.
+        let r = one_stage_report(50.0, 1, Calibration::Exact, 0.2).unwrap();
+        let few = r.plain_language_among("sample", 99_999);
+        assert!(few.contains("very strong guarantee"), "{few}");
+        for n in [100_000, 1_000_000] {
+            let many = r.plain_language_among("sample", n);
+            assert!(
+                many.contains(&format!("δ ≥ 1/n (n = {n})")) && !many.contains("strong"),
+                "{many}"
+            );
+        }
     }
 }

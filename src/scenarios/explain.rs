@@ -23,19 +23,12 @@ pub struct ExplainEntry {
     pub attacker: Option<AttackerReading>,
 }
 
-impl ExplainEntry {
-    /// Judges the entry's δ against 1/n, n the number of people in the data.
-    pub fn with_population(mut self, n: usize) -> Self {
-        self.attacker = self.attacker.map(|a| a.with_population(n));
-        self
-    }
-}
-
-/// What `p`'s ε spent lets an attacker do, for a guarantee protecting each `unit`:
-/// the exact Gaussian curve too when every stage is Gaussian.
-pub fn attacker_reading(p: &PrivacyReport, unit: &str) -> AttackerReading {
+/// What `p`'s ε spent lets an attacker do, for a guarantee protecting each of
+/// the `n` `unit`s in the data: the exact Gaussian curve too when every stage
+/// is Gaussian, and δ judged against 1/n.
+pub fn attacker_reading(p: &PrivacyReport, unit: &str, n: usize) -> AttackerReading {
     let mu = (p.pure.is_empty() && !p.stages.is_empty()).then(|| p.mu_total());
-    AttackerReading::new(p.epsilon_exact, p.delta, mu, unit)
+    AttackerReading::new(p.epsilon_exact, p.delta, mu, unit).with_population(n)
 }
 
 /// The released stages of one run: mechanism, relation, sensitivity, σ, releases.
@@ -128,8 +121,9 @@ fn alpha_note(what: &str, alpha: f64) -> String {
     }
 }
 
-/// The entry of one private run: `who` names it (e.g. "Private FedRep").
-pub fn run_entry(who: &str, p: &PrivacyReport, reading: Option<String>) -> ExplainEntry {
+/// The entry of one private run: `who` names it (e.g. "Private FedRep"); the
+/// guarantee protects each of the `n` `unit`s in its data ("user", "sample").
+pub fn run_entry(who: &str, p: &PrivacyReport, unit: &str, n: usize) -> ExplainEntry {
     ExplainEntry {
         summary: format!(
             "{who}, target ε = {}: spends ε = {} at δ = {} ({} calibration)",
@@ -141,8 +135,8 @@ pub fn run_entry(who: &str, p: &PrivacyReport, reading: Option<String>) -> Expla
         paragraphs: Vec::new(),
         tables: vec![stages_table(p), accountants_table(p)],
         notes: p.notes.clone(),
-        reading,
-        attacker: Some(attacker_reading(p, "user")),
+        reading: Some(p.plain_language_among(unit, n)),
+        attacker: Some(attacker_reading(p, unit, n)),
     }
 }
 
@@ -163,7 +157,7 @@ mod tests {
         let p =
             PrivacyReport::from_event(&event, 1e-5, Relation::ReplaceOne, Calibration::Exact, 1.0)
                 .unwrap();
-        let entry = run_entry("pure", &p, Some(p.plain_language()));
+        let entry = run_entry("pure", &p, "user", 1000);
         let text = serde_json::to_string(&entry).unwrap();
         assert!(!text.contains("NaN"), "{text}");
         assert!(text.contains("no Gaussian stage"), "{text}");

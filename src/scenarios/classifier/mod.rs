@@ -167,7 +167,7 @@ impl Experiment for Classifier {
             |r| Some((r.epsilon.to_bits(), r.candidates)),
             |r, p| {
                 let who = format!("JL + exponential mechanism, {} candidates", r.candidates);
-                run_entry(&who, p, Some(p.plain_language()))
+                run_entry(&who, p, "user", c.n)
             },
         );
         let rows = &part.rows;

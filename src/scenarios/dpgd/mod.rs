@@ -181,7 +181,7 @@ impl Experiment for DpGd {
         let files = vec![OutputFile::results(
             String::from_utf8_lossy(&csv).into_owned(),
         )];
-        View::of_charts(charts, privacy_entries(&private), files, summary(&all))
+        View::of_charts(charts, privacy_entries(&private, c.n), files, summary(&all))
     }
 
     fn estimated_seconds(config: &DpGdConfig) -> f64 {
@@ -270,7 +270,7 @@ fn charts_for_config(c: &DpGdConfig, rows: &[DpGdRow]) -> Vec<ChartSpec> {
 
 /// One explain-ε entry per target ε (a row per width): one mechanism and
 /// relation, σ and the ε actually spent per run.
-fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
+fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)], n: usize) -> Vec<ExplainEntry> {
     // (method, target ε, its runs), in order of first appearance.
     type Group<'a> = (String, f64, Vec<(&'a DpGdRow, &'a PrivacyReport)>);
     let mut groups: Vec<Group> = Vec::new();
@@ -336,8 +336,8 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)]) -> Vec<ExplainEntry> {
                 .collect(),
                 tables: vec![table],
                 notes: p.notes.clone(),
-                reading: Some(p.plain_language_for(UNIT)),
-                attacker: Some(attacker_reading(p, UNIT)),
+                reading: Some(p.plain_language_among(UNIT, n)),
+                attacker: Some(attacker_reading(p, UNIT, n)),
             }
         })
         .collect()

@@ -186,7 +186,7 @@ impl Experiment for FedRep {
                 .filter_map(|r| {
                     r.privacy
                         .as_ref()
-                        .map(|p| run_entry(method_name(&r.method), p, r.privacy_reading.clone()))
+                        .map(|p| run_entry(method_name(&r.method), p, "user", config.n))
                 })
                 .collect(),
             files: vec![

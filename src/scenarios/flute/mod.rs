@@ -242,7 +242,7 @@ impl Experiment for Flute {
                         c.fedrep_clip, r.sigma
                     )
                 };
-                run_entry(&who, p, Some(p.plain_language_for("client")))
+                run_entry(&who, p, "client", c.n)
             },
         );
         let (rows, curves) = (&part.rows.rows, &part.curves);

@@ -173,7 +173,7 @@ impl Experiment for Trace {
                     if r.privacy == "weak" { ", weak DP" } else { "" },
                     r.n
                 );
-                run_entry(&who, p, Some(p.plain_language_for("sample")))
+                run_entry(&who, p, "sample", r.n)
             },
         );
         let rows = &part.rows;
