@@ -62,9 +62,9 @@ export class AuditPanel {
     const cur = this.o.current();
     const supported = !!(cur && cur.info.audit);
     $('audit-run').disabled = !supported;
-    this.status(supported
-      ? 'Press “Run audit” to attack the private runs of these settings.'
-      : 'This scenario has no audit.');
+    let why = 'This scenario has no audit.';
+    if (!cur) why = 'Fix the marked settings above to audit them.';
+    this.status(supported ? 'Press “Run audit” to attack the private runs of these settings.' : why);
   }
 
   status(text) {

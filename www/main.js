@@ -229,6 +229,8 @@ function loadPreset(name) {
   applyScenario(found.scenario);
   form.fill(reg.preset_fields(found.preset));
   drawEmptyCharts();
+  // The audit panel judged the scenario while its fields were half filled: judge the preset's settings.
+  if (audit) audit.clear();
 }
 
 // ---------- the URL is the state ----------

@@ -73,3 +73,16 @@ test('the exponential mechanism\'s audit (pure ε) runs to done with the Clopper
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('after switching scenario with the preset menu the audit can run at once', async () => {
+  const { page, errors } = await open('preset=dpgd-quick');
+  // Another scenario's preset, picked from the menu as a user would.
+  const other = await page.$$eval('#preset option', (os) => os.map((o) => o.value).find((v) => v.startsWith('flute')));
+  assert.ok(other, 'a FLUTE preset is in the menu');
+  await page.selectOption('#preset', other);
+  await page.waitForFunction(() => document.body.dataset.scenario === 'flute');
+  await page.waitForFunction(() => !document.getElementById('audit-run').disabled, null, { timeout: 10_000 });
+  assert.match(await page.textContent('#audit-status'), /Run audit/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
