@@ -13,7 +13,7 @@ use dp_explorer::data::random_features::{Activation, RfFeatures, Target};
 use dp_explorer::rng::{stream, Purpose};
 use dp_explorer::scenarios::dpgd::charts::mean_test_loss;
 use dp_explorer::scenarios::dpgd::config::{DpGdConfig, SigmaQuery};
-use dp_explorer::scenarios::dpgd::run::DpGdSweep;
+use dp_explorer::scenarios::dpgd::run::{DpGdSweep, Method};
 use dp_explorer::scenarios::field::Config;
 use dp_explorer::scenarios::Checked;
 
@@ -52,12 +52,12 @@ fn sweep(preset: &str, settings: &[String]) {
         longest * 1e3
     );
     let rows = s.rows();
-    let theta = mean_test_loss(rows, "min-norm", None);
-    let gd = mean_test_loss(rows, "gd", None);
+    let theta = mean_test_loss(rows, Method::MinNorm, None);
+    let gd = mean_test_loss(rows, Method::Gd, None);
     let dp: Vec<_> = config
         .epsilons
         .iter()
-        .map(|&e| mean_test_loss(rows, "dp-gd", Some(e)))
+        .map(|&e| mean_test_loss(rows, Method::DpGd, Some(e)))
         .collect();
     print!("{:>7} {:>10} {:>8}", "p", "theta*", "GD(T)");
     for e in &config.epsilons {
@@ -71,7 +71,7 @@ fn sweep(preset: &str, settings: &[String]) {
         }
         let clipped = rows
             .iter()
-            .find(|r| r.method == "dp-gd" && r.p == p)
+            .find(|r| r.method == Method::DpGd && r.p == p)
             .map_or(f64::NAN, |r| r.clipped_fraction);
         println!(" {clipped:>8.2}");
     }

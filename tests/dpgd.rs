@@ -12,7 +12,7 @@ use dp_explorer::data::random_features::{Activation, RfFeatures, Target};
 use dp_explorer::rng::{stream, Purpose};
 use dp_explorer::scenarios::dpgd::charts::{charts, mean_test_loss};
 use dp_explorer::scenarios::dpgd::config::{DpGdConfig, SigmaQuery};
-use dp_explorer::scenarios::dpgd::run::{write_csv, DpGdRow, DpGdSweep};
+use dp_explorer::scenarios::dpgd::run::{write_csv, DpGdRow, DpGdSweep, Method};
 use dp_explorer::scenarios::field::{Config, OptionalList};
 use dp_explorer::scenarios::Checked;
 
@@ -126,13 +126,13 @@ fn dp_gd_has_no_peak_at_p_equals_n_and_improves_with_epsilon() {
     config.trace_p = OptionalList(Vec::new());
     let n = config.n;
     let (rows, _) = run(config.clone());
-    let star = mean_test_loss(&rows, "min-norm", None);
+    let star = mean_test_loss(&rows, Method::MinNorm, None);
     let at = |curve: &[(usize, f64)], p: usize| curve.iter().find(|c| c.0 == p).unwrap().1;
     println!("p: θ* | DP-GD ε = 1, 2, 4");
     let dp: Vec<Vec<(usize, f64)>> = config
         .epsilons
         .iter()
-        .map(|&e| mean_test_loss(&rows, "dp-gd", Some(e)))
+        .map(|&e| mean_test_loss(&rows, Method::DpGd, Some(e)))
         .collect();
     for &(p, l) in &star {
         println!(
@@ -167,7 +167,7 @@ fn dp_gd_has_no_peak_at_p_equals_n_and_improves_with_epsilon() {
     let p_max = *config.p_grid.iter().max().unwrap();
     assert!(at(dp4, p_max) < at(&star, p_max) + 0.15);
     // Every private row carries σ and the per-step noise std √η·(2C/n)·σ.
-    for r in rows.iter().filter(|r| r.method == "dp-gd") {
+    for r in rows.iter().filter(|r| r.method == Method::DpGd) {
         let want = r.eta.sqrt() * 2.0 * r.clip / n as f64 * r.sigma;
         assert!((r.noise_std - want).abs() <= 1e-12 * want);
         assert!(r.clipped_fraction > 0.0 && r.clipped_fraction <= 1.0);

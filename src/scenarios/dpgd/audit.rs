@@ -18,6 +18,7 @@
 
 use super::config::{DpGdConfig, SigmaQuery, SpentQuery};
 use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
+use super::rows::Method;
 use crate::algorithms::dp_gd_random_features::{clipped_mean_gradient, DpGd, DpGdParams};
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
 use crate::rng::{combine, NoiseSource};
@@ -102,7 +103,7 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
         });
         targets.push(AuditTarget {
             claim: Claim::new(
-                "dp-gd",
+                Method::DpGd.name(),
                 options.broken.then_some("half the noise"),
                 epsilon,
                 epsilon_spent,

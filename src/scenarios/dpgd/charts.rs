@@ -1,7 +1,7 @@
 //! DP-GD's four charts (loss versus ε, versus width p, versus T, versus the
 //! rescaled time ηTp/d) from a sweep's finished rows.
 
-use super::rows::{fmt_eps, DpGdRow};
+use super::rows::{fmt_eps, DpGdRow, Method};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::scenarios::labels::spent_suffix;
 
@@ -46,17 +46,17 @@ fn distinct(mut v: Vec<f64>) -> Vec<f64> {
 pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     let main: Vec<DpGdRow> = rows
         .iter()
-        .filter(|r| r.method != "dp-gd-trace")
+        .filter(|r| r.method != Method::DpGdTrace)
         .cloned()
         .collect();
     let trace: Vec<DpGdRow> = rows
         .iter()
-        .filter(|r| r.method == "dp-gd-trace")
+        .filter(|r| r.method == Method::DpGdTrace)
         .cloned()
         .collect();
     let epsilons = distinct(
         main.iter()
-            .filter(|r| r.method == "dp-gd")
+            .filter(|r| r.method == Method::DpGd)
             .map(|r| r.epsilon)
             .collect(),
     );
@@ -64,7 +64,7 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
         .into_iter()
         .map(|p| p as usize)
         .collect();
-    let null_mean = mean_by(&main, |r| r.method == "zero", |_| 0.0)
+    let null_mean = mean_by(&main, |r| r.method == Method::Zero, |_| 0.0)
         .first()
         .map_or(1.0, |pt| pt.1);
     let null_level = Series {
@@ -112,25 +112,33 @@ fn loss_by_eps(
     let dp_widths: Vec<usize> = widths
         .iter()
         .copied()
-        .filter(|&p| main.iter().any(|r| r.p == p && r.method == "dp-gd"))
+        .filter(|&p| main.iter().any(|r| r.p == p && r.method == Method::DpGd))
         .collect();
     let shown = pick_spread(&dp_widths, 4);
     let mut series = Vec::new();
     for (k, &p) in shown.iter().enumerate() {
         let spent = spent_suffix(
             main.iter()
-                .filter(|r| r.method == "dp-gd" && r.p == p)
+                .filter(|r| r.method == Method::DpGd && r.p == p)
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
         series.push(Series::line(
             format!("DP-GD, p = {p}{spent}"),
-            mean_by(main, |r| r.method == "dp-gd" && r.p == p, |r| r.epsilon),
+            mean_by(
+                main,
+                |r| r.method == Method::DpGd && r.p == p,
+                |r| r.epsilon,
+            ),
             LineStyle::Solid,
             k,
         ));
     }
     if let Some(&p) = shown.last() {
-        let pts = mean_by(main, |r| r.method == "min-norm" && r.p == p, |r| r.p as f64);
+        let pts = mean_by(
+            main,
+            |r| r.method == Method::MinNorm && r.p == p,
+            |r| r.p as f64,
+        );
         if let Some(&(_, y)) = pts.first() {
             series.push(Series {
                 horizontal: true,
@@ -167,13 +175,13 @@ fn loss_by_width(
     let mut series = vec![
         Series::line(
             "θ* = Φ⁺Y (non-private)",
-            mean_by(main, |r| r.method == "min-norm", |r| r.p as f64),
+            mean_by(main, |r| r.method == Method::MinNorm, |r| r.p as f64),
             LineStyle::Dashed,
             5,
         ),
         Series::line(
             "GD, same η and T (non-private)",
-            mean_by(main, |r| r.method == "gd", |r| r.p as f64),
+            mean_by(main, |r| r.method == Method::Gd, |r| r.p as f64),
             LineStyle::Dotted,
             6,
         ),
@@ -181,14 +189,14 @@ fn loss_by_width(
     for (k, &eps) in epsilons.iter().enumerate() {
         let spent = spent_suffix(
             main.iter()
-                .filter(|r| r.method == "dp-gd" && r.epsilon == eps)
+                .filter(|r| r.method == Method::DpGd && r.epsilon == eps)
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
         series.push(Series::line(
             format!("DP-GD, ε = {}{spent}", fmt_eps(eps)),
             mean_by(
                 main,
-                |r| r.method == "dp-gd" && r.epsilon == eps,
+                |r| r.method == Method::DpGd && r.epsilon == eps,
                 |r| r.p as f64,
             ),
             LineStyle::Solid,
@@ -252,7 +260,7 @@ fn pick_spread(v: &[usize], k: usize) -> Vec<usize> {
 }
 
 /// Mean test loss of θ* and of one method per width, for quick inspection.
-pub fn mean_test_loss(rows: &[DpGdRow], method: &str, epsilon: Option<f64>) -> Vec<(usize, f64)> {
+pub fn mean_test_loss(rows: &[DpGdRow], method: Method, epsilon: Option<f64>) -> Vec<(usize, f64)> {
     mean_by(
         rows,
         |r| r.method == method && epsilon.is_none_or(|e| r.epsilon == e),

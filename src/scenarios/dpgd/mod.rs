@@ -20,7 +20,7 @@ pub mod run;
 
 use self::config::{Calibration, DpGdConfig, PRESETS};
 use self::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
-use self::run::{write_csv, DpGdRow, DpGdSweep};
+use self::run::{write_csv, DpGdRow, DpGdSweep, Method};
 use crate::plot::ChartSpec;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::PrivacyReport;
@@ -272,7 +272,7 @@ fn charts_for_config(c: &DpGdConfig, rows: &[DpGdRow]) -> Vec<ChartSpec> {
 /// relation, σ and the ε actually spent per run.
 fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)], n: usize) -> Vec<ExplainEntry> {
     // (method, target ε, its runs), in order of first appearance.
-    type Group<'a> = (String, f64, Vec<(&'a DpGdRow, &'a PrivacyReport)>);
+    type Group<'a> = (Method, f64, Vec<(&'a DpGdRow, &'a PrivacyReport)>);
     let mut groups: Vec<Group> = Vec::new();
     for &(r, p) in rows {
         match groups
@@ -280,7 +280,7 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)], n: usize) -> Vec<Explain
             .find(|g| g.0 == r.method && g.1 == p.epsilon_target)
         {
             Some(g) => g.2.push((r, p)),
-            None => groups.push((r.method.clone(), p.epsilon_target, vec![(r, p)])),
+            None => groups.push((r.method, p.epsilon_target, vec![(r, p)])),
         }
     }
     groups
@@ -316,7 +316,7 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)], n: usize) -> Vec<Explain
             ExplainEntry {
                 summary: format!(
                     "{}, target ε = {}: {} runs {spends} at δ = {} ({} calibration)",
-                    method_name(&method),
+                    method.label(),
                     fmt_num(p.epsilon_target),
                     runs.len(),
                     fmt_num(p.delta),
@@ -389,22 +389,12 @@ fn path_sentence<'a>(rows: impl Iterator<Item = &'a DpGdRow>) -> String {
     out
 }
 
-fn method_name(method: &str) -> &str {
-    match method {
-        "dp-gd" => "DP-GD",
-        "dp-gd-trace" => "DP-GD (loss vs T)",
-        "gd" => "GD (non-private)",
-        "min-norm" => "θ* = Φ⁺Y (non-private)",
-        "zero" => "predict 0",
-        other => other,
-    }
-}
-
 /// The CLI's table: one line per row, grouped by width.
 fn summary(rows: &[DpGdRow]) -> String {
     let mut rows: Vec<&DpGdRow> = rows.iter().collect();
     rows.sort_by(|a, b| {
-        (a.method == "dp-gd-trace", a.p, a.seed).cmp(&(b.method == "dp-gd-trace", b.p, b.seed))
+        let trace = |r: &DpGdRow| r.method == Method::DpGdTrace;
+        (trace(a), a.p, a.seed).cmp(&(trace(b), b.p, b.seed))
     });
     let opt = |x: f64, f: &dyn Fn(f64) -> String| {
         if x.is_nan() {

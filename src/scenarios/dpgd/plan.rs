@@ -74,7 +74,7 @@ pub fn dpgd_report(
     n: usize,
     calibration: DpGdCalibration,
 ) -> Option<Result<PrivacyReport, AccountingError>> {
-    if !(row.method == "dp-gd" || row.method == "dp-gd-trace") || row.sigma <= 0.0 {
+    if !row.method.is_private() || row.sigma <= 0.0 {
         return None;
     }
     let sensitivity = 2.0 * row.clip / n as f64;

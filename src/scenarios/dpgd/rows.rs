@@ -4,12 +4,58 @@
 use crate::scenarios::table::csv_number as num;
 use serde::{Deserialize, Serialize};
 
+/// What computed a row. Its text (the CSV's `method` column, the settings'
+/// and the claims' ids) is its serde name, read by [`Method::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// "dp-gd": DP-GD (Algorithm 1) at a target ε of the main grid.
+    DpGd,
+    /// "dp-gd-trace": DP-GD in the loss-versus-T runs (Fig. 3 panels 2–3).
+    DpGdTrace,
+    /// "gd": GD with DP-GD's η and T, no clip, no noise.
+    Gd,
+    /// "min-norm": θ* = Φ⁺Y, the minimum-norm interpolator.
+    MinNorm,
+    /// "zero": the trivial predictor θ = 0.
+    Zero,
+}
+
+impl Method {
+    /// The text of the CSV's `method` column.
+    pub fn name(self) -> &'static str {
+        crate::names::serde_name(&self)
+    }
+
+    /// The name a reader is shown (tables, explain-ε entries).
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::DpGd => "DP-GD",
+            Method::DpGdTrace => "DP-GD (loss vs T)",
+            Method::Gd => "GD (non-private)",
+            Method::MinNorm => "θ* = Φ⁺Y (non-private)",
+            Method::Zero => "predict 0",
+        }
+    }
+
+    /// A DP-GD run (of the main grid or of the loss-versus-T runs): the rows
+    /// with a privacy cost.
+    pub fn is_private(self) -> bool {
+        matches!(self, Method::DpGd | Method::DpGdTrace)
+    }
+}
+
+/// The CSV's text (padded as a format's width asks: the CLI's table).
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
 /// One result row. Non-applicable numbers are NaN (empty in CSV, null in JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DpGdRow {
-    /// "dp-gd", "gd" (same η and T, no clip, no noise), "min-norm" (θ*),
-    /// "zero" (the trivial predictor θ = 0) or "dp-gd-trace" (the loss-versus-T runs).
-    pub method: String,
+    pub method: Method,
     pub p: usize,
     /// Target ε (NaN for non-private methods).
     pub epsilon: f64,
@@ -55,7 +101,7 @@ pub fn write_csv(rows: &[DpGdRow], out: &mut impl std::io::Write) -> std::io::Re
     let mut csv = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
     for r in rows {
         csv.row([
-            r.method.clone(),
+            r.method.name().to_string(),
             r.p.to_string(),
             num(r.epsilon),
             num(r.delta),
@@ -79,4 +125,31 @@ pub fn write_csv(rows: &[DpGdRow], out: &mut impl std::io::Write) -> std::io::Re
 /// ε as the charts and the sweep's labels print it.
 pub(super) fn fmt_eps(e: f64) -> String {
     format!("{e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Method;
+
+    #[test]
+    fn method_names_are_the_csv_text_the_stored_outputs_hold() {
+        let all = [
+            Method::DpGd,
+            Method::DpGdTrace,
+            Method::Gd,
+            Method::MinNorm,
+            Method::Zero,
+        ];
+        let names: Vec<&str> = all.iter().map(|m| m.name()).collect();
+        assert_eq!(names, ["dp-gd", "dp-gd-trace", "gd", "min-norm", "zero"]);
+        for m in all {
+            assert_eq!(format!("{m}"), m.name());
+            let json = serde_json::to_string(&m).unwrap();
+            assert_eq!(json, format!("\"{}\"", m.name()));
+            assert_eq!(serde_json::from_str::<Method>(&json).unwrap(), m);
+        }
+        assert_eq!(format!("{:<8}|", Method::Gd), "gd      |");
+        let private: Vec<Method> = all.into_iter().filter(|m| m.is_private()).collect();
+        assert_eq!(private, [Method::DpGd, Method::DpGdTrace]);
+    }
 }

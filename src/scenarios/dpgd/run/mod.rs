@@ -17,7 +17,7 @@
 //! iterates of one long run are not used, because their noise was calibrated for
 //! the final T. These runs use the fixed step `trace_eta` (as the paper's panels
 //! do), so T = (ηTp/d)·d/(pη) differs across p and the raw and rescaled charts
-//! differ; with η = 1/p they would coincide. These rows have method "dp-gd-trace".
+//! differ; with η = 1/p they would coincide. These rows have method [`Method::DpGdTrace`].
 //!
 //! Work is cut into units ([`DpGdSweep::step`]): building the features of one
 //! (seed, p), solving θ* for it, or a chunk of GD steps whose cost is bounded by
@@ -49,7 +49,7 @@ mod record;
 #[cfg(test)]
 mod tests;
 
-pub use super::rows::{write_csv, DpGdRow, CSV_HEADER};
+pub use super::rows::{write_csv, DpGdRow, Method, CSV_HEADER};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum RunKind {
@@ -59,11 +59,11 @@ enum RunKind {
 }
 
 impl RunKind {
-    fn method(self) -> &'static str {
+    fn method(self) -> Method {
         match self {
-            RunKind::Gd => "gd",
-            RunKind::Dp => "dp-gd",
-            RunKind::Trace => "dp-gd-trace",
+            RunKind::Gd => Method::Gd,
+            RunKind::Dp => Method::DpGd,
+            RunKind::Trace => Method::DpGdTrace,
         }
     }
 }
@@ -473,12 +473,12 @@ impl DpGdSweep {
         &self.config
     }
 
-    /// Rows of methods "min-norm", "zero", "gd" and "dp-gd", in completion order.
+    /// Rows of methods min-norm, zero, gd and dp-gd, in completion order.
     pub fn rows(&self) -> &[DpGdRow] {
         &self.rows
     }
 
-    /// Rows of the loss-versus-T experiment (method "dp-gd-trace").
+    /// Rows of the loss-versus-T experiment (method dp-gd-trace).
     pub fn trace(&self) -> &[DpGdRow] {
         &self.trace
     }

@@ -2,7 +2,7 @@
 //! 3): the references of a width (θ*, the trivial predictor), each finished
 //! run's row, and the phase label.
 
-use super::super::rows::{fmt_eps, DpGdRow};
+use super::super::rows::{fmt_eps, DpGdRow, Method};
 use super::{DpGdSweep, Job, Outcome, RunKind, RunSpec};
 use crate::algorithms::dp_gd_kernel::KernelWidth;
 use crate::algorithms::dp_gd_random_features::{DpGd, DpGdBatch};
@@ -19,7 +19,7 @@ impl DpGdSweep {
         path: &str,
     ) {
         let star = DpGdRow {
-            method: "min-norm".into(),
+            method: Method::MinNorm,
             p,
             epsilon: f64::NAN,
             delta: self.config.delta,
@@ -39,7 +39,7 @@ impl DpGdSweep {
             order: self.current_order(),
         };
         let zero = DpGdRow {
-            method: "zero".into(),
+            method: Method::Zero,
             test_loss: null_test,
             train_loss: null_train,
             excess_risk: null_test - star_test,
@@ -54,7 +54,7 @@ impl DpGdSweep {
     pub(super) fn push_run(&mut self, run: &RunSpec, seed: u64, p: usize, o: Outcome, path: &str) {
         let c = &self.config;
         let row = DpGdRow {
-            method: run.kind.method().into(),
+            method: run.kind.method(),
             p,
             epsilon: run.epsilon,
             delta: c.delta,

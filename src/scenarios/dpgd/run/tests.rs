@@ -174,27 +174,27 @@ fn rows_cover_every_method_width_and_epsilon() {
     assert_eq!(s.trace().len(), c.trace_time_scales.len());
     for r in rows {
         assert!(r.test_loss.is_finite() && r.train_loss.is_finite(), "{r:?}");
-        match r.method.as_str() {
-            "dp-gd" => {
+        match r.method {
+            Method::DpGd => {
                 assert_eq!(r.clip, c.clip(r.p));
                 assert_eq!(r.steps, (c.time_scale * c.d as f64).round() as usize);
                 assert!((r.time_scale - c.time_scale).abs() < 1e-12);
                 assert_eq!(r.epsilon_spent, r.sigma, "filled from the second closure");
                 let min_norm = rows
                     .iter()
-                    .find(|m| m.method == "min-norm" && m.p == r.p)
+                    .find(|m| m.method == Method::MinNorm && m.p == r.p)
                     .unwrap();
                 assert!((r.excess_risk - (r.test_loss - min_norm.test_loss)).abs() < 1e-12);
             }
-            "gd" => assert!(r.epsilon.is_nan() && r.sigma == 0.0 && r.noise_std == 0.0),
-            "min-norm" => assert_eq!(r.excess_risk, 0.0),
-            "zero" => assert!((r.test_loss - 1.0).abs() < 1e-12),
-            other => panic!("unexpected method {other}"),
+            Method::Gd => assert!(r.epsilon.is_nan() && r.sigma == 0.0 && r.noise_std == 0.0),
+            Method::MinNorm => assert_eq!(r.excess_risk, 0.0),
+            Method::Zero => assert!((r.test_loss - 1.0).abs() < 1e-12),
+            Method::DpGdTrace => panic!("a trace run among the main rows"),
         }
     }
     // Trace runs use the fixed η, so T = ts·d/(p·η).
     for (r, ts) in s.trace().iter().zip(&c.trace_time_scales) {
-        assert_eq!(r.method, "dp-gd-trace");
+        assert_eq!(r.method, Method::DpGdTrace);
         assert_eq!(r.eta, c.trace_eta);
         assert_eq!(
             r.steps,
