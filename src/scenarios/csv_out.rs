@@ -99,9 +99,102 @@ pub fn number_or(x: f64, nan_text: &str) -> String {
     }
 }
 
+/// A row struct written one CSV record per value: its header's column names
+/// and a record's fields, in the same order. [`csv_record!`] writes both from
+/// one list of the struct's fields, so that a header and its cells cannot
+/// drift apart (a reordered column would otherwise still have the header's
+/// width, and [`CsvFile::row`] would not notice).
+pub trait CsvRecord {
+    /// The header's column names.
+    const COLUMNS: &'static [&'static str];
+    /// The record's fields, unquoted (the writer quotes what needs it).
+    fn fields(&self) -> Vec<String>;
+}
+
+/// The text of a CSV file of `rows`: the header, then one record per row.
+pub fn file_of<R: CsvRecord>(rows: &[R]) -> String {
+    let mut out = CsvFile::new(R::COLUMNS.iter().copied());
+    for r in rows {
+        out.row(r.fields());
+    }
+    out.finish()
+}
+
+/// How [`csv_record!`] writes a cell, by the name its list gives.
+pub mod cell {
+    use std::fmt::Display;
+
+    /// A name, a count or a seed: its `Display` text.
+    pub fn text(x: &impl Display) -> String {
+        x.to_string()
+    }
+
+    /// A number: [`super::number`] (empty when not applicable).
+    pub fn num(x: &f64) -> String {
+        super::number(*x)
+    }
+
+    /// A target ε whose NaN (a run that is not private) is written `inf`.
+    pub fn inf(x: &f64) -> String {
+        super::number_or(*x, "inf")
+    }
+}
+
+/// Implements [`CsvRecord`] for a row struct from one list of its fields, in
+/// the file's column order, each column named after its field and grouped by
+/// how it is written (a function of [`cell`]):
+///
+/// ```ignore
+/// csv_record! { Row { text: method seed; num: loss; inf: epsilon } }
+/// ```
+/// writes the header `method,seed,loss,epsilon`.
+macro_rules! csv_record {
+    ($row:ty { $($how:ident: $($field:ident)+);+ $(;)? }) => {
+        impl $crate::scenarios::csv_out::CsvRecord for $row {
+            const COLUMNS: &'static [&'static str] = &[$($(stringify!($field)),+),+];
+
+            fn fields(&self) -> Vec<String> {
+                vec![$($($crate::scenarios::csv_out::cell::$how(&self.$field)),+),+]
+            }
+        }
+    };
+}
+pub(crate) use csv_record;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    struct Row {
+        method: String,
+        seed: u64,
+        loss: f64,
+        epsilon: f64,
+    }
+
+    csv_record! { Row { text: method seed; num: loss; inf: epsilon } }
+
+    #[test]
+    fn a_record_lists_its_fields_in_the_header_s_order() {
+        let rows = [
+            Row {
+                method: "a, b".into(),
+                seed: 7,
+                loss: 0.25,
+                epsilon: f64::NAN,
+            },
+            Row {
+                method: "c".into(),
+                seed: 8,
+                loss: f64::NAN,
+                epsilon: 2.0,
+            },
+        ];
+        assert_eq!(
+            file_of(&rows),
+            "method,seed,loss,epsilon\n\"a, b\",7,0.25,inf\nc,8,,2\n"
+        );
+    }
 
     #[test]
     fn only_a_field_with_a_comma_quote_or_line_break_is_quoted() {

@@ -16,7 +16,7 @@ use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
 use crate::scenarios::adapter::Sweep;
-use crate::scenarios::table::csv_number as num;
+use crate::scenarios::csv_out::csv_record;
 use crate::scenarios::{Checked, RunError};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
@@ -99,23 +99,17 @@ pub struct ClassifierRow {
     pub score: f64,
 }
 
-pub const CSV_HEADER: &str = "method,d,epsilon,seed,error01,candidates,epsilon_spent,score";
+csv_record! { ClassifierRow {
+    text: method d;
+    num: epsilon;
+    text: seed;
+    num: error01;
+    text: candidates;
+    num: epsilon_spent score;
+} }
 
 pub fn csv(rows: &[ClassifierRow]) -> String {
-    let mut out = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
-    for r in rows {
-        out.row([
-            r.method.clone(),
-            r.d.to_string(),
-            num(r.epsilon),
-            r.seed.to_string(),
-            num(r.error01),
-            r.candidates.to_string(),
-            num(r.epsilon_spent),
-            num(r.score),
-        ]);
-    }
-    out.finish()
+    crate::scenarios::csv_out::file_of(rows)
 }
 
 /// The local-only baseline at dimension d: each user fits its head on all of its own

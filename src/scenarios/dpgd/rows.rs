@@ -1,7 +1,7 @@
 //! One result row of the "privacy for free" sweep (Bombari & Mondelli, §5 and
 //! Fig. 3) and its CSV file: read by the runner, the charts and the plan.
 
-use crate::scenarios::table::csv_number as num;
+use crate::scenarios::csv_out::{csv_record, file_of};
 use serde::{Deserialize, Serialize};
 
 /// What computed a row. Its text (the CSV's `method` column, the settings'
@@ -91,35 +91,17 @@ pub struct DpGdRow {
     pub order: usize,
 }
 
-/// CSV columns, in order.
-pub const CSV_HEADER: &str =
-    "method,p,epsilon,delta,seed,steps,eta,clip,time_scale,sigma,noise_std,\
-test_loss,train_loss,excess_risk,clipped_fraction,epsilon_spent";
+csv_record! { DpGdRow {
+    text: method p;
+    num: epsilon delta;
+    text: seed steps;
+    num: eta clip time_scale sigma noise_std test_loss train_loss excess_risk clipped_fraction
+        epsilon_spent;
+} }
 
 /// Writes a header and one line per row. NaN is written as an empty field.
 pub fn write_csv(rows: &[DpGdRow], out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let mut csv = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
-    for r in rows {
-        csv.row([
-            r.method.name().to_string(),
-            r.p.to_string(),
-            num(r.epsilon),
-            num(r.delta),
-            r.seed.to_string(),
-            r.steps.to_string(),
-            num(r.eta),
-            num(r.clip),
-            num(r.time_scale),
-            num(r.sigma),
-            num(r.noise_std),
-            num(r.test_loss),
-            num(r.train_loss),
-            num(r.excess_risk),
-            num(r.clipped_fraction),
-            num(r.epsilon_spent),
-        ]);
-    }
-    out.write_all(csv.finish().as_bytes())
+    out.write_all(file_of(rows).as_bytes())
 }
 
 /// ε as the charts and the sweep's labels print it.

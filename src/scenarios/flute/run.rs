@@ -18,7 +18,7 @@ use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::plan::{plan, FlutePlan};
 use crate::privacy::PrivacyReport;
 use crate::scenarios::adapter::Sweep;
-use crate::scenarios::table::csv_number as num;
+use crate::scenarios::csv_out::{self, cell, csv_record, number as num};
 use crate::scenarios::{Checked, RunError};
 pub(super) use learners::flute_params;
 use learners::{divergence, measure, start, Active, Learner, Problem, Task};
@@ -82,45 +82,22 @@ pub struct FluteRow {
     pub rounds_to_floor: f64,
 }
 
-pub const CSV_HEADER: &str = "method,epsilon,seed,m,gamma_ratio,error,erm_floor,population_floor,principal_angle,balancedness,epsilon_spent,sigma,clipped_fraction,rounds_to_floor,skipped_nonfinite";
-
-fn eps_cell(x: f64) -> String {
-    if x.is_nan() {
-        "inf".into()
-    } else {
-        num(x)
-    }
-}
+csv_record! { FluteRow {
+    text: method;
+    inf: epsilon;
+    text: seed m;
+    num: gamma_ratio error erm_floor population_floor principal_angle balancedness epsilon_spent
+        sigma clipped_fraction rounds_to_floor skipped_nonfinite;
+} }
 
 pub fn csv(rows: &[FluteRow]) -> String {
-    let mut out = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
-    for r in rows {
-        let cells = [
-            r.method.clone(),
-            eps_cell(r.epsilon),
-            r.seed.to_string(),
-            r.m.to_string(),
-            num(r.gamma_ratio),
-            num(r.error),
-            num(r.erm_floor),
-            num(r.population_floor),
-            num(r.principal_angle),
-            num(r.balancedness),
-            num(r.epsilon_spent),
-            num(r.sigma),
-            num(r.clipped_fraction),
-            num(r.rounds_to_floor),
-            num(r.skipped_nonfinite),
-        ];
-        out.row(cells);
-    }
-    out.finish()
+    csv_out::file_of(rows)
 }
 
 /// `curves.csv`: one line per recorded round of every run.
 pub fn curves_csv(curves: &[Curve], k: usize) -> String {
     let svs: Vec<String> = (1..=k).map(|j| format!("sv{j}")).collect();
-    let mut out = crate::scenarios::csv_out::CsvFile::new(
+    let mut out = csv_out::CsvFile::new(
         [
             "method",
             "epsilon",
@@ -137,7 +114,7 @@ pub fn curves_csv(curves: &[Curve], k: usize) -> String {
         for p in &c.points {
             let mut cells = vec![
                 c.method.clone(),
-                eps_cell(c.epsilon),
+                cell::inf(&c.epsilon),
                 c.seed.to_string(),
                 p.round.to_string(),
                 num(p.error),

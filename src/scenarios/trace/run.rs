@@ -15,7 +15,7 @@ use crate::metrics::principal_angle_distance;
 use crate::privacy::PrivacyReport;
 use crate::rng::{combine, NoiseSource};
 use crate::scenarios::adapter::Sweep;
-use crate::scenarios::table::csv_number as num;
+use crate::scenarios::csv_out::csv_record;
 use crate::scenarios::{Checked, RunError};
 use serde::{Deserialize, Serialize};
 
@@ -67,31 +67,15 @@ pub struct TraceRow {
     pub trajectory: Vec<f64>,
 }
 
-pub const CSV_HEADER: &str = "method,variant,privacy,n,epsilon,repeat,iterations,error_fro,subspace_error,epsilon_spent,sigma_init,sigma_loop";
+csv_record! { TraceRow {
+    text: method variant privacy n;
+    inf: epsilon;
+    text: repeat iterations;
+    num: error_fro subspace_error epsilon_spent sigma_init sigma_loop;
+} }
 
 pub fn csv(rows: &[TraceRow]) -> String {
-    let mut out = crate::scenarios::csv_out::CsvFile::with_header(CSV_HEADER);
-    for r in rows {
-        out.row([
-            r.method.clone(),
-            r.variant.clone(),
-            r.privacy.clone(),
-            r.n.to_string(),
-            if r.epsilon.is_nan() {
-                "inf".into()
-            } else {
-                num(r.epsilon)
-            },
-            r.repeat.to_string(),
-            r.iterations.to_string(),
-            num(r.error_fro),
-            num(r.subspace_error),
-            num(r.epsilon_spent),
-            num(r.sigma_init),
-            num(r.sigma_loop),
-        ]);
-    }
-    out.finish()
+    crate::scenarios::csv_out::file_of(rows)
 }
 
 /// One dataset's runs.

@@ -49,7 +49,7 @@ mod record;
 #[cfg(test)]
 mod tests;
 
-pub use super::rows::{write_csv, DpGdRow, Method, CSV_HEADER};
+pub use super::rows::{write_csv, DpGdRow, Method};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum RunKind {
