@@ -74,6 +74,73 @@ pub struct ChartSpec {
     pub series: Vec<Series>,
 }
 
+impl ChartSpec {
+    /// A chart of `series` on linear axes with no x range hint: the
+    /// scenarios' charts start here and name what differs ([`ChartSpec::log_x`],
+    /// [`ChartSpec::log_y`], [`ChartSpec::x_hint`], [`ChartSpec::x_range_of`]),
+    /// instead of spelling out every field, two of them bare booleans.
+    pub fn new(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+        series: Vec<Series>,
+    ) -> Self {
+        ChartSpec {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            log_x: false,
+            log_y: false,
+            x_hint: None,
+            series,
+        }
+    }
+
+    /// The x axis on a log scale.
+    pub fn log_x(self) -> Self {
+        ChartSpec {
+            log_x: true,
+            ..self
+        }
+    }
+
+    /// The y axis on a log scale.
+    pub fn log_y(self) -> Self {
+        ChartSpec {
+            log_y: true,
+            ..self
+        }
+    }
+
+    /// The x range to show before any data has arrived.
+    pub fn x_hint(self, x_hint: Option<(f64, f64)>) -> Self {
+        ChartSpec { x_hint, ..self }
+    }
+
+    /// The x range from the least to the largest of `values` (none when
+    /// they hold no finite value): the grid a sweep will fill.
+    pub fn x_range_of(self, values: impl IntoIterator<Item = f64>) -> Self {
+        let (lo, hi) = values
+            .into_iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                (lo.min(x), hi.max(x))
+            });
+        self.x_hint((lo.is_finite() && hi.is_finite()).then_some((lo, hi)))
+    }
+
+    /// Gives every horizontal series (a level across the chart, drawn from
+    /// its one point) the x of `x`: a point on the chart's x axis, where a
+    /// level made before the axis was known had none.
+    pub fn levels_at(mut self, x: f64) -> Self {
+        for s in self.series.iter_mut().filter(|s| s.horizontal) {
+            for pt in s.points.iter_mut() {
+                pt.0 = x;
+            }
+        }
+        self
+    }
+}
+
 /// Where a chart was drawn, so that a pointer position can be mapped back to
 /// data: the plot area's pixel box (backend pixels, i.e. device pixels on a
 /// HiDPI canvas) and the axis ranges in plotting coordinates (log10 of the

@@ -139,52 +139,38 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
             ));
         }
     }
-    let hint = |v: &[f64]| {
-        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
-    };
     let dims: Vec<f64> = c.dimensions().iter().map(|&d| d as f64).collect();
     let counts: Vec<f64> = c.candidate_grid.iter().map(|&n| n as f64).collect();
-    let fix = |mut s: Vec<Series>, x: f64| {
-        for series in s.iter_mut().filter(|s| s.horizontal) {
-            for p in series.points.iter_mut() {
-                p.0 = x;
-            }
-        }
-        s
-    };
     vec![
-        ChartSpec {
-            title: format!("0-1 error versus ε (d = {})", c.d),
-            x_label: "user-level ε (pure, δ = 0)".into(),
-            y_label: "0-1 error (mean over users)".into(),
-            log_x: true,
-            log_y: false,
-            x_hint: hint(&c.epsilons),
-            series: fix(by_eps, c.epsilons.first().copied().unwrap_or(1.0)),
-        },
-        ChartSpec {
-            title: format!(
+        ChartSpec::new(
+            format!("0-1 error versus ε (d = {})", c.d),
+            "user-level ε (pure, δ = 0)",
+            "0-1 error (mean over users)",
+            by_eps,
+        )
+        .log_x()
+        .levels_at(c.epsilons.first().copied().unwrap_or(1.0))
+        .x_range_of(c.epsilons.iter().copied()),
+        ChartSpec::new(
+            format!(
                 "0-1 error versus d (k′ = {}, {})",
                 c.k_prime,
                 inputs_label(c)
             ),
-            x_label: "dimension d".into(),
-            y_label: "0-1 error (mean over users)".into(),
-            log_x: true,
-            log_y: false,
-            x_hint: hint(&dims),
-            series: by_d,
-        },
-        ChartSpec {
-            title: "0-1 error versus the number of candidates".into(),
-            x_label: "candidates N_c".into(),
-            y_label: "0-1 error (mean over users)".into(),
-            log_x: true,
-            log_y: false,
-            x_hint: hint(&counts),
-            series: fix(by_count, counts.first().copied().unwrap_or(1.0)),
-        },
+            "dimension d",
+            "0-1 error (mean over users)",
+            by_d,
+        )
+        .log_x()
+        .x_range_of(dims.iter().copied()),
+        ChartSpec::new(
+            "0-1 error versus the number of candidates",
+            "candidates N_c",
+            "0-1 error (mean over users)",
+            by_count,
+        )
+        .log_x()
+        .levels_at(counts.first().copied().unwrap_or(1.0))
+        .x_range_of(counts.iter().copied()),
     ]
 }

@@ -80,24 +80,20 @@ pub fn charts(rows: &[DpGdRow]) -> Vec<ChartSpec> {
     vec![
         loss_by_eps(&main, &epsilons, &widths, null_level.clone()),
         loss_by_width(&main, &epsilons, &widths, null_level),
-        ChartSpec {
-            title: format!("Test loss vs T (target ε = {})", fmt_eps(trace_eps)),
-            x_label: "T (steps)".into(),
-            y_label: "test MSE".into(),
-            log_x: true,
-            log_y: false,
-            x_hint: None,
-            series: traced_curves(&trace, |r| r.steps as f64),
-        },
-        ChartSpec {
-            title: format!("Test loss vs ηTp/d (target ε = {})", fmt_eps(trace_eps)),
-            x_label: "ηT·p/d".into(),
-            y_label: "test MSE".into(),
-            log_x: true,
-            log_y: false,
-            x_hint: None,
-            series: traced_curves(&trace, |r| r.time_scale),
-        },
+        ChartSpec::new(
+            format!("Test loss vs T (target ε = {})", fmt_eps(trace_eps)),
+            "T (steps)",
+            "test MSE",
+            traced_curves(&trace, |r| r.steps as f64),
+        )
+        .log_x(),
+        ChartSpec::new(
+            format!("Test loss vs ηTp/d (target ε = {})", fmt_eps(trace_eps)),
+            "ηT·p/d",
+            "test MSE",
+            traced_curves(&trace, |r| r.time_scale),
+        )
+        .log_x(),
     ]
 }
 
@@ -153,15 +149,9 @@ fn loss_by_eps(
     }
     series.push(null_level);
     let first_x = epsilons.first().copied().unwrap_or(1.0);
-    ChartSpec {
-        title: "Test loss of DP-GD vs ε".into(),
-        x_label: "ε".into(),
-        y_label: "test MSE".into(),
-        log_x: true,
-        log_y: false,
-        x_hint: None,
-        series: fix_horizontal(series, first_x),
-    }
+    ChartSpec::new("Test loss of DP-GD vs ε", "ε", "test MSE", series)
+        .log_x()
+        .levels_at(first_x)
 }
 
 /// Chart 2, test loss vs p: θ* = Φ⁺Y, GD with the same η and T, DP-GD at every
@@ -205,15 +195,15 @@ fn loss_by_width(
     }
     series.push(null_level);
     let first_p = widths.first().map_or(1.0, |&p| p as f64);
-    ChartSpec {
-        title: "Test loss vs width p".into(),
-        x_label: "p (number of random features)".into(),
-        y_label: "test MSE".into(),
-        log_x: true,
-        log_y: true,
-        x_hint: None,
-        series: fix_horizontal(series, first_p),
-    }
+    ChartSpec::new(
+        "Test loss vs width p",
+        "p (number of random features)",
+        "test MSE",
+        series,
+    )
+    .log_x()
+    .log_y()
+    .levels_at(first_p)
 }
 
 /// Charts 3–4, one curve per traced width: the loss against `x` (T, or the rescaled
@@ -237,16 +227,6 @@ fn traced_curves(trace: &[DpGdRow], x: fn(&DpGdRow) -> f64) -> Vec<Series> {
         ));
     }
     out
-}
-
-/// Horizontal series carry one point; give it a real x.
-fn fix_horizontal(mut series: Vec<Series>, x: f64) -> Vec<Series> {
-    for s in series.iter_mut().filter(|s| s.horizontal) {
-        for pt in s.points.iter_mut() {
-            pt.0 = x;
-        }
-    }
-    series
 }
 
 /// Up to `k` entries spread across `v` (first, last and evenly in between).

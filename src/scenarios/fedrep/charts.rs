@@ -141,24 +141,22 @@ pub fn fedrep_charts(
     let eps_min = epsilons.iter().copied().fold(f64::INFINITY, f64::min);
     let eps_max = epsilons.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     vec![
-        ChartSpec {
-            title: "Excess population risk versus ε".into(),
-            x_label: "user-level ε".into(),
-            y_label: "excess risk (mean over users)".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((eps_min, eps_max)),
-            series: risk_by_eps(rows, (eps_min, eps_max), n),
-        },
-        ChartSpec {
-            title: "Principal angle to U* over rounds".into(),
-            x_label: "round t".into(),
-            y_label: "dist(U_t, U*)".into(),
-            log_x: false,
-            log_y: true,
-            x_hint: Some((0.0, rounds as f64)),
-            series: angle_by_round(rows, curves, epsilons),
-        },
+        ChartSpec::new(
+            "Excess population risk versus ε",
+            "user-level ε",
+            "excess risk (mean over users)",
+            risk_by_eps(rows, (eps_min, eps_max), n),
+        )
+        .log_y()
+        .x_hint(Some((eps_min, eps_max))),
+        ChartSpec::new(
+            "Principal angle to U* over rounds",
+            "round t",
+            "dist(U_t, U*)",
+            angle_by_round(rows, curves, epsilons),
+        )
+        .log_y()
+        .x_hint(Some((0.0, rounds as f64))),
     ]
 }
 

@@ -109,13 +109,6 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
     ]
 }
 
-/// The x range of a chart from its values.
-fn hint(v: &[f64]) -> Option<(f64, f64)> {
-    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
-}
-
 /// The floors of the sweep's datasets (not the ablation's) as levels from x: the
 /// finite-N ERM optimum's error and the rank-k truncation's.
 fn floors(rows: &[FluteRow], x: f64) -> impl Iterator<Item = Series> {
@@ -149,20 +142,18 @@ fn methods_by_round(curves: &[Curve], value: fn(&CurvePoint) -> f64) -> Vec<Seri
 fn error_by_round(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> ChartSpec {
     let mut error = methods_by_round(curves, |p| p.error);
     error.extend(floors(rows, 0.0));
-    ChartSpec {
-        title: format!(
-            "Error versus rounds (d = {}, k = {}, r = {})",
-            c.d,
-            c.k,
-            c.effective_rank()
-        ),
-        x_label: "round".into(),
-        y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖".into(),
-        log_x: false,
-        log_y: true,
-        x_hint: Some((0.0, c.rounds as f64)),
-        series: error,
-    }
+    let title = format!(
+        "Error versus rounds (d = {}, k = {}, r = {})",
+        c.d,
+        c.k,
+        c.effective_rank()
+    );
+    versus_rounds(c, title, "(1/M) Σ ‖B wᵢ − φᵢ‖", error).log_y()
+}
+
+/// A chart against the rounds, its x range the config's rounds before any arrive.
+fn versus_rounds(c: &FluteConfig, title: impl Into<String>, y: &str, s: Vec<Series>) -> ChartSpec {
+    ChartSpec::new(title, "round", y, s).x_hint(Some((0.0, c.rounds as f64)))
 }
 
 /// FLUTE's σⱼ(BW) against the rounds, learned one at a time, with the levels σⱼ(Φ).
@@ -195,28 +186,19 @@ fn singular_values(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
             });
         }
     }
-    ChartSpec {
-        title: "Singular values of BW (FLUTE)".into(),
-        x_label: "round".into(),
-        y_label: "σⱼ(BW)".into(),
-        log_x: false,
-        log_y: false,
-        x_hint: Some((0.0, c.rounds as f64)),
-        series: singular,
-    }
+    versus_rounds(c, "Singular values of BW (FLUTE)", "σⱼ(BW)", singular)
 }
 
 /// The principal angle to U_k against the rounds.
 fn angle_by_round(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
-    ChartSpec {
-        title: "Distance to the top-k subspace U_k".into(),
-        x_label: "round".into(),
-        y_label: "sin of the largest principal angle".into(),
-        log_x: false,
-        log_y: true,
-        x_hint: Some((0.0, c.rounds as f64)),
-        series: methods_by_round(curves, |p| p.principal_angle),
-    }
+    let angle = methods_by_round(curves, |p| p.principal_angle);
+    versus_rounds(
+        c,
+        "Distance to the top-k subspace U_k",
+        "sin of the largest principal angle",
+        angle,
+    )
+    .log_y()
 }
 
 /// ‖BᵀB − WWᵀ‖_F of FLUTE's own factors and gradient FedRep's (the analysed form has
@@ -243,15 +225,7 @@ fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
             3,
         ));
     }
-    ChartSpec {
-        title: "Balancedness ‖BᵀB − WWᵀ‖_F".into(),
-        x_label: "round".into(),
-        y_label: "‖BᵀB − WWᵀ‖_F".into(),
-        log_x: false,
-        log_y: true,
-        x_hint: Some((0.0, c.rounds as f64)),
-        series: balance,
-    }
+    versus_rounds(c, "Balancedness ‖BᵀB − WWᵀ‖_F", "‖BᵀB − WWᵀ‖_F", balance).log_y()
 }
 
 /// `value` at the end against ε: the private pair and the levels of their non-private
@@ -300,78 +274,61 @@ fn error_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
     if !eps.is_empty() {
         by_eps.extend(floors(rows, eps[0]));
     }
-    ChartSpec {
-        title: format!(
+    ChartSpec::new(
+        format!(
             "Final error versus client-level ε (δ = {})",
             fmt_num(c.delta)
         ),
-        x_label: "client-level ε".into(),
-        y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
-        log_x: true,
-        log_y: true,
-        x_hint: hint(eps),
-        series: by_eps,
-    }
+        "client-level ε",
+        "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end",
+        by_eps,
+    )
+    .log_x()
+    .log_y()
+    .x_range_of(eps.iter().copied())
 }
 
 /// The final principal angle against client-level ε.
 fn angle_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
-    ChartSpec {
-        title: format!(
+    ChartSpec::new(
+        format!(
             "Distance to U_k versus client-level ε (δ = {})",
             fmt_num(c.delta)
         ),
-        x_label: "client-level ε".into(),
-        y_label: "sin of the largest principal angle at the end".into(),
-        log_x: true,
-        log_y: false,
-        x_hint: hint(c.private_epsilons()),
-        series: against_eps(c, rows, |r| r.principal_angle),
-    }
+        "client-level ε",
+        "sin of the largest principal angle at the end",
+        against_eps(c, rows, |r| r.principal_angle),
+    )
+    .log_x()
+    .x_range_of(c.private_epsilons().iter().copied())
 }
 
 /// The γ ablation (Fig. 4): FLUTE's final error against N at each γ₁/γ₂, with the
 /// ERM floor of those datasets.
 fn ablation(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
-    let mut ablation = Vec::new();
-    for (i, ratio) in ABLATION_RATIOS.iter().enumerate() {
+    // The mean of `value` over the ablation's rows kept, at each N with one.
+    let by_m = |keep: &dyn Fn(&FluteRow) -> bool, value: fn(&FluteRow) -> f64| {
         let mut points: Vec<(f64, f64)> = c
             .ablation_m
             .iter()
             .map(|&n| {
-                (
-                    n as f64,
-                    mean_of(
-                        rows,
-                        |r| r.method == FLUTE_ABLATION && r.m == n && r.gamma_ratio == *ratio,
-                        |r| r.error,
-                    ),
-                )
+                let at_n = |r: &FluteRow| r.method == FLUTE_ABLATION && r.m == n && keep(r);
+                (n as f64, mean_of(rows, at_n, value))
             })
             .filter(|p| p.1.is_finite())
             .collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        points
+    };
+    let mut ablation = Vec::new();
+    for (i, ratio) in ABLATION_RATIOS.iter().enumerate() {
+        let points = by_m(&|r| r.gamma_ratio == *ratio, |r| r.error);
         if !points.is_empty() {
             let label = ["γ₁ = 2γ₂", "γ₁ = γ₂", "γ₁ = (2/3)γ₂"][i];
             ablation.push(series(label.into(), points, LineStyle::Solid, i));
         }
     }
-    let mut floor_by_m: Vec<(f64, f64)> = c
-        .ablation_m
-        .iter()
-        .map(|&n| {
-            (
-                n as f64,
-                mean_of(
-                    rows,
-                    |r| r.method == FLUTE_ABLATION && r.m == n,
-                    |r| r.erm_floor,
-                ),
-            )
-        })
-        .filter(|p| p.1.is_finite())
-        .collect();
-    floor_by_m.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let floor_by_m = by_m(&|_| true, |r| r.erm_floor);
     if !floor_by_m.is_empty() {
         ablation.push(series(
             "finite-N ERM floor".into(),
@@ -380,18 +337,15 @@ fn ablation(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
             6,
         ));
     }
-
-    let ms: Vec<f64> = c.ablation_m.iter().map(|&n| n as f64).collect();
-    ChartSpec {
-        title: format!(
-            "γ ablation: final FLUTE error versus N (k = {}, M = {})",
-            c.k, c.n
-        ),
-        x_label: "samples per client N".into(),
-        y_label: "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end".into(),
-        log_x: false,
-        log_y: false,
-        x_hint: hint(&ms),
-        series: ablation,
-    }
+    let title = format!(
+        "γ ablation: final FLUTE error versus N (k = {}, M = {})",
+        c.k, c.n
+    );
+    ChartSpec::new(
+        title,
+        "samples per client N",
+        "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end",
+        ablation,
+    )
+    .x_range_of(c.ablation_m.iter().map(|&n| n as f64))
 }

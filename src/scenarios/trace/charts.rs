@@ -73,13 +73,6 @@ fn at(method: &'static str, v: String, p: String, n: usize) -> impl Fn(&TraceRow
     move |row: &TraceRow| row.method == method && row.variant == v && row.privacy == p && row.n == n
 }
 
-/// The x range of a chart from its values.
-fn hint(v: Vec<f64>) -> Option<(f64, f64)> {
-    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
-}
-
 /// The private curves against ε at the first n: the DP initialization (Alg. 1) and
 /// DP-RGrad (Alg. 2) of every (variant, privacy), the median of `value`.
 fn private_by_eps(c: &TraceConfig, rows: &[TraceRow], value: fn(&TraceRow) -> f64) -> Vec<Series> {
@@ -209,15 +202,15 @@ fn error_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
             7,
         ));
     }
-    ChartSpec {
-        title: format!("‖M̃ − M‖_F versus ε (n = {n0}, median of {})", c.repeats),
-        x_label: "ε of each algorithm (the whole run: 2ε, 2δ)".into(),
-        y_label: "‖M̃ − M‖_F".into(),
-        log_x: true,
-        log_y: true,
-        x_hint: hint(eps.clone()),
-        series: by_eps,
-    }
+    ChartSpec::new(
+        format!("‖M̃ − M‖_F versus ε (n = {n0}, median of {})", c.repeats),
+        "ε of each algorithm (the whole run: 2ε, 2δ)",
+        "‖M̃ − M‖_F",
+        by_eps,
+    )
+    .log_x()
+    .log_y()
+    .x_range_of(eps.iter().copied())
 }
 
 /// ‖M̃ − M‖_F against n: DP-RGrad at every ε (the first configuration), the reference,
@@ -282,15 +275,10 @@ fn error_by_n(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
         LineStyle::Dashed,
         8,
     ));
-    ChartSpec {
-        title: "‖M̃ − M‖_F versus n".into(),
-        x_label: "samples n".into(),
-        y_label: "‖M̃ − M‖_F".into(),
-        log_x: true,
-        log_y: true,
-        x_hint: hint(c.n.iter().map(|&n| n as f64).collect()),
-        series: by_n,
-    }
+    ChartSpec::new("‖M̃ − M‖_F versus n", "samples n", "‖M̃ − M‖_F", by_n)
+        .log_x()
+        .log_y()
+        .x_range_of(c.n.iter().map(|&n| n as f64))
 }
 
 /// DP-RGrad's iterates at the first n (the first configuration, every ε) and RGrad's.
@@ -314,15 +302,14 @@ fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
         LineStyle::Dashed,
         8,
     ));
-    ChartSpec {
-        title: format!("DP-RGrad's iterates (n = {n0})"),
-        x_label: "iteration l".into(),
-        y_label: "‖M_l − M‖_F".into(),
-        log_x: false,
-        log_y: true,
-        x_hint: Some((0.0, c.iterations as f64)),
-        series: trajectory,
-    }
+    ChartSpec::new(
+        format!("DP-RGrad's iterates (n = {n0})"),
+        "iteration l",
+        "‖M_l − M‖_F",
+        trajectory,
+    )
+    .log_y()
+    .x_hint(Some((0.0, c.iterations as f64)))
 }
 
 /// The l* trade-off: the final error against the iterations l* at the middle ε.
@@ -356,30 +343,29 @@ fn lstar(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
             0,
         )]
     };
-    ChartSpec {
-        title: format!("The l* trade-off (n = {n0}, ε = {})", fmt_num(mid)),
-        x_label: "iterations l*".into(),
-        y_label: "final ‖M̃ − M‖_F".into(),
-        log_x: false,
-        log_y: true,
-        x_hint: hint(c.lstar_grid.iter().map(|&l| l as f64).collect()),
-        series: lstar_series,
-    }
+    ChartSpec::new(
+        format!("The l* trade-off (n = {n0}, ε = {})", fmt_num(mid)),
+        "iterations l*",
+        "final ‖M̃ − M‖_F",
+        lstar_series,
+    )
+    .log_y()
+    .x_range_of(c.lstar_grid.iter().map(|&l| l as f64))
 }
 
 /// The subspace error ‖ŨŨᵀ − UUᵀ‖ against ε at the first n.
 fn subspace_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let mut subspace = private_by_eps(c, rows, |r| r.subspace_error);
     subspace.extend(nonprivate_lines(c, rows, |r| r.subspace_error));
-    ChartSpec {
-        title: format!("Subspace error versus ε (n = {})", c.n[0]),
-        x_label: "ε of each algorithm".into(),
-        y_label: "‖ŨŨᵀ − UUᵀ‖ (sin θ)".into(),
-        log_x: true,
-        log_y: true,
-        x_hint: hint(c.epsilons.clone()),
-        series: subspace,
-    }
+    ChartSpec::new(
+        format!("Subspace error versus ε (n = {})", c.n[0]),
+        "ε of each algorithm",
+        "‖ŨŨᵀ − UUᵀ‖ (sin θ)",
+        subspace,
+    )
+    .log_x()
+    .log_y()
+    .x_range_of(c.epsilons.iter().copied())
 }
 
 /// 25 points evenly spaced in log between a and b.
