@@ -6,4 +6,6 @@ pub mod draw;
 pub mod spec;
 
 pub use draw::{chart_svg, draw_chart, PlotError};
-pub use spec::{readable_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint, Series};
+pub use spec::{
+    mean_points, readable_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint, Series,
+};

@@ -61,6 +61,33 @@ impl Series {
     }
 }
 
+/// The points of a curve from result rows: for each distinct x of the rows
+/// that `keep` picks, the mean of their y (over seeds, say), sorted by x.
+pub fn mean_points<R>(
+    rows: &[R],
+    keep: impl Fn(&R) -> bool,
+    x: impl Fn(&R) -> f64,
+    y: impl Fn(&R) -> f64,
+) -> Vec<(f64, f64)> {
+    // (x, sum of y, count), in order of first appearance.
+    let mut groups: Vec<(f64, f64, usize)> = Vec::new();
+    for r in rows.iter().filter(|r| keep(r)) {
+        let (x, y) = (x(r), y(r));
+        match groups.iter_mut().find(|g| g.0 == x) {
+            Some(g) => {
+                g.1 += y;
+                g.2 += 1;
+            }
+            None => groups.push((x, y, 1)),
+        }
+    }
+    groups.sort_by(|a, b| a.0.total_cmp(&b.0));
+    groups
+        .into_iter()
+        .map(|(x, sum, count)| (x, sum / count as f64))
+        .collect()
+}
+
 /// A whole chart: axes, scales and series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChartSpec {

@@ -5,7 +5,7 @@
 
 use super::config::{ClassifierConfig, InputModel};
 use super::run::ClassifierRow;
-use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::plot::{mean_points, ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
 
 /// Mean error over seeds of the rows that `keep`, by `x`, sorted by x.
@@ -14,22 +14,7 @@ fn mean_by(
     keep: impl Fn(&ClassifierRow) -> bool,
     x: impl Fn(&ClassifierRow) -> f64,
 ) -> Vec<(f64, f64)> {
-    let mut groups: Vec<(f64, f64, usize)> = Vec::new();
-    for r in rows.iter().filter(|r| keep(r)) {
-        let key = x(r);
-        match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => {
-                g.1 += r.error01;
-                g.2 += 1;
-            }
-            None => groups.push((key, r.error01, 1)),
-        }
-    }
-    groups.sort_by(|a, b| a.0.total_cmp(&b.0));
-    groups
-        .into_iter()
-        .map(|(x, s, c)| (x, s / c as f64))
-        .collect()
+    mean_points(rows, keep, x, |r| r.error01)
 }
 
 fn series(

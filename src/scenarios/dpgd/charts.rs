@@ -2,32 +2,16 @@
 //! rescaled time ηTp/d) from a sweep's finished rows.
 
 use super::rows::{fmt_eps, DpGdRow, Method};
-use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::plot::{mean_points, ChartSpec, LineStyle, Series};
 use crate::scenarios::labels::spent_suffix;
 
 /// Mean test loss over seeds of rows matching `keep`, grouped by `key`, sorted by key.
-fn mean_by<K: Fn(&DpGdRow) -> f64>(
+fn mean_by(
     rows: &[DpGdRow],
     keep: impl Fn(&DpGdRow) -> bool,
-    key: K,
+    key: impl Fn(&DpGdRow) -> f64,
 ) -> Vec<(f64, f64)> {
-    let mut groups: Vec<(f64, f64, usize)> = Vec::new();
-    for r in rows.iter().filter(|r| keep(r)) {
-        let k = key(r);
-        match groups.iter_mut().find(|g| g.0 == k) {
-            Some(g) => {
-                g.1 += r.test_loss;
-                g.2 += 1;
-            }
-            None => groups.push((k, r.test_loss, 1)),
-        }
-    }
-    let mut points: Vec<(f64, f64)> = groups
-        .into_iter()
-        .map(|(k, s, c)| (k, s / c as f64))
-        .collect();
-    points.sort_by(|a, b| a.0.total_cmp(&b.0));
-    points
+    mean_points(rows, keep, key, |r| r.test_loss)
 }
 
 fn distinct(mut v: Vec<f64>) -> Vec<f64> {
@@ -113,19 +97,12 @@ fn loss_by_eps(
     let shown = pick_spread(&dp_widths, 4);
     let mut series = Vec::new();
     for (k, &p) in shown.iter().enumerate() {
-        let spent = spent_suffix(
-            main.iter()
-                .filter(|r| r.method == Method::DpGd && r.p == p)
-                .map(|r| (r.epsilon, r.epsilon_spent)),
-        );
-        series.push(Series::line(
-            format!("DP-GD, p = {p}{spent}"),
-            mean_by(
-                main,
-                |r| r.method == Method::DpGd && r.p == p,
-                |r| r.epsilon,
-            ),
-            LineStyle::Solid,
+        let keep = |r: &DpGdRow| r.method == Method::DpGd && r.p == p;
+        series.push(private_curve(
+            main,
+            format!("DP-GD, p = {p}"),
+            keep,
+            |r| r.epsilon,
             k,
         ));
     }
@@ -177,21 +154,9 @@ fn loss_by_width(
         ),
     ];
     for (k, &eps) in epsilons.iter().enumerate() {
-        let spent = spent_suffix(
-            main.iter()
-                .filter(|r| r.method == Method::DpGd && r.epsilon == eps)
-                .map(|r| (r.epsilon, r.epsilon_spent)),
-        );
-        series.push(Series::line(
-            format!("DP-GD, ε = {}{spent}", fmt_eps(eps)),
-            mean_by(
-                main,
-                |r| r.method == Method::DpGd && r.epsilon == eps,
-                |r| r.p as f64,
-            ),
-            LineStyle::Solid,
-            k,
-        ));
+        let keep = |r: &DpGdRow| r.method == Method::DpGd && r.epsilon == eps;
+        let name = format!("DP-GD, ε = {}", fmt_eps(eps));
+        series.push(private_curve(main, name, keep, |r| r.p as f64, k));
     }
     series.push(null_level);
     let first_p = widths.first().map_or(1.0, |&p| p as f64);
@@ -213,20 +178,32 @@ fn traced_curves(trace: &[DpGdRow], x: fn(&DpGdRow) -> f64) -> Vec<Series> {
     let mut out = Vec::new();
     for (k, &p) in traced.iter().enumerate() {
         let keep = |r: &DpGdRow| r.p as f64 == p;
-        let spent = spent_suffix(
-            trace
-                .iter()
-                .filter(|r| keep(r))
-                .map(|r| (r.epsilon, r.epsilon_spent)),
-        );
-        out.push(Series::line(
-            format!("p = {p}{spent}"),
-            mean_by(trace, keep, x),
-            LineStyle::Solid,
-            k,
-        ));
+        out.push(private_curve(trace, format!("p = {p}"), keep, x, k));
     }
     out
+}
+
+/// A curve of private runs: the mean test loss of the rows `keep` picks
+/// against `x`, named `name` and what those runs spent (when it is not
+/// their target ε), solid, in colour `k`.
+fn private_curve(
+    rows: &[DpGdRow],
+    name: String,
+    keep: impl Fn(&DpGdRow) -> bool,
+    x: impl Fn(&DpGdRow) -> f64,
+    k: usize,
+) -> Series {
+    let spent = spent_suffix(
+        rows.iter()
+            .filter(|r| keep(r))
+            .map(|r| (r.epsilon, r.epsilon_spent)),
+    );
+    Series::line(
+        format!("{name}{spent}"),
+        mean_by(rows, keep, x),
+        LineStyle::Solid,
+        k,
+    )
 }
 
 /// Up to `k` entries spread across `v` (first, last and evenly in between).
