@@ -20,6 +20,7 @@ pub mod csv_out;
 pub mod error;
 pub mod explain;
 pub mod field;
+pub mod job_sweep;
 pub mod labels;
 pub mod privacy_entries;
 pub mod registry;

@@ -13,11 +13,10 @@ use crate::algorithms::jl_exponential::{
 };
 use crate::data::margin_classification::{MarginDataset, Points};
 use crate::linalg::{gaussian_matrix, orthonormalize};
-use crate::privacy::PrivacyReport;
 use crate::rng::{combine, stream, NoiseSource, Purpose};
-use crate::scenarios::adapter::Sweep;
 use crate::scenarios::csv_out::csv_record;
-use crate::scenarios::{Checked, RunError};
+use crate::scenarios::job_sweep::{Finished, JobSweep, OneJobPerStep};
+use crate::scenarios::RunError;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
@@ -171,179 +170,121 @@ fn error_of(
 }
 
 /// A whole sweep, one (seed, d) per step.
-pub struct ClassifierSweep {
-    config: ClassifierConfig,
-    jobs: Vec<(u64, usize)>,
-    next: usize,
-    rows: Vec<ClassifierRow>,
-    reports: Vec<Option<PrivacyReport>>,
-}
+pub type ClassifierSweep = JobSweep<ClassifierConfig>;
 
-impl ClassifierSweep {
-    pub fn new(config: Checked<ClassifierConfig>) -> Self {
-        let config = config.into_inner();
-        let jobs = (0..config.seeds)
+/// A job is one (seed, d): the data, every candidate's score, the baselines
+/// and the mechanism's draws.
+impl OneJobPerStep for ClassifierConfig {
+    type Job = (u64, usize);
+    type Row = ClassifierRow;
+
+    fn jobs(&self) -> Vec<(u64, usize)> {
+        (0..self.seeds)
             .flat_map(|s| {
-                let seed = config.seed.wrapping_add(s as u64);
-                config.dimensions().into_iter().map(move |d| (seed, d))
+                let seed = self.seed.wrapping_add(s as u64);
+                self.dimensions().into_iter().map(move |d| (seed, d))
             })
-            .collect();
-        ClassifierSweep {
-            config,
-            jobs,
-            next: 0,
-            rows: Vec::new(),
-            reports: Vec::new(),
-        }
+            .collect()
     }
 
-    pub fn rows(&self) -> &[ClassifierRow] {
-        &self.rows
+    fn phase((seed, d): (u64, usize)) -> String {
+        format!("seed {seed}, d = {d}: scoring the candidates")
     }
 
-    pub fn reports(&self) -> &[Option<PrivacyReport>] {
-        &self.reports
+    fn run(&self, job: (u64, usize), out: &mut Finished<ClassifierRow>) -> Result<(), RunError> {
+        run_job(self, job, out).map_err(RunError::Config)
     }
 }
 
-impl Sweep for ClassifierSweep {
-    fn is_done(&self) -> bool {
-        self.next >= self.jobs.len()
+/// One (seed, d), its rows added to `out`.
+fn run_job(
+    c: &ClassifierConfig,
+    (seed, d): (u64, usize),
+    out: &mut Finished<ClassifierRow>,
+) -> Result<(), String> {
+    let Setup {
+        data,
+        test,
+        m,
+        candidates,
+        directions,
+        projected,
+    } = setup(c, seed, d)?;
+    let key = d as u64;
+    let labels: Vec<&[f64]> = data.train.iter().map(|p| p.y.as_slice()).collect();
+    let scores: Vec<f64> = candidates
+        .iter()
+        .map(|cand| score(cand, &projected, &labels, c.gamma, c.margin, &directions))
+        .collect();
+    let main = match c.cover {
+        Cover::Exact => candidates.len(),
+        Cover::Random => c.candidates,
+    };
+    let back = |index: usize| m.transpose() * &candidates[index]; // line 5: MᵀŨ
+    let row = |method: &str, epsilon: f64, error01: f64, count: usize, spent: f64, s: f64| {
+        ClassifierRow {
+            method: method.into(),
+            d,
+            epsilon,
+            seed,
+            error01,
+            candidates: count,
+            epsilon_spent: spent,
+            score: s,
+        }
+    };
+    // Baselines.
+    let truth = error_of(&data.u_star, &data.holdout, &test, c.gamma, &directions);
+    out.push(
+        row("true-model", f64::NAN, truth, 0, f64::INFINITY, f64::NAN),
+        None,
+    );
+    let best = (0..main)
+        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    let best_error = error_of(&back(best), &data.holdout, &test, c.gamma, &directions);
+    out.push(
+        row(
+            "best-candidate",
+            f64::NAN,
+            best_error,
+            main,
+            f64::INFINITY,
+            scores[best],
+        ),
+        None,
+    );
+    let local = local_only_error(c, &data, &test, &directions, seed, d);
+    out.push(
+        row("local-only", f64::NAN, local, 0, f64::INFINITY, f64::NAN),
+        None,
+    );
+    // Line 4: one draw of the mechanism among the first `count` candidates
+    // at ε, from its own noise stream (`stream`), and its row.
+    let sensitivity = 1.0 / c.n as f64;
+    let mut draw = |method: &str, eps: f64, count: usize, stream: u64| -> Result<(), String> {
+        let mut rng = NoiseSource::new(seed).release(combine(key, stream));
+        let chosen = exponential_mechanism(&scores[..count], eps, sensitivity, &mut rng)
+            .ok_or("no candidate to choose from")?;
+        let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);
+        let report = em_report(c, eps, count).map_err(|e| e.to_string())?;
+        let spent = report.epsilon_exact;
+        out.push(
+            row(method, eps, error, count, spent, scores[chosen]),
+            Some(report),
+        );
+        Ok(())
+    };
+    // At every ε, among all the candidates.
+    for (e, &eps) in c.epsilons.iter().enumerate() {
+        draw("jl-em", eps, main, e as u64)?;
     }
-
-    fn progress(&self) -> (usize, usize) {
-        (self.next, self.jobs.len())
-    }
-
-    fn phase(&self) -> String {
-        match self.jobs.get(self.next) {
-            Some(&(seed, d)) => format!("seed {seed}, d = {d}: scoring the candidates"),
-            None => "done".into(),
+    // Error versus the number of candidates, at the middle ε, at the main d.
+    if d == c.d && c.cover == Cover::Random {
+        let eps = c.epsilons[c.epsilons.len() / 2];
+        for (g, &count) in c.candidate_grid.iter().enumerate() {
+            draw("jl-em-candidates", eps, count, 1000 + g as u64)?;
         }
     }
-
-    fn step(&mut self) -> Result<bool, RunError> {
-        ClassifierSweep::step(self).map_err(RunError::Config)
-    }
-
-    type Config = ClassifierConfig;
-    fn config(&self) -> &ClassifierConfig {
-        &self.config
-    }
-}
-
-impl ClassifierSweep {
-    fn push(&mut self, row: ClassifierRow, report: Option<PrivacyReport>) {
-        self.rows.push(row);
-        self.reports.push(report);
-    }
-
-    /// One (seed, d); Ok(true) once everything is done.
-    pub fn step(&mut self) -> Result<bool, String> {
-        let Some(&(seed, d)) = self.jobs.get(self.next) else {
-            return Ok(true);
-        };
-        let c = self.config.clone();
-        let Setup {
-            data,
-            test,
-            m,
-            candidates,
-            directions,
-            projected,
-        } = setup(&c, seed, d)?;
-        let key = d as u64;
-        let labels: Vec<&[f64]> = data.train.iter().map(|p| p.y.as_slice()).collect();
-        let scores: Vec<f64> = candidates
-            .iter()
-            .map(|cand| score(cand, &projected, &labels, c.gamma, c.margin, &directions))
-            .collect();
-        let main = match c.cover {
-            Cover::Exact => candidates.len(),
-            Cover::Random => c.candidates,
-        };
-        let back = |index: usize| m.transpose() * &candidates[index]; // line 5: MᵀŨ
-        let row = |method: &str, epsilon: f64, error01: f64, count: usize, spent: f64, s: f64| {
-            ClassifierRow {
-                method: method.into(),
-                d,
-                epsilon,
-                seed,
-                error01,
-                candidates: count,
-                epsilon_spent: spent,
-                score: s,
-            }
-        };
-        // Baselines.
-        let truth = error_of(&data.u_star, &data.holdout, &test, c.gamma, &directions);
-        self.push(
-            row("true-model", f64::NAN, truth, 0, f64::INFINITY, f64::NAN),
-            None,
-        );
-        let best = (0..main)
-            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
-            .unwrap_or(0);
-        let best_error = error_of(&back(best), &data.holdout, &test, c.gamma, &directions);
-        self.push(
-            row(
-                "best-candidate",
-                f64::NAN,
-                best_error,
-                main,
-                f64::INFINITY,
-                scores[best],
-            ),
-            None,
-        );
-        let local = local_only_error(&c, &data, &test, &directions, seed, d);
-        self.push(
-            row("local-only", f64::NAN, local, 0, f64::INFINITY, f64::NAN),
-            None,
-        );
-        // Line 4 at every ε: one draw each, from its own noise stream.
-        let sensitivity = 1.0 / c.n as f64;
-        for (e, &eps) in c.epsilons.iter().enumerate() {
-            let mut rng = NoiseSource::new(seed).release(combine(key, e as u64));
-            let chosen = exponential_mechanism(&scores[..main], eps, sensitivity, &mut rng)
-                .ok_or("no candidate to choose from")?;
-            let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);
-            let report = em_report(&c, eps, main).map_err(|e| e.to_string())?;
-            self.push(
-                row(
-                    "jl-em",
-                    eps,
-                    error,
-                    main,
-                    report.epsilon_exact,
-                    scores[chosen],
-                ),
-                Some(report),
-            );
-        }
-        // Error versus the number of candidates, at the middle ε, at the main d.
-        if d == c.d && c.cover == Cover::Random {
-            let eps = c.epsilons[c.epsilons.len() / 2];
-            for (g, &count) in c.candidate_grid.iter().enumerate() {
-                let mut rng = NoiseSource::new(seed).release(combine(key, 1000 + g as u64));
-                let chosen = exponential_mechanism(&scores[..count], eps, sensitivity, &mut rng)
-                    .ok_or("no candidate to choose from")?;
-                let error = error_of(&back(chosen), &data.holdout, &test, c.gamma, &directions);
-                let report = em_report(&c, eps, count).map_err(|e| e.to_string())?;
-                self.push(
-                    row(
-                        "jl-em-candidates",
-                        eps,
-                        error,
-                        count,
-                        report.epsilon_exact,
-                        scores[chosen],
-                    ),
-                    Some(report),
-                );
-            }
-        }
-        self.next += 1;
-        Ok(self.is_done())
-    }
+    Ok(())
 }

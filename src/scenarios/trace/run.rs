@@ -12,11 +12,10 @@ use crate::algorithms::dp_spectral_init::{
 };
 use crate::data::trace_regression::{TraceData, Truth};
 use crate::metrics::principal_angle_distance;
-use crate::privacy::PrivacyReport;
 use crate::rng::{combine, NoiseSource};
-use crate::scenarios::adapter::Sweep;
 use crate::scenarios::csv_out::csv_record;
-use crate::scenarios::{Checked, RunError};
+use crate::scenarios::job_sweep::{Finished, JobSweep, OneJobPerStep};
+use crate::scenarios::RunError;
 use serde::{Deserialize, Serialize};
 
 pub const DP_INIT: &str = "dp-init";
@@ -190,75 +189,38 @@ impl Dataset<'_> {
 }
 
 /// A whole sweep, one dataset per step.
-pub struct TraceSweep {
-    config: TraceConfig,
-    jobs: Vec<(usize, usize)>,
-    next: usize,
-    rows: Vec<TraceRow>,
-    reports: Vec<Option<PrivacyReport>>,
-}
+pub type TraceSweep = JobSweep<TraceConfig>;
 
-impl TraceSweep {
-    pub fn new(config: Checked<TraceConfig>) -> Self {
-        let config = config.into_inner();
-        let jobs = config
-            .n
+/// A job is one dataset, (n, repeat): every run on it.
+impl OneJobPerStep for TraceConfig {
+    type Job = (usize, usize);
+    type Row = TraceRow;
+
+    fn jobs(&self) -> Vec<(usize, usize)> {
+        let repeats = self.repeats;
+        self.n
             .iter()
-            .flat_map(|&n| (0..config.repeats).map(move |r| (n, r)))
-            .collect();
-        TraceSweep {
-            config,
-            jobs,
-            next: 0,
-            rows: Vec::new(),
-            reports: Vec::new(),
-        }
+            .flat_map(|&n| (0..repeats).map(move |r| (n, r)))
+            .collect()
     }
 
-    pub fn rows(&self) -> &[TraceRow] {
-        &self.rows
+    fn phase((n, r): (usize, usize)) -> String {
+        format!("n = {n}, repeat {}: the data and every run on it", r + 1)
     }
-    pub fn reports(&self) -> &[Option<PrivacyReport>] {
-        &self.reports
-    }
-}
 
-impl Sweep for TraceSweep {
-    fn is_done(&self) -> bool {
-        self.next >= self.jobs.len()
-    }
-    fn progress(&self) -> (usize, usize) {
-        (self.next, self.jobs.len())
-    }
-    fn phase(&self) -> String {
-        match self.jobs.get(self.next) {
-            Some(&(n, r)) => format!("n = {n}, repeat {}: the data and every run on it", r + 1),
-            None => "done".into(),
-        }
-    }
-    fn step(&mut self) -> Result<bool, RunError> {
-        TraceSweep::step(self)
-    }
-    type Config = TraceConfig;
-    fn config(&self) -> &TraceConfig {
-        &self.config
-    }
-}
-
-impl TraceSweep {
-    /// One dataset; Ok(true) once everything is done.
-    pub fn step(&mut self) -> Result<bool, RunError> {
-        let Some(&(n, repeat)) = self.jobs.get(self.next) else {
-            return Ok(true);
-        };
-        let c = self.config.clone();
+    fn run(
+        &self,
+        (n, repeat): (usize, usize),
+        out: &mut Finished<TraceRow>,
+    ) -> Result<(), RunError> {
+        let c = self;
         let seed = c.seed.wrapping_add(repeat as u64);
         let model = c.model(n, seed);
         let truth = model.truth();
         let data = model.generate(&truth, c.data);
         let l_hat = data.l_hat(c.d1, c.d2);
         let ds = Dataset {
-            c: &c,
+            c,
             truth,
             data,
             l_hat,
@@ -266,16 +228,18 @@ impl TraceSweep {
             repeat,
             seed,
         };
-        self.nonprivate(&ds)?;
-        self.private_runs(&ds)?;
+        out.nonprivate(&ds)?;
+        out.private_runs(&ds)?;
         // The l* trade-off: the first n, the middle ε, the chosen configuration.
         if n == c.n[0] {
-            self.lstar(&ds)?;
+            out.lstar(&ds)?;
         }
-        self.next += 1;
-        Ok(self.is_done())
+        Ok(())
     }
+}
 
+/// The runs on one dataset, each adding its rows to the sweep's.
+impl Finished<TraceRow> {
     /// The non-private reference on `ds`: the spectral start, then RGrad.
     fn nonprivate(&mut self, ds: &Dataset) -> Result<(), RunError> {
         let c = ds.c;
@@ -384,10 +348,5 @@ impl TraceSweep {
             Some(p.report.clone()),
         );
         Ok(())
-    }
-
-    fn push(&mut self, row: TraceRow, report: Option<PrivacyReport>) {
-        self.rows.push(row);
-        self.reports.push(report);
     }
 }
