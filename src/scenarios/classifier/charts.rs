@@ -4,7 +4,7 @@
 //! range: log N_c/(εn)).
 
 use super::config::{ClassifierConfig, InputModel};
-use super::run::ClassifierRow;
+use super::run::{ClassifierRow, Method};
 use crate::plot::{mean_points, ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
 
@@ -37,7 +37,7 @@ fn series(
 }
 
 /// A baseline's mean error at dimension d, as a horizontal reference.
-fn level(rows: &[ClassifierRow], method: &str, d: usize) -> Option<f64> {
+fn level(rows: &[ClassifierRow], method: Method, d: usize) -> Option<f64> {
     mean_by(rows, |r| r.method == method && r.d == d, |_| 0.0)
         .first()
         .map(|p| p.1)
@@ -58,15 +58,19 @@ pub const BALL_INPUTS: &str = "inputs uniform in the d-ball";
 pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
     let mut by_eps = vec![series(
         "JL + exponential mechanism".into(),
-        mean_by(rows, |r| r.method == "jl-em" && r.d == c.d, |r| r.epsilon),
+        mean_by(
+            rows,
+            |r| r.method == Method::JlEm && r.d == c.d,
+            |r| r.epsilon,
+        ),
         LineStyle::Solid,
         0,
         false,
     )];
     for (method, name, color) in [
-        ("best-candidate", "best candidate (non-private)", 1),
-        ("local-only", "each user alone (nothing shared)", 2),
-        ("true-model", "true U*, heads on S¹", 3),
+        (Method::BestCandidate, "best candidate (non-private)", 1),
+        (Method::LocalOnly, "each user alone (nothing shared)", 2),
+        (Method::TrueModel, "true U*, heads on S¹", 3),
     ] {
         if let Some(y) = level(rows, method, c.d) {
             by_eps.push(series(
@@ -84,7 +88,7 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
             format!("ε = {}", fmt_num(eps)),
             mean_by(
                 rows,
-                |r| r.method == "jl-em" && r.epsilon == eps,
+                |r| r.method == Method::JlEm && r.epsilon == eps,
                 |r| r.d as f64,
             ),
             LineStyle::Solid,
@@ -94,7 +98,7 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
     }
     by_d.push(series(
         "best candidate (non-private)".into(),
-        mean_by(rows, |r| r.method == "best-candidate", |r| r.d as f64),
+        mean_by(rows, |r| r.method == Method::BestCandidate, |r| r.d as f64),
         LineStyle::Dashed,
         1,
         false,
@@ -103,7 +107,7 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
     let mut by_count = Vec::new();
     let counted = mean_by(
         rows,
-        |r| r.method == "jl-em-candidates",
+        |r| r.method == Method::JlEmCandidates,
         |r| r.candidates as f64,
     );
     if !counted.is_empty() {
@@ -114,7 +118,7 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
             0,
             false,
         ));
-        if let Some(y) = level(rows, "true-model", c.d) {
+        if let Some(y) = level(rows, Method::TrueModel, c.d) {
             by_count.push(series(
                 "true U*, heads on S¹".into(),
                 vec![(f64::NAN, y)],

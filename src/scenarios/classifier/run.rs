@@ -76,14 +76,35 @@ pub(super) fn setup(c: &ClassifierConfig, seed: u64, d: usize) -> Result<Setup, 
     })
 }
 
+/// What computed a row. Its text (the CSV's `method` column, its `Display`)
+/// is its serde name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// "jl-em": Algorithm 3 at an ε of the grid, among the configured candidates.
+    JlEm,
+    /// "jl-em-candidates": the same at the middle ε among a candidate count of
+    /// the chart.
+    JlEmCandidates,
+    /// "best-candidate": the score's argmax (not private).
+    BestCandidate,
+    /// "local-only": each user alone, nothing shared.
+    LocalOnly,
+    /// "true-model": U* with heads fitted on S¹.
+    TrueModel,
+}
+
+/// The serde name, padded as a format's width asks (the CLI's table).
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(crate::names::serde_name(self))
+    }
+}
+
 /// One result row. Non-applicable numbers are NaN.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClassifierRow {
-    /// "jl-em" (Algorithm 3), "jl-em-candidates" (the same at a candidate
-    /// count of the chart), "best-candidate" (the score's argmax, non-private),
-    /// "local-only" (each user alone, nothing shared), "true-model" (U* with
-    /// heads fitted on S¹).
-    pub method: String,
+    pub method: Method,
     pub d: usize,
     /// Target ε (NaN: not private).
     pub epsilon: f64,
@@ -221,9 +242,9 @@ fn run_job(
         Cover::Random => c.candidates,
     };
     let back = |index: usize| m.transpose() * &candidates[index]; // line 5: MᵀŨ
-    let row = |method: &str, epsilon: f64, error01: f64, count: usize, spent: f64, s: f64| {
+    let row = |method: Method, epsilon: f64, error01: f64, count: usize, spent: f64, s: f64| {
         ClassifierRow {
-            method: method.into(),
+            method,
             d,
             epsilon,
             seed,
@@ -236,7 +257,14 @@ fn run_job(
     // Baselines.
     let truth = error_of(&data.u_star, &data.holdout, &test, c.gamma, &directions);
     out.push(
-        row("true-model", f64::NAN, truth, 0, f64::INFINITY, f64::NAN),
+        row(
+            Method::TrueModel,
+            f64::NAN,
+            truth,
+            0,
+            f64::INFINITY,
+            f64::NAN,
+        ),
         None,
     );
     let best = (0..main)
@@ -245,7 +273,7 @@ fn run_job(
     let best_error = error_of(&back(best), &data.holdout, &test, c.gamma, &directions);
     out.push(
         row(
-            "best-candidate",
+            Method::BestCandidate,
             f64::NAN,
             best_error,
             main,
@@ -256,13 +284,20 @@ fn run_job(
     );
     let local = local_only_error(c, &data, &test, &directions, seed, d);
     out.push(
-        row("local-only", f64::NAN, local, 0, f64::INFINITY, f64::NAN),
+        row(
+            Method::LocalOnly,
+            f64::NAN,
+            local,
+            0,
+            f64::INFINITY,
+            f64::NAN,
+        ),
         None,
     );
     // Line 4: one draw of the mechanism among the first `count` candidates
     // at ε, from its own noise stream (`stream`), and its row.
     let sensitivity = 1.0 / c.n as f64;
-    let mut draw = |method: &str, eps: f64, count: usize, stream: u64| -> Result<(), String> {
+    let mut draw = |method: Method, eps: f64, count: usize, stream: u64| -> Result<(), String> {
         let mut rng = NoiseSource::new(seed).release(combine(key, stream));
         let chosen = exponential_mechanism(&scores[..count], eps, sensitivity, &mut rng)
             .ok_or("no candidate to choose from")?;
@@ -277,14 +312,42 @@ fn run_job(
     };
     // At every ε, among all the candidates.
     for (e, &eps) in c.epsilons.iter().enumerate() {
-        draw("jl-em", eps, main, e as u64)?;
+        draw(Method::JlEm, eps, main, e as u64)?;
     }
     // Error versus the number of candidates, at the middle ε, at the main d.
     if d == c.d && c.cover == Cover::Random {
         let eps = c.epsilons[c.epsilons.len() / 2];
         for (g, &count) in c.candidate_grid.iter().enumerate() {
-            draw("jl-em-candidates", eps, count, 1000 + g as u64)?;
+            draw(Method::JlEmCandidates, eps, count, 1000 + g as u64)?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Method;
+
+    #[test]
+    fn method_names_are_the_csv_text_the_stored_outputs_hold() {
+        let all = [
+            Method::JlEm,
+            Method::JlEmCandidates,
+            Method::BestCandidate,
+            Method::LocalOnly,
+            Method::TrueModel,
+        ];
+        let names: Vec<String> = all.iter().map(|m| m.to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "jl-em",
+                "jl-em-candidates",
+                "best-candidate",
+                "local-only",
+                "true-model"
+            ]
+        );
+        assert_eq!(format!("{:<7}|", Method::JlEm), "jl-em  |");
+    }
 }
