@@ -274,33 +274,27 @@ fn error_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
     if !eps.is_empty() {
         by_eps.extend(floors(rows, eps[0]));
     }
-    ChartSpec::new(
-        format!(
-            "Final error versus client-level ε (δ = {})",
-            fmt_num(c.delta)
-        ),
-        "client-level ε",
-        "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end",
-        by_eps,
-    )
-    .log_x()
-    .log_y()
-    .x_range_of(eps.iter().copied())
+    versus_eps(c, "Final error", "(1/M) Σ ‖B wᵢ − φᵢ‖ at the end", by_eps).log_y()
+}
+
+/// A chart against client-level ε (log scale, the private runs' ε before any
+/// arrive), titled "`what` versus client-level ε (δ = …)".
+fn versus_eps(c: &FluteConfig, what: &str, y: &str, s: Vec<Series>) -> ChartSpec {
+    let title = format!("{what} versus client-level ε (δ = {})", fmt_num(c.delta));
+    ChartSpec::new(title, "client-level ε", y, s)
+        .log_x()
+        .x_range_of(c.private_epsilons().iter().copied())
 }
 
 /// The final principal angle against client-level ε.
 fn angle_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
-    ChartSpec::new(
-        format!(
-            "Distance to U_k versus client-level ε (δ = {})",
-            fmt_num(c.delta)
-        ),
-        "client-level ε",
+    let angle = against_eps(c, rows, |r| r.principal_angle);
+    versus_eps(
+        c,
+        "Distance to U_k",
         "sin of the largest principal angle at the end",
-        against_eps(c, rows, |r| r.principal_angle),
+        angle,
     )
-    .log_x()
-    .x_range_of(c.private_epsilons().iter().copied())
 }
 
 /// The γ ablation (Fig. 4): FLUTE's final error against N at each γ₁/γ₂, with the
