@@ -284,3 +284,64 @@ pub fn readable_points(
 fn listed() -> bool {
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_chart_is_linear_without_a_hint_until_told() {
+        let s = Series::line("a", vec![(1.0, 2.0)], LineStyle::Solid, 0);
+        let c = ChartSpec::new("t", "x", "y", vec![s.clone()]);
+        assert_eq!((c.log_x, c.log_y, c.x_hint), (false, false, None));
+        assert_eq!((c.title.as_str(), c.x_label.as_str()), ("t", "x"));
+        let c = c.log_y().x_hint(Some((0.0, 5.0)));
+        assert_eq!(
+            (c.log_x, c.log_y, c.x_hint),
+            (false, true, Some((0.0, 5.0)))
+        );
+        assert_eq!(c.series, [s]);
+    }
+
+    #[test]
+    fn the_x_range_skips_what_is_not_a_number() {
+        let c = ChartSpec::new("t", "x", "y", Vec::new());
+        let range = |v: &[f64]| c.clone().x_range_of(v.iter().copied()).x_hint;
+        assert_eq!(range(&[3.0, f64::NAN, 0.5, 10.0]), Some((0.5, 10.0)));
+        assert_eq!(range(&[2.0]), Some((2.0, 2.0)));
+        assert_eq!(range(&[]), None);
+        assert_eq!(range(&[f64::NAN]), None);
+        assert_eq!(
+            range(&[1.0, f64::INFINITY]),
+            None,
+            "an infinite end is no range"
+        );
+    }
+
+    #[test]
+    fn levels_at_moves_only_the_horizontal_series() {
+        let curve = Series::line("c", vec![(1.0, 2.0), (3.0, 4.0)], LineStyle::Solid, 0);
+        let level = Series {
+            horizontal: true,
+            ..Series::line("l", vec![(f64::NAN, 0.5)], LineStyle::Dashed, 1)
+        };
+        let c = ChartSpec::new("t", "x", "y", vec![curve.clone(), level]).levels_at(7.0);
+        assert_eq!(c.series[0], curve);
+        assert_eq!(c.series[1].points, [(7.0, 0.5)]);
+    }
+
+    #[test]
+    fn mean_points_average_each_x_of_the_kept_rows_in_x_order() {
+        // (x, y, kept)
+        let rows = [
+            (2.0, 1.0, true),
+            (1.0, 5.0, true),
+            (2.0, 3.0, true),
+            (1.0, 100.0, false),
+            (3.0, 4.0, true),
+        ];
+        let points = mean_points(&rows, |r| r.2, |r| r.0, |r| r.1);
+        assert_eq!(points, [(1.0, 5.0), (2.0, 2.0), (3.0, 4.0)]);
+        assert!(mean_points(&rows, |_| false, |r| r.0, |r| r.1).is_empty());
+    }
+}
