@@ -14,7 +14,7 @@ use dp_explorer::scenarios::fedrep::plan::{plan_priv_altmin, plan_private_fedrep
 use dp_explorer::scenarios::fedrep::results::{csv_string, ResultRow};
 use dp_explorer::scenarios::fedrep::run::{merge_shards, FedRepSweep};
 use dp_explorer::scenarios::field::Config;
-use dp_explorer::scenarios::Checked;
+use dp_explorer::scenarios::{Checked, Shard};
 
 fn rel(a: f64, b: f64) -> f64 {
     ((a - b) / b).abs()
@@ -343,7 +343,14 @@ fn shards_of_a_pool_merged_in_order_give_exactly_the_single_worker_sweep() {
     };
     let single = run(config.clone());
     let (merged_rows, merged_curves) = merge_shards((0..3).map(|shard| {
-        let mut part = FedRepSweep::new_shard(checked(config.clone()), shard, 3).unwrap();
+        let mut part = FedRepSweep::new_shard(
+            checked(config.clone()),
+            Shard {
+                index: shard,
+                count: 3,
+            },
+        )
+        .unwrap();
         part.run_to_end().unwrap();
         assert_eq!(part.progress().0, part.progress().1);
         (part.rows(), part.curves())

@@ -155,14 +155,14 @@ impl Experiment for FedRep {
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
 
     fn start(config: Checked<FedRepConfig>, shard: Shard) -> Result<FedRepSweep, Vec<ConfigError>> {
-        FedRepSweep::new_shard(config, shard.index, shard.count).map_err(|e| vec![e])
+        FedRepSweep::new_shard(config, shard).map_err(|e| vec![e])
     }
 
     fn start_user_split(
         config: Checked<FedRepConfig>,
         share: Shard,
     ) -> Result<FedRepSweep, Vec<ConfigError>> {
-        FedRepSweep::new_user_split(config, share.index, share.count).map_err(|e| vec![e])
+        FedRepSweep::new_user_split(config, share).map_err(|e| vec![e])
     }
 
     fn split_by_users(config: &FedRepConfig, workers: usize) -> bool {

@@ -24,40 +24,22 @@ pub struct FedRepSweep {
 impl FedRepSweep {
     /// The whole sweep in one worker.
     pub fn new(config: Checked<FedRepConfig>) -> Result<Self, ConfigError> {
-        Self::new_shard(config, 0, 1)
+        Self::new_shard(config, Shard::WHOLE)
     }
 
-    /// Only the runs of shard `shard` of `shards`.
-    pub fn new_shard(
-        config: Checked<FedRepConfig>,
-        shard: usize,
-        shards: usize,
-    ) -> Result<Self, ConfigError> {
+    /// Only the runs of `shard`.
+    pub fn new_shard(config: Checked<FedRepConfig>, shard: Shard) -> Result<Self, ConfigError> {
         let config = config.into_inner();
-        Shard {
-            index: shard,
-            count: shards,
-        }
-        .check()?;
+        shard.check()?;
         let per_seed = jobs_of_one_seed(&config);
-        let owner = assign_shards(&config, &per_seed, shards);
+        let owner = assign_shards(&config, &per_seed, shard.count);
         let mut parts = Vec::new();
         for s in 0..config.seeds {
-            let jobs: Vec<(usize, Job)> = per_seed
-                .iter()
-                .enumerate()
-                .map(|(j, job)| (s * per_seed.len() + j, job.clone()))
-                .filter(|(order, _)| owner[*order] == shard)
-                .collect();
-            if jobs.is_empty() {
-                continue;
+            let (seed_config, mut jobs) = one_seed(&config, &per_seed, s);
+            jobs.retain(|(order, _)| owner[*order] == shard.index);
+            if !jobs.is_empty() {
+                parts.push(SeedSweep::new(seed_config, jobs, None));
             }
-            let seed_config = FedRepConfig {
-                seed: config.seed.wrapping_add(s as u64),
-                seeds: 1,
-                ..config.clone()
-            };
-            parts.push(SeedSweep::new(seed_config, jobs, None));
         }
         Ok(FedRepSweep {
             config,
@@ -66,18 +48,17 @@ impl FedRepSweep {
         })
     }
 
-    /// Every run of the sweep, with worker `index` of
-    /// `count` computing its share of each pass over the users and every worker
+    /// Every run of the sweep, with worker `share.index` of `share.count`
+    /// computing its share of each pass over the users and every worker
     /// applying all the shares (see [`UserShare`]): every worker ends with the
     /// single-worker results. Priv-AltMin's iterations are not cut into
     /// blocks, so a sweep with it does not split by users.
     pub fn new_user_split(
         config: Checked<FedRepConfig>,
-        index: usize,
-        count: usize,
+        share: Shard,
     ) -> Result<Self, ConfigError> {
         let config = config.into_inner();
-        Shard { index, count }.check()?;
+        share.check()?;
         if config.altmin {
             return Err(ConfigError::invalid(
                 "altmin",
@@ -85,18 +66,10 @@ impl FedRepSweep {
             ));
         }
         let per_seed = jobs_of_one_seed(&config);
+        let (index, count) = (share.index, share.count);
         let parts = (0..config.seeds)
             .map(|s| {
-                let jobs = per_seed
-                    .iter()
-                    .enumerate()
-                    .map(|(j, job)| (s * per_seed.len() + j, job.clone()))
-                    .collect();
-                let seed_config = FedRepConfig {
-                    seed: config.seed.wrapping_add(s as u64),
-                    seeds: 1,
-                    ..config.clone()
-                };
+                let (seed_config, jobs) = one_seed(&config, &per_seed, s);
                 SeedSweep::new(seed_config, jobs, Some(UserShare { index, count }))
             })
             .collect();
@@ -125,6 +98,26 @@ impl FedRepSweep {
         while !self.step()? {}
         Ok(())
     }
+}
+
+/// Seed `s` of the sweep: its config (its own seed, one seed) and every
+/// job of it, numbered in the whole sweep's order (seed by seed).
+fn one_seed(
+    config: &FedRepConfig,
+    per_seed: &[Job],
+    s: usize,
+) -> (FedRepConfig, Vec<(usize, Job)>) {
+    let jobs = per_seed
+        .iter()
+        .enumerate()
+        .map(|(j, job)| (s * per_seed.len() + j, job.clone()))
+        .collect();
+    let seed_config = FedRepConfig {
+        seed: config.seed.wrapping_add(s as u64),
+        seeds: 1,
+        ..config.clone()
+    };
+    (seed_config, jobs)
 }
 
 impl Sweep for FedRepSweep {
