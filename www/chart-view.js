@@ -6,11 +6,89 @@
 // keeps what was drawn and answers the reader.
 import { draw_chart, chart_svg } from './pkg/dp_explorer.js';
 import { fmt, shortLabel } from './format.js';
-import { fillTable } from './tables.js';
+import { fillTable, collapseLong } from './tables.js';
 import { download, downloadBlob } from './download.js';
 import { claimsList, showClaims } from './claims.js';
 
 const READOUT_PROMPT = 'Point at the chart, or focus it and use the arrow keys, to read the nearest value.';
+
+// Large text is for a projector: the charts' smallest text (13 px at scale 1,
+// src/plot/draw.rs TICK_FONT and LEGEND_FONT) is drawn at least LARGE_CHART_PX
+// CSS px where the canvas is wide enough (CHART_PX_PER_SCALE CSS px per unit
+// of scale), and never smaller than the page's own text scale (a phone).
+const SMALLEST_CHART_FONT = 13;
+const LARGE_CHART_PX = 28.5;
+const CHART_PX_PER_SCALE = 300;
+
+/** The scale a chart `cssWidth` CSS px wide is drawn at, for the page's text scale. */
+export function chartScale(textScale, cssWidth) {
+  if (textScale <= 1) return 1;
+  const want = LARGE_CHART_PX / SMALLEST_CHART_FONT;
+  return Math.max(textScale, Math.min(want, cssWidth / CHART_PX_PER_SCALE));
+}
+
+// ---------- pinned runs ----------
+// A pinned run's curves are drawn behind the live ones, solid, in a colour no
+// live series has (src/plot/spec.rs PIN_COLOR_BASE + its slot: black squares,
+// wine triangles, olive diamonds), named with the settings in which it differs
+// from the results shown.
+export const PIN_COLOR_BASE = 100;
+const PIN_LOOKS = ['black, with squares', 'wine red, with triangles', 'olive, with diamonds'];
+const MAX_PINS = PIN_LOOKS.length;
+
+/** The settings in which run `a` ({ preset, fields }) differs from `b`, as "n = 4000, clip = 5" ('' when none). */
+export function differences(a, b) {
+  const short = (v) => { const t = String(v); return t.length > 24 ? `${t.slice(0, 23)}…` : t; };
+  const out = [];
+  if (b && a.preset !== b.preset) out.push(`preset = ${short(a.preset)}`);
+  const keys = [...new Set([...Object.keys(a.fields || {}), ...Object.keys((b && b.fields) || {})])];
+  for (const k of keys) {
+    const [x, y] = [a.fields[k], b && b.fields ? b.fields[k] : undefined];
+    if (x !== undefined && String(x) !== String(y)) out.push(`${k} = ${short(x)}`);
+  }
+  const SHOWN = 3;
+  return out.length > SHOWN ? `${out.slice(0, SHOWN).join(', ')} +${out.length - SHOWN} more` : out.join(', ');
+}
+
+export class Pins {
+  constructor() { this.list = []; }
+
+  get size() { return this.list.length; }
+
+  /** Keeps a finished run ({ preset, fields }) and its curves per chart id; past MAX_PINS the oldest goes. */
+  add(scenario, run, series) {
+    if (this.list.length >= MAX_PINS) this.list.shift();
+    const used = new Set(this.list.map((p) => p.slot));
+    const slot = [...PIN_LOOKS.keys()].find((k) => !used.has(k));
+    const pin = { scenario, run: { preset: run.preset, fields: { ...run.fields } }, series, slot };
+    this.list.push(pin);
+    return pin;
+  }
+
+  clear() { this.list = []; }
+
+  /** How pin `pin` is drawn, in words. */
+  static looks(pin) { return PIN_LOOKS[pin.slot]; }
+
+  /**
+   * `spec` of chart `chartId` with the pinned runs of `scenario` behind its
+   * curves, each named with what differs from `current` (the run shown);
+   * series whose name starts with `skip` are left out.
+   */
+  decorate(scenario, chartId, spec, current, skip) {
+    const old = [];
+    for (const p of this.list) {
+      if (p.scenario !== scenario || !p.series[chartId]) continue;
+      const diff = current ? differences(p.run, current) : '';
+      const tag = ` (pinned): ${diff || 'same settings'}`;
+      for (const s of p.series[chartId]) {
+        if (skip && s.name.startsWith(skip)) continue;
+        old.push({ ...s, name: `${s.name}${tag}`, color: PIN_COLOR_BASE + p.slot, faded: false, band: [] });
+      }
+    }
+    return old.length ? { ...spec, series: [...old, ...(spec.series || [])] } : spec;
+  }
+}
 
 export class ChartView {
   /**
@@ -118,8 +196,18 @@ export class ChartView {
     table.append(tcap, document.createElement('thead'), document.createElement('tbody'));
     wrap.append(table);
     this.table = table;
+    // The table behind a summary once it is long (a row per round), so the
+    // page stays short; open while it is short, or as the reader left it.
+    const details = document.createElement('details');
+    details.className = 'chart-table';
+    details.open = true;
+    const summary = document.createElement('summary');
+    summary.textContent = `Table: the numbers of the ${name}`;
+    summary.addEventListener('click', () => { details.dataset.chosen = '1'; });
+    details.append(summary, wrap);
+    this.details = details;
 
-    figure.append(canvas, tools, readout, cap, wrap);
+    figure.append(canvas, tools, readout, cap, details);
 
     canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     canvas.addEventListener('pointerdown', (e) => this.onPointer(e));
@@ -146,6 +234,7 @@ export class ChartView {
       this.table.querySelector('thead').replaceChildren();
       this.table.querySelector('tbody').replaceChildren();
     }
+    collapseLong(this.details, t ? t.rows.length : 0, `the numbers of the ${this.info.name}`);
   }
 
   /** The distinct x of the curves (rounds), ascending. */
@@ -226,7 +315,7 @@ export class ChartView {
     canvas.width = Math.max(200, Math.round(rect.width * dpr));
     canvas.height = Math.max(150, Math.round(rect.height * dpr));
     const ctx = canvas.getContext('2d');
-    const px = dpr * this.o.textScale();
+    const px = dpr * chartScale(this.o.textScale(), rect.width);
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     ctx.fillStyle = '#333';
@@ -260,12 +349,17 @@ export class ChartView {
     if (canvas.height !== h) canvas.height = h;
     const shown = this.shownSpec(this.spec);
     const skip = this.info.toggle ? [this.info.toggle[0]] : [];
+    const scale = chartScale(this.o.textScale(), rect.width);
     try {
-      const { points, layout } = draw_chart(canvas, shown, dpr * this.o.textScale(), skip);
+      const { points, layout } = draw_chart(canvas, shown, dpr * scale, skip);
       this.shown = shown;
       this.points = points;
       this.dpr = dpr;
       this.layout = layout;
+      this.scale = scale;
+      // The smallest text as the reader sees it, in CSS px (tests read it).
+      canvas.dataset.scale = scale.toFixed(3);
+      canvas.dataset.minFontPx = (layout.min_font_px * (rect.width / canvas.width)).toFixed(2);
       // The page's overlay on the drawn chart (main.js: the selected ε), kept under the pointer's ring.
       if (this.o.afterDraw) this.o.afterDraw(this, canvas.getContext('2d'));
       this.image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
@@ -292,7 +386,7 @@ export class ChartView {
     this.focus = i;
     const ctx = this.canvas.getContext('2d');
     ctx.putImageData(this.image, 0, 0);
-    const r = this.dpr * this.o.textScale();
+    const r = this.dpr * (this.scale || 1);
     ctx.save();
     ctx.lineWidth = 2.5 * this.dpr;
     ctx.strokeStyle = '#000';

@@ -11,7 +11,7 @@ import init, {
 import { loadDescription, describedRegistry } from './describe.js';
 import { registerOffline } from './offline.js';
 import { SettingsForm } from './form.js';
-import { ChartView } from './chart-view.js';
+import { ChartView, Pins } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
@@ -33,7 +33,7 @@ let previous = null; // while a run has not drawn its own: { scenario, charts } 
 let selected = null; // { name, value }: the value a list setting's slider selected (the ε marked on the charts)
 let running = false;
 let runToken = 0; // counts the runs started: a finished run's last drawing belongs to the newest only
-let pinned = null; // { scenario, label, series: { chartId: Series[] } }
+const pins = new Pins(); // pinned runs, drawn behind the results shown
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
 let audit = null; // the audit panel (built once the module is loaded)
@@ -348,9 +348,10 @@ function sortedByX(s) {
   return { ...s, points: [...s.points].sort(byX), band: [...(s.band || [])].sort(byX) };
 }
 
-/** A chart's spec with the pinned run's curves behind it (faded, dashed), and
- * the audit's lower bounds on ε on the audited points (when the audit describes the
- * results shown: an edit clears it). */
+/** A chart's spec with the previous run's curves while a run has not drawn its own, the
+ * audit's lower bounds on ε on the audited points (when the audit describes the results
+ * shown: an edit clears it), and the pinned runs' curves behind it, named with what
+ * differs from the results shown (www/chart-view.js `Pins`). */
 function decorate(id, spec) {
   let out = spec;
   // A run that has not drawn a curve yet: the previous run's, faded and out of the legend, never a blank chart.
@@ -362,19 +363,14 @@ function decorate(id, spec) {
       .map((s) => ({ ...s, name: `${s.name} (previous run)`, faded: true, in_legend: false, band: [] }));
     out = { ...out, series: [...kept, ...out.series] };
   }
-  if (pinned && pinned.scenario === info.id && pinned.series[id]) {
-    const view = views.get(id);
-    const prefix = view.info.toggle ? view.info.toggle[0] : null;
-    const old = pinned.series[id]
-      .filter((s) => !prefix || !s.name.startsWith(prefix))
-      .map((s) => ({ ...s, name: `${s.name} (pinned)`, style: 'dashed', faded: true, band: [] }));
-    out = { ...out, series: [...old, ...out.series] };
-  }
   // Points in increasing x, as a spec promises: a list setting's values in the order typed (the
   // slider appends its value) give some charts' points in that order.
   out = { ...out, series: out.series.map(sortedByX) };
   const rows = audit && audit.view && !$('results').classList.contains('stale') ? audit.view.rows : [];
-  return rows.length ? audit_overlay(out, rows) : out;
+  if (rows.length) out = audit_overlay(out, rows);
+  const toggle = views.get(id).info.toggle;
+  out = pins.decorate(info.id, id, out, lastRun || { preset: currentPreset(), fields: form.read() }, toggle && toggle[0]);
+  return { ...out, series: out.series.map(sortedByX) };
 }
 
 /** Over each drawn chart: the selected ε; the first ε chart's values at it in words. */
@@ -629,9 +625,9 @@ function pinRun() {
   if (!lastSnapshot || !lastSnapshot.finished) return;
   const series = {};
   currentViews().forEach((v, i) => { series[v.id] = lastSnapshot.charts[i].series; });
-  pinned = { scenario: info.id, label: describeRun(lastRun), series };
+  const pin = pins.add(info.id, lastRun, series);
   $('clear-pin').disabled = false;
-  $('pin-note').textContent = `Pinned: ${pinned.label}. The next runs draw it faded and dashed, marked “(pinned)”.`;
+  $('pin-note').textContent = `Pinned: ${describeRun(lastRun)}. Drawn ${Pins.looks(pin)}, named “(pinned)” with the settings that differ.`;
   redraw();
 }
 
@@ -644,7 +640,7 @@ function describeRun(r) {
 }
 
 function clearPin() {
-  pinned = null;
+  pins.clear();
   $('clear-pin').disabled = true;
   $('pin-note').textContent = '';
   redraw();

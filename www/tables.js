@@ -35,3 +35,17 @@ export function makeTable(t, className) {
   fillTable(table, t);
   return table;
 }
+
+/** Tables longer than this many rows start collapsed behind their summary. */
+export const LONG_TABLE_ROWS = 12;
+
+/**
+ * A table's <details>: its summary says how many rows it holds (`what`: what
+ * they are); closed once the table is long, open while short, unless the
+ * reader opened or closed it (its summary sets data-chosen).
+ */
+export function collapseLong(details, rows, what) {
+  const summary = details.querySelector('summary');
+  summary.textContent = rows ? `Table: ${what} (${rows} row${rows === 1 ? '' : 's'})` : `Table: ${what} (none yet)`;
+  if (!details.dataset.chosen) details.open = rows <= LONG_TABLE_ROWS;
+}

@@ -5,7 +5,7 @@
 //! labelling ticks as powers of ten; this keeps one code path for every
 //! combination of linear and log axes.
 
-use super::spec::{ChartLayout, ChartSpec, LineStyle, Series};
+use super::spec::{ChartLayout, ChartSpec, LineStyle, Series, PIN_COLOR_BASE};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -32,8 +32,20 @@ const RAMP: [RGBColor; 8] = [
     RGBColor(204, 68, 153), // magenta
 ];
 
+/// The pinned runs' colours (this project's extension: the page's pins), by pin:
+/// none is a method's or a ramp's colour, all are dark on white (contrast
+/// ≥ 4.5:1) and apart in lightness as well as hue; each pin also has its own
+/// marker shape ([`Marker::of`]), so pins stay apart for colour-blind readers.
+const PIN_COLORS: [RGBColor; 3] = [
+    RGBColor(0, 0, 0),     // black
+    RGBColor(136, 34, 85), // wine
+    RGBColor(119, 119, 0), // olive
+];
+
 pub fn color(index: usize) -> RGBColor {
-    if index < METHOD_COLORS.len() {
+    if index >= PIN_COLOR_BASE {
+        PIN_COLORS[(index - PIN_COLOR_BASE) % PIN_COLORS.len()]
+    } else if index < METHOD_COLORS.len() {
         METHOD_COLORS[index]
     } else {
         RAMP[(index - METHOD_COLORS.len()) % RAMP.len()]
@@ -141,6 +153,14 @@ fn legend_rows(
     (places, if widths.is_empty() { 0 } else { row + 1 })
 }
 
+/// Font sizes at scale 1 (CSS pixels on the page): the title, the axes'
+/// names, the tick labels and the legend. The smallest, 13, is what a laptop
+/// shows; the page's large text multiplies them all (`draw_chart`'s `scale`).
+const TITLE_FONT: f64 = 18.0;
+const AXIS_FONT: f64 = 14.0;
+const TICK_FONT: f64 = 13.0;
+const LEGEND_FONT: f64 = 13.0;
+
 /// Sizes in pixels and fonts at a drawing's `scale`.
 #[derive(Clone, Copy)]
 struct Scale(f64);
@@ -155,12 +175,173 @@ impl Scale {
     }
 }
 
-/// The legend below the plot area: its series, where each sits (row, x), its
-/// text widths and its height, and the sizes of its pieces.
+/// `text` cut with "…" to at most `max` pixels wide in `font` (whole if it fits).
+fn fit_text<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+    font: &FontDesc<'static>,
+    max: i32,
+) -> Result<(String, i32), PlotError> {
+    let style = TextStyle::from(font.clone());
+    let width = |t: &str| -> Result<i32, PlotError> {
+        Ok(root.estimate_text_size(t, &style).map_err(err)?.0 as i32)
+    };
+    let w = width(text)?;
+    if w <= max {
+        return Ok((text.to_string(), w));
+    }
+    let chars: Vec<char> = text.chars().collect();
+    // The longest prefix that fits with its "…" (binary search on the count).
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi + 1) / 2;
+        let t: String = chars[..mid].iter().collect::<String>() + "…";
+        if width(&t)? <= max {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let t: String = chars[..lo]
+        .iter()
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+        + "…";
+    let w = width(&t)?;
+    Ok((t, w))
+}
+
+/// The shape of a series' point markers: circles for the results shown, and
+/// for each pinned run its own shape (this project's extension), so that a
+/// pin stays apart from the live curves and from other pins without colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+}
+
+impl Marker {
+    fn of(s: &Series) -> Marker {
+        match pin_of(s) {
+            None => Marker::Circle,
+            Some(k) => [Marker::Square, Marker::Triangle, Marker::Diamond][k % 3],
+        }
+    }
+
+    /// Draws the marker centred at pixel `at` of `area`, `r` pixels in radius.
+    fn draw<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        at: (i32, i32),
+        r: i32,
+        c: &RGBColor,
+    ) -> Result<(), PlotError> {
+        let fill = c.filled();
+        let e = EmptyElement::at(at);
+        match self {
+            Marker::Circle => area.draw(&(e + Circle::new((0, 0), r, fill))),
+            Marker::Square => {
+                let h = (r as f64 * 0.9).round() as i32;
+                area.draw(&(e + Rectangle::new([(-h, -h), (h, h)], fill)))
+            }
+            Marker::Triangle => {
+                let (w, t) = (
+                    (r as f64 * 1.15).round() as i32,
+                    (r as f64 * 1.25).round() as i32,
+                );
+                area.draw(&(e + Polygon::new(vec![(0, -t), (w, t * 3 / 4), (-w, t * 3 / 4)], fill)))
+            }
+            Marker::Diamond => {
+                let d = (r as f64 * 1.3).round() as i32;
+                area.draw(&(e + Polygon::new(vec![(0, -d), (d, 0), (0, d), (-d, 0)], fill)))
+            }
+        }
+        .map_err(err)
+    }
+}
+
+/// The pin a series belongs to (its colour index past [`PIN_COLOR_BASE`]), if any.
+fn pin_of(s: &Series) -> Option<usize> {
+    s.color.checked_sub(PIN_COLOR_BASE)
+}
+
+/// A series' colour as drawn (a faded series lighter).
+fn series_color(s: &Series) -> RGBColor {
+    if s.faded {
+        faded(color(s.color))
+    } else {
+        color(s.color)
+    }
+}
+
+/// Line widths at scale 1: measured curves thicker than references and guides.
+fn line_width(s: &Series) -> f64 {
+    if s.style == LineStyle::Solid {
+        2.2
+    } else {
+        1.8
+    }
+}
+
+/// The radius of a solid series' markers at scale 1.
+const MARKER_RADIUS: f64 = 3.5;
+
+/// A pinned run's entry in the legend: "pinned" and what follows it in its
+/// series' name ("Private FedRep (pinned): n = 4000" gives "pinned: n = 4000"),
+/// the same for every series of the pin.
+fn pin_label(name: &str) -> String {
+    match name.find("(pinned)") {
+        Some(i) => format!("pinned{}", &name[i + "(pinned)".len()..]),
+        None => "pinned run".to_string(),
+    }
+}
+
+/// The legend's entries: each series shown (in the legend, with points), then
+/// each pinned run once, drawn like its first solid curve and named by
+/// [`pin_label`] (its curves share its colour and marker: one entry says it).
+fn legend_entries(spec: &ChartSpec) -> Vec<(&Series, String)> {
+    let listed = |s: &&Series| s.in_legend && !s.points.is_empty();
+    let mut out: Vec<(&Series, String)> = spec
+        .series
+        .iter()
+        .filter(|s| pin_of(s).is_none())
+        .filter(listed)
+        .map(|s| (s, s.name.clone()))
+        .collect();
+    let mut pins: Vec<usize> = Vec::new();
+    for s in spec.series.iter().filter(listed) {
+        if let Some(k) = pin_of(s) {
+            if !pins.contains(&k) {
+                pins.push(k);
+            }
+        }
+    }
+    for k in pins {
+        let of_pin = || {
+            spec.series
+                .iter()
+                .filter(listed)
+                .filter(move |s| pin_of(s) == Some(k))
+        };
+        let sample = of_pin()
+            .find(|s| s.style == LineStyle::Solid)
+            .or_else(|| of_pin().next());
+        if let Some(s) = sample {
+            out.push((s, pin_label(&s.name)));
+        }
+    }
+    out
+}
+
+/// The legend below the plot area: its entries (a series to draw the sample
+/// like, and a text cut to the width), where each sits (row, x), its height,
+/// and the sizes of its pieces.
 struct Legend<'a> {
-    series: Vec<&'a Series>,
+    entries: Vec<(&'a Series, String)>,
     places: Vec<(usize, i32)>,
-    text_widths: Vec<i32>,
     height: i32,
     sample: i32,
     gap: i32,
@@ -170,29 +351,26 @@ struct Legend<'a> {
 
 impl<'a> Legend<'a> {
     /// Lays out the legend of `spec` on `root`, in as many rows as it needs but
-    /// never more than half the height.
+    /// never more than half the height; a name wider than the chart is cut.
     fn new<DB: DrawingBackend>(
         root: &DrawingArea<DB, Shift>,
         spec: &'a ChartSpec,
         scale: Scale,
     ) -> Result<Self, PlotError> {
         let px = |v: f64| scale.px(v);
-        let series: Vec<&Series> = spec
-            .series
-            .iter()
-            .filter(|s| s.in_legend && !s.points.is_empty())
-            .collect();
         let (width, height) = root.dim_in_pixel();
-        let (sample, gap, row_h) = (2 * px(10.0) as i32, px(18.0) as i32, px(19.0) as i32);
+        let (sample, gap, row_h) = (2 * px(12.0) as i32, px(18.0) as i32, px(20.0) as i32);
         let pad = px(12.0) as i32;
-        let mut text_widths = Vec::with_capacity(series.len());
-        for s in &series {
-            let (w, _) = root
-                .estimate_text_size(&s.name, &TextStyle::from(scale.font(12.0)))
-                .map_err(err)?;
-            text_widths.push(w as i32);
+        let available = width as i32 - 2 * pad;
+        let font = scale.font(LEGEND_FONT);
+        let mut entries = Vec::new();
+        let mut text_widths = Vec::new();
+        for (s, name) in legend_entries(spec) {
+            let (t, w) = fit_text(root, &name, &font, available - sample - gap / 2)?;
+            entries.push((s, t));
+            text_widths.push(w);
         }
-        let (places, rows) = legend_rows(&text_widths, sample, gap, width as i32 - 2 * pad);
+        let (places, rows) = legend_rows(&text_widths, sample, gap, available);
         // Never more than half the height: a legend that long is cut, not the plot.
         let height = if rows == 0 {
             0
@@ -200,9 +378,8 @@ impl<'a> Legend<'a> {
             (rows as i32 * row_h + pad).min(height as i32 / 2)
         };
         Ok(Legend {
-            series,
+            entries,
             places,
-            text_widths,
             height,
             sample,
             gap,
@@ -211,29 +388,21 @@ impl<'a> Legend<'a> {
         })
     }
 
-    /// Each entry: a sample of its line, in its own style, and its name.
+    /// Each entry: a sample of its line, in its own style and with its
+    /// marker, and its name.
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
         scale: Scale,
     ) -> Result<(), PlotError> {
         let (sample, gap, row_h, pad) = (self.sample, self.gap, self.row_h, self.pad);
-        for ((s, &(row, x)), _) in self.series.iter().zip(&self.places).zip(&self.text_widths) {
+        for ((s, text), &(row, x)) in self.entries.iter().zip(&self.places) {
             let y = row as i32 * row_h + row_h / 2;
             if y + row_h / 2 > self.height {
                 break;
             }
-            let c = if s.faded {
-                faded(color(s.color))
-            } else {
-                color(s.color)
-            };
-            let style =
-                ShapeStyle::from(&c).stroke_width(scale.px(if s.style == LineStyle::Solid {
-                    2.2
-                } else {
-                    1.8
-                }));
+            let c = series_color(s);
+            let style = ShapeStyle::from(&c).stroke_width(scale.px(line_width(s)));
             // Each sample in its line's own style, so a dashed reference or a
             // dotted guide is not mistaken for a solid curve of the same colour.
             for (a, b) in legend_pieces(s.style, sample) {
@@ -243,11 +412,15 @@ impl<'a> Legend<'a> {
                 ))
                 .map_err(err)?;
             }
+            if s.style == LineStyle::Solid {
+                let r = scale.px(MARKER_RADIUS) as i32;
+                Marker::of(s).draw(root, (pad + x + sample / 2, y), r, &c)?;
+            }
             root.draw(&Text::new(
-                s.name.clone(),
+                text.clone(),
                 (pad + x + sample + gap / 2, y),
                 scale
-                    .font(12.0)
+                    .font(LEGEND_FONT)
                     .color(&RGBColor(30, 30, 30))
                     .pos(Pos::new(HPos::Left, VPos::Center)),
             ))
@@ -338,6 +511,7 @@ fn draw_bands<DB: DrawingBackend>(
 /// The series' lines: solid with a marker at each point, dashed, or dotted; a
 /// horizontal series across the x range (x_lo, x_hi).
 fn draw_lines<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
     chart: &mut Chart<'_, DB>,
     spec: &ChartSpec,
     (x_lo, x_hi): (f64, f64),
@@ -345,17 +519,8 @@ fn draw_lines<DB: DrawingBackend>(
 ) -> Result<(), PlotError> {
     let px = |v: f64| scale.px(v);
     for s in &spec.series {
-        let c = if s.faded {
-            faded(color(s.color))
-        } else {
-            color(s.color)
-        };
-        let width = px(if s.style == LineStyle::Solid {
-            2.2
-        } else {
-            1.8
-        });
-        let style = ShapeStyle::from(&c).stroke_width(width);
+        let c = series_color(s);
+        let style = ShapeStyle::from(&c).stroke_width(px(line_width(s)));
         let pts: Vec<(f64, f64)> = if s.horizontal {
             match s.points.first().and_then(|p| transform(p.1, spec.log_y)) {
                 Some(y) => vec![(x_lo, y), (x_hi, y)],
@@ -372,9 +537,22 @@ fn draw_lines<DB: DrawingBackend>(
         }
         match s.style {
             LineStyle::Solid => {
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, px(3.5), c.filled())))
-                    .map_err(err)?;
+                let marker = Marker::of(s);
+                if marker == Marker::Circle {
+                    chart
+                        .draw_series(
+                            pts.iter()
+                                .map(|&p| Circle::new(p, px(MARKER_RADIUS), c.filled())),
+                        )
+                        .map_err(err)?;
+                } else {
+                    // A pin's own shape, at the pixel of each point.
+                    let area = chart.plotting_area();
+                    for p in &pts {
+                        let at = area.map_coordinate(p);
+                        marker.draw(root, at, px(MARKER_RADIUS) as i32, &c)?;
+                    }
+                }
                 chart
                     .draw_series(LineSeries::new(pts.clone(), style))
                     .map_err(err)?;
@@ -416,15 +594,43 @@ pub fn draw_chart<DB: DrawingBackend>(
     // Data ranges in plotting coordinates.
     let ((x_lo, x_hi), (y_lo, y_hi)) = data_ranges(spec);
 
+    // The title at its size if it fits the width, else smaller down to the
+    // tick labels' size, else cut with "…" (the caption and the alt text
+    // under the chart say it whole).
+    let margin = px(12.0) as i32;
+    let (width, _) = root.dim_in_pixel();
+    let available = width as i32 - 2 * margin;
+    let title_size = {
+        let (w, _) = root
+            .estimate_text_size(&spec.title, &TextStyle::from(font(TITLE_FONT)))
+            .map_err(err)?;
+        if w as i32 <= available || w == 0 {
+            TITLE_FONT
+        } else {
+            (TITLE_FONT * available as f64 / w as f64).max(TICK_FONT)
+        }
+    };
+    let (title, _) = fit_text(root, &spec.title, &font(title_size), available)?;
+
     let mut chart = ChartBuilder::on(root)
-        .caption(&spec.title, font(17.0))
-        .margin(px(12.0))
-        .x_label_area_size(px(46.0))
-        .y_label_area_size(px(70.0))
+        .caption(&title, font(title_size))
+        .margin(margin as u32)
+        .x_label_area_size(px(48.0))
+        .y_label_area_size(px(72.0))
         .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
         .map_err(err)?;
     let (log_x, log_y) = (spec.log_x, spec.log_y);
     let (px_x, px_y) = chart.plotting_area().get_pixel_range();
+    // The smallest text drawn, in backend pixels: what a reader's eye has to
+    // resolve (the page checks it against its minimum for large text).
+    let mut sizes = vec![title_size, AXIS_FONT, TICK_FONT];
+    if !legend.entries.is_empty() {
+        sizes.push(LEGEND_FONT);
+    }
+    let min_font_px = sizes
+        .into_iter()
+        .map(|size| font(size).get_size())
+        .fold(f64::INFINITY, f64::min);
     let layout = ChartLayout {
         left: px_x.start,
         right: px_x.end,
@@ -436,7 +642,22 @@ pub fn draw_chart<DB: DrawingBackend>(
         y_max: y_hi,
         log_x,
         log_y,
+        min_font_px,
     };
+    // As many tick labels as fit without touching: a label as wide as a
+    // long one ("0.0032") plus an em apart on x, two and a half lines apart
+    // on y; at most X_LABELS and Y_LABELS, at least two.
+    let tick_font = font(TICK_FONT);
+    let (label_w, _) = root
+        .estimate_text_size("0.0032", &TextStyle::from(tick_font.clone()))
+        .map_err(err)?;
+    let per_x = label_w as f64 + tick_font.get_size() * 1.2;
+    let per_y = tick_font.get_size() * 2.5;
+    let fit = |pixels: i32, per: f64, most: usize| {
+        ((pixels.max(0) as f64 / per.max(1.0)).floor() as usize).clamp(2, most)
+    };
+    let x_labels = fit(px_x.end - px_x.start, per_x, X_LABELS);
+    let y_labels = fit(px_y.end - px_y.start, per_y, Y_LABELS);
     // About the distance between two ticks of a linear axis (plotters picks
     // round steps for at most this many labels).
     let step = |lo: f64, hi: f64, log: bool, labels: usize| {
@@ -447,17 +668,17 @@ pub fn draw_chart<DB: DrawingBackend>(
         }
     };
     let (x_step, y_step) = (
-        step(x_lo, x_hi, log_x, X_LABELS),
-        step(y_lo, y_hi, log_y, Y_LABELS),
+        step(x_lo, x_hi, log_x, x_labels),
+        step(y_lo, y_hi, log_y, y_labels),
     );
     chart
         .configure_mesh()
         .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
-        .axis_desc_style(font(13.0))
-        .label_style(font(12.0))
-        .x_labels(X_LABELS)
-        .y_labels(Y_LABELS)
+        .axis_desc_style(font(AXIS_FONT))
+        .label_style(tick_font)
+        .x_labels(x_labels)
+        .y_labels(y_labels)
         .x_label_formatter(&|v| tick_label(*v, log_x, x_step))
         .y_label_formatter(&|v| tick_label(*v, log_y, y_step))
         .max_light_lines(1)
@@ -477,7 +698,7 @@ pub fn draw_chart<DB: DrawingBackend>(
 
     // Bands first, so that every line stays visible on top of them.
     draw_bands(&mut chart, spec)?;
-    draw_lines(&mut chart, spec, (x_lo, x_hi), scale)?;
+    draw_lines(root, &mut chart, spec, (x_lo, x_hi), scale)?;
     legend.draw(&legend_root, scale)?;
     root.present().map_err(err)?;
     Ok(layout)
@@ -685,6 +906,177 @@ mod tests {
         let svg = chart_svg(&s, 640, 400).unwrap();
         assert!(!svg.contains("stroke=\"#0072B2\""));
         assert!(svg.contains(&format!("stroke=\"#{:02X}{:02X}{:02X}\"", 140, 192, 220)));
+    }
+
+    /// The texts of an SVG chart that are not rotated, each as its content and
+    /// its box (x0, y0, x1, y1) as the page's canvas draws it, from the
+    /// position, anchor and font size plotters writes (an average glyph 0.55
+    /// em wide).
+    fn text_boxes(svg: &str) -> Vec<(String, [f64; 4])> {
+        let attr = |tag: &str, name: &str| -> Option<String> {
+            let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+            Some(tag[at..].split('"').next()?.to_string())
+        };
+        let mut out = Vec::new();
+        for piece in svg.split("<text ").skip(1) {
+            let (tag, rest) = piece.split_once('>').unwrap();
+            let tag = &format!(" {tag}");
+            if tag.contains("transform=") {
+                continue;
+            }
+            let text = rest.split("</text>").next().unwrap().trim().to_string();
+            let num = |n: &str| attr(tag, n).unwrap().parse::<f64>().unwrap();
+            // plotters writes an SVG font 1.24 times smaller than the canvas
+            // draws it: the boxes are the canvas's.
+            let (x, y, size) = (num("x"), num("y"), num("font-size") * 1.24);
+            let w = 0.55 * size * text.chars().count() as f64;
+            let x0 = match attr(tag, "text-anchor").as_deref() {
+                Some("middle") => x - w / 2.0,
+                Some("end") => x - w,
+                _ => x,
+            };
+            let y0 = match attr(tag, "dy").as_deref() {
+                Some("0.76em") => y,
+                Some("0.5ex") => y - size / 2.0,
+                _ => y - size,
+            };
+            out.push((text, [x0, y0, x0 + w, y0 + size]));
+        }
+        out
+    }
+
+    /// A chart like the page's risk chart: a log y axis of small values, long
+    /// x tick labels and a legend of six entries.
+    fn busy_spec() -> ChartSpec {
+        let mut s = spec();
+        for (i, name) in [
+            "Priv-AltMin",
+            "local GD",
+            "theory guide: A/(nε)² + floor (fitted)",
+            "non-private",
+        ]
+        .iter()
+        .enumerate()
+        {
+            s.series.push(Series::line(
+                *name,
+                vec![(1.0, 0.3 / (i + 1) as f64), (4.0, 0.003), (8.0, 0.0004)],
+                LineStyle::Solid,
+                i + 2,
+            ));
+        }
+        // x in thousandths: tick labels as long as "0.0035".
+        s.x_hint = None;
+        for series in &mut s.series {
+            for p in &mut series.points {
+                p.0 *= 0.000988;
+            }
+        }
+        s.x_label = "user-level ε".into();
+        s.y_label = "excess risk (mean over users)".into();
+        s.title = "Excess population risk versus ε".into();
+        s
+    }
+
+    #[test]
+    fn no_two_texts_overlap_on_a_phone_a_laptop_or_a_projector() {
+        // (width, height, scale): a phone's chart at 2 device pixels per CSS
+        // px, a laptop's, a projector's with large text, and a narrow chart
+        // with large text.
+        for (w, h, scale) in [
+            (742, 720, 2.0),
+            (886, 323, 1.0),
+            (1828, 756, 2.19),
+            (700, 670, 2.19),
+        ] {
+            let mut out = String::new();
+            {
+                let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+                draw_chart(&root, &busy_spec(), scale).unwrap();
+            }
+            let boxes = text_boxes(&out);
+            assert!(boxes.len() > 10, "{w}×{h}: {} texts", boxes.len());
+            for (i, (a, p)) in boxes.iter().enumerate() {
+                for (b, q) in &boxes[i + 1..] {
+                    let apart = p[2] <= q[0] || q[2] <= p[0] || p[3] <= q[1] || q[3] <= p[1];
+                    assert!(
+                        apart,
+                        "{w}×{h} at {scale}: {a:?} {p:?} overlaps {b:?} {q:?}"
+                    );
+                }
+                assert!(
+                    p[0] >= 0.0 && p[2] <= w as f64,
+                    "{w}×{h}: {a:?} {p:?} leaves the chart"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_smallest_text_grows_with_the_scale() {
+        let layout = |scale: f64| {
+            let mut out = String::new();
+            let root = SVGBackend::with_string(&mut out, (1800, 750)).into_drawing_area();
+            draw_chart(&root, &busy_spec(), scale).unwrap()
+        };
+        assert_eq!(layout(1.0).min_font_px, TICK_FONT);
+        // The page's large text on a projector: 13 × 2.19 ≥ 28.
+        assert!((layout(2.19).min_font_px - 13.0 * 2.19).abs() < 1e-9);
+        // A title too wide for a narrow chart shrinks, but never below the ticks.
+        let mut out = String::new();
+        let root = SVGBackend::with_string(&mut out, (260, 300)).into_drawing_area();
+        assert_eq!(
+            draw_chart(&root, &busy_spec(), 1.0).unwrap().min_font_px,
+            TICK_FONT
+        );
+    }
+
+    #[test]
+    fn a_pinned_run_is_solid_in_its_own_colour_and_listed_once_after_the_live_series() {
+        let mut s = spec();
+        let live = s.series.clone();
+        for (k, n) in [(0, 4000), (1, 8000)] {
+            for l in &live {
+                let mut p = l.clone();
+                p.name = format!("{} (pinned): n = {n}", l.name);
+                p.color = PIN_COLOR_BASE + k;
+                p.points = p.points.iter().map(|&(x, y)| (x, y * 2.0)).collect();
+                s.series.insert(0, p);
+            }
+        }
+        let svg = chart_svg(&s, 900, 500).unwrap();
+        // One legend entry per pin, after the live series.
+        assert_eq!(svg.matches("\npinned: n = 4000\n").count(), 1);
+        assert_eq!(svg.matches("\npinned: n = 8000\n").count(), 1);
+        assert!(!svg.contains("\nprivate (pinned)"));
+        assert!(svg.find("\nprivate\n").unwrap() < svg.find("\npinned: n = 4000\n").unwrap());
+        // Solid lines in the pins' colours (black, wine), never a pale tint,
+        // with square and triangle markers; the reference keeps its dashes.
+        for c in ["#000000", "#882255"] {
+            assert!(
+                svg.contains(&format!(
+                    "<polyline fill=\"none\" opacity=\"1\" stroke=\"{c}\""
+                )),
+                "{c}"
+            );
+        }
+        assert!(svg.contains("<rect") && svg.contains("fill=\"#000000\""));
+        assert!(
+            svg.matches("<polygon").count() >= 3,
+            "triangles of the second pin"
+        );
+        let live_colours: Vec<RGBColor> =
+            (0..METHOD_COLORS.len() + RAMP.len()).map(color).collect();
+        for k in 0..PIN_COLORS.len() {
+            assert!(
+                !live_colours.contains(&color(PIN_COLOR_BASE + k)),
+                "pin {k}"
+            );
+        }
+        assert_eq!(
+            pin_label("private ε = 8 (pinned): n = 4000, clip = 5"),
+            "pinned: n = 4000, clip = 5"
+        );
     }
 
     #[test]

@@ -8,4 +8,5 @@ pub mod spec;
 pub use draw::{chart_svg, draw_chart, PlotError};
 pub use spec::{
     mean_points, readable_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint, Series,
+    PIN_COLOR_BASE,
 };

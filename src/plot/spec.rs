@@ -17,6 +17,11 @@ pub enum LineStyle {
     Dotted,
 }
 
+/// The first colour index of the pinned runs (this project's extension: the
+/// page draws an earlier run it keeps, solid in a colour no live series has).
+/// The page (`www/chart-view.js`) writes the same number.
+pub const PIN_COLOR_BASE: usize = 100;
+
 /// One named curve: (x, y) points in increasing x.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Series {
@@ -24,6 +29,8 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
     pub style: LineStyle,
     /// Index into the shared palette, so a method keeps its colour across charts.
+    /// From [`PIN_COLOR_BASE`] on: the colours of the page's pinned runs
+    /// (`PIN_COLOR_BASE + k` for pin k), drawn with their own marker shapes.
     pub color: usize,
     /// A horizontal reference line across the whole x range (uses the first point's y).
     pub horizontal: bool,
@@ -184,6 +191,10 @@ pub struct ChartLayout {
     pub y_max: f64,
     pub log_x: bool,
     pub log_y: bool,
+    /// The smallest font drawn (backend pixels: device pixels on a HiDPI
+    /// canvas), so that a page can check what a reader has to read.
+    #[serde(default)]
+    pub min_font_px: f64,
 }
 
 impl ChartLayout {

@@ -106,6 +106,8 @@ export interface Snapshot extends View { scenario: string; done: number; total: 
 export interface ChartLayout {
   left: number; right: number; top: number; bottom: number;
   x_min: number; x_max: number; y_min: number; y_max: number; log_x: boolean; log_y: boolean;
+  /** The smallest font drawn, in canvas pixels. */
+  min_font_px: number;
 }
 export interface ReadablePoint { series: number; name: string; x: number; y: number; px: number; py: number; horizontal: boolean }
 export interface Drawn { layout: ChartLayout; points: ReadablePoint[] }
