@@ -46,6 +46,6 @@ export const LONG_TABLE_ROWS = 12;
  */
 export function collapseLong(details, rows, what) {
   const summary = details.querySelector('summary');
-  summary.textContent = rows ? `Table: ${what} (${rows} row${rows === 1 ? '' : 's'})` : `Table: ${what} (none yet)`;
+  summary.textContent = rows ? `Table: ${what} (${rows} row${rows === 1 ? '' : 's'})` : `Table: ${what} (no rows)`;
   if (!details.dataset.chosen) details.open = rows <= LONG_TABLE_ROWS;
 }

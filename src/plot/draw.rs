@@ -194,7 +194,7 @@ fn fit_text<DB: DrawingBackend>(
     // The longest prefix that fits with its "…" (binary search on the count).
     let (mut lo, mut hi) = (0, chars.len());
     while lo < hi {
-        let mid = (lo + hi + 1) / 2;
+        let mid = (lo + hi).div_ceil(2);
         let t: String = chars[..mid].iter().collect::<String>() + "…";
         if width(&t)? <= max {
             lo = mid;
@@ -645,14 +645,14 @@ pub fn draw_chart<DB: DrawingBackend>(
         min_font_px,
     };
     // As many tick labels as fit without touching: a label as wide as a
-    // long one ("0.0032") plus an em apart on x, two and a half lines apart
+    // long one ("0.0032") plus an em apart on x, two lines apart
     // on y; at most X_LABELS and Y_LABELS, at least two.
     let tick_font = font(TICK_FONT);
     let (label_w, _) = root
         .estimate_text_size("0.0032", &TextStyle::from(tick_font.clone()))
         .map_err(err)?;
     let per_x = label_w as f64 + tick_font.get_size() * 1.2;
-    let per_y = tick_font.get_size() * 2.5;
+    let per_y = tick_font.get_size() * 2.0;
     let fit = |pixels: i32, per: f64, most: usize| {
         ((pixels.max(0) as f64 / per.max(1.0)).floor() as usize).clamp(2, most)
     };
