@@ -376,7 +376,7 @@ function decorate(id, spec) {
 /** Over each drawn chart: the selected ε; the first ε chart's values at it in words. */
 function afterDraw(view, ctx) {
   if (!selected) return;
-  drawMarker(view, ctx, selected.value, view.dpr * textScale());
+  drawMarker(view, ctx, selected.value, view.dpr * (view.scale || textScale())); // the chart's own scale (chart-view.js chartScale)
   if (view === currentViews().find((v) => plotsEpsilon(v) && !v.figure.hidden)) {
     const out = $(`${selected.name}-readout`);
     if (out) showValuesAt(out, view, selected.value, running);
