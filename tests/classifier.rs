@@ -3,6 +3,9 @@
 //! sampler draws with probability ∝ exp(ε n f / 2); the scenario runs both
 //! presets to the end with a pure-ε report.
 
+mod common;
+
+use common::CB;
 use dp_explorer::algorithms::jl_exponential::{
     exponential_mechanism, jl_matrix, project, random_candidates, score,
 };
@@ -91,9 +94,7 @@ fn the_sampler_draws_with_probability_proportional_to_exp_of_eps_n_f_over_two() 
 fn both_presets_run_to_the_end_with_a_pure_epsilon_report() {
     for preset in ["jl-exact", "jl-random"] {
         let pairs = [("n", "60"), ("d_grid", "10,40"), ("test_points", "20")];
-        let (_, mut run) = scenarios::start(preset, &pairs, Shard::WHOLE).unwrap();
-        scenarios::run_to_end(run.as_mut()).unwrap();
-        let view = run.view();
+        let view = common::finished(preset, &pairs, Shard::WHOLE).view();
         assert_eq!(view.charts.len(), 3);
         let csv = &view.files[0].text;
         let header = csv.lines().next().unwrap();
@@ -146,19 +147,8 @@ fn both_presets_run_to_the_end_with_a_pure_epsilon_report() {
     }
 }
 
-/// Issue 31's small config (`CB`).
-const CB: [(&str, &str); 7] = [
-    ("n", "50"),
-    ("m", "10"),
-    ("candidates", "20"),
-    ("d_grid", "none"),
-    ("candidate_grid", "none"),
-    ("test_points", "10"),
-    ("epsilons", "1,3"),
-];
-
 fn fields_at_fault(preset: &str, extra: &[(&str, &str)]) -> Vec<String> {
-    let pairs: Vec<(&str, &str)> = CB.iter().chain(extra).copied().collect();
+    let pairs = common::with(CB, extra);
     scenarios::validate(preset, &pairs)
         .iter()
         .map(|e| e.field().to_string())
@@ -178,15 +168,13 @@ fn a_dimension_below_k_is_refused_at_its_field_in_the_sweep_and_the_audit() {
         ["d"]
     );
     assert!(fields_at_fault("jl-random", &[("d", "2")]).is_empty());
-    let pairs: Vec<(&str, &str)> = CB.iter().chain(&[("d", "1")]).copied().collect();
+    let pairs = common::with(CB, &[("d", "1")]);
     let refused = scenarios::start_audit("jl-random", &pairs, Default::default())
         .err()
         .expect("the audit refuses d < k");
     assert_eq!(refused[0].field(), "d");
     // k = d runs: the subspace inputs then have no part orthogonal to U*.
-    let pairs: Vec<(&str, &str)> = CB.iter().chain(&[("d", "2")]).copied().collect();
-    let (_, mut run) = scenarios::start("jl-random", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(run.as_mut()).unwrap();
+    common::finished("jl-random", &common::with(CB, &[("d", "2")]), Shard::WHOLE);
 }
 
 #[test]
@@ -199,11 +187,7 @@ fn a_margin_the_inputs_cannot_keep_is_refused_at_margin_and_the_largest_allowed_
         assert_eq!(faults, ["margin"], "{inputs}");
     }
     // The bound the message prints is one the data draw meets.
-    let pairs: Vec<(&str, &str)> = CB
-        .iter()
-        .chain(&[("inputs", "ball"), ("d", "5"), ("margin", "1")])
-        .copied()
-        .collect();
+    let pairs = common::with(CB, &[("inputs", "ball"), ("d", "5"), ("margin", "1")]);
     let message = scenarios::validate("jl-random", &pairs)[0].to_string();
     let bound: f64 = message
         .split("at most ")
@@ -213,12 +197,7 @@ fn a_margin_the_inputs_cannot_keep_is_refused_at_margin_and_the_largest_allowed_
         .unwrap_or_else(|| panic!("no bound in {message}"));
     assert!(bound > 0.5 && bound < 1.0, "{message}");
     let at = bound.to_string();
-    let pairs: Vec<(&str, &str)> = CB
-        .iter()
-        .chain(&[("inputs", "ball"), ("d", "5"), ("margin", at.as_str())])
-        .copied()
-        .collect();
+    let pairs = common::with(CB, &[("inputs", "ball"), ("d", "5"), ("margin", &at)]);
     assert!(scenarios::validate("jl-random", &pairs).is_empty());
-    let (_, mut run) = scenarios::start("jl-random", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(run.as_mut()).unwrap();
+    common::finished("jl-random", &pairs, Shard::WHOLE);
 }

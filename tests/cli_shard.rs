@@ -9,6 +9,8 @@
 // Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (`wasm-pack test` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use dp_explorer::cli::shard;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -19,14 +21,9 @@ fn dp_explorer() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dp-explorer"))
 }
 
-/// An empty scratch directory for one test.
+/// An empty scratch directory for one test of this file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_shard")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("cli_shard", name)
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -8,10 +8,12 @@
 //! "dp-rgrad, paper's sensitivities") once shifted every later field of its
 //! rows by one.
 
+mod common;
+
+use common::StoredCase;
 use dp_explorer::scenarios::audit::{AuditMode, AuditOptions};
 use dp_explorer::scenarios::claims::claims_csv;
 use dp_explorer::scenarios::{self, OutputFile, Shard};
-use std::path::Path;
 
 /// The columns that hold text; every other column holds numbers.
 const TEXT_COLUMNS: &[&str] = &[
@@ -44,45 +46,16 @@ fn audit_settings(scenario: &str) -> &'static [(&'static str, &'static str)] {
     }
 }
 
-/// A stored case: its folder's name, its preset and its settings.
-type Case = (String, String, Vec<(String, String)>);
-
-/// Every stored case, from its args.txt line `--preset P --set k=v …`.
-fn stored_cases() -> Vec<Case> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/baseline");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    cases.sort();
-    cases
-        .iter()
-        .map(|case| {
-            let text = std::fs::read_to_string(case.join("args.txt")).unwrap();
-            let words: Vec<&str> = text.split_whitespace().collect();
-            let (mut preset, mut pairs) = (String::new(), Vec::new());
-            for w in words.chunks(2) {
-                match w {
-                    ["--preset", p] => preset = p.to_string(),
-                    ["--set", kv] => {
-                        let (k, v) = kv.split_once('=').expect("KEY=VALUE");
-                        pairs.push((k.to_string(), v.to_string()));
-                    }
-                    other => panic!("{}: unexpected {other:?}", case.display()),
-                }
-            }
-            let name = case.file_name().unwrap().to_string_lossy().into_owned();
-            (name, preset, pairs)
-        })
-        .collect()
-}
-
 /// Every registry preset with its stored cases (each preset has one).
-fn cases_of_every_preset() -> Vec<Case> {
-    let cases = stored_cases();
+fn cases_of_every_preset() -> Vec<StoredCase> {
+    let cases = common::stored_cases();
     let mut out = Vec::new();
     for (_, p) in scenarios::all_presets() {
-        let of_preset: Vec<_> = cases.iter().filter(|c| c.1 == p.name).cloned().collect();
+        let of_preset: Vec<_> = cases
+            .iter()
+            .filter(|c| c.preset == p.name)
+            .cloned()
+            .collect();
         assert!(
             !of_preset.is_empty(),
             "no stored case for preset {0}: store one at a test size with \
@@ -92,13 +65,6 @@ fn cases_of_every_preset() -> Vec<Case> {
         out.extend(of_preset);
     }
     out
-}
-
-fn as_strs(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect()
 }
 
 /// The file's records under its header, checked; panics naming the file,
@@ -176,14 +142,14 @@ impl Counts {
 #[test]
 fn every_output_file_of_every_preset_parses_with_the_headers_width() {
     let (mut counts, mut claim_files) = (Counts::default(), 0);
-    for (case, preset, pairs) in cases_of_every_preset() {
-        let (scenario, mut run) = scenarios::start(&preset, &as_strs(&pairs), Shard::WHOLE)
-            .unwrap_or_else(|e| panic!("{case}: {e:?}"));
-        scenarios::run_to_end(run.as_mut()).unwrap();
+    for stored in cases_of_every_preset() {
+        let case = &stored.name;
+        let (scenario, _) = scenarios::by_preset(&stored.preset).unwrap();
+        let run = common::finished(&stored.preset, &stored.pairs(), Shard::WHOLE);
         let view = scenarios::judged(scenario, run.view());
         assert_eq!(view.files[0].name, "results.csv", "{case}");
         for file in &view.files {
-            let (_, records) = parse(&case, file);
+            let (_, records) = parse(case, file);
             counts.add(&records);
         }
         // claims.csv, which the CLI writes beside them: one record per claim.
@@ -192,7 +158,7 @@ fn every_output_file_of_every_preset_parses_with_the_headers_width() {
                 name: "claims.csv",
                 text: claims_csv(&view.claims),
             };
-            let (_, records) = parse(&case, &claims);
+            let (_, records) = parse(case, &claims);
             assert_eq!(records.len(), view.claims.len(), "{case}: claims.csv");
             for (r, v) in records.iter().zip(&view.claims) {
                 assert_eq!((&r[0], &r[1]), (v.id, v.text), "{case}: claims.csv");
@@ -212,12 +178,13 @@ fn every_audit_file_parses_and_gives_back_the_audited_methods() {
     let runs = 4;
     let mut counts = Counts::default();
     let mut audited = 0;
-    for (case, preset, pairs) in cases_of_every_preset() {
-        let (scenario, _) = scenarios::by_preset(&preset).unwrap();
+    for stored in cases_of_every_preset() {
+        let (case, preset) = (&stored.name, &stored.preset);
+        let (scenario, _) = scenarios::by_preset(preset).unwrap();
         if !scenario.has_audit() {
             continue;
         }
-        let mut pairs = as_strs(&pairs);
+        let mut pairs = stored.pairs();
         pairs.extend_from_slice(audit_settings(scenario.info().id));
         for broken in [false, true] {
             let what = format!("audit of {case}{}", if broken { " (broken)" } else { "" });
@@ -227,7 +194,7 @@ fn every_audit_file_parses_and_gives_back_the_audited_methods() {
                 broken,
                 seed: 1,
             };
-            let mut audit = scenarios::start_audit(&preset, &pairs, options)
+            let mut audit = scenarios::start_audit(preset, &pairs, options)
                 .unwrap_or_else(|e| panic!("{what}: {e:?}"));
             while !audit.step(64) {}
             let view = audit.view();

@@ -2,6 +2,8 @@
 //! each pass over the users, then all apply every share in user order) gives
 //! byte-for-byte the single-worker results, for several numbers of workers.
 
+mod common;
+
 use dp_explorer::scenarios::{self, Run, Shard};
 
 /// More than one chunk of every pass (32768 users per chunk of the statistic,
@@ -56,8 +58,7 @@ fn run_split(pairs: &[(&str, &str)], count: usize) -> Vec<(Vec<u8>, String)> {
 
 #[test]
 fn user_split_equals_the_single_run() {
-    let (_, mut whole) = scenarios::start("fedrep-paper", PAIRS, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let whole = common::finished("fedrep-paper", PAIRS, Shard::WHOLE);
     let (part, csv) = (whole.part(), whole.view().files[0].text.clone());
     assert!(csv.lines().count() == 5, "{csv}");
     for count in [1, 2, 3, 4] {
@@ -79,8 +80,7 @@ fn a_streamed_user_split_equals_the_single_run() {
         ("rounds", "2"),
         ("seed", "5"),
     ];
-    let (_, mut whole) = scenarios::start("fedrep-paper", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let whole = common::finished("fedrep-paper", &pairs, Shard::WHOLE);
     let csv = whole.view().files[0].text.clone();
     for (worker, (p, c)) in run_split(&pairs, 2).into_iter().enumerate() {
         assert_eq!(c, csv, "worker {worker}");

@@ -6,28 +6,10 @@
 //! setting; for a later scenario, when it was added. The same settings through
 //! the registry, in one worker and split over three, must give the same bytes.
 
+mod common;
+
 use dp_explorer::scenarios::{self, Shard};
 use std::path::Path;
-
-/// (preset, settings) from an args.txt line `--preset P --set k=v …`.
-fn parse_args(text: &str) -> (String, Vec<(String, String)>) {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut preset = String::new();
-    let mut pairs = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "--preset" => preset = words[i + 1].to_string(),
-            "--set" => {
-                let (k, v) = words[i + 1].split_once('=').expect("KEY=VALUE");
-                pairs.push((k.to_string(), v.to_string()));
-            }
-            other => panic!("unexpected argument {other}"),
-        }
-        i += 2;
-    }
-    (preset, pairs)
-}
 
 fn check_files(case: &Path, view: &scenarios::View, how: &str) {
     for file in &view.files {
@@ -45,41 +27,27 @@ fn check_files(case: &Path, view: &scenarios::View, how: &str) {
 
 #[test]
 fn every_preset_gives_the_stored_results_byte_for_byte() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/baseline");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    cases.sort();
+    let cases = common::stored_cases();
     assert!(cases.len() >= 11, "{} cases", cases.len());
     let mut presets_seen = Vec::new();
-    for case in cases {
-        let (preset, pairs) = parse_args(&std::fs::read_to_string(case.join("args.txt")).unwrap());
-        let pairs: Vec<(&str, &str)> = pairs
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        let (scenario, mut run) = scenarios::start(&preset, &pairs, Shard::WHOLE)
+    for stored in cases {
+        let (case, preset, pairs) = (&stored.dir, &stored.preset, stored.pairs());
+        let (scenario, mut run) = scenarios::start(preset, &pairs, Shard::WHOLE)
             .unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
         scenarios::run_to_end(run.as_mut()).unwrap();
         let view = run.view();
         assert!(!view.files.is_empty());
-        check_files(&case, &view, "one worker");
+        check_files(case, &view, "one worker");
         if scenario.info().splits {
             let parts: Vec<Vec<u8>> = (0..3)
-                .map(|index| {
-                    let (_, mut run) =
-                        scenarios::start(&preset, &pairs, Shard { index, count: 3 }).unwrap();
-                    scenarios::run_to_end(run.as_mut()).unwrap();
-                    run.part()
-                })
+                .map(|index| common::finished(preset, &pairs, Shard { index, count: 3 }).part())
                 .collect();
             let merged = scenario
-                .merge(&preset, &pairs, &parts, scenarios::Coverage::Whole)
+                .merge(preset, &pairs, &parts, scenarios::Coverage::Whole)
                 .unwrap();
-            check_files(&case, &merged, "three workers, merged");
+            check_files(case, &merged, "three workers, merged");
         }
-        presets_seen.push(preset);
+        presets_seen.push(stored.preset.clone());
     }
     for (_, p) in scenarios::all_presets() {
         assert!(

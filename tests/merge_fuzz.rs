@@ -13,6 +13,8 @@
 // Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (`wasm-pack test` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use dp_explorer::cli::merge::merge_files;
 use dp_explorer::cli::shard::{self, Header, ShardFile};
 use dp_explorer::cli::sweep::{self, SweepArgs};
@@ -98,13 +100,9 @@ impl Rng {
     }
 }
 
+/// An empty scratch directory for one test of this file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("merge_fuzz")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("merge_fuzz", name)
 }
 
 /// The bytes of shard I of N of a sweep (`seed`: `--seed`).
@@ -464,7 +462,8 @@ fn fuzz_scenario(shares: &Shares, rng: &mut Rng, tally: &mut [Tally]) {
                 );
                 t.identical += 1;
             }
-            Err(message) => {
+            Err(error) => {
+                let message = error.to_string();
                 let named: Vec<&PathBuf> = if culprits.is_empty() {
                     paths.iter().collect()
                 } else {

@@ -3,26 +3,20 @@
 //! Each must now end, within a few seconds, in an error that names the
 //! setting at fault, or in finished results whose numbers are finite.
 
+mod common;
+
+use common::CB;
 use dp_explorer::scenarios::audit::AuditOptions;
 use dp_explorer::scenarios::{self, Shard};
 use std::time::{Duration, Instant};
 
-/// The small configs of the red team's report.
+/// The red team's small Private FedRep config (its classifier one, `CB`, is shared).
 const LB: &[(&str, &str)] = &[
     ("n", "12"),
     ("m", "10"),
     ("rounds", "20"),
     ("private_rounds", "5"),
     ("epsilons", "1,4"),
-];
-const CB: &[(&str, &str)] = &[
-    ("n", "50"),
-    ("m", "10"),
-    ("candidates", "20"),
-    ("d_grid", "none"),
-    ("candidate_grid", "none"),
-    ("test_points", "10"),
-    ("epsilons", "1,3"),
 ];
 
 /// Wall-clock bound of one case (a debug build on a loaded 2-core machine).
@@ -40,11 +34,7 @@ enum Outcome {
 }
 
 fn sweep(preset: &str, base: &[(&str, &str)], extra: &[(&str, &str)]) -> Outcome {
-    let mut pairs: Vec<(&str, &str)> = base.to_vec();
-    for &(k, v) in extra {
-        pairs.retain(|(key, _)| *key != k);
-        pairs.push((k, v));
-    }
+    let pairs = common::with(base, extra);
     let errors = scenarios::validate(preset, &pairs);
     if !errors.is_empty() {
         return Outcome::Refused(errors.iter().map(|e| e.field().to_string()).collect());

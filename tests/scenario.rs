@@ -3,6 +3,8 @@
 //! another scenario are refused at their field; DP-GD's σ comes from the
 //! crate's accountant and its ε spent is the exact ε of the noise it adds.
 
+mod common;
+
 use dp_explorer::privacy::calibration::sigma_for_epsilon_exact;
 use dp_explorer::privacy::formulas::dpgd_prop32_multiplier;
 use dp_explorer::privacy::gdp::{delta_for_epsilon, epsilon_for_mu};
@@ -248,11 +250,7 @@ fn settings_of_another_scenario_are_refused_at_their_field() {
 /// The view of `count` shards of a sweep, each run to the end, merged.
 fn merged_shards(preset: &str, pairs: &[(&str, &str)], count: usize) -> scenarios::View {
     let parts: Vec<Vec<u8>> = (0..count)
-        .map(|index| {
-            let (_, mut run) = scenarios::start(preset, pairs, Shard { index, count }).unwrap();
-            scenarios::run_to_end(run.as_mut()).unwrap();
-            run.part()
-        })
+        .map(|index| common::finished(preset, pairs, Shard { index, count }).part())
         .collect();
     let (s, _) = scenarios::by_preset(preset).unwrap();
     s.merge(preset, pairs, &parts, scenarios::Coverage::Whole)
@@ -262,8 +260,7 @@ fn merged_shards(preset: &str, pairs: &[(&str, &str)], count: usize) -> scenario
 #[test]
 fn fedrep_runs_through_the_registry_and_its_shards_merge_to_the_whole() {
     let pairs = [("n", "600"), ("d", "10"), ("epsilons", "1,4")];
-    let (_, mut whole) = scenarios::start("fedrep-paper", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let whole = common::finished("fedrep-paper", &pairs, Shard::WHOLE);
     let merged = merged_shards("fedrep-paper", &pairs, 3);
     assert_eq!(same_view(&merged, &whole.view()), Ok(()));
     let json = serde_json::to_value(scenarios::snapshot("fedrep", whole.as_ref())).unwrap();
@@ -289,8 +286,7 @@ fn dpgd_shards_by_width_merge_to_the_whole_on_both_paths() {
         ("trace_p", "256,512"),
         ("trace_time_scales", "1,2"),
     ];
-    let (_, mut whole) = scenarios::start("dpgd-browser", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(whole.as_mut()).unwrap();
+    let whole = common::finished("dpgd-browser", &pairs, Shard::WHOLE);
     let view = whole.view();
     let csv = &view.files[0].text;
     assert!(csv.lines().count() > 2 * 3 * 5, "{csv}");
