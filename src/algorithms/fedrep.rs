@@ -411,6 +411,35 @@ mod tests {
         .generate()
     }
 
+    /// Clipped FedRep with these settings (every test clips).
+    fn params(rounds: usize, step: f64, clip: f64, sigma: f64, batch: BatchMode) -> FedRepParams {
+        FedRepParams {
+            rounds,
+            step,
+            clip: Some(clip),
+            sigma,
+            batch,
+        }
+    }
+
+    /// Two runs from the same start, settings and seed, one on each dataset,
+    /// after three rounds.
+    fn twin_runs(
+        one: &FederatedDataset,
+        other: &FederatedDataset,
+        batch: BatchMode,
+        seed: u64,
+    ) -> (FedRep, FedRep) {
+        let params = params(3, 1.0, 10.0, 0.01, batch);
+        let mut a = FedRep::new(one, perturbed_truth(one, 0.3), params.clone(), seed);
+        let mut b = FedRep::new(other, perturbed_truth(other, 0.3), params, seed);
+        for _ in 0..3 {
+            a.step(one);
+            b.step(other);
+        }
+        (a, b)
+    }
+
     fn perturbed_truth(data: &FederatedDataset, amount: f64) -> DMatrix<f64> {
         let mut rng = stream(99, Purpose::Initialization, 0);
         let noise = crate::linalg::gaussian_matrix(data.d(), data.k(), &mut rng);
@@ -441,13 +470,7 @@ mod tests {
         data.x[..4].copy_from_slice(&[1.0, 2.0, 2.0, 1.0]);
         data.y[..2].copy_from_slice(&[3.0, 1.0]);
         let u = DMatrix::from_column_slice(2, 1, &[1.0, 0.0]);
-        let params = FedRepParams {
-            rounds: 1,
-            step: 1.0,
-            clip: Some(10.0),
-            sigma: 0.0,
-            batch: BatchMode::Split,
-        };
+        let params = params(1, 1.0, 10.0, 0.0, BatchMode::Split);
         let mut run = FedRep::new(&data, u, params, 0);
         let (b, b_prime) = BatchMode::Split.batches(2, 1, 0);
         let f = run.user_gradient(data.train(0), 2, 1, b, b_prime);
@@ -468,13 +491,7 @@ mod tests {
         for v in data.y[..10].iter_mut() {
             *v = -1e9;
         }
-        let params = FedRepParams {
-            rounds: 1,
-            step: 1.0,
-            clip: Some(0.7),
-            sigma: 0.0,
-            batch: BatchMode::Split,
-        };
+        let params = params(1, 1.0, 0.7, 0.0, BatchMode::Split);
         let mut run = FedRep::new(&data, data.u_star.clone(), params, 0);
         for i in 0..50 {
             let f = run.user_gradient(data.train(i), 10, 2, 0..3, 3..5);
@@ -489,13 +506,7 @@ mod tests {
     #[test]
     fn a_non_finite_user_is_skipped_and_counted() {
         let clean = data(50);
-        let params = FedRepParams {
-            rounds: 1,
-            step: 1.0,
-            clip: Some(0.7),
-            sigma: 0.0,
-            batch: BatchMode::Split,
-        };
+        let params = params(1, 1.0, 0.7, 0.0, BatchMode::Split);
         let mut run = FedRep::new(&clean, perturbed_truth(&clean, 0.3), params, 0);
         let reference = run.clone().block_partials(&clean, 0..1);
         for wild in [f64::INFINITY, f64::NAN] {
@@ -527,16 +538,10 @@ mod tests {
     #[test]
     fn non_private_fedrep_drives_the_principal_angle_to_the_noise_floor() {
         let data = data(3000);
-        let params = FedRepParams {
-            rounds: 30,
-            step: 0.5,
-            // As in the paper's non-private baseline, gradients are still clipped:
-            // a head fitted on 3 points has heavy tails (its inverse Gram matrix
-            // has no finite mean), and one wild user would dominate the average.
-            clip: Some(10.0),
-            sigma: 0.0,
-            batch: BatchMode::Split,
-        };
+        // As in the paper's non-private baseline, gradients are still clipped:
+        // a head fitted on 3 points has heavy tails (its inverse Gram matrix
+        // has no finite mean), and one wild user would dominate the average.
+        let params = params(30, 0.5, 10.0, 0.0, BatchMode::Split);
         let mut run = FedRep::new(&data, perturbed_truth(&data, 0.4), params, 1);
         while !run.is_done() {
             run.step(&data);
@@ -552,32 +557,14 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_run() {
         let data = data(200);
-        let params = FedRepParams {
-            rounds: 3,
-            step: 1.0,
-            clip: Some(10.0),
-            sigma: 0.01,
-            batch: BatchMode::Full,
-        };
-        let mut a = FedRep::new(&data, perturbed_truth(&data, 0.3), params.clone(), 4);
-        let mut b = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 4);
-        for _ in 0..3 {
-            a.step(&data);
-            b.step(&data);
-        }
+        let (a, b) = twin_runs(&data, &data, BatchMode::Full, 4);
         assert_eq!(a.angles(), b.angles());
     }
 
     #[test]
     fn blocks_split_across_workers_give_exactly_the_single_threaded_round() {
         let data = data(5000); // 5 blocks, the last one partial
-        let params = FedRepParams {
-            rounds: 3,
-            step: 1.0,
-            clip: Some(1.0),
-            sigma: 0.01,
-            batch: BatchMode::Full,
-        };
+        let params = params(3, 1.0, 1.0, 0.01, BatchMode::Full);
         let mut single = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 3);
         let mut merged = single.clone();
         for _ in 0..3 {
@@ -596,13 +583,7 @@ mod tests {
     #[test]
     fn a_round_taken_a_few_blocks_at_a_time_is_exactly_the_whole_round() {
         let data = data(5000);
-        let params = FedRepParams {
-            rounds: 2,
-            step: 1.0,
-            clip: Some(1.0),
-            sigma: 0.01,
-            batch: BatchMode::Split,
-        };
+        let params = params(2, 1.0, 1.0, 0.01, BatchMode::Split);
         let mut whole = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 5);
         let mut pieces = whole.clone();
         whole.step(&data);
@@ -636,30 +617,24 @@ mod tests {
             seed: 4,
         };
         let data = model.streamed();
-        let params = |sigma, batch| FedRepParams {
-            rounds: 3,
-            step: 1.0,
-            clip: Some(0.5),
-            sigma,
-            batch,
-        };
+        let with = |sigma, batch| params(3, 1.0, 0.5, sigma, batch);
         let mut runs = [
             FedRep::new(
                 &data,
                 perturbed_truth(&data, 0.3),
-                params(0.0, BatchMode::Split),
+                with(0.0, BatchMode::Split),
                 1,
             ),
             FedRep::new(
                 &data,
                 perturbed_truth(&data, 0.5),
-                params(0.05, BatchMode::Fresh),
+                with(0.05, BatchMode::Fresh),
                 2,
             ),
             FedRep::new(
                 &data,
                 perturbed_truth(&data, 0.2),
-                params(0.01, BatchMode::Full),
+                with(0.01, BatchMode::Full),
                 3,
             ),
         ];
@@ -697,19 +672,7 @@ mod tests {
             seed: 9,
         };
         let (stored, streamed) = (model.generate(), model.streamed());
-        let params = FedRepParams {
-            rounds: 3,
-            step: 1.0,
-            clip: Some(10.0),
-            sigma: 0.01,
-            batch: BatchMode::Split,
-        };
-        let mut a = FedRep::new(&stored, perturbed_truth(&stored, 0.3), params.clone(), 2);
-        let mut b = FedRep::new(&streamed, perturbed_truth(&streamed, 0.3), params, 2);
-        for _ in 0..3 {
-            a.step(&stored);
-            b.step(&streamed);
-        }
+        let (mut a, mut b) = twin_runs(&stored, &streamed, BatchMode::Split, 2);
         assert_eq!(a.angles(), b.angles());
         assert_eq!(a.finish(&stored), b.finish(&streamed));
     }
@@ -718,13 +681,7 @@ mod tests {
     fn more_noise_leaves_a_larger_angle() {
         let data = data(2000);
         let run = |sigma| {
-            let params = FedRepParams {
-                rounds: 10,
-                step: 0.5,
-                clip: Some(10.0),
-                sigma,
-                batch: BatchMode::Split,
-            };
+            let params = params(10, 0.5, 10.0, sigma, BatchMode::Split);
             let mut r = FedRep::new(&data, perturbed_truth(&data, 0.3), params, 8);
             while !r.is_done() {
                 r.step(&data);
