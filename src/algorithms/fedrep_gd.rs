@@ -52,22 +52,7 @@ impl FedRepGd {
         }
     }
 
-    pub fn is_done(&self) -> bool {
-        self.round >= self.params.rounds
-    }
-
-    pub fn round(&self) -> usize {
-        self.round
-    }
-
-    pub fn b(&self) -> &DMatrix<f64> {
-        &self.b
-    }
-
-    /// The heads, one column per client (each kept on its client).
-    pub fn w(&self) -> &DMatrix<f64> {
-        &self.w
-    }
+    factored_run_accessors!();
 
     /// One round: every client's head steps and its step on B, then the average.
     pub fn step(&mut self, data: &FederatedDataset) {
@@ -130,24 +115,10 @@ impl FedRepGd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
     use crate::linalg::gaussian_matrix;
     use crate::rng::{stream, Purpose};
 
-    fn data() -> FederatedDataset {
-        UnderParameterizedModel {
-            clients: 6,
-            samples: 8,
-            d: 5,
-            k: 2,
-            rank: 5,
-            spectrum: Spectrum::Decaying,
-            noise: 0.5,
-            seed: 2,
-        }
-        .generate()
-        .points
-    }
+    use crate::data::under_parameterized::small_test_clients as data;
 
     fn params(head_steps: usize, scale: GradientScale) -> FedRepGdParams {
         FedRepGdParams {

@@ -113,22 +113,7 @@ impl Flute {
         self.noise = noise;
     }
 
-    pub fn is_done(&self) -> bool {
-        self.round >= self.params.rounds
-    }
-
-    pub fn round(&self) -> usize {
-        self.round
-    }
-
-    pub fn b(&self) -> &DMatrix<f64> {
-        &self.b
-    }
-
-    /// The heads, one column per client.
-    pub fn w(&self) -> &DMatrix<f64> {
-        &self.w
-    }
+    factored_run_accessors!();
 
     /// Fraction of clients whose contribution was clipped in the last round.
     pub fn clipped_fraction(&self) -> f64 {
@@ -286,7 +271,7 @@ pub struct ClientSums {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
+    use crate::data::under_parameterized::small_test_clients as data;
     use crate::rng::{stream, Purpose};
 
     /// One-round FLUTE (step 0.5, no noise, clip `clip`) from start seed 1.
@@ -306,21 +291,6 @@ mod tests {
             clip,
             sigma,
         }
-    }
-
-    fn data() -> FederatedDataset {
-        UnderParameterizedModel {
-            clients: 6,
-            samples: 8,
-            d: 5,
-            k: 2,
-            rank: 5,
-            spectrum: Spectrum::Decaying,
-            noise: 0.5,
-            seed: 2,
-        }
-        .generate()
-        .points
     }
 
     /// One round against the dense formulas of Algorithm 1, eq. 5–6.

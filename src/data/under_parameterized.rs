@@ -176,6 +176,25 @@ impl UnderParameterizedModel {
     }
 }
 
+/// The small problem (6 clients of 8 points, d = 5, k = 2, decaying
+/// spectrum) on which the FLUTE and gradient FedRep unit tests check a round
+/// against the dense formulas.
+#[cfg(test)]
+pub(crate) fn small_test_clients() -> FederatedDataset {
+    UnderParameterizedModel {
+        clients: 6,
+        samples: 8,
+        d: 5,
+        k: 2,
+        rank: 5,
+        spectrum: Spectrum::Decaying,
+        noise: 0.5,
+        seed: 2,
+    }
+    .generate()
+    .points
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
