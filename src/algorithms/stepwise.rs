@@ -24,17 +24,25 @@ pub trait RepresentationLearner: Send {
     fn position(&self) -> String;
 }
 
+/// `is_done` and `u`, which every learner answers with its own inherent
+/// method of the same name.
+macro_rules! answered_by_inherent_methods {
+    ($learner:ident) => {
+        fn is_done(&self) -> bool {
+            $learner::is_done(self)
+        }
+        fn u(&self) -> &DMatrix<f64> {
+            $learner::u(self)
+        }
+    };
+}
+
 impl RepresentationLearner for FedRep {
     fn advance(&mut self, data: &FederatedDataset, max_users: usize) -> bool {
         self.step_blocks(data, (max_users / USER_BLOCK).max(1));
         FedRep::is_done(self)
     }
-    fn is_done(&self) -> bool {
-        FedRep::is_done(self)
-    }
-    fn u(&self) -> &DMatrix<f64> {
-        FedRep::u(self)
-    }
+    answered_by_inherent_methods!(FedRep);
     fn angles(&self) -> &[f64] {
         FedRep::angles(self)
     }
@@ -51,12 +59,7 @@ impl RepresentationLearner for PrivAltMin {
         PrivAltMin::advance(self, data, max_users);
         PrivAltMin::is_done(self)
     }
-    fn is_done(&self) -> bool {
-        PrivAltMin::is_done(self)
-    }
-    fn u(&self) -> &DMatrix<f64> {
-        PrivAltMin::u(self)
-    }
+    answered_by_inherent_methods!(PrivAltMin);
     fn angles(&self) -> &[f64] {
         self.angle_history()
     }
