@@ -70,62 +70,52 @@ pub fn mirror_lower(c: &mut [f64], m: usize) {
     }
 }
 
-/// C (m×n) = alpha·A B (+ C if `add`), A m×k, B k×n.
-#[allow(clippy::too_many_arguments)]
-pub fn gemm(
-    c: &mut [f64],
-    m: usize,
-    n: usize,
-    a: &[f64],
-    k: usize,
-    b: &[f64],
-    alpha: f64,
-    add: bool,
-) {
-    product(c, m, n, view(a, m, k), view(b, k, n), alpha, add);
+/// The left factor A of [`gemm`]: an m×k column-major slice as it is (a
+/// `&[f64]` or `&Vec<f64>` converts to this), or the transpose of a stored
+/// k×m one.
+#[derive(Clone, Copy, Debug)]
+pub enum Left<'a> {
+    Plain(&'a [f64]),
+    Transposed(&'a [f64]),
 }
 
-/// C (m×n) = alpha·Aᵀ B (+ C if `add`), A k×m, B k×n.
-#[allow(clippy::too_many_arguments)]
-pub fn gemm_tn(
-    c: &mut [f64],
-    m: usize,
-    n: usize,
-    a: &[f64],
-    k: usize,
-    b: &[f64],
-    alpha: f64,
-    add: bool,
-) {
-    product(
-        c,
-        m,
-        n,
-        view(a, k, m).transpose(),
-        view(b, k, n),
-        alpha,
-        add,
-    );
+impl<'a> From<&'a [f64]> for Left<'a> {
+    fn from(a: &'a [f64]) -> Self {
+        Left::Plain(a)
+    }
 }
 
-/// C (m×n) = alpha·A B (+ C if `add`), one thread: the body of both products.
-fn product(
+impl<'a> From<&'a Vec<f64>> for Left<'a> {
+    fn from(a: &'a Vec<f64>) -> Self {
+        Left::Plain(a)
+    }
+}
+
+/// C (m×n) = alpha·A B (+ C if `add`), A m×k (or Aᵀ of a stored k×m A, see
+/// [`Left`]), B k×n, on one thread.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm<'a>(
     c: &mut [f64],
     m: usize,
     n: usize,
-    a: MatRef<'_, f64>,
-    b: MatRef<'_, f64>,
+    a: impl Into<Left<'a>>,
+    k: usize,
+    b: &[f64],
     alpha: f64,
     add: bool,
 ) {
     if m == 0 || n == 0 {
         return;
     }
+    let a = match a.into() {
+        Left::Plain(a) => view(a, m, k),
+        Left::Transposed(a) => view(a, k, m).transpose(),
+    };
     matmul(
         view_mut(c, m, n),
         if add { Accum::Add } else { Accum::Replace },
         a,
-        b,
+        view(b, k, n),
         alpha,
         Par::Seq,
     );
@@ -221,13 +211,19 @@ mod tests {
             .collect()
     }
 
+    /// A pseudo-random m×k A (from `seed`) and the full m×m G = alpha·A Aᵀ.
+    fn random_gram(m: usize, k: usize, seed: u64, alpha: f64) -> (Vec<f64>, Vec<f64>) {
+        let a = pseudo_random(m * k, seed);
+        let mut g = vec![0.0; m * m];
+        gram_lower_add(&mut g, m, &a, k, alpha);
+        mirror_lower(&mut g, m);
+        (a, g)
+    }
+
     #[test]
     fn gram_and_products_match_the_naive_loops() {
         let (m, k) = (7, 5);
-        let a = pseudo_random(m * k, 3);
-        let mut c = vec![0.0; m * m];
-        gram_lower_add(&mut c, m, &a, k, 2.0);
-        mirror_lower(&mut c, m);
+        let (a, c) = random_gram(m, k, 3, 2.0);
         for i in 0..m {
             for j in 0..m {
                 let want: f64 = (0..k).map(|q| 2.0 * a[q * m + i] * a[q * m + j]).sum();
@@ -238,7 +234,7 @@ mod tests {
         let mut ab = vec![1.0; m * 3];
         gemm(&mut ab, m, 3, &a, k, &b, 1.0, true);
         let mut atab = vec![0.0; k * 3];
-        gemm_tn(&mut atab, k, 3, &a, m, &ab, 0.5, false);
+        gemm(&mut atab, k, 3, Left::Transposed(&a), m, &ab, 0.5, false);
         for j in 0..3 {
             for i in 0..m {
                 let want: f64 = 1.0 + (0..k).map(|q| a[q * m + i] * b[j * k + q]).sum::<f64>();
@@ -345,10 +341,7 @@ mod tests {
     #[test]
     fn triangular_and_cholesky_products_agree_with_the_full_ones() {
         let (m, k) = (9, 12);
-        let a = pseudo_random(m * k, 8);
-        let mut g = vec![0.0; m * m];
-        gram_lower_add(&mut g, m, &a, k, 1.0);
-        mirror_lower(&mut g, m);
+        let (_, g) = random_gram(m, k, 8, 1.0);
         let w = pseudo_random(m * 3, 9);
         let mut full = vec![0.0; m * 3];
         gemm(&mut full, m, 3, &g, m, &w, 1.0, false);
@@ -379,10 +372,7 @@ mod tests {
     #[test]
     fn eigen_reconstructs_the_matrix() {
         let (m, k) = (6, 9);
-        let a = pseudo_random(m * k, 5);
-        let mut g = vec![0.0; m * m];
-        gram_lower_add(&mut g, m, &a, k, 1.0);
-        mirror_lower(&mut g, m);
+        let (_, g) = random_gram(m, k, 5, 1.0);
         let (values, vectors) = symmetric_eigen(&g, m).unwrap();
         assert!(values.windows(2).all(|w| w[0] <= w[1]));
         for i in 0..m {

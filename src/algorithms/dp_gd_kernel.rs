@@ -640,7 +640,16 @@ impl KernelWidth {
         }
         vs.extend_from_slice(&self.alpha);
         let mut theta = vec![0.0; count * (runs + 1)];
-        dense::gemm_tn(&mut theta, count, runs + 1, &phi, n, &vs, 1.0, false);
+        dense::gemm(
+            &mut theta,
+            count,
+            runs + 1,
+            dense::Left::Transposed(&phi),
+            n,
+            &vs,
+            1.0,
+            false,
+        );
         let noisy: Vec<usize> = (0..runs)
             .filter(|&j| self.columns[j].noise_std > 0.0)
             .collect();

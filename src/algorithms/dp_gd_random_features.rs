@@ -342,11 +342,11 @@ impl DpGdBatch {
         }
         // Ḡ = (2/n) Φᵀ(R ⊙ S), then θ ← θ − ηḡ + N(0, std² I) per run.
         let mut grad = vec![0.0; p * b];
-        crate::dense::gemm_tn(
+        crate::dense::gemm(
             &mut grad,
             p,
             b,
-            data.phi.as_slice(),
+            crate::dense::Left::Transposed(data.phi.as_slice()),
             n,
             &resid,
             2.0 / n as f64,

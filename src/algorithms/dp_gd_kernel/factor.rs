@@ -77,7 +77,7 @@ impl Factor {
             }
             Factor::Eigen { lambda, u, cut, .. } => {
                 let mut h = vec![0.0; n];
-                dense::gemm_tn(&mut h, n, 1, u, n, x, 1.0, false);
+                dense::gemm(&mut h, n, 1, dense::Left::Transposed(u), n, x, 1.0, false);
                 for (hk, &l) in h.iter_mut().zip(lambda) {
                     *hk = if l > *cut { *hk / l } else { 0.0 };
                 }
