@@ -3,21 +3,10 @@
 // posted and a "cancel" is read between slices, and posts the view at the end.
 // Errors are caught and posted; after a panic the worker is not reused.
 import init, { Auditor, last_panic } from './pkg/dp_explorer.js';
+import { errorMessage, isPanic, yieldThen } from './worker-slices.js';
 
 const ready = init();
 let current = 0;
-
-const channel = new MessageChannel();
-let next = null;
-channel.port1.onmessage = () => {
-  const f = next;
-  next = null;
-  if (f) f();
-};
-const yieldThen = (f) => {
-  next = f;
-  channel.port2.postMessage(null);
-};
 
 self.onmessage = async (event) => {
   const msg = event.data;
@@ -30,14 +19,7 @@ self.onmessage = async (event) => {
   const generation = msg.generation;
   current = generation;
   const post = (m) => self.postMessage({ ...m, generation });
-  const fail = (e) => {
-    const panic = e instanceof WebAssembly.RuntimeError;
-    let message = String((e && e.message) || e);
-    if (panic) {
-      try { message = `internal error (a bug, not your settings): ${last_panic() || message}`; } catch { /* keep it */ }
-    }
-    post({ type: 'error', message, fatal: panic });
-  };
+  const fail = (e) => post({ type: 'error', message: errorMessage(e, last_panic), fatal: isPanic(e) });
   let auditor = null;
   try {
     await ready;

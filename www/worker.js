@@ -8,6 +8,7 @@
 // each pass over its share of the users: the worker posts its partials
 // ('exchange') and parks until the pool sends every worker's ('deliver').
 import init, { Runner, last_panic } from './pkg/dp_explorer.js';
+import { errorMessage, isPanic, yieldThen } from './worker-slices.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
@@ -18,40 +19,6 @@ let parked = null;
 
 const SLICE_MS = 40;
 const PROGRESS_MS = 120;
-
-// Yields to the event loop (so a "cancel" message is read) and continues.
-// A message to ourselves rather than setTimeout(0): nested timeouts are
-// clamped to at least 4 ms, a tenth of every 40 ms slice.
-const channel = new MessageChannel();
-let next = null;
-channel.port1.onmessage = () => {
-  const f = next;
-  next = null;
-  if (f) f();
-};
-function yieldThen(f) {
-  next = f;
-  channel.port2.postMessage(null);
-}
-
-function errorMessage(e) {
-  if (isPanic(e)) {
-    let message = '';
-    try {
-      message = last_panic();
-    } catch {
-      // the module cannot answer any more: keep the runtime's message
-    }
-    return `internal error (a bug, not your settings): ${message || String(e.message || e)}`;
-  }
-  return String((e && e.message) || e);
-}
-
-/** A wasm panic surfaces as a RuntimeError ("unreachable"); a JsError from
- * Rust (a refused setting) is a plain Error. */
-function isPanic(e) {
-  return e instanceof WebAssembly.RuntimeError;
-}
 
 function freeQuietly(runner) {
   if (poisoned || !runner) return;
@@ -83,7 +50,7 @@ self.onmessage = async (event) => {
   current = generation;
   const post = (m, transfer = []) => self.postMessage({ ...m, generation }, transfer);
   const fail = (e) => {
-    const message = errorMessage(e);
+    const message = errorMessage(e, last_panic);
     if (isPanic(e)) poisoned = true;
     post({ type: 'error', message, fatal: poisoned });
   };
@@ -94,7 +61,7 @@ self.onmessage = async (event) => {
   try {
     await ready;
   } catch (e) {
-    post({ type: 'error', message: `could not load the WebAssembly module: ${errorMessage(e)}`, fatal: true });
+    post({ type: 'error', message: `could not load the WebAssembly module: ${errorMessage(e, last_panic)}`, fatal: true });
     return;
   }
   let runner;

@@ -1,0 +1,39 @@
+// What the sweep worker (worker.js) and the audit worker (audit-worker.js)
+// share: how they give the event loop a turn between slices of work, and how
+// they word an error, a panic inside the wasm module included.
+
+// Yields to the event loop (so a "cancel" message is read) and continues.
+// A message to ourselves rather than setTimeout(0): nested timeouts are
+// clamped to at least 4 ms, a tenth of every 40 ms slice.
+const channel = new MessageChannel();
+let next = null;
+channel.port1.onmessage = () => {
+  const f = next;
+  next = null;
+  if (f) f();
+};
+export function yieldThen(f) {
+  next = f;
+  channel.port2.postMessage(null);
+}
+
+/** A wasm panic surfaces as a RuntimeError ("unreachable"); a JsError from
+ * Rust (a refused setting) is a plain Error. */
+export function isPanic(e) {
+  return e instanceof WebAssembly.RuntimeError;
+}
+
+/** The message to show for `e`; for a panic, the module's own message
+ * (`lastPanic`, the export `last_panic`) when it can still answer. */
+export function errorMessage(e, lastPanic) {
+  if (isPanic(e)) {
+    let message = '';
+    try {
+      message = lastPanic();
+    } catch {
+      // the module cannot answer any more: keep the runtime's message
+    }
+    return `internal error (a bug, not your settings): ${message || String(e.message || e)}`;
+  }
+  return String((e && e.message) || e);
+}
