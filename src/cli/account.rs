@@ -72,7 +72,7 @@ fn json_answer(
 fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, AccountingError> {
     let spent = epsilon_for_sigma(sigma, args.delta, args.steps, args.sensitivity)?;
     let stage = GaussianStage::new("steps", "Gaussian", args.sensitivity, sigma, args.steps);
-    let (exact, zcdp) = (spent.exact, spent.zcdp);
+    let (exact, zcdp) = (spent.epsilon.exact, spent.epsilon.zcdp);
     let improved = epsilon_improved(stage.rdp_slope(), args.delta)?;
     let grid = epsilon_improved_grid(stage.rdp_slope(), args.delta)?;
     let classic = epsilon_classic(stage.rdp_slope(), args.delta)?;
@@ -134,9 +134,9 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
 fn sigma_from_epsilon(args: &AccountArgs, epsilon: f64) -> Result<String, AccountingError> {
     let (t, sens) = (args.steps, args.sensitivity);
     let needed = sigma_for_epsilon(epsilon, args.delta, t, sens)?;
-    let (exact, improved, classic, zcdp) =
-        (needed.exact, needed.rdp, needed.rdp_classic, needed.zcdp);
-    let (improved_alpha, classic_alpha) = (needed.rdp_alpha, needed.rdp_classic_alpha);
+    let sigma = &needed.sigma;
+    let (exact, improved, classic, zcdp) = (sigma.exact, sigma.rdp, sigma.rdp_classic, sigma.zcdp);
+    let (improved_alpha, classic_alpha) = (sigma.rdp_alpha, sigma.rdp_classic_alpha);
     if args.json {
         let numbers = json!({
             "exact": exact,
