@@ -6,12 +6,13 @@ use crate::algorithms::fedrep::FedRep;
 use crate::algorithms::fedrep::FedRepParams;
 use crate::algorithms::private_init::{spectral_init, spectral_statistic};
 use crate::data::shared_representation::Storage;
+use crate::privacy::AccountingError;
 use crate::rng::NoiseSource;
 use crate::scenarios::fedrep::config::FedRepConfig;
 use crate::scenarios::fedrep::plan::plan_private_fedrep;
 use crate::scenarios::fedrep::run::FedRepSweep;
 use crate::scenarios::field::Config;
-use crate::scenarios::{self, Checked, Shard};
+use crate::scenarios::{self, Checked, ConfigError, RunError, Shard};
 
 /// (name, what it measures).
 pub const BENCHES: &[(&str, &str)] = &[
@@ -65,14 +66,30 @@ pub const BENCHES: &[(&str, &str)] = &[
 pub const DPGD_PAPER_CELL: &[(&str, &str)] =
     &[("p_grid", "4000"), ("trace_p", "none"), ("epsilons", "4")];
 
+/// Why a benchmark gave no result.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BenchError {
+    #[error("unknown benchmark \"{name}\"; known: {}", BENCHES.iter().map(|b| b.0).collect::<Vec<_>>().join(", "))]
+    Unknown { name: String },
+    /// The benchmark's settings were refused (a bug: they are fixed here).
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+    Config(Vec<ConfigError>),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Accounting(#[from] AccountingError),
+    #[error("the eigendecomposition did not converge")]
+    NoConvergence,
+}
+
 /// Runs one benchmark to the end and returns a one-line summary of its result
 /// (so the work cannot be optimized away and the output can be sanity-checked).
-pub fn run_bench(name: &str) -> Result<String, String> {
+pub fn run_bench(name: &str) -> Result<String, BenchError> {
     match name {
         "fedrep-default-sweep" => {
-            let config = Checked::new(FedRepConfig::default()).map_err(|e| format!("{e:?}"))?;
-            let mut sweep = FedRepSweep::new(config).map_err(|e| e.to_string())?;
-            sweep.run_to_end().map_err(|e| e.to_string())?;
+            let config = Checked::new(FedRepConfig::default()).map_err(BenchError::Config)?;
+            let mut sweep = FedRepSweep::new(config).map_err(|e| BenchError::Config(vec![e]))?;
+            sweep.run_to_end()?;
             let best = sweep
                 .rows()
                 .iter()
@@ -115,27 +132,19 @@ pub fn run_bench(name: &str) -> Result<String, String> {
             };
             Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
         }
-        other => Err(format!(
-            "unknown benchmark \"{other}\"; known: {}",
-            BENCHES.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
-        )),
+        other => Err(BenchError::Unknown { name: other.into() }),
     }
 }
 
 /// Runs a preset with `pairs` on one worker and returns its first file (the results CSV).
-fn preset_csv(preset: &str, pairs: &[(&str, &str)]) -> Result<String, String> {
-    let (_, mut run) = scenarios::start(preset, pairs, Shard::WHOLE).map_err(|e| {
-        e.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")
-    })?;
-    scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+fn preset_csv(preset: &str, pairs: &[(&str, &str)]) -> Result<String, BenchError> {
+    let (_, mut run) = scenarios::start(preset, pairs, Shard::WHOLE).map_err(BenchError::Config)?;
+    scenarios::run_to_end(run.as_mut())?;
     Ok(run.view().files[0].text.clone())
 }
 
 /// faer against nalgebra on the dense kernels of the DP-GD kernel path.
-fn dense_bench(name: &str) -> Result<String, String> {
+fn dense_bench(name: &str) -> Result<String, BenchError> {
     use nalgebra::DMatrix;
     let (n, p, b) = (2000, 4000, 4);
     let phi: Vec<f64> = (0..n * p).map(|i| (i as f64 * 0.618_034).sin()).collect();
@@ -176,8 +185,8 @@ fn dense_bench(name: &str) -> Result<String, String> {
         }
         "dense-eigen-faer" => {
             let k = gram_faer();
-            let (values, _) = crate::dense::symmetric_eigen(&k, n)
-                .ok_or_else(|| "the eigendecomposition did not converge".to_string())?;
+            let (values, _) =
+                crate::dense::symmetric_eigen(&k, n).ok_or(BenchError::NoConvergence)?;
             Ok(summary(&values))
         }
         "dense-eigen-nalgebra" => {
@@ -185,19 +194,19 @@ fn dense_bench(name: &str) -> Result<String, String> {
             let eig = nalgebra::SymmetricEigen::new(k);
             Ok(summary(eig.eigenvalues.as_slice()))
         }
-        other => Err(format!("unknown benchmark \"{other}\"")),
+        other => Err(BenchError::Unknown { name: other.into() }),
     }
 }
 
 /// One Private FedRep run at the config's first ε: draw data, Algorithm 2,
 /// T rounds of Algorithm 1, final heads. Returns the excess risk.
-pub fn private_fedrep_run(config: &FedRepConfig) -> Result<f64, String> {
-    config.validate().map_err(|e| e.to_string())?;
+pub fn private_fedrep_run(config: &FedRepConfig) -> Result<f64, BenchError> {
+    config.validate().map_err(|e| BenchError::Config(vec![e]))?;
     let data = match config.storage() {
         Storage::Stored => config.model().generate(),
         Storage::Streamed => config.model().streamed(),
     };
-    let plan = plan_private_fedrep(config, config.epsilons[0]).map_err(|e| e.to_string())?;
+    let plan = plan_private_fedrep(config, config.epsilons[0])?;
     let stat = spectral_statistic(&data, Some(config.init_clip), config.init_normalization);
     let mut rng = NoiseSource::new(config.seed).release(u64::MAX);
     let u0 = spectral_init(&stat, plan.init_sigma.unwrap_or(0.0), config.k, &mut rng);

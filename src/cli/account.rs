@@ -1,6 +1,7 @@
 //! `dp-explorer account`: what each accountant says about `steps` releases of
 //! a Gaussian mechanism. Given σ it prints the ε spent; given ε, the σ needed.
 
+use super::errors::CliError;
 use crate::privacy::query::{epsilon_for_sigma, sigma_for_epsilon};
 use crate::privacy::rdp::{epsilon_classic, epsilon_improved, epsilon_improved_grid};
 use crate::privacy::report::fmt_num;
@@ -30,13 +31,17 @@ pub struct AccountArgs {
     pub json: bool,
 }
 
-pub fn run(args: &AccountArgs) -> Result<String, String> {
-    let out = match (args.sigma, args.epsilon) {
-        (Some(sigma), None) => epsilon_from_sigma(args, sigma),
-        (None, Some(epsilon)) => sigma_from_epsilon(args, epsilon),
-        _ => return Err("give exactly one of --sigma and --epsilon".into()),
-    };
-    out.map_err(|e| e.to_string())
+pub fn run(args: &AccountArgs) -> Result<String, CliError> {
+    Ok(match (args.sigma, args.epsilon) {
+        (Some(sigma), None) => epsilon_from_sigma(args, sigma)?,
+        (None, Some(epsilon)) => sigma_from_epsilon(args, epsilon)?,
+        _ => {
+            return Err(CliError::argument(
+                "--sigma",
+                "give exactly one of --sigma and --epsilon",
+            ))
+        }
+    })
 }
 
 fn header(args: &AccountArgs) -> String {
@@ -250,12 +255,12 @@ mod tests {
 
     #[test]
     fn bad_inputs_give_messages_not_panics() {
-        let err = run(&parse(&["--sigma", "0", "--delta", "1e-5"]).unwrap()).unwrap_err();
-        assert!(err.contains("σ"), "{err}");
-        let err = run(&parse(&["--epsilon", "1", "--delta", "2"]).unwrap()).unwrap_err();
-        assert!(err.contains("δ"), "{err}");
-        let err =
-            run(&parse(&["--sigma", "1", "--delta", "1e-5", "--steps", "0"]).unwrap()).unwrap_err();
-        assert!(err.contains("steps"), "{err}");
+        let err = |args: &[&str]| run(&parse(args).unwrap()).unwrap_err().to_string();
+        let sigma = err(&["--sigma", "0", "--delta", "1e-5"]);
+        assert!(sigma.contains("σ"), "{sigma}");
+        let delta = err(&["--epsilon", "1", "--delta", "2"]);
+        assert!(delta.contains("δ"), "{delta}");
+        let steps = err(&["--sigma", "1", "--delta", "1e-5", "--steps", "0"]);
+        assert!(steps.contains("steps"), "{steps}");
     }
 }

@@ -3,8 +3,8 @@
 //! every run's score (`scores.csv`). The scenario supplies its canary and
 //! score through the registry; the game and the bounds are shared.
 
-use super::sweep::{preset_and_pairs, write_file, SweepArgs};
-use crate::plot::chart_svg;
+use super::errors::CliError;
+use super::sweep::{create_dir, preset_and_pairs, svg, write_file, SweepArgs};
 use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
 use crate::scenarios::{self};
 use std::path::PathBuf;
@@ -35,11 +35,14 @@ pub struct AuditArgs {
     pub out: PathBuf,
 }
 
-pub fn run(args: &AuditArgs) -> Result<String, String> {
+pub fn run(args: &AuditArgs) -> Result<String, CliError> {
     let mode = AuditMode::parse(&args.mode).ok_or_else(|| {
-        format!(
-            "--mode is white-box or final (got \"{}\")",
-            args.mode.chars().take(40).collect::<String>()
+        CliError::argument(
+            "--mode",
+            format!(
+                "--mode is white-box or final (got \"{}\")",
+                args.mode.chars().take(40).collect::<String>()
+            ),
         )
     })?;
     let sweep_like = SweepArgs {
@@ -62,14 +65,8 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         broken: args.broken,
         seed: args.seed,
     };
-    let mut audit = scenarios::start_audit(&preset, &pairs, options).map_err(|e| {
-        e.iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let mut audit = scenarios::start_audit(&preset, &pairs, options)?;
+    create_dir(&args.out)?;
     let estimate = audit.estimated_seconds();
     // Said before the game starts (the report is printed at the end).
     println!(
@@ -110,8 +107,11 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         out.push_str(&format!("wrote {}\n", path.display()));
     }
     for (spec, chart) in view.charts.iter().zip(AUDIT_CHARTS) {
-        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
-        let path = write_file(&args.out, &format!("{}.svg", chart.id), svg.as_bytes())?;
+        let path = write_file(
+            &args.out,
+            &format!("{}.svg", chart.id),
+            svg(spec)?.as_bytes(),
+        )?;
         out.push_str(&format!("wrote {}\n", path.display()));
     }
     Ok(out)

@@ -1,6 +1,7 @@
 //! `dp-explorer bench`: times the shared benchmarks natively. `scripts/bench.sh`
 //! runs the same benchmarks in headless chromium and prints both side by side.
 
+use super::errors::CliError;
 use crate::bench::{run_bench, BENCHES};
 use std::time::Instant;
 
@@ -17,7 +18,7 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-pub fn run(args: &BenchArgs) -> Result<String, String> {
+pub fn run(args: &BenchArgs) -> Result<String, CliError> {
     let names: Vec<&str> = if args.only.is_empty() {
         BENCHES.iter().map(|b| b.0).collect()
     } else {

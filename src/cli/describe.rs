@@ -6,6 +6,7 @@
 //! it to `www/pkg/describe.json`; with `--json` it is that file, without a
 //! short listing.
 
+use super::errors::CliError;
 use crate::scenarios::{self, audit::AUDIT_CHARTS, ChartInfo, Coverage, ScenarioInfo, SCENARIOS};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -44,7 +45,7 @@ struct Description {
     audit_charts: &'static [ChartInfo],
 }
 
-fn description() -> Result<Description, String> {
+fn description() -> Result<Description, CliError> {
     let mut out = Vec::new();
     for s in SCENARIOS {
         let info = s.info();
@@ -52,11 +53,11 @@ fn description() -> Result<Description, String> {
         for p in info.presets {
             let fields = s
                 .preset_fields(p.name)
-                .map_err(|e| format!("preset {}: {e}", p.name))?;
+                .map_err(|e| CliError::Internal(format!("preset {}: {e}", p.name)))?;
             let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let charts = s
                 .merge(p.name, &pairs, &[], Coverage::SoFar)
-                .map_err(|e| format!("preset {}: {e}", p.name))?
+                .map_err(|e| CliError::Internal(format!("preset {}: {e}", p.name)))?
                 .charts;
             preset_settings.insert(p.name, PresetDescription { fields, charts });
         }
@@ -74,10 +75,10 @@ fn description() -> Result<Description, String> {
     })
 }
 
-pub fn run(args: &DescribeArgs) -> Result<String, String> {
+pub fn run(args: &DescribeArgs) -> Result<String, CliError> {
     let d = description()?;
     if args.json {
-        let text = serde_json::to_string(&d).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string(&d).map_err(|e| CliError::Internal(e.to_string()))?;
         return Ok(format!("{text}\n"));
     }
     let mut out = String::new();

@@ -6,8 +6,9 @@
 //! every job's fingerprint and that every job is there once), naming the
 //! file, so a failed job of an array is found before anything is written.
 
+use super::errors::{CliError, FileAction};
 use super::shard::{self, ShardFile};
-use super::sweep::write_view;
+use super::sweep::{create_dir, write_view};
 use crate::scenarios::{self, Coverage, RunError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,18 +29,17 @@ pub struct MergeArgs {
 /// The shard files named by the arguments: a directory gives every shard file
 /// in it (other files are left alone), a file gives itself. A path given
 /// twice (`shards/0 shards/0`) counts once.
-fn shard_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+fn shard_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut paths = Vec::new();
     for arg in args {
-        let meta =
-            std::fs::metadata(arg).map_err(|e| format!("cannot read {}: {e}", arg.display()))?;
+        let meta = std::fs::metadata(arg).map_err(|e| CliError::io(FileAction::Read, arg, e))?;
         if meta.is_dir() {
             let found = shard_files_in(arg)?;
             if found.is_empty() {
-                return Err(format!(
-                    "{} holds no shard file (shard-I-of-N.part): give the --out directories of \
+                return Err(CliError::file(
+                    arg,
+                    " holds no shard file (shard-I-of-N.part): give the --out directories of \
                      `dp-explorer sweep --shard I/N`",
-                    arg.display()
                 ));
             }
             paths.extend(found);
@@ -57,12 +57,11 @@ fn shard_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(paths)
 }
 
-fn shard_files_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+fn shard_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let unreadable = |e| CliError::io(FileAction::Read, dir, e);
     let mut found = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let entry = entry.map_err(unreadable)?;
         let name = entry.file_name();
         if name.to_str().is_some_and(shard::is_shard_file_name) {
             found.push(entry.path());
@@ -105,7 +104,7 @@ fn first_difference(a: &[(String, String)], b: &[(String, String)]) -> String {
 }
 
 /// Why `other` cannot be merged with `first` (None: same sweep and build).
-fn mismatch(first: &ShardFile, other: &ShardFile) -> Option<String> {
+fn mismatch(first: &ShardFile, other: &ShardFile) -> Option<CliError> {
     let (a, b) = (&first.header, &other.header);
     let f = first.path.display();
     let what = if a.dp_explorer != b.dp_explorer {
@@ -130,9 +129,12 @@ fn mismatch(first: &ShardFile, other: &ShardFile) -> Option<String> {
     } else {
         return None;
     };
-    Some(format!(
-        "{} {what}: merge only the shards of one sweep",
-        other.path.display()
+    Some(CliError::merge_at(
+        &other.path,
+        format!(
+            "{} {what}: merge only the shards of one sweep",
+            other.path.display()
+        ),
     ))
 }
 
@@ -161,22 +163,28 @@ fn missing_message(missing: &[String], count: usize, given: &[PathBuf]) -> Strin
 }
 
 /// The shards in index order, once each and all N of them.
-fn complete(files: Vec<ShardFile>, count: usize) -> Result<Vec<ShardFile>, String> {
+fn complete(files: Vec<ShardFile>, count: usize) -> Result<Vec<ShardFile>, CliError> {
     let given: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
     let mut by_index: BTreeMap<usize, ShardFile> = BTreeMap::new();
     for f in files {
         let index = f.header.shard;
         if index >= count {
-            return Err(format!(
-                "{} says it is shard {index} of {count}, which does not exist",
-                f.path.display()
+            return Err(CliError::merge_at(
+                &f.path,
+                format!(
+                    "{} says it is shard {index} of {count}, which does not exist",
+                    f.path.display()
+                ),
             ));
         }
         if let Some(earlier) = by_index.get(&index) {
-            return Err(format!(
-                "shard {index} of {count} is given twice: {} and {}; give each share once",
-                earlier.path.display(),
-                f.path.display()
+            return Err(CliError::merge_at(
+                &f.path,
+                format!(
+                    "shard {index} of {count} is given twice: {} and {}; give each share once",
+                    earlier.path.display(),
+                    f.path.display()
+                ),
             ));
         }
         by_index.insert(index, f);
@@ -186,26 +194,36 @@ fn complete(files: Vec<ShardFile>, count: usize) -> Result<Vec<ShardFile>, Strin
         .map(|i| i.to_string())
         .collect();
     if !missing.is_empty() {
-        return Err(missing_message(&missing, count, &given));
+        return Err(CliError::MergeRefused {
+            file: None,
+            message: missing_message(&missing, count, &given),
+        });
     }
     Ok(by_index.into_values().collect())
 }
 
 /// The shard files of one sweep, checked: same build, preset, settings and N;
 /// every share once.
-fn check_shards(files: Vec<ShardFile>) -> Result<Vec<ShardFile>, String> {
-    let first = files.first().ok_or(
-        "no shard file given: give the --out directories of `dp-explorer sweep --shard I/N`",
-    )?;
+fn check_shards(files: Vec<ShardFile>) -> Result<Vec<ShardFile>, CliError> {
+    let first = files.first().ok_or_else(|| CliError::MergeRefused {
+        file: None,
+        message: "no shard file given: give the --out directories of `dp-explorer sweep \
+                  --shard I/N`"
+            .into(),
+    })?;
     if let Some(problem) = files.iter().find_map(|f| mismatch(first, f)) {
         return Err(problem);
     }
     let own = env!("CARGO_PKG_VERSION");
     if first.header.dp_explorer != own {
-        return Err(format!(
-            "{} was written by dp-explorer {}, this is {own}: run the shards and the merge with one build",
-            first.path.display(),
-            first.header.dp_explorer
+        return Err(CliError::merge_at(
+            &first.path,
+            format!(
+                "{} was written by dp-explorer {}, this is {own}: run the shards and the merge \
+                 with one build",
+                first.path.display(),
+                first.header.dp_explorer
+            ),
         ));
     }
     let count = first.header.shards;
@@ -214,24 +232,30 @@ fn check_shards(files: Vec<ShardFile>) -> Result<Vec<ShardFile>, String> {
 
 /// Only a sweep that does not split has empty shares (all but shard 0); a file
 /// saying otherwise was written by a build whose scenario differs.
-fn check_shares(shards: &[ShardFile], splits: bool, name: &str) -> Result<(), String> {
+fn check_shares(shards: &[ShardFile], splits: bool, name: &str) -> Result<(), CliError> {
     if let Some(odd) = shards.iter().find(|s| s.header.empty && !s.part.is_empty()) {
-        return Err(format!(
-            "{} says its share is empty but holds {} bytes of results: run the shards and the \
-             merge with one build",
-            odd.path.display(),
-            odd.part.len()
+        return Err(CliError::merge_at(
+            &odd.path,
+            format!(
+                "{} says its share is empty but holds {} bytes of results: run the shards and \
+                 the merge with one build",
+                odd.path.display(),
+                odd.part.len()
+            ),
         ));
     }
     match shards
         .iter()
         .find(|s| s.header.empty != (!splits && s.header.shard != 0))
     {
-        Some(odd) => Err(format!(
-            "{} does not match this build's {name} sweep (its share is {}empty): run the shards \
-             and the merge with one build",
-            odd.path.display(),
-            if odd.header.empty { "" } else { "not " }
+        Some(odd) => Err(CliError::merge_at(
+            &odd.path,
+            format!(
+                "{} does not match this build's {name} sweep (its share is {}empty): run the \
+                 shards and the merge with one build",
+                odd.path.display(),
+                if odd.header.empty { "" } else { "not " }
+            ),
         )),
         None => Ok(()),
     }
@@ -253,19 +277,25 @@ fn file_list(paths: &[PathBuf]) -> String {
 
 /// A refused merge as a message naming the file at fault (`paths[i]` holds
 /// part `i`), or every file when no one file is (a job that no part holds).
-fn merge_error(error: RunError, paths: &[PathBuf]) -> String {
+fn merge_error(error: RunError, paths: &[PathBuf]) -> CliError {
     let rerun = "rerun its share with the settings of the merge, or give the shards of one sweep";
+    let of_all = |message| CliError::MergeRefused {
+        file: None,
+        message,
+    };
     match error {
         RunError::PartRefused { part, message } => match paths.get(part) {
-            Some(path) => format!("{}: {message}; {rerun}", path.display()),
-            None => format!("shard {part}: {message}"),
+            Some(path) => {
+                CliError::merge_at(path, format!("{}: {message}; {rerun}", path.display()))
+            }
+            None => of_all(format!("shard {part}: {message}")),
         },
-        RunError::Incomplete(message) => format!(
+        RunError::Incomplete(message) => of_all(format!(
             "{message}: the shard files {} do not hold the whole sweep of the settings their \
              headers claim; rerun the shards with those settings",
             file_list(paths)
-        ),
-        other => format!("{}: {other}", file_list(paths)),
+        )),
+        other => of_all(format!("{}: {other}", file_list(paths))),
     }
 }
 
@@ -281,7 +311,7 @@ pub struct Merged {
 }
 
 /// Reads, checks and merges the shard files under `dirs` (nothing written).
-pub fn merged_view(dirs: &[PathBuf]) -> Result<Merged, String> {
+pub fn merged_view(dirs: &[PathBuf]) -> Result<Merged, CliError> {
     let files = shard_paths(dirs)?
         .iter()
         .map(|p| shard::read(p))
@@ -292,15 +322,17 @@ pub fn merged_view(dirs: &[PathBuf]) -> Result<Merged, String> {
 /// Checks and merges shard files already read ([`shard::read`], or
 /// [`shard::decode`] of bytes in memory): what [`merged_view`] does after
 /// reading them.
-pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, String> {
+pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, CliError> {
     let shards = check_shards(files)?;
-    let header = shards
-        .first()
-        .map(|s| s.header.clone())
-        .ok_or("no shard file given")?;
-    let first = shards[0].path.display().to_string();
-    let (scenario, name) =
-        scenarios::by_preset(&header.preset).map_err(|e| format!("{first}: {e}"))?;
+    let Some(first) = shards.first() else {
+        return Err(CliError::MergeRefused {
+            file: None,
+            message: "no shard file given".into(),
+        });
+    };
+    let header = first.header.clone();
+    let (scenario, name) = scenarios::by_preset(&header.preset)
+        .map_err(|e| CliError::file(&first.path, format!(": {e}")))?;
     let info = scenario.info();
     check_shares(&shards, info.splits, name)?;
     let pairs: Vec<(&str, &str)> = header
@@ -324,10 +356,9 @@ pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, String> {
     })
 }
 
-pub fn run(args: &MergeArgs) -> Result<String, String> {
+pub fn run(args: &MergeArgs) -> Result<String, CliError> {
     let merged = merged_view(&args.dirs)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    create_dir(&args.out)?;
     let count = merged.shards;
     let mut out = merged.view.summary.clone();
     out.push_str(&scenarios::claims::summary(&merged.view.claims));

@@ -6,10 +6,12 @@ pub mod account;
 pub mod audit;
 pub mod bench;
 pub mod describe;
-mod errors;
+pub mod errors;
 pub mod merge;
 pub mod shard;
 pub mod sweep;
+
+pub use errors::CliError;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -63,9 +65,9 @@ pub fn main() -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_code())
         }
     }
 }

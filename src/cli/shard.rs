@@ -20,7 +20,7 @@
 //! settings the header claims and requires every job of it exactly once
 //! ([`crate::scenarios::decode_parts`]).
 
-use super::errors::join_errors;
+use super::errors::{CliError, FileAction};
 use crate::scenarios::{self, Run, Scenario, Shard};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -40,27 +40,30 @@ const FORMAT_VERSION: u32 = 2;
 const MAX_SHARD_FILE_BYTES: u64 = 1 << 30;
 
 /// `--shard I/N`: share I (counted from 0) of N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
+///
+/// The message does not repeat the flag: clap puts it before the message.
+pub fn parse_shard(text: &str) -> Result<Shard, CliError> {
+    let refused = |message: String| CliError::argument("--shard", message);
     let usage = "expected I/N, share I of N counted from 0 (e.g. 0/4, 1/4, 2/4, 3/4)";
     let (i, n) = text
         .split_once('/')
-        .ok_or_else(|| format!("{usage}; there is no '/'"))?;
+        .ok_or_else(|| refused(format!("{usage}; there is no '/'")))?;
     let whole = |s: &str, what: &str| {
         s.trim()
             .parse::<usize>()
-            .map_err(|_| format!("{usage}; {what} must be a whole number"))
+            .map_err(|_| refused(format!("{usage}; {what} must be a whole number")))
     };
     let (index, count) = (whole(i, "I")?, whole(n, "N")?);
     if count == 0 || count > MAX_SHARDS {
-        return Err(format!(
+        return Err(refused(format!(
             "N (the number of shares) must be between 1 and {MAX_SHARDS}"
-        ));
+        )));
     }
     if index >= count {
-        return Err(format!(
+        return Err(refused(format!(
             "I must be below N: the {count} shares are numbered 0 to {}",
             count - 1
-        ));
+        )));
     }
     Ok(Shard { index, count })
 }
@@ -111,15 +114,12 @@ pub struct ShardFile {
 /// The digest of a header and its part: 64-bit FNV-1a over the header's JSON
 /// with `digest` empty, a newline and the part (not a defence against a
 /// forger, who can recompute it; see the module's doc).
-pub fn digest(header: &Header, part: &[u8]) -> Result<String, String> {
+pub fn digest(header: &Header, part: &[u8]) -> Result<String, CliError> {
     let blank = Header {
         digest: String::new(),
         ..header.clone()
     };
-    let mut hash = scenarios::fnv1a64(
-        scenarios::FNV_START,
-        &serde_json::to_vec(&blank).map_err(|e| e.to_string())?,
-    );
+    let mut hash = scenarios::fnv1a64(scenarios::FNV_START, &header_json(&blank)?);
     hash = scenarios::fnv1a64(hash, b"\n");
     Ok(format!("{:016x}", scenarios::fnv1a64(hash, part)))
 }
@@ -130,7 +130,7 @@ fn header_for(
     shard: Shard,
     part: &[u8],
     empty: bool,
-) -> Result<Header, String> {
+) -> Result<Header, CliError> {
     let mut header = Header {
         format: FORMAT.into(),
         version: FORMAT_VERSION,
@@ -151,23 +151,27 @@ fn header_for(
 }
 
 /// The bytes of a shard file.
-pub fn encode(header: &Header, part: &[u8]) -> Result<Vec<u8>, String> {
+pub fn encode(header: &Header, part: &[u8]) -> Result<Vec<u8>, CliError> {
     // serde_json escapes newlines inside strings, so the header is one line.
-    let mut bytes = serde_json::to_vec(header).map_err(|e| e.to_string())?;
+    let mut bytes = header_json(header)?;
     bytes.push(b'\n');
     bytes.extend_from_slice(part);
     Ok(bytes)
 }
 
-fn not_a_shard(path: &Path, why: &str) -> String {
-    format!(
-        "{} is not a shard file of `dp-explorer sweep --shard` ({why})",
-        path.display()
+fn header_json(header: &Header) -> Result<Vec<u8>, CliError> {
+    serde_json::to_vec(header).map_err(|e| CliError::Internal(e.to_string()))
+}
+
+fn not_a_shard(path: &Path, why: &str) -> CliError {
+    CliError::file(
+        path,
+        format!(" is not a shard file of `dp-explorer sweep --shard` ({why})"),
     )
 }
 
 /// A shard file's bytes, checked: format, version, length and digest.
-pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
+pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, CliError> {
     let end = bytes
         .iter()
         .position(|&b| b == b'\n')
@@ -179,11 +183,13 @@ pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
     }
     let version = value.get("version").and_then(|v| v.as_u64());
     if version != Some(u64::from(FORMAT_VERSION)) {
-        return Err(format!(
-            "{} is a shard file of format version {}; this dp-explorer reads version {FORMAT_VERSION}: \
-             run the shards and the merge with one build",
-            path.display(),
-            version.map_or("(none)".into(), |v| v.to_string())
+        return Err(CliError::file(
+            path,
+            format!(
+                " is a shard file of format version {}; this dp-explorer reads version \
+                 {FORMAT_VERSION}: run the shards and the merge with one build",
+                version.map_or("(none)".into(), |v| v.to_string())
+            ),
         ));
     }
     let header: Header = serde_json::from_value(value)
@@ -194,18 +200,20 @@ pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
         header.shard, header.shards
     );
     if part.len() != header.part_bytes {
-        return Err(format!(
-            "{} is truncated: {} bytes of results where its header says {}; {rerun}",
-            path.display(),
-            part.len(),
-            header.part_bytes
+        return Err(CliError::file(
+            path,
+            format!(
+                " is truncated: {} bytes of results where its header says {}; {rerun}",
+                part.len(),
+                header.part_bytes
+            ),
         ));
     }
     if digest(&header, &part)? != header.digest {
-        return Err(format!(
-            "{} is damaged or was edited: its header and results do not match the digest in \
+        return Err(CliError::file(
+            path,
+            " is damaged or was edited: its header and results do not match the digest in \
              its header (so its shard number may be wrong too); copy it again or rerun its share",
-            path.display()
         ));
     }
     Ok(ShardFile {
@@ -216,11 +224,11 @@ pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<ShardFile, String> {
 }
 
 /// Reads and checks one shard file.
-pub fn read(path: &Path) -> Result<ShardFile, String> {
+pub fn read(path: &Path) -> Result<ShardFile, CliError> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_SHARD_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| CliError::io(FileAction::Read, path, e))?;
     if bytes.len() as u64 > MAX_SHARD_FILE_BYTES {
         return Err(not_a_shard(path, "larger than 1 GB"));
     }
@@ -229,7 +237,7 @@ pub fn read(path: &Path) -> Result<ShardFile, String> {
 
 /// Writes the shard file through a temporary name, so that a shard killed
 /// mid-write (a job's time limit) leaves no file that `merge` would read.
-fn write(dir: &Path, header: &Header, part: &[u8]) -> Result<PathBuf, String> {
+fn write(dir: &Path, header: &Header, part: &[u8]) -> Result<PathBuf, CliError> {
     let shard = Shard {
         index: header.shard,
         count: header.shards,
@@ -237,9 +245,8 @@ fn write(dir: &Path, header: &Header, part: &[u8]) -> Result<PathBuf, String> {
     let path = dir.join(file_name(shard));
     let partial = dir.join(format!("{}.tmp", file_name(shard)));
     std::fs::write(&partial, encode(header, part)?)
-        .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
-    std::fs::rename(&partial, &path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| CliError::io(FileAction::Write, &partial, e))?;
+    std::fs::rename(&partial, &path).map_err(|e| CliError::io(FileAction::Write, &path, e))?;
     Ok(path)
 }
 
@@ -251,16 +258,14 @@ fn run_part(
     preset: &str,
     pairs: &[(&str, &str)],
     shard: Shard,
-) -> Result<Option<Vec<u8>>, String> {
+) -> Result<Option<Vec<u8>>, CliError> {
     let splits = scenario.info().splits;
     if !splits && shard.index != 0 {
         return Ok(None);
     }
     let share = if splits { shard } else { Shard::WHOLE };
-    let mut run: Box<dyn Run> = scenario
-        .start(preset, pairs, share)
-        .map_err(|e| join_errors(&e))?;
-    scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+    let mut run: Box<dyn Run> = scenario.start(preset, pairs, share)?;
+    scenarios::run_to_end(run.as_mut())?;
     Ok(Some(run.part()))
 }
 
@@ -271,8 +276,8 @@ pub fn run_share(
     pairs: &[(&str, &str)],
     shard: Shard,
     out: &Path,
-) -> Result<String, String> {
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+) -> Result<String, CliError> {
+    super::sweep::create_dir(out)?;
     let started = Instant::now();
     let part = run_part(scenario, preset, pairs, shard)?;
     let seconds = started.elapsed().as_secs_f64();
@@ -299,12 +304,15 @@ mod tests {
 
     #[test]
     fn parses_shares_and_refuses_what_is_not_one() {
-        assert_eq!(parse_shard("2/4"), Ok(Shard { index: 2, count: 4 }));
-        assert_eq!(parse_shard("0/1"), Ok(Shard::WHOLE));
+        assert_eq!(parse_shard("2/4").unwrap(), Shard { index: 2, count: 4 });
+        assert_eq!(parse_shard("0/1").unwrap(), Shard::WHOLE);
         for bad in ["3/2", "4/4", "a/b", "0/0", "1", "-1/2", "0/2000", ""] {
             assert!(parse_shard(bad).is_err(), "{bad}");
         }
-        assert!(parse_shard("3/2").unwrap_err().contains("0 to 1"));
+        assert!(parse_shard("3/2")
+            .unwrap_err()
+            .to_string()
+            .contains("0 to 1"));
     }
 
     #[test]
@@ -324,11 +332,17 @@ mod tests {
         let read = decode(path, bytes.clone()).unwrap();
         assert_eq!((read.header, read.part), (header, part));
         let truncated = bytes[..bytes.len() - 1].to_vec();
-        assert!(decode(path, truncated).unwrap_err().contains("truncated"));
+        assert!(decode(path, truncated)
+            .unwrap_err()
+            .to_string()
+            .contains("truncated"));
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
-        assert!(decode(path, flipped).unwrap_err().contains("damaged"));
+        assert!(decode(path, flipped)
+            .unwrap_err()
+            .to_string()
+            .contains("damaged"));
         // The header is digested too: an edited setting or shard count is refused.
         let end = bytes.iter().position(|&b| b == b'\n').unwrap();
         let line = std::str::from_utf8(&bytes[..end]).unwrap();
@@ -336,10 +350,14 @@ mod tests {
             let mut edited = line.replacen(from, to, 1).into_bytes();
             assert_ne!(edited, line.as_bytes());
             edited.extend_from_slice(&bytes[end..]);
-            assert!(decode(path, edited).unwrap_err().contains("was edited"));
+            assert!(decode(path, edited)
+                .unwrap_err()
+                .to_string()
+                .contains("was edited"));
         }
         assert!(decode(path, b"results\n1,2\n".to_vec())
             .unwrap_err()
+            .to_string()
             .contains("not a shard file"));
     }
 }

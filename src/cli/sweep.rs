@@ -3,7 +3,7 @@
 //! drawn by the page's chart code. The preset picks the scenario; the
 //! settings, presets and chart names come from the registry.
 
-use super::errors::join_errors;
+use super::errors::{CliError, FileAction};
 use super::shard;
 use crate::plot::chart_svg;
 use crate::scenarios::{self, field::FieldKind, ChartInfo, Run, Shard, View, SCENARIOS};
@@ -90,10 +90,15 @@ pub fn settings_help() -> String {
     out
 }
 
-fn split_pair(s: &str) -> Result<(&str, &str), String> {
+fn split_pair(s: &str) -> Result<(&str, &str), CliError> {
     s.split_once('=')
         .map(|(k, v)| (k.trim(), v.trim()))
-        .ok_or_else(|| format!("--set expects KEY=VALUE (got \"{}\")", shorten(s)))
+        .ok_or_else(|| {
+            CliError::argument(
+                "--set",
+                format!("--set expects KEY=VALUE (got \"{}\")", shorten(s)),
+            )
+        })
 }
 
 fn shorten(s: &str) -> String {
@@ -102,25 +107,25 @@ fn shorten(s: &str) -> String {
 
 /// The text of a `--config` file: a regular file of at most a few MB, with
 /// any UTF-8 byte-order mark dropped.
-fn read_config_file(path: &Path) -> Result<String, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn read_config_file(path: &Path) -> Result<String, CliError> {
+    let meta = std::fs::metadata(path).map_err(|e| CliError::io(FileAction::Read, path, e))?;
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
+        return Err(CliError::file(path, " is not a regular file"));
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| CliError::io(FileAction::Read, path, e))?;
     if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(format!(
-            "{} is larger than {} MB; a config is a small JSON object of settings",
-            path.display(),
-            MAX_CONFIG_BYTES >> 20
+        return Err(CliError::file(
+            path,
+            format!(
+                " is larger than {} MB; a config is a small JSON object of settings",
+                MAX_CONFIG_BYTES >> 20
+            ),
         ));
     }
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| CliError::file(path, " is not UTF-8 text"))?;
     Ok(text.trim_start_matches('\u{feff}').to_string())
 }
 
@@ -128,16 +133,16 @@ fn read_config_file(path: &Path) -> Result<String, String> {
 /// (key, text) pairs.
 pub(super) fn preset_and_pairs(
     args: &SweepArgs,
-) -> Result<(String, Vec<(String, String)>), String> {
+) -> Result<(String, Vec<(String, String)>), CliError> {
     let mut preset = args.preset.clone();
     let mut pairs = Vec::new();
     if let Some(path) = &args.config {
         let text = read_config_file(path)?;
         let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            serde_json::from_str(&text).map_err(|e| CliError::file(path, format!(": {e}")))?;
         let obj = value
             .as_object()
-            .ok_or_else(|| format!("{}: expected a JSON object of settings", path.display()))?;
+            .ok_or_else(|| CliError::file(path, ": expected a JSON object of settings"))?;
         for (k, v) in obj {
             let text = match v {
                 serde_json::Value::String(s) => s.clone(),
@@ -153,11 +158,14 @@ pub(super) fn preset_and_pairs(
                     None => preset = Some(text),
                     Some(p) if p.trim().eq_ignore_ascii_case(text.trim()) => {}
                     Some(p) => {
-                        return Err(format!(
-                            "preset: --preset {} and the preset \"{}\" of {} differ; give one",
-                            shorten(p),
-                            shorten(&text),
-                            path.display()
+                        return Err(CliError::argument(
+                            "--preset",
+                            format!(
+                                "preset: --preset {} and the preset \"{}\" of {} differ; give one",
+                                shorten(p),
+                                shorten(&text),
+                                path.display()
+                            ),
                         ))
                     }
                 }
@@ -190,7 +198,7 @@ fn unknown_config_keys(
     path: &Path,
     preset: &str,
     pairs: &[(String, String)],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let Ok((scenario, name)) = scenarios::by_preset(preset) else {
         return Ok(());
     };
@@ -222,17 +230,30 @@ fn unknown_config_keys(
         1 => format!("unknown setting {names}"),
         count => format!("{count} unknown settings: {names}"),
     };
-    Err(format!(
-        "--config {}: {what} for --preset {name}; known settings: {}",
-        path.display(),
-        fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+    Err(CliError::argument(
+        "--config",
+        format!(
+            "--config {}: {what} for --preset {name}; known settings: {}",
+            path.display(),
+            fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+        ),
     ))
 }
 
-pub(super) fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
+pub(super) fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, CliError> {
     let path = dir.join(name);
-    std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&path, contents).map_err(|e| CliError::io(FileAction::Write, &path, e))?;
     Ok(path)
+}
+
+/// Creates the output directory `dir` (and its parents).
+pub(super) fn create_dir(dir: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| CliError::io(FileAction::Create, dir, e))
+}
+
+/// A chart as SVG, at the size every written chart has.
+pub(super) fn svg(spec: &crate::plot::ChartSpec) -> Result<String, CliError> {
+    chart_svg(spec, 800, 500).map_err(|e| CliError::Internal(e.to_string()))
 }
 
 /// Writes a view's files and one SVG per chart (named by the chart's id)
@@ -241,7 +262,7 @@ pub(super) fn write_view(
     dir: &Path,
     charts: &[ChartInfo],
     view: &View,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, CliError> {
     let mut written = Vec::new();
     for file in &view.files {
         written.push(write_file(dir, file.name, file.text.as_bytes())?);
@@ -251,7 +272,7 @@ pub(super) fn write_view(
         written.push(write_file(dir, "claims.csv", csv.as_bytes())?);
     }
     for (spec, chart) in view.charts.iter().zip(charts) {
-        let svg = chart_svg(spec, 800, 500).map_err(|e| e.to_string())?;
+        let svg = svg(spec)?;
         written.push(write_file(
             dir,
             &format!("{}.svg", chart.id),
@@ -263,19 +284,18 @@ pub(super) fn write_view(
 
 /// The sweep's runs shared out over `threads` shards (as the page's worker
 /// pool shares them), merged by the scenario: the same view as one thread.
-fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<View, String> {
-    let (scenario, _) = scenarios::by_preset(preset).map_err(|e| e.to_string())?;
+fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<View, CliError> {
+    let (scenario, _) = scenarios::by_preset(preset)?;
     let parts = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|index| {
-                scope.spawn(move || -> Result<Vec<u8>, String> {
+                scope.spawn(move || -> Result<Vec<u8>, CliError> {
                     let shard = Shard {
                         index,
                         count: threads,
                     };
-                    let (_, mut run) =
-                        scenarios::start(preset, pairs, shard).map_err(|e| join_errors(&e))?;
-                    scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+                    let (_, mut run) = scenarios::start(preset, pairs, shard)?;
+                    scenarios::run_to_end(run.as_mut())?;
                     Ok(run.part())
                 })
             })
@@ -284,53 +304,53 @@ fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<V
             .into_iter()
             .map(|h| {
                 h.join()
-                    .map_err(|_| "a sweep thread panicked".to_string())?
+                    .map_err(|_| CliError::Internal("a sweep thread panicked".into()))?
             })
-            .collect::<Result<Vec<_>, String>>()
+            .collect::<Result<Vec<_>, CliError>>()
     })?;
-    scenarios::merge_judged(scenario, preset, pairs, &parts, scenarios::Coverage::Whole)
-        .map_err(|e| e.to_string())
+    Ok(scenarios::merge_judged(
+        scenario,
+        preset,
+        pairs,
+        &parts,
+        scenarios::Coverage::Whole,
+    )?)
 }
 
-pub fn run(args: &SweepArgs) -> Result<String, String> {
+pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let (preset, pairs) = preset_and_pairs(args)?;
     let pairs: Vec<(&str, &str)> = pairs
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let (scenario, name) = scenarios::by_preset(&preset).map_err(|e| e.to_string())?;
+    let (scenario, name) = scenarios::by_preset(&preset)?;
     let info = scenario.info();
     let errors = scenario.validate(name, &pairs);
     if !errors.is_empty() {
-        return Err(join_errors(&errors));
+        return Err(CliError::Config(errors));
     }
     if let Some(share) = args.shard {
         return shard::run_share(scenario, name, &pairs, share, &args.out);
     }
     let threads = match args.threads {
         Some(t) if t == 0 || t > MAX_THREADS => {
-            return Err(format!(
-                "--threads must be between 1 and {MAX_THREADS} (got {t})"
+            return Err(CliError::argument(
+                "--threads",
+                format!("--threads must be between 1 and {MAX_THREADS} (got {t})"),
             ))
         }
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     let threads = if info.splits { threads } else { 1 };
-    let estimate = scenario
-        .estimated_seconds(name, &pairs)
-        .map_err(|e| join_errors(&e))?
-        / threads as f64;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let estimate = scenario.estimated_seconds(name, &pairs)? / threads as f64;
+    create_dir(&args.out)?;
     let started = Instant::now();
     let view = if threads > 1 {
         run_sharded(name, &pairs, threads)?
     } else {
-        let mut run: Box<dyn Run> = scenario
-            .start(name, &pairs, Shard::WHOLE)
-            .map_err(|e| join_errors(&e))?;
-        scenarios::run_to_end(run.as_mut()).map_err(|e| e.to_string())?;
+        let mut run: Box<dyn Run> = scenario.start(name, &pairs, Shard::WHOLE)?;
+        scenarios::run_to_end(run.as_mut())?;
         scenarios::judged(scenario, run.view())
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -384,7 +404,9 @@ mod tests {
             object.insert(format!("k{i:06}"), 1.into());
         }
         std::fs::write(&path, serde_json::to_vec(&object).unwrap()).unwrap();
-        let error = preset_and_pairs(&args_with_config(&path)).unwrap_err();
+        let error = preset_and_pairs(&args_with_config(&path))
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with(&format!("--config {}: ", path.display())),
             "{error}"
@@ -403,7 +425,9 @@ mod tests {
             format!(r#"{{"preset": "{last}", "bogus": 1, "n": 40}}"#),
         )
         .unwrap();
-        let error = preset_and_pairs(&args_with_config(&path)).unwrap_err();
+        let error = preset_and_pairs(&args_with_config(&path))
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains(&format!("unknown setting \"bogus\" for --preset {last}")),
             "{error}"

@@ -615,7 +615,7 @@ pub fn audit_overlay(
 /// one-line summary; see `crate::bench`.
 #[wasm_bindgen]
 pub fn run_bench(name: &str) -> Result<String, JsError> {
-    crate::bench::run_bench(name).map_err(|e| JsError::new(&e))
+    crate::bench::run_bench(name).map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// The benchmark names.
