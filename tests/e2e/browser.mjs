@@ -1,6 +1,8 @@
 // Shared helpers for the end-to-end tests: a static server on loopback for
 // www/, and Debian's chromium driven by playwright-core (no browser download).
 import { chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import assert from 'node:assert/strict';
 import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -119,4 +121,42 @@ export function servedBrowser() {
     await env.server?.close();
   });
   return env;
+}
+
+/**
+ * A page of `env`'s server (or `base`) in a browser context of its own (axe asks for one; closed with
+ * the page), its uncaught errors collected in `errors`; waits until the status is one of `states`
+ * (none: does not wait). `init` runs in the page before its scripts (e.g. an observer to install).
+ */
+export async function openPage(env, query = '', {
+  viewport = { width: 1366, height: 768 }, states = ['idle', 'error'], deviceScaleFactor = 1, init = null,
+} = {}) {
+  const context = await env.browser.newContext({ viewport, deviceScaleFactor, acceptDownloads: true });
+  const page = await context.newPage();
+  // Not awaited by anyone: a close racing the browser's own shutdown after the
+  // last test must not become an unhandled rejection.
+  page.on('close', () => context.close().catch(() => {}));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (init) await page.addInitScript(init);
+  await page.goto(`${env.server.url}${query}`);
+  if (states) await waitStatus(page, states);
+  return { page, errors };
+}
+
+/** Presses Run and waits for the sweep to finish; fails with the page's error if it did not. */
+export async function runToDone(page, timeout = 60_000) {
+  await page.click('#run');
+  const status = await waitStatus(page, ['done', 'error'], timeout);
+  assert.equal(status, 'done', await page.textContent('#error'));
+}
+
+/** No axe-core violation in the page's current state (`state` names it in the failure). */
+export async function accessible(page, state = '') {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  assert.deepEqual(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `axe violations (${state})`,
+  );
 }

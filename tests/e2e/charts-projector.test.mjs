@@ -8,28 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { waitStatus, servedBrowser } from './browser.mjs';
+import { accessible, openPage, runToDone as runUntilDone, servedBrowser } from './browser.mjs';
 
 const env = servedBrowser();
 
-async function open(query, viewport) {
-  // axe-core asks for a page of its own context.
-  const context = await env.browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  page.on('close', () => context.close().catch(() => {}));
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${env.server.url}${query}`);
-  await waitStatus(page, ['idle']);
-  return { page, errors };
-}
-
-async function runToDone(page, timeout = 120_000) {
-  await page.click('#run');
-  const status = await waitStatus(page, ['done', 'error'], timeout);
-  assert.equal(status, 'done', await page.textContent('#error'));
-}
+const open = (query, viewport) => openPage(env, query, { viewport, states: ['idle'] });
+const runToDone = (page, timeout = 120_000) => runUntilDone(page, timeout);
 
 /**
  * The smallest text of every visible chart of the scenario shown, in CSS px
@@ -138,8 +122,7 @@ test('long per-round tables start collapsed behind a summary with their row coun
   await summary.focus();
   await page.keyboard.press('Enter');
   assert.ok(await summary.evaluate((s) => s.parentElement.open));
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+  await accessible(page, 'a FLUTE table opened');
   assert.deepEqual(errors, []);
   await page.close();
 });

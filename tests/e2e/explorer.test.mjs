@@ -7,34 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { waitStatus, servedBrowser } from './browser.mjs';
+import { accessible, openPage, waitStatus, servedBrowser, runToDone } from './browser.mjs';
 
 const env = servedBrowser();
 
-async function open(query = '', viewport = { width: 1366, height: 650 }) {
-  // axe-core asks for a page of its own context.
-  const context = await env.browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  // Not awaited by anyone: a close racing the browser's own shutdown after the
-  // last test must not become an unhandled rejection.
-  page.on('close', () => context.close().catch(() => {}));
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${env.server.url}${query}`);
-  await waitStatus(page, ['idle', 'error']);
-  return { page, errors };
-}
-
-/** No axe-core violation in the page's current state. */
-async function accessible(page, state) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  assert.deepEqual(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-    `axe violations (${state})`,
-  );
-}
+const open = (query = '', viewport = { width: 1366, height: 650 }) => openPage(env, query, { viewport });
 
 /** The element's box lies inside the viewport (no scrolling needed). */
 async function inView(page, selector) {
@@ -65,8 +42,7 @@ for (const [name, viewport, query] of [
 
 test('the ε slider adds a value to the list and redraws the risk chart without pressing Run', async () => {
   const { page, errors } = await open('?preset=fedrep-paper&altmin=off', { width: 1366, height: 900 });
-  await page.click('#run');
-  await waitStatus(page, ['done'], 60_000);
+  await runToDone(page);
   const base = (await page.inputValue('#epsilons')).split(',').map(Number);
   const times = [];
   // Positions between the list's values: each is added to the list (the one added before leaves it).
@@ -102,8 +78,7 @@ test('the ε slider adds a value to the list and redraws the risk chart without 
 test('an edit marks the results out of date, and exports carry the config of the run shown', async () => {
   const { page, errors } = await open('?preset=fedrep-paper&n=3000&epsilons=1,4', { width: 1366, height: 900 });
   await page.uncheck('#auto-run');
-  await page.click('#run');
-  await waitStatus(page, ['done'], 60_000);
+  await runToDone(page);
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), false);
   await page.fill('#n', '5000');
   await page.waitForFunction(() => document.getElementById('results').classList.contains('stale'));
@@ -121,8 +96,7 @@ test('an edit marks the results out of date, and exports carry the config of the
 
 test('labels show the ε spent where it differs from the target', async () => {
   const { page, errors } = await open('?preset=fedrep-authors-code&n=3000&epsilons=1,8', { width: 1366, height: 900 });
-  await page.click('#run');
-  await waitStatus(page, ['done'], 60_000);
+  await runToDone(page);
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#risk-chart-svg')]);
   const svg = await readFile(await dl.path(), 'utf8');
   assert.match(svg, /Private FedRep \(spends ε = [\d.]+–[\d.]+\)/);

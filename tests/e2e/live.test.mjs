@@ -7,38 +7,25 @@
 // slider does not scroll the page away. axe-core finds no violation in the states visited.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
-import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { accessible, openPage, waitStatus, inkFraction, servedBrowser } from './browser.mjs';
 
 const env = servedBrowser();
 
 /** A page in a context of its own (axe asks for it), recording every layout shift from the start. */
-async function open(query = '', viewport = { width: 1366, height: 768 }, { wait = true, deviceScaleFactor = 1 } = {}) {
-  const context = await env.browser.newContext({ viewport, deviceScaleFactor });
-  const page = await context.newPage();
-  page.on('close', () => context.close().catch(() => {}));
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript(() => {
-    window.shifts = [];
-    new PerformanceObserver((list) => {
-      // Every shift, with or without recent input: the runs below are started without input.
-      for (const e of list.getEntries()) {
-        window.shifts.push({ value: e.value, sources: e.sources.map((s) => (s.node && (s.node.id || s.node.className || s.node.nodeName)) || '?') });
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  await page.goto(`${env.server.url}${query}`);
-  if (wait) await waitStatus(page, ['idle', 'error']);
-  return { page, errors };
+function open(query = '', viewport = { width: 1366, height: 768 }, { wait = true, deviceScaleFactor = 1 } = {}) {
+  return openPage(env, query, { viewport, deviceScaleFactor, states: wait ? ['idle', 'error'] : null, init: recordShifts });
 }
 
-async function accessible(page, state) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `axe violations (${state})`);
+function recordShifts() {
+  window.shifts = [];
+  new PerformanceObserver((list) => {
+    // Every shift, with or without recent input: the runs below are started without input.
+    for (const e of list.getEntries()) {
+      window.shifts.push({ value: e.value, sources: e.sources.map((s) => (s.node && (s.node.id || s.node.className || s.node.nodeName)) || '?') });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
 }
 
-/** The summed layout shift recorded since `since` (an index into window.shifts), with its sources. */
 async function shiftSince(page, since) {
   return page.evaluate((i) => {
     const s = window.shifts.slice(i);

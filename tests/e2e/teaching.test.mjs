@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { serve, waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { serve, waitStatus, inkFraction, servedBrowser, runToDone } from './browser.mjs';
 
 // The registry as the page reads it: the page's wasm module, in Node.
 const wasm = await import('../../www/pkg/dp_explorer.js');
@@ -67,11 +67,6 @@ async function openPage(query = '', { viewport = { width: 1280, height: 900 }, b
   return { page, errors };
 }
 
-async function runToDone(page, timeout = 60_000) {
-  await page.click('#run');
-  const status = await waitStatus(page, ['done', 'error'], timeout);
-  assert.equal(status, 'done', await page.textContent('#error'));
-}
 
 async function download(page, selector) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
