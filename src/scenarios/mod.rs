@@ -16,6 +16,7 @@
 pub mod adapter;
 pub mod audit;
 pub mod claims;
+pub mod config_common;
 pub mod csv_out;
 pub mod error;
 pub mod explain;

@@ -4,10 +4,11 @@
 
 use crate::data::margin_classification::{Inputs, MarginModel, MIN_ACCEPTANCE};
 use crate::privacy::report::fmt_num;
+use crate::scenarios::config_common::{presets, seed_section, CHARTS, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, sections, unknown_preset, Config, Field, OptionalList,
+    choices, common, field, fields_once, sections, Config, Field, OptionalList,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -127,9 +128,7 @@ impl Default for ClassifierConfig {
     }
 }
 
-const PROBLEM: &str = "Problem";
 const LEARNER: &str = "Algorithm 3";
-const CHARTS: &str = "Charts";
 
 fn field_table() -> Vec<Field<ClassifierConfig>> {
     type C = ClassifierConfig;
@@ -210,13 +209,7 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
                     .range(10..=10_000),
             ],
         ),
-        (
-            PROBLEM,
-            vec![
-                field!(seed via common::seed),
-                field!(seeds via common::seeds),
-            ],
-        ),
+        seed_section!(),
     ])
 }
 
@@ -284,26 +277,23 @@ fn floor_to_3_digits(x: f64) -> f64 {
 impl Config for ClassifierConfig {
     fields_once!(ClassifierConfig, field_table);
 
-    fn preset(name: &str) -> Result<Self, ConfigError> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "jl-random" => Ok(ClassifierConfig::default()),
-            "jl-exact" => Ok(ClassifierConfig {
-                n: 300,
-                k: 1,
-                k_prime: 2,
-                d: 20,
-                // With k = 1 every input has the full margin a·r·Γ; at k′ = 2
-                // the projection folds the part orthogonal to U* onto it, and
-                // a = 0.6 leaves enough of it to show what that costs.
-                signal: 0.6,
-                cover: Cover::Exact,
-                cover_gamma: 0.5,
-                d_grid: OptionalList(vec![10, 20, 50, 100]),
-                candidate_grid: OptionalList(Vec::new()),
-                ..ClassifierConfig::default()
-            }),
-            other => Err(unknown_preset(other, PRESETS)),
-        }
+    presets! {
+        "jl-random" => ClassifierConfig::default(),
+        "jl-exact" => ClassifierConfig {
+            n: 300,
+            k: 1,
+            k_prime: 2,
+            d: 20,
+            // With k = 1 every input has the full margin a·r·Γ; at k′ = 2
+            // the projection folds the part orthogonal to U* onto it, and
+            // a = 0.6 leaves enough of it to show what that costs.
+            signal: 0.6,
+            cover: Cover::Exact,
+            cover_gamma: 0.5,
+            d_grid: OptionalList(vec![10, 20, 50, 100]),
+            candidate_grid: OptionalList(Vec::new()),
+            ..ClassifierConfig::default()
+        },
     }
 
     fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {

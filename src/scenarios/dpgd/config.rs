@@ -4,6 +4,7 @@
 
 use crate::data::random_features::{Activation, Target};
 use crate::privacy::error::MAX_EPSILON;
+use crate::scenarios::config_common::{PRIVACY, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
@@ -234,8 +235,6 @@ choices!(TargetKind {
     Linear => "uᵀx + noise",
 });
 
-const PROBLEM: &str = "Problem";
-const PRIVACY: &str = "Privacy";
 const TRAINING: &str = "DP-GD training";
 const TRACE: &str = "Loss versus T (separate runs, σ calibrated for each T)";
 

@@ -8,67 +8,64 @@ use super::config::{
 use super::fields::field_table;
 use crate::algorithms::fedrep::BatchMode;
 use crate::privacy::Calibration;
+use crate::scenarios::config_common::presets;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{fields_once, too_slow, unknown_preset, Config};
+use crate::scenarios::field::{fields_once, too_slow, Config};
 
 impl Config for FedRepConfig {
     fields_once!(FedRepConfig, field_table);
 
-    /// A named starting point.
-    /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
-    ///   and the private initialization (the defaults).
-    /// - `fedrep-authors-code`: as the public code behind the paper
-    ///   (docs/algorithms.md, "The public code behind the papers"):
-    ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
-    ///   non-private spectral init, all points every round.
-    /// - `fedrep-linear-sim`: FedRep's linear simulation (Collins et al. 2021,
-    ///   Fig. 1 of the official notebook): d = 20, k = 2, n = 100,
-    ///   T = 500, step 0.1, label noise 0.001, unit heads, random N(0, 1) init
-    ///   (orthonormalized), every training point for head and gradient. Their
-    ///   clients have 10 samples, all used for training; here m = 20 so that
-    ///   |S⁰| = 10 trains and |S¹| = 10 refits the final heads. Differences
-    ///   kept on purpose: the step multiplies the *mean* of the users'
-    ///   gradients (theirs the sum over 100 clients of gradients with features
-    ///   scaled by 1/√m), U is re-orthonormalized every round, and the figure
-    ///   shows dist = sin of the largest principal angle (theirs its square).
-    ///   Private runs at ε ∈ {10, 100} with ψ = 1: with only 100 users the
-    ///   noise is large, so their curves stop at visible floors. Priv-AltMin off.
-    fn preset(name: &str) -> Result<Self, ConfigError> {
-        // Preset names are matched like the DP-GD ones: trimmed, any case.
-        match name.trim().to_ascii_lowercase().as_str() {
-            "fedrep-paper" => Ok(FedRepConfig::default()),
-            "fedrep-authors-code" => Ok(FedRepConfig {
-                calibration: Calibration::AuthorsCode,
-                init: InitMode::NonPrivate,
-                batch: BatchMode::Full,
-                heads: Heads::Unit,
-                altmin: true,
-                altmin_mode: AltMinUsers::AllUsers,
-                altmin_rounds: 5,
-                altmin_clip: 1e-4,
-                altmin_label_clip: 1e-4,
-                ..FedRepConfig::default()
-            }),
-            "fedrep-linear-sim" => Ok(FedRepConfig {
-                n: 100,
-                d: 20,
-                k: 2,
-                m: 20,
-                epsilons: vec![10.0, 100.0],
-                delta: 1e-4,
-                rounds: 500,
-                step: 0.1,
-                clip: 1.0,
-                noise: 0.001,
-                calibration: Calibration::Exact,
-                init: InitMode::Random,
-                batch: BatchMode::Full,
-                heads: Heads::Unit,
-                altmin: false,
-                ..FedRepConfig::default()
-            }),
-            other => Err(unknown_preset(other, PRESETS)),
-        }
+    presets! {
+        /// A named starting point.
+        /// - `fedrep-paper`: the paper's Figure 1 setting with the exact accountant
+        ///   and the private initialization (the defaults).
+        /// - `fedrep-authors-code`: as the public code behind the paper
+        ///   (docs/algorithms.md, "The public code behind the papers"):
+        ///   unit heads, 5 training + 5 final points, σ̂ = ψ√(48T ln(1.25/δ))/(nε),
+        ///   non-private spectral init, all points every round.
+        /// - `fedrep-linear-sim`: FedRep's linear simulation (Collins et al. 2021,
+        ///   Fig. 1 of the official notebook): d = 20, k = 2, n = 100,
+        ///   T = 500, step 0.1, label noise 0.001, unit heads, random N(0, 1) init
+        ///   (orthonormalized), every training point for head and gradient. Their
+        ///   clients have 10 samples, all used for training; here m = 20 so that
+        ///   |S⁰| = 10 trains and |S¹| = 10 refits the final heads. Differences
+        ///   kept on purpose: the step multiplies the *mean* of the users'
+        ///   gradients (theirs the sum over 100 clients of gradients with features
+        ///   scaled by 1/√m), U is re-orthonormalized every round, and the figure
+        ///   shows dist = sin of the largest principal angle (theirs its square).
+        ///   Private runs at ε ∈ {10, 100} with ψ = 1: with only 100 users the
+        ///   noise is large, so their curves stop at visible floors. Priv-AltMin off.
+        "fedrep-paper" => FedRepConfig::default(),
+        "fedrep-authors-code" => FedRepConfig {
+            calibration: Calibration::AuthorsCode,
+            init: InitMode::NonPrivate,
+            batch: BatchMode::Full,
+            heads: Heads::Unit,
+            altmin: true,
+            altmin_mode: AltMinUsers::AllUsers,
+            altmin_rounds: 5,
+            altmin_clip: 1e-4,
+            altmin_label_clip: 1e-4,
+            ..FedRepConfig::default()
+        },
+        "fedrep-linear-sim" => FedRepConfig {
+            n: 100,
+            d: 20,
+            k: 2,
+            m: 20,
+            epsilons: vec![10.0, 100.0],
+            delta: 1e-4,
+            rounds: 500,
+            step: 0.1,
+            clip: 1.0,
+            noise: 0.001,
+            calibration: Calibration::Exact,
+            init: InitMode::Random,
+            batch: BatchMode::Full,
+            heads: Heads::Unit,
+            altmin: false,
+            ..FedRepConfig::default()
+        },
     }
 
     /// The rules across fields (each field's own are in its table).

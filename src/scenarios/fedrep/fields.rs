@@ -6,12 +6,9 @@ use super::config::{AltMinUsers, FedRepConfig, Heads, InitMode};
 use crate::algorithms::fedrep::BatchMode;
 use crate::algorithms::private_init::PairNormalization;
 use crate::privacy::Calibration;
+use crate::scenarios::config_common::{CLIP, PRIVACY, PROBLEM};
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{choices, common, field, sections, Field};
-
-const PROBLEM: &str = "Problem";
-
-const PRIVACY: &str = "Privacy";
 
 const TRAINING: &str = "Training";
 
@@ -22,9 +19,6 @@ const OPEN: &str = "Details the paper leaves open";
 /// Every setting of a Private FedRep sweep, in the page's order, with its rules.
 pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
     type C = FedRepConfig;
-    // Clips above 1e6 already let any gradient through: larger ones only
-    // scale the noise towards overflow.
-    let clip = Interval::open_closed(0.0, 1e6);
     sections([
         (
             PROBLEM,
@@ -58,7 +52,7 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
                 field!(clip)
                     .label("clip ψ")
                     .help("Frobenius norm bound of each user's gradient")
-                    .range(clip),
+                    .range(CLIP),
             ],
         ),
         (
@@ -89,7 +83,7 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
                 field!(init_clip)
                     .label("init clip ψ_init")
                     .folded()
-                    .range(clip),
+                    .range(CLIP),
                 field!(init_normalization)
                     .label("init pair factor")
                     .folded(),

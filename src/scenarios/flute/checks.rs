@@ -4,52 +4,48 @@
 
 use super::config::*;
 use crate::data::under_parameterized::Spectrum;
+use crate::scenarios::config_common::{presets, too_big};
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{
-    common, fields_once, too_slow, unknown_preset, Config, OptionalList,
-};
+use crate::scenarios::field::{common, fields_once, too_slow, Config, OptionalList};
 
 impl Config for FluteConfig {
     fields_once!(FluteConfig, field_table);
 
-    fn preset(name: &str) -> Result<Self, ConfigError> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "flute-c1" => Ok(FluteConfig::default()),
-            "flute-gamma" => Ok(FluteConfig {
-                n: 10,
-                m: 10,
-                k: 6,
-                rounds: 600,
-                ablation_m: OptionalList(vec![8, 9, 10, 11]),
-                ..FluteConfig::default()
-            }),
-            "flute-example1" => Ok(FluteConfig {
-                n: 5,
-                m: 40,
-                d: 10,
-                k: 1,
-                rank: 5,
-                spectrum: Spectrum::Example1,
-                noise: 0.01,
-                rounds: 400,
-                ..FluteConfig::default()
-            }),
-            "flute-overparam" => Ok(FluteConfig {
-                k: 3,
-                rank: 3,
-                noise: 0.0,
-                rounds: 600,
-                ..FluteConfig::default()
-            }),
-            "flute-private" => Ok(FluteConfig {
-                n: 2000,
-                private: true,
-                fedrep_step: 1.0,
-                fedrep_clip: 0.2,
-                ..FluteConfig::default()
-            }),
-            other => Err(unknown_preset(other, PRESETS)),
-        }
+    presets! {
+        "flute-c1" => FluteConfig::default(),
+        "flute-gamma" => FluteConfig {
+            n: 10,
+            m: 10,
+            k: 6,
+            rounds: 600,
+            ablation_m: OptionalList(vec![8, 9, 10, 11]),
+            ..FluteConfig::default()
+        },
+        "flute-example1" => FluteConfig {
+            n: 5,
+            m: 40,
+            d: 10,
+            k: 1,
+            rank: 5,
+            spectrum: Spectrum::Example1,
+            noise: 0.01,
+            rounds: 400,
+            ..FluteConfig::default()
+        },
+        "flute-overparam" => FluteConfig {
+            k: 3,
+            rank: 3,
+            noise: 0.0,
+            rounds: 600,
+            ..FluteConfig::default()
+        },
+        "flute-private" => FluteConfig {
+            n: 2000,
+            private: true,
+            fedrep_step: 1.0,
+            fedrep_clip: 0.2,
+            ..FluteConfig::default()
+        },
     }
 
     fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
@@ -101,15 +97,13 @@ impl Config for FluteConfig {
             .max()
             .unwrap_or(self.m);
         let bytes = 8.0 * self.n as f64 * largest_m as f64 * (self.d + 1) as f64;
-        if bytes > 1.5e9 {
-            errors.push(ConfigError::invalid(
-                "n",
-                format!(
-                    "M·N·(d + 1) numbers take {:.1} GB: lower n, m or d",
-                    bytes / 1e9
-                ),
-            ));
-        }
+        errors.extend(too_big(
+            "n",
+            bytes,
+            1.5e9,
+            "M·N·(d + 1) numbers",
+            "lower n, m or d",
+        ));
         if self.private {
             errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
                 super::plan::plan(self, eps)

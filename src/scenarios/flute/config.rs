@@ -5,6 +5,7 @@
 use crate::algorithms::flute::GradientScale;
 use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
 use crate::privacy::Relation;
+use crate::scenarios::config_common::{seed_section, CHARTS, CLIP, PROBLEM};
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
 use crate::scenarios::Preset;
@@ -131,16 +132,13 @@ impl Default for FluteConfig {
     }
 }
 
-const PROBLEM: &str = "Problem";
 const FLUTE: &str = "FLUTE (Algorithm 1)";
 const BASELINES: &str = "FedRep";
 const PRIVACY: &str = "Privacy (project's extension)";
-const CHARTS: &str = "Charts";
 
 pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
     type C = FluteConfig;
     let up_to_10 = Interval::open_closed(0.0, 10.0);
-    let clip = Interval::open_closed(0.0, 1e6);
     sections([
         (
             PROBLEM,
@@ -218,14 +216,14 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
                 field!(clip)
             .label("DP-FLUTE clip ψ")
             .help("Frobenius norm of each client's (∇_B Lᵢ, wᵢwᵢᵀ); with App. C.1's Φ a client's share shrinks like 1/M: scale ψ with it")
-            .range(clip),
+            .range(CLIP),
                 field!(fedrep_clip)
             .label("Private FedRep clip ψ")
-            .range(clip),
+            .range(CLIP),
                 field!(init_clip)
             .label("Private FedRep init clip")
             .folded()
-            .range(clip),
+            .range(CLIP),
             ],
         ),
         (
@@ -238,13 +236,7 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
             .item("sample count"),
             ],
         ),
-        (
-            PROBLEM,
-            vec![
-                field!(seed via common::seed),
-                field!(seeds via common::seeds),
-            ],
-        ),
+        seed_section!(),
     ])
 }
 

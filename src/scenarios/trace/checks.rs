@@ -5,31 +5,27 @@
 
 use super::config::*;
 use crate::data::trace_regression::DataPath;
+use crate::scenarios::config_common::{presets, too_big};
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{
-    common, fields_once, too_slow, unknown_preset, Config, OptionalList,
-};
+use crate::scenarios::field::{common, fields_once, too_slow, Config, OptionalList};
 
 impl Config for TraceConfig {
     fields_once!(TraceConfig, field_table);
 
-    fn preset(name: &str) -> Result<Self, ConfigError> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "trace-paper" => Ok(TraceConfig::default()),
-            "trace-lstar" => Ok(TraceConfig {
-                n: vec![50_000],
-                epsilons: vec![1.0],
-                lstar_grid: OptionalList(vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 15]),
-                ..TraceConfig::default()
-            }),
-            "trace-weak" => Ok(TraceConfig {
-                privacy: PrivacyKind::Weak,
-                n: vec![10_000, 50_000, 200_000],
-                repeats: 10,
-                ..TraceConfig::default()
-            }),
-            other => Err(unknown_preset(other, PRESETS)),
-        }
+    presets! {
+        "trace-paper" => TraceConfig::default(),
+        "trace-lstar" => TraceConfig {
+            n: vec![50_000],
+            epsilons: vec![1.0],
+            lstar_grid: OptionalList(vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 15]),
+            ..TraceConfig::default()
+        },
+        "trace-weak" => TraceConfig {
+            privacy: PrivacyKind::Weak,
+            n: vec![10_000, 50_000, 200_000],
+            repeats: 10,
+            ..TraceConfig::default()
+        },
     }
 
     fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError> {
@@ -71,15 +67,13 @@ impl Config for TraceConfig {
         if self.data == DataPath::Direct {
             let largest = self.n.iter().copied().max().unwrap_or(0);
             let bytes = 8.0 * largest as f64 * (p + 1) as f64;
-            if bytes > 1.0e9 {
-                errors.push(ConfigError::invalid(
-                    "data",
-                    format!(
-                        "n = {largest} matrices of {p} numbers take {:.1} GB: choose data = sufficient, or lower n",
-                        bytes / 1e9
-                    ),
-                ));
-            }
+            errors.extend(too_big(
+                "data",
+                bytes,
+                1.0e9,
+                &format!("n = {largest} matrices of {p} numbers"),
+                "choose data = sufficient, or lower n",
+            ));
         }
         errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
             super::plan::plan(self, self.n[0], eps, self.variant, self.privacy)

@@ -2,6 +2,7 @@
 //! table, three presets, checks that report every bad field at once.
 
 use crate::data::trace_regression::{DataPath, TraceModel};
+use crate::scenarios::config_common::{CLIP, PRIVACY, PROBLEM};
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
 use crate::scenarios::Preset;
@@ -119,14 +120,11 @@ impl Default for TraceConfig {
     }
 }
 
-const PROBLEM: &str = "Problem";
-const PRIVACY: &str = "Privacy";
 const ALGORITHM: &str = "DP-RGrad (Algorithm 2)";
 const CLIPPED: &str = "Clipped variant (project's extension)";
 
 pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
     type C = TraceConfig;
-    let clip = Interval::open_closed(0.0, 1e6);
     sections([
         (
             PROBLEM,
@@ -191,15 +189,15 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
                 field!(clip_y)
             .label("clip |y| at τ_y")
             .folded()
-            .range(clip),
+            .range(CLIP),
                 field!(clip_x)
             .label("clip ‖X‖_F at τ_x")
             .folded()
-            .range(clip),
+            .range(CLIP),
                 field!(clip_grad)
             .label("clip each tangent gradient at τ")
             .folded()
-            .range(clip),
+            .range(CLIP),
             ],
         ),
         (
