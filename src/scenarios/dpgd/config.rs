@@ -4,6 +4,7 @@
 
 use crate::data::random_features::{Activation, Target};
 use crate::privacy::error::MAX_EPSILON;
+use crate::privacy::Calibration;
 use crate::scenarios::config_common::{PRIVACY, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
@@ -31,15 +32,28 @@ pub enum EtaMode {
     Fixed,
 }
 
-/// Which accountant the caller should use to turn (ε, δ, T, η) into σ.
+/// How (ε, δ, T, η) is turned into σ: the two of the accountant's
+/// calibrations ([`Calibration`]) that DP-GD offers, each the accountant's
+/// value by [`Calibration::from`]. Its settings' names are its serde names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
-pub enum Calibration {
-    /// The paper's Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε (needs ε < 8 ln(1/δ)).
+pub enum DpGdCalibration {
+    /// [`Calibration::Paper`], the paper's formula: Prop. 3.2, σ =
+    /// √(ηT)·√(8 ln(1/δ))/ε (needs ε < 8 ln(1/δ)).
     #[default]
     Prop32,
-    /// The smallest σ that a tight accountant certifies for the same mechanism.
+    /// [`Calibration::Exact`]: the smallest σ that a tight accountant
+    /// certifies for the same mechanism.
     Exact,
+}
+
+impl From<DpGdCalibration> for Calibration {
+    fn from(c: DpGdCalibration) -> Self {
+        match c {
+            DpGdCalibration::Prop32 => Calibration::Paper,
+            DpGdCalibration::Exact => Calibration::Exact,
+        }
+    }
 }
 
 /// How each width is simulated (both are Algorithm 1; docs/algorithms.md).
@@ -83,7 +97,7 @@ pub enum TargetKind {
 /// plus Gaussian noise of std (2C/n)·σ/√η, i.e. noise multiplier σ/√η on ḡ.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SigmaQuery {
-    pub calibration: Calibration,
+    pub calibration: DpGdCalibration,
     pub epsilon: f64,
     pub delta: f64,
     pub steps: usize,
@@ -95,7 +109,7 @@ pub struct SigmaQuery {
 /// What the sweep asks for the optional "ε spent" column: the ε that σ buys.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpentQuery {
-    pub calibration: Calibration,
+    pub calibration: DpGdCalibration,
     pub sigma: f64,
     pub delta: f64,
     pub steps: usize,
@@ -132,7 +146,7 @@ pub struct DpGdConfig {
     pub seed: u64,
     /// Number of seeds: seed, seed+1, …
     pub repeats: usize,
-    pub calibration: Calibration,
+    pub calibration: DpGdCalibration,
     /// Widths for the loss-versus-T experiment (each must be in `p_grid`; empty = off).
     pub trace_p: OptionalList,
     pub trace_epsilon: f64,
@@ -198,7 +212,7 @@ pub(super) fn browser_preset() -> DpGdConfig {
         label_noise: 0.0,
         seed: 1,
         repeats: 1,
-        calibration: Calibration::Prop32,
+        calibration: DpGdCalibration::Prop32,
         trace_p: OptionalList(vec![800, 3200, 8000]),
         trace_epsilon: 4.0,
         trace_time_scales: vec![0.5, 1.0, 2.0, 4.0, 8.0, 16.0],
@@ -214,7 +228,7 @@ choices!(EtaMode {
     "1/p" => InverseP,
 });
 
-choices!(Calibration {
+choices!(DpGdCalibration {
     Prop32 => "paper's Prop. 3.2",
     Exact => "exact (GDP composition)",
 });
@@ -448,7 +462,7 @@ impl DpGdConfig {
 
     /// Prop. 3.2's calibration holds for ε < 8 ln(1/δ) only.
     pub(super) fn check_prop32(&self, field: &str, eps: f64) -> Result<(), ConfigError> {
-        if self.calibration == Calibration::Prop32 {
+        if self.calibration == DpGdCalibration::Prop32 {
             let bound = 8.0 * (1.0 / self.delta).ln();
             if eps >= bound {
                 return Err(ConfigError::invalid(
@@ -551,5 +565,35 @@ mod clip_scale_tests {
         let (_, mut run) = scenarios::start("dpgd-quick", &pairs, Shard::WHOLE).unwrap();
         scenarios::run_to_end(run.as_mut()).unwrap();
         assert!(run.view().privacy.len() >= 2);
+    }
+}
+
+#[cfg(test)]
+mod calibration_tests {
+    use super::*;
+    use crate::names::serde_name;
+    use crate::scenarios::field::parse_choice;
+
+    /// DP-GD's calibrations are the accountant's: each setting's name reads
+    /// back as itself, and each stands for one of the accountant's calibrations
+    /// (the one its privacy report states; the exact one under the same name).
+    #[test]
+    fn dpgd_calibrations_read_back_and_name_the_accountants() {
+        let all = [DpGdCalibration::Prop32, DpGdCalibration::Exact];
+        for c in all {
+            assert_eq!(
+                parse_choice::<DpGdCalibration>("calibration", serde_name(&c)),
+                Ok(c)
+            );
+        }
+        assert_eq!(serde_name(&DpGdCalibration::Prop32), "prop32");
+        assert_eq!(
+            Calibration::from(DpGdCalibration::Prop32),
+            Calibration::Paper
+        );
+        assert_eq!(
+            serde_name(&Calibration::from(DpGdCalibration::Exact)),
+            serde_name(&DpGdCalibration::Exact)
+        );
     }
 }

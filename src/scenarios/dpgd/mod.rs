@@ -18,7 +18,7 @@ pub mod plan;
 mod rows;
 pub mod run;
 
-use self::config::{Calibration, DpGdConfig, PRESETS};
+use self::config::{DpGdCalibration, DpGdConfig, PRESETS};
 use self::plan::{dpgd_epsilon_spent, dpgd_report, dpgd_sigma};
 use self::run::{write_csv, DpGdRow, DpGdSweep, Method};
 use crate::plot::ChartSpec;
@@ -474,7 +474,7 @@ impl DpGdRun {
     /// Reports of rows that finished since the last call.
     fn update_reports(&mut self) -> Result<(), RunError> {
         let c = self.sweep.config();
-        let (n, cal): (usize, Calibration) = (c.n, c.calibration);
+        let (n, cal): (usize, DpGdCalibration) = (c.n, c.calibration);
         for (rows, reports) in [
             (self.sweep.rows(), &mut self.reports),
             (self.sweep.trace(), &mut self.trace_reports),

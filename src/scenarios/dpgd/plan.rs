@@ -3,12 +3,12 @@
 //! per-sample-clipped gradients, σ from the chosen calibration, and the
 //! report of the ε actually spent.
 
-use super::config::{Calibration as DpGdCalibration, SigmaQuery, SpentQuery};
+use super::config::{DpGdCalibration, SigmaQuery, SpentQuery};
 use super::rows::DpGdRow;
 use crate::privacy::calibration::sigma_for_epsilon_exact;
 use crate::privacy::formulas::dpgd_prop32_multiplier;
 use crate::privacy::report::fmt_num;
-use crate::privacy::{AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation};
+use crate::privacy::{AccountingError, PrivacyEvent, PrivacyReport, Relation};
 
 /// The releases of one DP-GD run, as the accountant sees them.
 ///
@@ -61,13 +61,6 @@ pub fn dpgd_epsilon_spent(q: &SpentQuery) -> f64 {
     }
 }
 
-fn report_calibration(c: DpGdCalibration) -> Calibration {
-    match c {
-        DpGdCalibration::Exact => Calibration::Exact,
-        DpGdCalibration::Prop32 => Calibration::Paper,
-    }
-}
-
 /// The accounting of one private DP-GD row (None for non-private rows).
 pub fn dpgd_report(
     row: &DpGdRow,
@@ -84,7 +77,7 @@ pub fn dpgd_report(
             &event,
             row.delta,
             Relation::ReplaceOne,
-            report_calibration(calibration),
+            calibration.into(),
             row.epsilon,
         )
         .map(|mut r| {

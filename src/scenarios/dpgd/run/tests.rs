@@ -2,7 +2,7 @@
 //! presets and fields, its rows, CSV and charts.
 
 use super::super::charts::charts;
-use super::super::config::{Calibration, EtaMode, TargetKind};
+use super::super::config::{DpGdCalibration, EtaMode, TargetKind};
 use super::*;
 use crate::scenarios::field::{Config, OptionalList};
 
@@ -69,7 +69,7 @@ fn every_field_can_be_set_from_text() {
     assert_eq!(c.eta_mode, EtaMode::Fixed);
     assert_eq!(c.activation, crate::data::random_features::Activation::Sin);
     assert_eq!(c.target, TargetKind::Linear);
-    assert_eq!(c.calibration, Calibration::Exact);
+    assert_eq!(c.calibration, DpGdCalibration::Exact);
     assert_eq!(c.trace_time_scales, vec![1.0, 2.0, 3.0]);
     c.validate().unwrap();
     // Serde round trip (the page stores configs as JSON).
@@ -137,7 +137,7 @@ fn bad_values_name_their_field() {
     // Outside Prop. 3.2's range is fine when an exact accountant calibrates.
     let c = DpGdConfig {
         epsilons: vec![100.0],
-        calibration: Calibration::Exact,
+        calibration: DpGdCalibration::Exact,
         ..DpGdConfig::default()
     };
     c.validate().unwrap();
