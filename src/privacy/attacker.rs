@@ -164,8 +164,8 @@ fn sentence(posterior: f64, best_accuracy: f64, delta: f64, unit: &str) -> Strin
     };
     format!(
         "An attacker who was 50 % sure whether one {unit}'s data is in (or which of two values it \
-         holds) is, after seeing everything this run releases, at most {post} sure{exception}; \
-         the best such guess is right at most {acc} of the time, where a coin flip is right 50 %.",
+         holds) is, after seeing everything this run releases, at most {post} sure{exception}. \
+         Averaged over runs, their best guess is right at most {acc} of the time; a coin flip is right 50 %.",
         post = pct(posterior),
         acc = pct(best_accuracy),
     )

@@ -210,10 +210,7 @@ impl PrivacyReport {
     /// it), so a small ε beside a large δ is never called strong.
     pub fn plain_language_among(&self, unit: &str, n: usize) -> String {
         let size = if n > 0 && self.delta >= 1.0 / n as f64 {
-            format!(
-                "But δ ≥ 1/n (n = {n}): a release that published one {unit}'s whole data at random would \
-                 meet this δ, so the guarantee is weak whatever ε says (δ well below 1/n is the usual rule)."
-            )
+            format!("But δ ≥ 1/n (n = {n}), so the guarantee is weak whatever ε says.")
         } else {
             strength(self.epsilon_exact, unit)
         };
