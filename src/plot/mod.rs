@@ -3,7 +3,11 @@
 //! [`draw_chart`] renders any of them.
 
 pub mod draw;
+mod legend;
 pub mod spec;
+mod style;
+#[cfg(test)]
+mod tests;
 
 pub use draw::{chart_svg, draw_chart, PlotError};
 pub use spec::{
