@@ -220,9 +220,9 @@ test('the readout names the nearest point under the pointer and follows the arro
   await page.focus('#risk-chart');
   await page.keyboard.press('Home');
   const first = await page.textContent('#risk-chart-readout');
-  assert.match(first, /^Private FedRep, user-level ε = 1: excess risk \d/);
+  assert.match(first, /^Private FedRep, user-level target ε = 1: excess risk \d/);
   await page.keyboard.press('ArrowRight');
-  assert.match(await page.textContent('#risk-chart-readout'), /^Private FedRep, user-level ε = 2: excess risk/);
+  assert.match(await page.textContent('#risk-chart-readout'), /^Private FedRep, user-level target ε = 2: excess risk/);
   await page.keyboard.press('ArrowDown');
   assert.doesNotMatch(await page.textContent('#risk-chart-readout'), /^Private FedRep,/);
   // The number shown is the table's.

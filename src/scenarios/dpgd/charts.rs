@@ -126,7 +126,8 @@ fn loss_by_eps(
     }
     series.push(null_level);
     let first_x = epsilons.first().copied().unwrap_or(1.0);
-    ChartSpec::new("Test loss of DP-GD vs ε", "ε", "test MSE", series)
+    // The x axis is the target: each curve's legend says the ε its runs spend.
+    ChartSpec::new("Test loss of DP-GD vs ε", "target ε", "test MSE", series)
         .log_x()
         .levels_at(first_x)
 }

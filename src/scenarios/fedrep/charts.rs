@@ -143,7 +143,8 @@ pub fn fedrep_charts(
     vec![
         ChartSpec::new(
             "Excess population risk versus ε",
-            "user-level ε",
+            // The target: a curve whose runs spend another ε says so in its legend.
+            "user-level target ε",
             "excess risk (mean over users)",
             risk_by_eps(rows, (eps_min, eps_max), n),
         )

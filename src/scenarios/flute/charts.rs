@@ -12,6 +12,7 @@ use super::run::{
 };
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
+use crate::scenarios::labels::spent_suffix;
 
 fn series(name: String, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> Series {
     Series::line(name, points, style, color)
@@ -250,7 +251,18 @@ fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) 
             })
             .filter(|p| p.1.is_finite())
             .collect();
-        out.push(series(name.into(), points, LineStyle::Solid, color));
+        // The x axis is the target ε: say what the runs spend where it differs.
+        let spent = spent_suffix(
+            rows.iter()
+                .filter(|r| r.method == method)
+                .map(|r| (r.epsilon, r.epsilon_spent)),
+        );
+        out.push(series(
+            format!("{name}{spent}"),
+            points,
+            LineStyle::Solid,
+            color,
+        ));
     }
     let x0 = eps[0];
     for (method, name, color) in [
@@ -281,7 +293,7 @@ fn error_by_eps(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
 /// arrive), titled "`what` versus client-level ε (δ = …)".
 fn versus_eps(c: &FluteConfig, what: &str, y: &str, s: Vec<Series>) -> ChartSpec {
     let title = format!("{what} versus client-level ε (δ = {})", fmt_num(c.delta));
-    ChartSpec::new(title, "client-level ε", y, s)
+    ChartSpec::new(title, "client-level target ε", y, s)
         .log_x()
         .x_range_of(c.private_epsilons().iter().copied())
 }

@@ -204,7 +204,7 @@ fn error_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     }
     ChartSpec::new(
         format!("‖M̃ − M‖_F versus ε (n = {n0}, median of {})", c.repeats),
-        "ε of each algorithm (the whole run: 2ε, 2δ)",
+        "target ε of each algorithm (the whole run: 2ε, 2δ)",
         "‖M̃ − M‖_F",
         by_eps,
     )
@@ -359,7 +359,7 @@ fn subspace_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     subspace.extend(nonprivate_lines(c, rows, |r| r.subspace_error));
     ChartSpec::new(
         format!("Subspace error versus ε (n = {})", c.n[0]),
-        "ε of each algorithm",
+        "target ε of each algorithm",
         "‖ŨŨᵀ − UUᵀ‖ (sin θ)",
         subspace,
     )
