@@ -8,13 +8,32 @@
 import { cell, makeTable } from './tables.js';
 import { attackLegend, attackRegion } from './attack-region.js';
 
+/**
+ * The audit's attack on the run of reading `a` (the audit row whose ε spent is `a`'s), as points
+ * (FPR, TPR) of its thresholds; none when no audit ran on it.
+ */
+function attacksOn(a, auditRows) {
+  const same = (x, y) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+  const row = auditRows.find((r) => !r.broken && same(r.epsilon_spent, a.epsilon) && same(r.delta, a.delta));
+  if (!row) return [];
+  // Every threshold judged is a point; a few dozen, evenly taken, draw the attack's curve.
+  const all = row.bounds.points;
+  const step = Math.max(1, Math.ceil(all.length / 40));
+  return all.filter((_, i) => i % step === 0).map((p) => ({
+    fpr: p.fpr,
+    tpr: 1 - p.fnr,
+    label: `the audit's attack (${row.runs} runs per side): FPR ${p.fpr.toFixed(3)}, TPR ${(1 - p.fnr).toFixed(3)}`,
+  }));
+}
+
 /** What ε means to someone in the data: the sentence, the picture, δ against 1/n. */
-function attackerBlock(a) {
+function attackerBlock(a, auditRows) {
   const box = document.createElement('div');
   box.className = 'attacker';
   const fig = document.createElement('figure');
-  fig.appendChild(attackRegion(a));
-  fig.appendChild(cell('figcaption', attackLegend(a, false)));
+  const attacks = attacksOn(a, auditRows);
+  fig.appendChild(attackRegion(a, attacks));
+  fig.appendChild(cell('figcaption', attackLegend(a, attacks.length > 0)));
   const words = document.createElement('div');
   words.appendChild(cell('p', a.sentence, { class: 'attacker-sentence' }));
   words.appendChild(cell('p', `Every membership test on this output has true-positive rate ≤ e^ε × false-positive rate + δ.`));
@@ -34,8 +53,9 @@ export class ExplainPanel {
     this.root.replaceChildren(cell('p', message));
   }
 
-  show(entries) {
-    const key = JSON.stringify(entries.map((e) => e.summary));
+  /** Draws `entries`; `auditRows`: a finished audit's rows, whose attacks the pictures show. */
+  show(entries, auditRows = []) {
+    const key = JSON.stringify([entries.map((e) => e.summary), auditRows.length]);
     if (key === this.key) return;
     this.key = key;
     if (entries.length === 0) {
@@ -46,7 +66,7 @@ export class ExplainPanel {
       const det = document.createElement('details');
       det.open = i === 0;
       det.appendChild(cell('summary', e.summary));
-      if (e.attacker) det.appendChild(attackerBlock(e.attacker));
+      if (e.attacker) det.appendChild(attackerBlock(e.attacker, auditRows));
       if (e.reading) det.appendChild(cell('p', e.reading, { class: 'reading' }));
       const experts = document.createElement('details');
       experts.className = 'experts';

@@ -366,7 +366,7 @@ function decorate(id, spec) {
   // Points in increasing x, as a spec promises: a list setting's values in the order typed (the
   // slider appends its value) give some charts' points in that order.
   out = { ...out, series: out.series.map(sortedByX) };
-  const rows = audit && audit.view && !$('results').classList.contains('stale') ? audit.view.rows : [];
+  const rows = auditRows();
   if (rows.length) out = audit_overlay(out, rows);
   const toggle = views.get(id).info.toggle;
   out = pins.decorate(info.id, id, out, lastRun || { preset: currentPreset(), fields: form.read() }, toggle && toggle[0]);
@@ -409,6 +409,11 @@ function drawChartsSpread(charts, then) {
     else if (then) then();
   };
   next();
+}
+
+/** The finished audit's rows while it describes the results shown (none otherwise). */
+function auditRows() {
+  return audit && audit.view && !$('results').classList.contains('stale') ? audit.view.rows : [];
 }
 
 function redraw() {
@@ -469,7 +474,7 @@ function render(snap, then) {
     if (!keep) v.showTable(t);
     v.figure.classList.toggle('previous-table', keep);
   });
-  if (!replacing || snap.privacy.length) explain.show(snap.privacy);
+  if (!replacing || snap.privacy.length) explain.show(snap.privacy, auditRows());
   $('privacy-content').classList.toggle('previous', !!replacing && !snap.privacy.length);
   // The claims' marks keep the previous run's verdicts (faded) until this run's are in.
   $('results').classList.toggle('replacing', !!replacing);
@@ -750,7 +755,11 @@ async function main() {
   audit = new AuditPanel({
     textScale,
     // A finished or cleared audit: the ε charts show its bounds, or no longer do.
-    changed: () => { for (const v of currentViews()) v.redraw(); },
+    changed: () => {
+      for (const v of currentViews()) v.redraw();
+      // Explain ε draws the audit's attack in each audited run's (FPR, TPR) picture.
+      if (lastSnapshot) explain.show(lastSnapshot.privacy, auditRows());
+    },
     current: () => (validate().errors.length ? null : { preset: currentPreset(), fields: form.read(), info }),
   });
   await new Promise((ok) => setTimeout(ok, 0));

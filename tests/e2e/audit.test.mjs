@@ -52,6 +52,9 @@ test('a finished audit marks the audited points on the ε chart; an edit takes t
   const before = await pixels();
   await audit(page, { runs: 200 });
   await page.waitForFunction((b) => document.getElementById('dpgd-eps-chart').toDataURL() !== b, before);
+  // Explain ε draws the audit's attack inside the (FPR, TPR) region of the audited run.
+  await page.waitForFunction(() => document.querySelectorAll('#privacy-content .attack-region circle.attack').length > 0);
+  assert.match(await page.textContent('#privacy-content figcaption'), /dots: the audit's attack/);
   // An edit: the audit no longer describes the settings, and its marks go.
   await page.uncheck('#auto-run');
   await page.fill('#n', '120');
