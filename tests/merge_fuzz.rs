@@ -536,3 +536,20 @@ fn damaged_shares_merge_to_the_single_sweep_or_are_refused_naming_the_file() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A scenario added to the registry is fuzzed here too: its tiny sweep must be
+/// in `SWEEPS` (this list cannot be read from the registry: the test-size
+/// settings are this file's choice).
+#[test]
+fn every_scenario_of_the_registry_has_a_tiny_sweep_here() {
+    for s in SCENARIOS {
+        let id = s.info().id;
+        let listed = SWEEPS.iter().any(|(preset, _, _)| {
+            scenarios::by_preset(preset).is_ok_and(|(scenario, _)| scenario.info().id == id)
+        });
+        assert!(
+            listed,
+            "scenario {id} has no tiny sweep in tests/merge_fuzz.rs SWEEPS: add a preset of it and test-size settings"
+        );
+    }
+}
