@@ -55,7 +55,8 @@ export class ExplainPanel {
 
   /** Draws `entries`; `auditRows`: a finished audit's rows, whose attacks the pictures show. */
   show(entries, auditRows = []) {
-    const key = JSON.stringify([entries.map((e) => e.summary), auditRows.length]);
+    // Another audit (other runs, other points) redraws the pictures too.
+    const key = JSON.stringify([entries.map((e) => e.summary), auditRows.map((r) => [r.method, r.epsilon_spent, r.runs, r.bounds.points.length])]);
     if (key === this.key) return;
     this.key = key;
     if (entries.length === 0) {
