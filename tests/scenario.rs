@@ -313,6 +313,89 @@ fn every_lesson_step_sets_valid_settings_of_its_scenario() {
     }
 }
 
+/// The page's first screen: every scenario says in two sentences which of its
+/// charts to look at, and shows n, ε, δ (where it has one) and at least one
+/// setting of its own at once; the rest are folded.
+#[test]
+fn every_first_screen_names_a_chart_and_shows_few_settings() {
+    for s in SCENARIOS {
+        let info = s.info();
+        let text = info.look_at;
+        assert!(text.ends_with('.'), "{}: {text}", info.id);
+        let sentences = text.matches(". ").count() + 1;
+        assert_eq!(sentences, 2, "{}: two sentences: {text}", info.id);
+        assert!(
+            info.charts.iter().any(|c| text.contains(c.name)),
+            "{}: names none of its charts: {text}",
+            info.id
+        );
+        let shown: Vec<&str> = info
+            .fields
+            .iter()
+            .filter(|f| f.essential)
+            .map(|f| f.name)
+            .collect();
+        let has = |name: &str| info.fields.iter().any(|f| f.name == name);
+        for name in ["n", "epsilons", "delta"] {
+            assert_eq!(
+                shown.contains(&name),
+                has(name),
+                "{}: {name} shown at once: {shown:?}",
+                info.id
+            );
+        }
+        let own = shown
+            .iter()
+            .filter(|n| !["n", "epsilons", "delta"].contains(n))
+            .count();
+        assert!(
+            (1..=2).contains(&own),
+            "{}: its own settings shown at once: {shown:?}",
+            info.id
+        );
+        assert!(
+            shown.len() < info.fields.len() / 2,
+            "{}: most settings folded: {shown:?}",
+            info.id
+        );
+    }
+}
+
+/// A list setting in any order (typed "4,1,2"; the page's slider appends its
+/// value at the end) gives every chart's lines in increasing x, the same
+/// lines as the sorted list.
+#[test]
+fn lines_are_in_x_order_whatever_the_order_of_the_lists() {
+    let (s, name) = scenarios::by_preset("trace-paper").unwrap();
+    let small = [("repeats", "1"), ("iterations", "3")];
+    let view = |pairs: &[(&str, &str)]| {
+        let pairs: Vec<(&str, &str)> = small.iter().chain(pairs).copied().collect();
+        let mut run = s.start(name, &pairs, Shard::WHOLE).unwrap();
+        scenarios::run_to_end(run.as_mut()).unwrap();
+        run.view()
+    };
+    let shuffled = view(&[("epsilons", "4,1,2"), ("n", "2000,1000")]);
+    let sorted = view(&[("epsilons", "1,2,4"), ("n", "1000,2000")]);
+    for (a, b) in shuffled.charts.iter().zip(&sorted.charts) {
+        for (sa, sb) in a.series.iter().zip(&b.series) {
+            let xs: Vec<f64> = sa.points.iter().map(|p| p.0).collect();
+            assert!(
+                xs.windows(2).all(|w| w[0] <= w[1]),
+                "{}: {}: {xs:?}",
+                a.title,
+                sa.name
+            );
+            assert_eq!(sa.points.len(), sb.points.len(), "{}: {}", a.title, sa.name);
+        }
+    }
+    let drawn = shuffled
+        .charts
+        .iter()
+        .map(|c| c.series.iter().filter(|s| s.points.len() > 2).count())
+        .sum::<usize>();
+    assert!(drawn > 0, "some line has three points or more");
+}
+
 #[test]
 fn the_estimate_grows_with_the_work() {
     let (s, name) = scenarios::by_preset("fedrep-paper").unwrap();

@@ -114,6 +114,7 @@ mod tests {
             let info = s.info();
             assert_eq!(d["id"], info.id);
             assert_eq!(d["lede"], info.lede);
+            assert_eq!(d["look_at"], info.look_at);
             assert_eq!(d["fields"].as_array().unwrap().len(), info.fields.len());
             assert_eq!(d["audit"], s.has_audit());
             for p in info.presets {

@@ -109,6 +109,18 @@ pub struct ChartSpec {
 }
 
 impl ChartSpec {
+    /// Every line's points (and band) in increasing x, as [`Series`] promises,
+    /// whatever order the settings listed them in (a list setting typed
+    /// "4,1,2", or one whose slider appended a value): the order is stable, so
+    /// points at the same x keep theirs. A horizontal line is left as it is.
+    pub fn in_x_order(mut self) -> Self {
+        for s in self.series.iter_mut().filter(|s| !s.horizontal) {
+            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            s.band.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        self
+    }
+
     /// A chart of `series` on linear axes with no x range hint: the
     /// scenarios' charts start here and name what differs ([`ChartSpec::log_x`],
     /// [`ChartSpec::log_y`], [`ChartSpec::x_hint`], [`ChartSpec::x_range_of`]),

@@ -19,6 +19,7 @@ use super::{
     ChartInfo, ConfigError, Estimate, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo,
     StartResult, View, WASM_FACTOR,
 };
+use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,8 @@ pub struct About {
     pub id: &'static str,
     pub title: &'static str,
     pub lede: &'static str,
+    /// [`ScenarioInfo::look_at`].
+    pub look_at: &'static str,
     pub source: &'static str,
     /// Whether a sweep splits over workers, each starting with its [`Shard`]
     /// (otherwise only the first shard exists and runs the whole sweep), and
@@ -246,7 +249,7 @@ impl<E: Experiment> Run for SweepRun<E> {
         self.sweep.phase()
     }
     fn view(&self) -> View {
-        E::view(self.sweep.config(), &E::part(&self.sweep))
+        in_x_order(E::view(self.sweep.config(), &E::part(&self.sweep)))
     }
     fn part(&self) -> Vec<u8> {
         let part = E::part(&self.sweep);
@@ -269,6 +272,14 @@ impl<E: Experiment> Run for SweepRun<E> {
     }
 }
 
+/// A scenario's view with every chart's lines in increasing x
+/// ([`ChartSpec::in_x_order`]): a chart that follows the order of a list
+/// setting (ε, n, widths) draws the same line for "4,1,2" as for "1,2,4".
+fn in_x_order(mut view: View) -> View {
+    view.charts = view.charts.into_iter().map(ChartSpec::in_x_order).collect();
+    view
+}
+
 impl<E: Experiment> Scenario for Adapter<E> {
     fn info(&self) -> &ScenarioInfo {
         self.info.get_or_init(|| {
@@ -277,6 +288,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 id: a.id,
                 title: a.title,
                 lede: a.lede,
+                look_at: a.look_at,
                 source: a.source,
                 unit: a.unit,
                 presets: a.presets,
@@ -334,7 +346,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
             (&p.stamps, E::row_jobs(&p.part))
         })?;
         let part = E::combine(parts.into_iter().map(|p| p.part).collect());
-        Ok(E::view(&config, &part))
+        Ok(in_x_order(E::view(&config, &part)))
     }
 
     fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {

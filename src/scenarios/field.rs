@@ -112,8 +112,8 @@ pub struct FieldDescription {
     pub label: &'static str,
     pub help: &'static str,
     pub group: &'static str,
-    /// Shown at once on the page (the default); the others are folded under
-    /// "More settings".
+    /// One of the few settings the page shows at once (n, ε, δ and the
+    /// scenario's own); every other is folded under "More settings".
     pub essential: bool,
     /// Older names of the same setting, still read (URLs, scripts).
     pub aliases: &'static [&'static str],
@@ -153,7 +153,7 @@ impl<C: 'static> Field<C> {
                 label: name,
                 help: "",
                 group: "",
-                essential: true,
+                essential: false,
                 aliases: &[],
                 slider: None,
                 choices: T::choices(),
@@ -183,9 +183,10 @@ impl<C: 'static> Field<C> {
         self
     }
 
-    /// Not needed to read a run: the page folds it under "More settings".
-    pub fn folded(mut self) -> Self {
-        self.description.essential = false;
+    /// One of the settings that matter first: the page shows it at once
+    /// (the others are folded under "More settings").
+    pub fn essential(mut self) -> Self {
+        self.description.essential = true;
         self
     }
 

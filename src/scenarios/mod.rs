@@ -101,6 +101,9 @@ pub struct ScenarioInfo {
     pub title: &'static str,
     /// One paragraph for the page's header (plain text).
     pub lede: &'static str,
+    /// The page's first screen: two sentences saying what to look at (which
+    /// chart, and what it shows as ε or the scenario's own setting moves).
+    pub look_at: &'static str,
     /// The paper(s), for the footer and the docs.
     pub source: &'static str,
     /// Who one "unit of privacy" is: "user" or "training sample".

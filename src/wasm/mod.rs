@@ -27,7 +27,7 @@ export interface FieldInfo {
   name: string;
   kind: "integer" | "real" | "seed" | "real-list" | "integer-list" | "switch" | "choice";
   label: string; help: string; group: string;
-  /** Shown at once (true) or folded under "More settings". */
+  /** One of the few settings shown at once (true), or folded under "More settings". */
   essential: boolean;
   /** Older names still read. */
   aliases: string[];
@@ -48,7 +48,7 @@ export interface LessonStep { title: string; text: string; preset: string; setti
 /** A slider that sets one value of a list setting. */
 export interface Slider { min: number; max: number; log: boolean }
 export interface ScenarioInfo {
-  id: string; title: string; lede: string; source: string;
+  id: string; title: string; lede: string; look_at: string; source: string;
   /** Who one unit of privacy is: "user" or "training sample". */
   unit: string;
   presets: Preset[]; fields: FieldInfo[]; charts: ChartInfo[];

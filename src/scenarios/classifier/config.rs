@@ -136,7 +136,7 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
         (
             PROBLEM,
             vec![
-                field!(n).label("users n").range(2..=5000),
+                field!(n).label("users n").essential().range(2..=5000),
                 field!(m)
                     .label("points per user m")
                     .help("half score the candidates (S⁰), half fit the heads (S¹)")
@@ -195,6 +195,7 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
             vec![
                 field!(d_grid)
                     .label("dimensions d")
+                    .essential()
                     .help("error versus d; “none” = off")
                     .range(1..=1000)
                     .item("dimension"),
@@ -205,7 +206,6 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
                     .item("count"),
                 field!(test_points)
                     .label("test points per user")
-                    .folded()
                     .range(10..=10_000),
             ],
         ),

@@ -138,6 +138,8 @@ impl Experiment for Classifier {
                astronomically large, so the default draws random candidates (this project's choice). The paper fixes only \
                the ball the inputs live in; by default they keep most of their norm in span(U*), with a margin that does not \
                depend on d (this project's data model; the uniform ball is an option).",
+        look_at: "Watch the error versus ε chart: at a small ε the exponential mechanism picks a representation nearly at random, at a large ε it finds the best candidate. \
+                  The error versus d chart shows the paper's claim: with the default inputs the error does not grow with the dimension d.",
         source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025), Algorithm 3",
         unit: "user",
         presets: PRESETS,

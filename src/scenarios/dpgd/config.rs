@@ -263,10 +263,11 @@ pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
         (
             PROBLEM,
             vec![
-                field!(n).label("training samples n").range(2..=20_000),
+                field!(n).label("training samples n").essential().range(2..=20_000),
                 field!(d).label("input dimension d").range(1..=2000),
                 field!(p_grid)
             .label("widths p")
+            .essential()
             .help("number of random features; list, e.g. 50,400,1600")
             .at_least(1)
             .item("width")

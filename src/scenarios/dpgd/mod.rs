@@ -135,6 +135,8 @@ impl Experiment for DpGd {
         lede: "DP-GD on random features (Bombari & Mondelli, “Privacy for free in the overparameterized regime”): noisy clipped \
                gradient descent on a random-features model, private at the level of training samples. The paper's claim: as the \
                width p grows past n, DP-GD does not get worse.",
+        look_at: "Watch the loss versus width chart: the non-private interpolator peaks where the width p equals n, while DP-GD at each ε does not get worse as p grows past n. \
+                  The loss versus ε chart shows the price of privacy: the loss falls as ε grows, and a run below “predict 0” has learned something despite the noise.",
         source: "Bombari, Mondelli, Privacy for Free in the Overparameterized Regime",
         unit: UNIT,
         presets: PRESETS,

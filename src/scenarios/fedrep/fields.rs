@@ -23,7 +23,7 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
         (
             PROBLEM,
             vec![
-                field!(n).label("users n").range(2..=10_000_000),
+                field!(n).label("users n").essential().range(2..=10_000_000),
                 field!(d).label("dimension d").range(1..=1000),
                 field!(k).label("representation k").range(1..=32),
                 field!(m)
@@ -51,6 +51,7 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
                     .range(Interval::open_closed(0.0, 1e3)),
                 field!(clip)
                     .label("clip ψ")
+                    .essential()
                     .help("Frobenius norm bound of each user's gradient")
                     .range(CLIP),
             ],
@@ -78,25 +79,15 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
                 field!(init_share)
                     .label("init share of budget")
                     .help("share of μ² spent on the private initialization")
-                    .folded()
                     .range(Interval::open(0.0, 1.0)),
-                field!(init_clip)
-                    .label("init clip ψ_init")
-                    .folded()
-                    .range(CLIP),
-                field!(init_normalization)
-                    .label("init pair factor")
-                    .folded(),
-                field!(batch).label("batches").folded(),
-                field!(heads).label("true heads v*").folded(),
-                field!(local_steps)
-                    .label("local GD steps")
-                    .folded()
-                    .at_most(100_000),
+                field!(init_clip).label("init clip ψ_init").range(CLIP),
+                field!(init_normalization).label("init pair factor"),
+                field!(batch).label("batches"),
+                field!(heads).label("true heads v*"),
+                field!(local_steps).label("local GD steps").at_most(100_000),
                 // Gradient descent on a user's few points diverges long before 10.
                 field!(local_step)
                     .label("local GD step size")
-                    .folded()
                     .range(Interval::open_closed(0.0, 10.0)),
             ],
         ),

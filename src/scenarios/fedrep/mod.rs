@@ -142,6 +142,8 @@ impl Experiment for FedRep {
         title: "Private FedRep",
         lede: "Private FedRep (Snedeker, Zhou & Bassily, ICML 2025): personalized federated learning with a shared representation, \
                private at the level of users, against Priv-AltMin (Jain et al., NeurIPS 2021).",
+        look_at: "Watch the risk chart: each private curve falls as ε grows, towards the dashed non-private FedRep line, because a smaller ε means more noise. \
+                  Move the slider under the ε values to read the risk at one ε, and open “Explain ε” for what that ε lets an attacker learn about one user.",
         source: "Snedeker, Zhou, Bassily, Private Model Personalization Revisited (ICML 2025)",
         unit: "user",
         presets: PRESETS,

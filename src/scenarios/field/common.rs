@@ -33,6 +33,7 @@ pub fn epsilons<C: 'static>(
         .help("list 1,2,4 or range 1:8:1")
         .slider(0.1, 100.0, true)
         .group(PRIVACY)
+        .essential()
         .range(EPSILON)
         .item("ε")
         .non_empty()
@@ -43,6 +44,7 @@ pub fn delta<C: 'static>(get: fn(&C) -> &f64, get_mut: fn(&mut C) -> &mut f64) -
     Field::new("delta", get, get_mut)
         .label("δ")
         .group(PRIVACY)
+        .essential()
         .range(DELTA)
 }
 

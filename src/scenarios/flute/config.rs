@@ -143,7 +143,7 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
         (
             PROBLEM,
             vec![
-                field!(n).label("clients M").range(2..=200_000),
+                field!(n).label("clients M").essential().range(2..=200_000),
                 // FedRep's method-of-moments start (both forms) and Private FedRep's
         // initialization pair two samples of a client (the unbiased statistic).
         field!(m)
@@ -153,6 +153,7 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
                 field!(d).label("dimension d").range(1..=200),
                 field!(k)
             .label("representation k")
+            .essential()
             .help("under-parameterized when k < r")
             .range(1..=20),
                 field!(rank)
@@ -183,7 +184,7 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
                 field!(gamma2)
             .label("γ₂ (‖BᵀB‖² + ‖WWᵀ‖²)")
             .range(up_to_10),
-                field!(scale).label("gradient constant c").folded(),
+                field!(scale).label("gradient constant c"),
             ],
         ),
         (
@@ -204,6 +205,7 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
             vec![
                 field!(private)
             .label("private runs")
+            .essential()
             .help("DP-FLUTE and Private FedRep at every ε"),
                 field!(private_rounds)
             .label("rounds of the private runs")
@@ -222,7 +224,6 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
             .range(CLIP),
                 field!(init_clip)
             .label("Private FedRep init clip")
-            .folded()
             .range(CLIP),
             ],
         ),

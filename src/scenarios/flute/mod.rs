@@ -203,6 +203,8 @@ impl Experiment for Flute {
                not say which it ran): from the same tiny random start, FLUTE reaches the finite-N ERM floor about three times sooner \
                than FedRep run as its code runs it, as the paper reports; from its data-driven start FedRep is about as quick, and \
                at App. C.1 every method ends at the same floor. DP-FLUTE is this project's private extension.",
+        look_at: "Watch the error chart: with a representation smaller than the clients' rank (k < r) no model reaches 0, and FLUTE reaches the dashed floor sooner than FedRep as its code runs it. \
+                  Turn on the private runs to see the price of privacy on the error versus ε chart.",
         source: "Liu, Shen, Yang, Federated Representation Learning in the Under-Parameterized Regime (ICML 2024), Algorithm 1, §7.1, App. C.1",
         unit: "client",
         presets: PRESETS,

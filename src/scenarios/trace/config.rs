@@ -143,6 +143,7 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
             .range(0.0..=100.0),
                 field!(n)
             .label("sample sizes n")
+            .essential()
             .help("a list: the error-versus-n chart")
             .range(10..=10_000_000)
             .item("sample size")
@@ -161,7 +162,7 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
             .at_least(0.01),
                 field!(delta via common::delta).at_most(0.1),
                 field!(privacy).label("neighbours"),
-                field!(variant).label("sensitivities"),
+                field!(variant).label("sensitivities").essential(),
                 field!(constant)
             .label("constant C")
             .help("the paper's unspecified C₂ = C₃ in its sensitivities")
@@ -188,15 +189,12 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
             vec![
                 field!(clip_y)
             .label("clip |y| at τ_y")
-            .folded()
             .range(CLIP),
                 field!(clip_x)
             .label("clip ‖X‖_F at τ_x")
-            .folded()
             .range(CLIP),
                 field!(clip_grad)
             .label("clip each tangent gradient at τ")
-            .folded()
             .range(CLIP),
             ],
         ),

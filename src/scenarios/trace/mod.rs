@@ -130,6 +130,8 @@ impl Experiment for Trace {
                and DP Riemannian gradient descent (Algorithm 2). The paper has no experiments; this is the first implementation. \
                Its noise comes from high-probability sensitivities with oracle constants; the clipped variant, with worst-case \
                sensitivities, is this project's extension.",
+        look_at: "Watch the error versus ε chart: the private estimate's error falls as ε grows, and DP-RGrad's noisy steps improve on the private start. \
+                  The error versus n chart shows what more samples buy: the privacy part of the error fades as n grows.",
         source: "Zha, Near-optimal differentially private low-rank trace regression with guaranteed private initialization (arXiv:2403.15999, 2024), Algorithms 1–2",
         unit: "sample",
         presets: PRESETS,
