@@ -36,15 +36,18 @@ export const PIN_COLOR_BASE = 100;
 const PIN_LOOKS = ['black, with squares', 'wine red, with triangles', 'olive, with diamonds'];
 const MAX_PINS = PIN_LOOKS.length;
 
-/** The settings in which run `a` ({ preset, fields }) differs from `b`, as "n = 4000, clip = 5" ('' when none). */
-export function differences(a, b) {
+/**
+ * The settings in which run `a` ({ preset, fields }) differs from `b`, as "users n = 4000, clip ψ = 5"
+ * ('' when none); `label(key)` gives a setting's label (the key itself without one).
+ */
+export function differences(a, b, label = (k) => k) {
   const short = (v) => { const t = String(v); return t.length > 24 ? `${t.slice(0, 23)}…` : t; };
   const out = [];
   if (b && a.preset !== b.preset) out.push(`preset = ${short(a.preset)}`);
   const keys = [...new Set([...Object.keys(a.fields || {}), ...Object.keys((b && b.fields) || {})])];
   for (const k of keys) {
     const [x, y] = [a.fields[k], b && b.fields ? b.fields[k] : undefined];
-    if (x !== undefined && String(x) !== String(y)) out.push(`${k} = ${short(x)}`);
+    if (x !== undefined && String(x) !== String(y)) out.push(`${label(k)} = ${short(x)}`);
   }
   const SHOWN = 3;
   return out.length > SHOWN ? `${out.slice(0, SHOWN).join(', ')} +${out.length - SHOWN} more` : out.join(', ');
@@ -72,14 +75,14 @@ export class Pins {
 
   /**
    * `spec` of chart `chartId` with the pinned runs of `scenario` behind its
-   * curves, each named with what differs from `current` (the run shown);
-   * series whose name starts with `skip` are left out.
+   * curves, each named with what differs from `current` (the run shown, the settings by their
+   * labels: `label(key)`); series whose name starts with `skip` are left out.
    */
-  decorate(scenario, chartId, spec, current, skip) {
+  decorate(scenario, chartId, spec, current, skip, label) {
     const old = [];
     for (const p of this.list) {
       if (p.scenario !== scenario || !p.series[chartId]) continue;
-      const diff = current ? differences(p.run, current) : '';
+      const diff = current ? differences(p.run, current, label) : '';
       const tag = ` (pinned): ${diff || 'same settings'}`;
       for (const s of p.series[chartId]) {
         if (skip && s.name.startsWith(skip)) continue;

@@ -1,6 +1,8 @@
 // The settings form, generated from a scenario's field table (Rust
-// `FieldInfo`: name, kind, label, help, group, essential, choices): one
-// fieldset per group, folded fields under "More settings". Each input's id is
+// `FieldInfo`: name, kind, label, help, group, essential, choices): the
+// essential settings (n, ε, δ and the scenario's own) at once, the others by
+// group under "More settings" (opened by an error at a folded field or a
+// link's value that differs from the preset). Each input's id is
 // the setting's name (also its URL key and the CLI's --set key), and each has
 // an error slot `${name}-error` that validation fills.
 
@@ -39,6 +41,9 @@ function fieldElement(f, select) {
   }
   input.id = f.name;
   input.name = f.name;
+  // The scenario's default until a preset fills it: a form just built validates (an empty one would
+  // mark every field, and open "More settings" for nothing).
+  if (f.default !== undefined) input.value = f.default;
   input.setAttribute('aria-describedby', `${f.name}-error`);
   const error = document.createElement('span');
   error.className = 'error';
@@ -100,6 +105,8 @@ function sliderFor(f, input, select) {
   readout.className = 'slider-readout';
   readout.id = `${f.name}-readout`;
   readout.setAttribute('aria-live', 'polite');
+  // Until a value is selected, what the slider is for (the values at it replace this).
+  readout.textContent = `Move the slider to select one of the ${f.label}: the charts mark it and its values are read out here.`;
   range.setAttribute('aria-describedby', readout.id);
   let added = null; // the value this slider added to the list (null: none, or edited away by hand)
   let selected = null;
@@ -179,7 +186,34 @@ function sliderFor(f, input, select) {
   // After the form is filled (fill() dispatches nothing): sync on the next frame.
   requestAnimationFrame(sync);
   input.syncSlider = sync;
+  // A value selected from outside (a link's): the slider goes to it, as if moved there and released.
+  input.selectSlider = (text) => {
+    const value = Number(text);
+    if (!(value > 0) || !Number.isFinite(value)) return false;
+    range.value = String(toPos(value));
+    const inList = listValues(input.value).includes(value);
+    show(value, inList);
+    select(f.name, value, { inList, committed: true });
+    return true;
+  };
   return wrap;
+}
+
+// Whether "More settings" was left open, kept for the next visit (no storage: closed).
+const MORE_KEY = 'dp-explorer:more-settings';
+function remembered() {
+  try {
+    return window.localStorage.getItem(MORE_KEY);
+  } catch {
+    return null;
+  }
+}
+function remember(state) {
+  try {
+    window.localStorage.setItem(MORE_KEY, state);
+  } catch {
+    // storage refused (private mode, a policy): the choice lasts until the page is left
+  }
 }
 
 export class SettingsForm {
@@ -194,33 +228,77 @@ export class SettingsForm {
     this.onSelect = onSelect;
   }
 
-  /** Builds the inputs of one scenario (replacing the previous ones). */
+  /**
+   * Builds the inputs of one scenario (replacing the previous ones): its essential settings (n, ε, δ
+   * and its own, marked in its Rust field table) in one fieldset, every other under "More settings",
+   * by group, open or closed as the reader last left it.
+   */
   build(info) {
     this.fields = info.fields;
-    const groups = new Map();
-    const folded = new Map();
-    for (const f of info.fields) {
-      const target = f.essential ? groups : folded;
-      if (!target.has(f.group)) target.set(f.group, []);
-      target.get(f.group).push(f);
-    }
-    const fieldset = (group, fields) => {
+    const field = (f) => fieldElement(f, (...a) => this.onSelect(...a));
+    const fieldset = (legendText, fields) => {
       const fs = document.createElement('fieldset');
       const legend = document.createElement('legend');
-      legend.textContent = group;
-      fs.append(legend, ...fields.map((f) => fieldElement(f, (...a) => this.onSelect(...a))));
+      legend.textContent = legendText;
+      fs.append(legend, ...fields.map(field));
       return fs;
     };
-    const nodes = [...groups].map(([g, fs]) => fieldset(g, fs));
+    // The short fields first, two to a row; a list (with its slider and readout) under them.
+    const wide = (f) => f.kind === 'real-list' || f.kind === 'integer-list';
+    const essential = [...info.fields.filter((f) => f.essential && !wide(f)), ...info.fields.filter((f) => f.essential && wide(f))];
+    const folded = new Map();
+    for (const f of info.fields.filter((x) => !x.essential)) {
+      if (!folded.has(f.group)) folded.set(f.group, []);
+      folded.get(f.group).push(f);
+    }
+    const nodes = essential.length ? [fieldset('Main settings', essential)] : [];
+    this.more = null;
     if (folded.size) {
       const details = document.createElement('details');
       details.className = 'more';
+      details.id = 'more-settings';
       const summary = document.createElement('summary');
-      summary.textContent = 'More settings';
+      const count = info.fields.length - essential.length;
+      summary.textContent = `More settings (${count})`;
       details.append(summary, ...[...folded].map(([g, fs]) => fieldset(g, fs)));
+      details.open = remembered() === 'open';
+      // Only the reader's own clicks are remembered (an error or a link opening it is not).
+      summary.addEventListener('click', () => remember(details.open ? 'closed' : 'open'));
       nodes.push(details);
+      this.more = details;
     }
     this.root.replaceChildren(...nodes);
+  }
+
+  /** Opens "More settings" if setting `name` is folded there (true if it is). */
+  reveal(name) {
+    const el = document.getElementById(name);
+    const details = el && el.closest('details.more');
+    if (details) details.open = true;
+    return !!details;
+  }
+
+  /**
+   * Opens "More settings" when a folded setting's value differs from `defaults` ([[name, text], …],
+   * the preset's): a link's settings are never hidden. Returns the names that differ.
+   */
+  revealChanged(defaults) {
+    const now = this.read();
+    const changed = defaults
+      .filter(([name, value]) => now[name] !== undefined && String(now[name]) !== String(value))
+      .map(([name]) => name)
+      .filter((name) => !this.fields.find((f) => f.name === name)?.essential);
+    if (changed.length && this.more) this.more.open = true;
+    return changed;
+  }
+
+  /**
+   * Selects `value` on the slider of list setting `name` (a link's selected ε): true if the setting
+   * has a slider and the value is a positive number.
+   */
+  select(name, value) {
+    const el = document.getElementById(name);
+    return !!(el && el.selectSlider && el.selectSlider(value));
   }
 
   get names() {

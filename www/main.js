@@ -166,7 +166,9 @@ function applyScenario(id) {
   previous = null;
   buildCharts(info);
   body.dataset.scenario = id;
+  $('scenario-look').textContent = info.look_at;
   $('scenario-lede').textContent = info.lede;
+  $('about-title').textContent = `About ${info.title}`;
   form.build(info);
   for (const v of views.values()) v.figure.hidden = v.figure.dataset.scenario !== id;
   clearResults('Run a sweep to see its accounting.');
@@ -234,11 +236,16 @@ function loadPreset(name) {
 }
 
 // ---------- the URL is the state ----------
+// A list setting's selected value in the link: `epsilons-selected=2`.
+const SELECTED_SUFFIX = '-selected';
+
 function writeUrl() {
   const params = new URLSearchParams();
   params.set('preset', currentPreset());
   const fields = form.read();
   for (const name of form.names) params.set(name, fields[name]);
+  // The ε the slider selected (marked on the charts, read out under the slider): a copied link selects it too.
+  if (selected && form.names.includes(selected.name)) params.set(`${selected.name}${SELECTED_SUFFIX}`, String(selected.value));
   if ($('large-text').checked) params.set('large', '1');
   if ($('present').checked) params.set('present', '1');
   history.replaceState(null, '', `${location.pathname}?${params}`);
@@ -261,8 +268,13 @@ function readUrl() {
   }
   loadPreset(chosen);
   const extra = [];
+  const selections = [];
   for (const [key, value] of params) {
     if (key === 'preset') continue;
+    if (key.endsWith(SELECTED_SUFFIX) && form.canonical(key.slice(0, -SELECTED_SUFFIX.length))) {
+      selections.push([form.canonical(key.slice(0, -SELECTED_SUFFIX.length)), value]);
+      continue;
+    }
     if (key === 'large' || key === 'present') {
       const box = $(key === 'large' ? 'large-text' : 'present');
       box.checked = value === '1';
@@ -274,6 +286,12 @@ function readUrl() {
     else extra.push(key.slice(0, 40));
   }
   if (extra.length) notes.push(`ignored unknown settings in the link: ${extra.join(', ')}`);
+  // Once the lists are filled: the selected values (one the slider cannot select is said, not hidden).
+  for (const [name, value] of selections) {
+    if (!form.select(name, value)) notes.push(`ignored the link's selected ${form.label(name)} "${value.slice(0, 20)}" (not a positive number on the slider)`);
+  }
+  // A folded setting the link changes from the preset is shown: "More settings" opens.
+  form.revealChanged(reg.preset_fields(chosen));
   return notes;
 }
 
@@ -369,7 +387,7 @@ function decorate(id, spec) {
   const rows = auditRows();
   if (rows.length) out = audit_overlay(out, rows);
   const toggle = views.get(id).info.toggle;
-  out = pins.decorate(info.id, id, out, lastRun || { preset: currentPreset(), fields: form.read() }, toggle && toggle[0]);
+  out = pins.decorate(info.id, id, out, lastRun || { preset: currentPreset(), fields: form.read() }, toggle && toggle[0], (k) => form.label(k));
   return { ...out, series: out.series.map(sortedByX) };
 }
 
@@ -385,8 +403,10 @@ function afterDraw(view, ctx) {
 
 /** A list setting's slider selected a value: mark it on the ε charts (once a frame). */
 let markFrame = null;
-function selectValue(name, value) {
+function selectValue(name, value, { committed = false } = {}) {
   selected = { name, value };
+  // Released (or a key, or a link): the link selects it too (a value added to the list is written by the edit).
+  if (committed) writeUrl();
   if (markFrame) return;
   markFrame = requestAnimationFrame(() => {
     markFrame = null;
@@ -631,7 +651,7 @@ function pinRun() {
   const series = {};
   currentViews().forEach((v, i) => { series[v.id] = lastSnapshot.charts[i].series; });
   const pin = pins.add(info.id, lastRun, series);
-  $('clear-pin').disabled = false;
+  showPinCount();
   $('pin-note').textContent = `Pinned: ${describeRun(lastRun)}. Drawn ${Pins.looks(pin)}, named “(pinned)” with the settings that differ.`;
   redraw();
 }
@@ -640,13 +660,19 @@ function pinRun() {
 function describeRun(r) {
   const changed = reg.preset_fields(r.preset)
     .filter(([name, value]) => r.fields[name] !== undefined && r.fields[name] !== value)
-    .map(([name]) => `${name} = ${r.fields[name]}`);
+    .map(([name]) => `${form.label(name)} = ${r.fields[name]}`);
   return changed.length ? `${r.preset} with ${changed.join(', ')}` : r.preset;
+}
+
+/** The Clear button names what it removes: "Clear pin", "Clear 2 pins" (the note says which runs). */
+function showPinCount() {
+  $('clear-pin').disabled = pins.size === 0;
+  $('clear-pin').textContent = pins.size > 1 ? `Clear ${pins.size} pins` : 'Clear pin';
 }
 
 function clearPin() {
   pins.clear();
-  $('clear-pin').disabled = true;
+  showPinCount();
   $('pin-note').textContent = '';
   redraw();
 }

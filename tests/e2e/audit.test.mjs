@@ -4,7 +4,7 @@
 // mechanism is judged by Clopper–Pearson alone; a settings change clears it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -37,7 +37,7 @@ test('a DP-GD audit runs to done: both charts drawn, honest runs under the claim
   notes = await audit(page, { runs: 400, broken: true });
   assert.ok(notes.some((n) => n.includes('a privacy bug, caught')), notes.join('\n'));
   // A settings change: the audit no longer describes the settings.
-  await page.fill('#n', '120');
+  await fillField(page, 'n', '120');
   await page.waitForFunction(() => document.getElementById('audit-csv').disabled);
   assert.equal(await page.locator('#audit-notes li').count(), 0);
   assert.deepEqual(errors, []);
@@ -57,7 +57,7 @@ test('a finished audit marks the audited points on the ε chart; an edit takes t
   assert.match(await page.textContent('#privacy-content figcaption'), /dots: the audit's attack/);
   // An edit: the audit no longer describes the settings, and its marks go.
   await page.uncheck('#auto-run');
-  await page.fill('#n', '120');
+  await fillField(page, 'n', '120');
   await page.waitForFunction((b) => document.getElementById('dpgd-eps-chart').toDataURL() === b, before);
   assert.deepEqual(errors, []);
   await page.close();

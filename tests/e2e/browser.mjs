@@ -160,3 +160,17 @@ export async function accessible(page, state = '') {
     `axe violations (${state})`,
   );
 }
+
+/**
+ * Fills setting `name` of the settings form with `value` (a menu: selects it), first opening "More
+ * settings" if the setting is folded there, as a reader would.
+ */
+export async function fillField(page, name, value) {
+  await page.evaluate((id) => {
+    const details = document.getElementById(id)?.closest('details');
+    if (details) details.open = true;
+  }, name);
+  const input = page.locator(`#${name}`);
+  if (await input.evaluate((el) => el.tagName === 'SELECT')) await input.selectOption(String(value));
+  else await input.fill(String(value));
+}

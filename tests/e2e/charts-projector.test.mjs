@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { accessible, openPage, runToDone as runUntilDone, servedBrowser } from './browser.mjs';
+import { accessible, openPage, runToDone as runUntilDone, servedBrowser, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -73,34 +73,37 @@ async function svgOf(page, selector) {
   return (await readFile(await dl.path())).toString('utf8');
 }
 
-test('a pinned run is drawn solid in a colour of its own, its legend naming what differs', async () => {
+test('a pinned run is drawn solid in a colour of its own, its legend naming what differs by the setting\'s label', async () => {
   const { page, errors } = await open('?preset=fedrep-paper&epsilons=1,4,8&altmin=off', { width: 1366, height: 768 });
   await runToDone(page);
   const clip = await page.inputValue('#clip');
   await page.click('#pin-run');
   assert.match(await page.textContent('#pin-note'), /Pinned/);
-  await page.fill('#clip', String(Number(clip) * 2));
+  await fillField(page, 'clip', String(Number(clip) * 2));
   await runToDone(page);
   const svg = await svgOf(page, '#risk-chart-svg');
   // The legend names the pinned run once, with the setting that differs at its pinned value.
-  assert.equal(svg.split(`\npinned: clip = ${clip}\n`).length, 2, 'one legend entry for the pin');
+  assert.equal(svg.split(`\npinned: clip ψ = ${clip}\n`).length, 2, 'one legend entry for the pin');
   // Drawn solid in the first pin's colour (black), never in a pale tint.
   assert.match(svg, /<polyline fill="none" opacity="1" stroke="#000000"/);
   assert.doesNotMatch(svg, /stroke-dasharray[^>]*stroke="#000000"/);
   // A second pin gets a second colour (wine), and the first keeps its own.
   await page.click('#pin-run');
-  await page.fill('#clip', String(Number(clip) * 3));
+  await fillField(page, 'clip', String(Number(clip) * 3));
   await runToDone(page);
   const two = await svgOf(page, '#risk-chart-svg');
-  assert.match(two, new RegExp(`\\npinned: clip = ${clip}\\n`));
-  assert.match(two, new RegExp(`\\npinned: clip = ${Number(clip) * 2}\\n`));
+  assert.match(two, new RegExp(`\\npinned: clip ψ = ${clip}\\n`));
+  assert.match(two, new RegExp(`\\npinned: clip ψ = ${Number(clip) * 2}\\n`));
   assert.match(two, /stroke="#000000"/);
   assert.match(two, /stroke="#882255"/);
   // The readout names a pinned point's curve and what differs (pinned curves come first).
   await page.focus('#risk-chart');
   await page.keyboard.press('Home');
-  assert.match(await page.textContent('#risk-chart-readout'), new RegExp(`\\(pinned\\): clip = ${clip}\\b`));
+  assert.match(await page.textContent('#risk-chart-readout'), new RegExp(`\\(pinned\\): clip ψ = ${clip}\\b`));
+  // The button says what it removes (its accessible name is its text).
+  assert.equal((await page.textContent('#clear-pin')).trim(), 'Clear 2 pins');
   await page.click('#clear-pin');
+  assert.equal(await page.isDisabled('#clear-pin'), true);
   assert.doesNotMatch(await svgOf(page, '#risk-chart-svg'), /\npinned/);
   assert.deepEqual(errors, []);
   await page.close();

@@ -4,7 +4,7 @@
 // Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
 
 const CANVASES = ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'];
 const TABLES = ['dpgd-eps-table', 'dpgd-width-table', 'dpgd-steps-table', 'dpgd-rescaled-table'];
@@ -24,6 +24,10 @@ test('choosing a DP-GD preset shows its fields and charts and hides FedRep-only 
   const { page, errors } = await openPage();
   await page.selectOption('#preset', 'dpgd-quick');
   await page.waitForFunction(() => document.body.dataset.scenario === 'dpgd');
+  // Its essential settings at once; every other one click away ("More settings", then remembered).
+  for (const id of ['p_grid', 'n', 'epsilons', 'delta']) assert.ok(await page.isVisible(`#${id}`), `${id} is shown at once`);
+  assert.ok(!(await page.isVisible('#seed')), 'seed is folded');
+  await page.click('#more-settings > summary');
   for (const id of ['p_grid', 'n_test', 'clip_scale', 'time_scale', 'trace_p', 'n', 'd', 'epsilons', 'delta', 'seed']) {
     assert.ok(await page.isVisible(`#${id}`), `${id} is shown`);
     // Every shown field has a label.
@@ -37,10 +41,10 @@ test('choosing a DP-GD preset shows its fields and charts and hides FedRep-only 
   assert.equal(await page.inputValue('#calibration'), 'prop32');
   assert.match(page.url(), /preset=dpgd-quick/);
   // A bad value is named at its field.
-  await page.fill('#p_grid', '');
+  await fillField(page, 'p_grid', '');
   await page.waitForSelector('#p_grid[aria-invalid="true"]');
   assert.notEqual((await page.textContent('#p_grid-error')).trim(), '');
-  // Back to FedRep: its fields come back.
+  // Back to FedRep: its fields come back ("More settings" stays open, as left).
   await page.selectOption('#preset', 'fedrep-paper');
   await page.waitForFunction(() => document.body.dataset.scenario === 'fedrep');
   assert.ok(await page.isVisible('#k'));

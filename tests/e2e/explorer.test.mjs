@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { accessible, openPage, waitStatus, servedBrowser, runToDone } from './browser.mjs';
+import { accessible, openPage, waitStatus, servedBrowser, runToDone, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -80,7 +80,7 @@ test('an edit marks the results out of date, and exports carry the config of the
   await page.uncheck('#auto-run');
   await runToDone(page);
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), false);
-  await page.fill('#n', '5000');
+  await fillField(page, 'n', '5000');
   await page.waitForFunction(() => document.getElementById('results').classList.contains('stale'));
   assert.match(await page.textContent('#status'), /Settings changed/);
   await accessible(page, 'stale results');
@@ -108,7 +108,7 @@ test('labels show the ε spent where it differs from the target', async () => {
 test('the URL keeps an edit and the large text across a reload; Escape stops a run; focus stays on a control', async () => {
   const { page, errors } = await open('?preset=fedrep-paper', { width: 1366, height: 900 });
   await page.uncheck('#auto-run');
-  await page.fill('#n', '3000');
+  await fillField(page, 'n', '3000');
   await page.check('#large-text');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('n') === '3000');
   await page.reload();
@@ -117,7 +117,7 @@ test('the URL keeps an edit and the large text across a reload; Escape stops a r
   assert.ok(await page.isChecked('#large-text'));
   await accessible(page, 'large text');
 
-  await page.fill('#rounds', '1000');
+  await fillField(page, 'rounds', '1000');
   await page.focus('#run');
   await page.keyboard.press('Enter');
   await waitStatus(page, ['running']);
@@ -150,7 +150,7 @@ test('a lesson step sets the controls, and the presenter view keeps the charts',
   }
   // Set n back to 20000: the same check now fails, and the page says so.
   await page.uncheck('#auto-run');
-  await page.fill('#n', '20000');
+  await fillField(page, 'n', '20000');
   await page.click('#run');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
   const far = page.locator('#lesson-claims li[data-claim="fedrep-far-at-every-eps"]');

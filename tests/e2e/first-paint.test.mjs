@@ -12,7 +12,7 @@ const description = JSON.parse(readFileSync(new URL('../../www/pkg/describe.json
 const first = description.scenarios.find((s) => s.presets.some((p) => p.name === description.default_preset));
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
 
-test('with the .wasm request blocked, the menu, lede, form and lesson are painted from the description', async () => {
+test('with the .wasm request blocked, the menu, what to look at, the lede, form and lesson are painted from the description', async () => {
   const page = await env.browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
   const blocked = [];
   await page.route('**/*.wasm', (route) => { blocked.push(route.request().url()); return route.abort(); });
@@ -26,9 +26,10 @@ test('with the .wasm request blocked, the menu, lede, form and lesson are painte
   })));
   assert.deepEqual(menu, description.scenarios.map((s) => ({ label: s.title, presets: s.presets.map((p) => p.name) })));
   assert.equal(await page.inputValue('#preset'), description.default_preset);
-  // The lede, visible.
+  // What to look at, visible; the whole lede one click away.
+  assert.equal(await page.textContent('#scenario-look'), first.look_at);
   assert.equal(await page.textContent('#scenario-lede'), first.lede);
-  assert.ok(await page.isVisible('#scenario-lede') && await page.isVisible('#config'));
+  assert.ok(await page.isVisible('#scenario-look') && await page.isVisible('#config'));
   // The form: every field of the scenario, filled with the default preset's settings.
   const filled = await page.evaluate((names) => names.map((n) => document.getElementById(n)?.value ?? null),
     first.fields.map((f) => f.name));
@@ -72,12 +73,12 @@ test('the module arriving later moves nothing: the Run button keeps its box, lay
   await page.waitForSelector('body[data-painted]', { timeout: 20_000 });
   assert.equal(await page.evaluate(() => document.body.dataset.status), 'loading');
   const before = await page.$eval('#run', (b) => b.getBoundingClientRect().toJSON());
-  const lede = await page.$eval('#scenario-lede', (p) => p.getBoundingClientRect().toJSON());
+  const lede = await page.$eval('#scenario-look', (p) => p.getBoundingClientRect().toJSON());
   assert.equal(await waitStatus(page, ['idle'], 30_000), 'idle');
   await page.waitForTimeout(300);
   const after = await page.$eval('#run', (b) => b.getBoundingClientRect().toJSON());
   assert.deepEqual(after, before, 'the Run button did not move or resize');
-  assert.deepEqual(await page.$eval('#scenario-lede', (p) => p.getBoundingClientRect().toJSON()), lede);
+  assert.deepEqual(await page.$eval('#scenario-look', (p) => p.getBoundingClientRect().toJSON()), lede);
   assert.equal(await page.isDisabled('#run'), false);
   assert.equal(await page.isVisible('#run > .when-ready'), true);
   const cls = await page.evaluate(() => window.shifts.reduce((a, b) => a + b, 0));

@@ -7,7 +7,7 @@
 // slider does not scroll the page away. axe-core finds no violation in the states visited.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessible, openPage, waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { accessible, openPage, waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -200,7 +200,7 @@ test('an edit during a long run marks it out of date at once; the link says what
   assert.match(await page.textContent('#link-note'), /not the results on screen/);
   assert.equal(new URL(page.url()).searchParams.get('n'), '4000');
   // Edited back: the mark goes.
-  await page.fill('#n', '20000');
+  await fillField(page, 'n', '20000');
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), false);
   await page.click('#stop');
   await waitStatus(page, ['idle'], 10_000);
@@ -213,7 +213,7 @@ test('a run that finishes after an edit is not shown as plain "Done"', async () 
   await page.uncheck('#auto-run');
   await page.click('#run');
   await waitStatus(page, ['running']);
-  await page.fill('#d', '30');
+  await fillField(page, 'd', '30');
   assert.equal(await waitStatus(page, ['done'], 60_000), 'done');
   assert.match(await page.textContent('#status'), /for the previous settings/);
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), true);
@@ -225,24 +225,24 @@ test('a run that finishes after an edit is not shown as plain "Done"', async () 
 test('messages name the field by its label, and the status names the field to fix', async () => {
   const { page, errors } = await open('', { width: 1366, height: 900 });
   await page.uncheck('#auto-run');
-  await page.fill('#n', 'abc');
+  await fillField(page, 'n', 'abc');
   await page.waitForSelector('#n[aria-invalid="true"]');
   assert.match(await page.textContent('#n-error'), /^users n must be a whole number/);
   await waitStatus(page, ['error']);
   assert.match(await page.textContent('#status'), /^Fix “users n” to run: users n must be a whole number/);
   assert.doesNotMatch(await page.textContent('#status'), /Ready/);
-  await page.fill('#n', '20000');
-  await page.fill('#d', '10');
-  await page.fill('#k', '20');
+  await fillField(page, 'n', '20000');
+  await fillField(page, 'd', '10');
+  await fillField(page, 'k', '20');
   await page.waitForSelector('#k[aria-invalid="true"]');
   // Rust says "k: k must be ≤ d …": shown at its field without the key in front.
   assert.match(await page.textContent('#k-error'), /^representation k must be ≤ d/);
-  await page.fill('#k', '2');
-  await page.fill('#delta', '1');
+  await fillField(page, 'k', '2');
+  await fillField(page, 'delta', '1');
   await page.waitForSelector('#delta[aria-invalid="true"]');
   assert.match(await page.textContent('#delta-error'), /^δ must be/);
   await page.selectOption('#preset', 'dpgd-quick');
-  await page.fill('#p_grid', '0');
+  await fillField(page, 'p_grid', '0');
   await page.waitForSelector('#p_grid[aria-invalid="true"]');
   assert.doesNotMatch(await page.textContent('#p_grid-error'), /p_grid/);
   await accessible(page, 'invalid fields');

@@ -3,7 +3,7 @@
 // refused with a message at the field, Stop stops, and the URL carries the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitStatus, inkFraction, servedBrowser } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -62,8 +62,8 @@ test('the default sweep runs to the end with both charts drawn and both tables f
 
 test('k larger than d is refused with a message at the field and nothing runs', async () => {
   const { page } = await open();
-  await page.fill('#d', '10');
-  await page.fill('#k', '20');
+  await fillField(page, 'd', '10');
+  await fillField(page, 'k', '20');
   await page.click('#run');
   assert.equal(await waitStatus(page, ['error']), 'error');
   assert.match(await page.textContent('#k-error'), /k must be ≤ d \(got k = 20, d = 10\)/);
@@ -72,7 +72,7 @@ test('k larger than d is refused with a message at the field and nothing runs', 
   assert.equal(await page.$eval('#progress', (p) => p.value), 0);
   // Fixing the field clears the error state; the page stays usable (a short
   // run then starts by itself).
-  await page.fill('#k', '2');
+  await fillField(page, 'k', '2');
   await waitStatus(page, ['idle', 'running', 'done']);
   assert.equal(await page.textContent('#k-error'), '');
   await page.close();
@@ -80,9 +80,9 @@ test('k larger than d is refused with a message at the field and nothing runs', 
 
 test('non-numbers and out-of-range privacy parameters are named at their fields', async () => {
   const { page } = await open();
-  await page.fill('#n', 'abc');
-  await page.fill('#epsilons', '0,2');
-  await page.fill('#delta', '1');
+  await fillField(page, 'n', 'abc');
+  await fillField(page, 'epsilons', '0,2');
+  await fillField(page, 'delta', '1');
   await page.click('#run');
   await waitStatus(page, ['error']);
   assert.match(await page.textContent('#n-error'), /whole number/);
@@ -103,7 +103,7 @@ test('a setting over the memory budget is refused with its size and a smaller n'
   assert.ok(suggested > 0 && suggested < 10000000, message);
   assert.equal(await page.$eval('#progress', (p) => p.value), 0);
   // The suggested n is accepted.
-  await page.fill('#n', String(suggested));
+  await fillField(page, 'n', String(suggested));
   await waitStatus(page, ['idle']);
   assert.equal(await page.textContent('#n-error'), '');
   await page.close();
@@ -119,9 +119,9 @@ test('Stop ends a long run and the page stays usable', async () => {
   assert.equal(await waitStatus(page, ['idle'], 10_000), 'idle');
   assert.match(await page.textContent('#status'), /Stopped/);
   // A new, small run still works afterwards.
-  await page.fill('#n', '2000');
-  await page.fill('#rounds', '5');
-  await page.fill('#epsilons', '2,8');
+  await fillField(page, 'n', '2000');
+  await fillField(page, 'rounds', '5');
+  await fillField(page, 'epsilons', '2,8');
   await page.click('#run');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
   await page.close();
@@ -145,8 +145,8 @@ test('Stop ends a run whose users the workers share, within a second', async () 
   assert.ok(seconds < 1.5, `stopped in ${seconds} s`);
   assert.match(await page.textContent('#status'), /Stopped/);
   // A new, small run (split by runs) still works afterwards.
-  await page.fill('#n', '2000');
-  await page.fill('#epsilons', '2,8');
+  await fillField(page, 'n', '2000');
+  await fillField(page, 'epsilons', '2,8');
   await page.click('#run');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
   await page.close();

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { serve, waitStatus, inkFraction, servedBrowser, runToDone } from './browser.mjs';
+import { serve, waitStatus, inkFraction, servedBrowser, runToDone, fillField } from './browser.mjs';
 
 // The registry as the page reads it: the page's wasm module, in Node.
 const wasm = await import('../../www/pkg/dp_explorer.js');
@@ -190,8 +190,8 @@ test('log/linear toggles redraw the chart; a pinned run is overlaid on the next 
   await page.click('#pin-run');
   assert.ok(!(await page.isDisabled('#clear-pin')));
   assert.match(await page.textContent('#pin-note'), /Pinned/);
-  await page.fill('#epsilons', '2,6');
-  await page.fill('#clip', '5');
+  await fillField(page, 'epsilons', '2,6');
+  await fillField(page, 'clip', '5');
   await runToDone(page);
   const overlaid = (await download(page, '#risk-chart-svg')).bytes.toString('utf8');
   // The pinned run: one legend entry naming what differs, its curves in the pin's colour (black).
