@@ -794,6 +794,9 @@ async function main() {
   const unknownPreset = notes.some((n) => n.startsWith('unknown preset'));
   if (errors.length || unknownPreset) {
     setStatus('error', 'Some settings from the link are not valid: see the marked fields.');
+    // Each marked setting by its label, with its message (one folded under "More settings" is shown open).
+    const placed = errors.filter((e) => !unplaced.includes(e.message));
+    if (placed.length) messages.push(`Fix the marked settings: ${placed.map((x) => form.describe(x)).join('; ')}.`);
     showError(messages.length ? messages.join('\n') : 'Fix the marked settings.');
   } else {
     if (messages.length) showError(messages.join('\n'));

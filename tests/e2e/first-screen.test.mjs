@@ -82,6 +82,9 @@ test('a link that changes a folded setting, or an error at one, opens "More sett
   assert.ok(await page.isVisible(`#${name}-error`));
   assert.match(await page.textContent(`#${name}-error`), /whole number/);
   assert.equal(await page.getAttribute(`#${name}`, 'aria-invalid'), 'true');
+  // The error box names it by its label too.
+  const label = s.fields.find((f) => f.name === name).label;
+  assert.ok((await page.textContent('#error')).includes(`Fix the marked settings: ${label} must`), await page.textContent('#error'));
   await accessible(page, 'an error at a folded setting');
   assert.deepEqual(errors, []);
   await page.close();

@@ -195,10 +195,10 @@ test('log/linear toggles redraw the chart; a pinned run is overlaid on the next 
   await runToDone(page);
   const overlaid = (await download(page, '#risk-chart-svg')).bytes.toString('utf8');
   // The pinned run: one legend entry naming what differs, its curves in the pin's colour (black).
-  assert.match(overlaid, /\npinned: epsilons = 1,4,8/);
+  assert.match(overlaid, /\npinned: ε values = 1,4,8/);
   assert.match(overlaid, /stroke="#000000"/);
   const angles = (await download(page, '#angle-chart-svg')).bytes.toString('utf8');
-  assert.match(angles, /\npinned: epsilons = 1,4,8/);
+  assert.match(angles, /\npinned: ε values = 1,4,8/);
   assert.match(angles, /Private FedRep ε = 6\n/);
   await page.click('#clear-pin');
   assert.doesNotMatch((await download(page, '#risk-chart-svg')).bytes.toString('utf8'), /\npinned/);
