@@ -14,15 +14,16 @@
 use super::audit::{AuditOptions, AuditTargets};
 use super::claims::Claim;
 use super::field::{Checked, Config};
-use super::shards::{decode_parts, Coverage, Plan, Shard, Stamps};
+use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
-    ChartInfo, ConfigError, Estimate, LessonStep, Preset, Run, RunError, Scenario, ScenarioInfo,
-    StartResult, View, WASM_FACTOR,
+    ChartInfo, ConfigError, Estimate, Kept, LessonStep, Preset, Run, RunError, Scenario,
+    ScenarioInfo, StartResult, View, WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
@@ -169,6 +170,39 @@ pub trait Experiment: Send + Sync + 'static {
         debug_assert!(parts.len() <= 1, "a sweep that splits combines its parts");
         parts.into_iter().next().unwrap_or_default()
     }
+    /// The key of job `job` under these settings for the page's result cache
+    /// ([`Scenario::reuse`]): a fingerprint of every setting the job's numbers
+    /// depend on, so that two jobs (of these or other settings) with the same
+    /// key give the same results bit for bit. `None` (the default): the job
+    /// is never kept, always computed.
+    fn job_key(_config: &Self::Config, _job: usize) -> Option<u64> {
+        None
+    }
+    /// The results of `part` of the jobs `renumber` maps, each renumbered as
+    /// the job it maps to (the rest dropped): needed only by a scenario with
+    /// [`Experiment::job_key`]s.
+    fn renumber(_part: Self::Part, _renumber: &dyn Fn(usize) -> Option<usize>) -> Self::Part {
+        Self::Part::default()
+    }
+    /// [`Experiment::start`] without the jobs `skip` (kept from an earlier
+    /// sweep); only a scenario with [`Experiment::job_key`]s is given any.
+    fn start_skipping(
+        config: Checked<Self::Config>,
+        shard: Shard,
+        skip: &[usize],
+    ) -> Result<Self::Sweep, Vec<ConfigError>> {
+        if skip.is_empty() {
+            Self::start(config, shard)
+        } else {
+            Err(vec![ConfigError::invalid(
+                "shards",
+                format!(
+                    "the {} scenario keeps no results of earlier runs",
+                    Self::ABOUT.id
+                ),
+            )])
+        }
+    }
     /// Whether `workers` workers should share each run's users (its cost
     /// model decides).
     fn split_by_users(_config: &Self::Config, _workers: usize) -> bool {
@@ -224,6 +258,50 @@ impl<E: Experiment> Adapter<E> {
         pairs: &[(&str, &str)],
     ) -> Result<Checked<E::Config>, Vec<ConfigError>> {
         E::Config::from_pairs(preset, pairs.iter().copied())
+    }
+}
+
+impl<E: Experiment> Adapter<E> {
+    /// The shards' parts beside the `kept` part, checked against the plan of
+    /// `config` to `coverage`, as one part.
+    fn combined(
+        config: &E::Config,
+        parts: &[Vec<u8>],
+        kept: Option<&Kept>,
+        coverage: Coverage,
+    ) -> Result<E::Part, RunError> {
+        let plan = E::plan(config);
+        fn held<E: Experiment>(p: &Stamped<E::Part>) -> (&Stamps, Vec<usize>) {
+            (&p.stamps, E::row_jobs(&p.part))
+        }
+        let mut kept_part = None;
+        let mut kept_jobs: &[usize] = &[];
+        if let Some(k) = kept.filter(|k| !k.jobs.is_empty()) {
+            // The kept part is checked as a whole sweep's only shard holding its jobs.
+            let mut decoded = decode_parts::<Stamped<E::Part>>(
+                &[k.part.clone()],
+                &plan,
+                Coverage::SoFar,
+                held::<E>,
+            )
+            .map_err(|e| RunError::Part(format!("the results kept from the previous run: {e}")))?;
+            let part = decoded.pop().map(|p| p.part).unwrap_or_default();
+            let mut rows = E::row_jobs(&part);
+            rows.sort_unstable();
+            rows.dedup();
+            if rows != k.jobs {
+                return Err(RunError::Part(
+                    "the results kept from the previous run do not hold the jobs they list".into(),
+                ));
+            }
+            kept_jobs = &k.jobs;
+            kept_part = Some(part);
+        }
+        let parts =
+            decode_parts_beside::<Stamped<E::Part>>(parts, &plan, coverage, held::<E>, kept_jobs)?;
+        Ok(E::combine(
+            parts.into_iter().map(|p| p.part).chain(kept_part).collect(),
+        ))
     }
 }
 
@@ -341,12 +419,97 @@ impl<E: Experiment> Scenario for Adapter<E> {
         parts: &[Vec<u8>],
         coverage: Coverage,
     ) -> Result<View, RunError> {
+        self.merge_beside(preset, pairs, parts, None, coverage)
+    }
+
+    fn merge_beside(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+        kept: Option<&Kept>,
+        coverage: Coverage,
+    ) -> Result<View, RunError> {
         let config = Self::config_of(preset, pairs)?;
-        let parts = decode_parts::<Stamped<E::Part>>(parts, &E::plan(&config), coverage, |p| {
-            (&p.stamps, E::row_jobs(&p.part))
-        })?;
-        let part = E::combine(parts.into_iter().map(|p| p.part).collect());
+        let part = Self::combined(&config, parts, kept, coverage)?;
         Ok(in_x_order(E::view(&config, &part)))
+    }
+
+    fn whole_part(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+        kept: Option<&Kept>,
+    ) -> Result<Vec<u8>, RunError> {
+        let config = Self::config_of(preset, pairs)?;
+        let part = Self::combined(&config, parts, kept, Coverage::Whole)?;
+        let stamps = E::plan(&config).stamps(Shard::WHOLE, true, E::finished_jobs(&part));
+        Ok(postcard::to_allocvec(&Stamped { stamps, part }).unwrap_or_default())
+    }
+
+    fn reuse(
+        &self,
+        old_preset: &str,
+        old: &[(&str, &str)],
+        old_whole: &[u8],
+        preset: &str,
+        new: &[(&str, &str)],
+    ) -> Result<Kept, RunError> {
+        let old = Self::config_of(old_preset, old)?;
+        let new = Self::config_of(preset, new)?;
+        let old_plan = E::plan(&old);
+        let mut parts = decode_parts::<Stamped<E::Part>>(
+            &[old_whole.to_vec()],
+            &old_plan,
+            Coverage::Whole,
+            |p| (&p.stamps, E::row_jobs(&p.part)),
+        )?;
+        let keys: HashMap<u64, usize> = (0..old_plan.len())
+            .filter_map(|j| E::job_key(&old, j).map(|k| (k, j)))
+            .collect();
+        let plan = E::plan(&new);
+        // old job -> new job, for every new job whose key an old job has.
+        let map: HashMap<usize, usize> = (0..plan.len())
+            .filter_map(|j| {
+                E::job_key(&new, j)
+                    .and_then(|k| keys.get(&k))
+                    .map(|&o| (o, j))
+            })
+            .collect();
+        if map.is_empty() {
+            return Ok(Kept::default());
+        }
+        let Some(Stamped { part, .. }) = parts.pop() else {
+            return Ok(Kept::default());
+        };
+        let part = E::renumber(part, &|j| map.get(&j).copied());
+        let mut jobs: Vec<usize> = map.into_values().collect();
+        jobs.sort_unstable();
+        let stamps = plan.stamps(Shard::WHOLE, true, jobs.iter().copied());
+        let part = postcard::to_allocvec(&Stamped { stamps, part }).unwrap_or_default();
+        Ok(Kept { part, jobs })
+    }
+
+    fn start_skipping(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+        skip: &[usize],
+    ) -> StartResult {
+        if skip.is_empty() {
+            return self.start(preset, pairs, shard);
+        }
+        let config = Self::config_of(preset, pairs)?;
+        let shard = if E::ABOUT.splits {
+            shard
+        } else {
+            shard.only_first()?;
+            Shard::WHOLE
+        };
+        let sweep = E::start_skipping(config, shard, skip)?;
+        Ok(Box::new(SweepRun::<E> { sweep, shard }))
     }
 
     fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {

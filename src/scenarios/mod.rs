@@ -274,6 +274,16 @@ pub fn merge_judged(
     ))
 }
 
+/// Results kept from an earlier sweep for a sweep of new settings
+/// ([`Scenario::reuse`]): a part stamped with the new settings' plan (as the
+/// whole sweep's only shard) holding the jobs `jobs` (new numbering), which
+/// the new sweep does not compute again ([`Scenario::start_skipping`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    pub part: Vec<u8>,
+    pub jobs: Vec<usize>,
+}
+
 /// A run, or why the settings cannot run ([`Scenario::start`]).
 pub type StartResult = Result<Box<dyn Run>, Vec<ConfigError>>;
 
@@ -314,6 +324,49 @@ pub trait Scenario: Sync {
         parts: &[Vec<u8>],
         coverage: Coverage,
     ) -> Result<View, RunError>;
+    /// [`Scenario::merge`] of shards that computed every job but those of
+    /// `kept`, results kept from an earlier sweep ([`Scenario::reuse`]).
+    fn merge_beside(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+        kept: Option<&Kept>,
+        coverage: Coverage,
+    ) -> Result<View, RunError>;
+    /// A finished sweep's results (its shards' parts beside what it `kept`) as
+    /// one part: what the page's result cache holds of the last run.
+    fn whole_part(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        parts: &[Vec<u8>],
+        kept: Option<&Kept>,
+    ) -> Result<Vec<u8>, RunError>;
+    /// The page's result cache: the results of a finished sweep of `old`
+    /// settings (its [`Scenario::whole_part`]) that a sweep of `new` settings
+    /// would compute again bit for bit, as results of `new`'s jobs. A job is
+    /// kept when its key (the scenario's [`adapter::Experiment::job_key`]:
+    /// every setting a job's numbers depend on) is one of `old`'s; a scenario
+    /// without job keys keeps nothing. Errors only for parts that are not of `old`.
+    fn reuse(
+        &self,
+        old_preset: &str,
+        old: &[(&str, &str)],
+        old_whole: &[u8],
+        preset: &str,
+        new: &[(&str, &str)],
+    ) -> Result<Kept, RunError>;
+    /// [`Scenario::start`] for a sweep whose jobs `skip` are kept from an
+    /// earlier one ([`Scenario::reuse`]): the shard computes its share of the
+    /// other jobs.
+    fn start_skipping(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        shard: Shard,
+        skip: &[usize],
+    ) -> StartResult;
     /// Whether `workers` workers should share each run's users
     /// ([`Scenario::start_user_split`]) rather than take whole runs: the
     /// scenario's cost model decides (false for a scenario that cannot).
@@ -433,6 +486,17 @@ pub type Started = Result<(&'static dyn Scenario, Box<dyn Run>), Vec<ConfigError
 /// [`Scenario::start_user_split`]).
 pub fn start_user_split(preset: &str, pairs: &[(&str, &str)], share: Shard) -> Started {
     with_scenario(preset, |s, name| s.start_user_split(name, pairs, share))
+}
+
+/// A run of a preset on these settings whose jobs `skip` are kept from an
+/// earlier sweep ([`Scenario::start_skipping`]).
+pub fn start_skipping(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    shard: Shard,
+    skip: &[usize],
+) -> Started {
+    with_scenario(preset, |s, name| s.start_skipping(name, pairs, shard, skip))
 }
 
 /// A run of a preset on these settings, checked.

@@ -241,9 +241,34 @@ pub fn decode_parts<P: serde::de::DeserializeOwned>(
     coverage: Coverage,
     held: impl Fn(&P) -> (&Stamps, Vec<usize>),
 ) -> Result<Vec<P>, RunError> {
+    decode_parts_beside(parts, plan, coverage, held, &[])
+}
+
+/// [`decode_parts`] beside results kept from an earlier sweep (the page's
+/// result cache, [`Scenario::reuse`](super::Scenario::reuse)) that hold the
+/// jobs `kept`: the shards computed the other jobs, so a shard holding one of
+/// `kept` is refused, and with [`Coverage::Whole`] the shards and `kept`
+/// together must hold every job.
+pub fn decode_parts_beside<P: serde::de::DeserializeOwned>(
+    parts: &[Vec<u8>],
+    plan: &Plan,
+    coverage: Coverage,
+    held: impl Fn(&P) -> (&Stamps, Vec<usize>),
+    kept: &[usize],
+) -> Result<Vec<P>, RunError> {
     let count = parts.len();
     let refuse = |part: usize, message: String| RunError::PartRefused { part, message };
     let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
+    let kept_mark = usize::MAX;
+    for &job in kept {
+        if job >= plan.len() {
+            return Err(RunError::Part(format!(
+                "the kept results hold job {job}, but these settings plan {} jobs",
+                plan.len()
+            )));
+        }
+        owner[job] = Some(kept_mark);
+    }
     let mut decoded = Vec::with_capacity(count);
     for (i, bytes) in parts.iter().enumerate() {
         let part: P = match postcard::take_from_bytes(bytes) {
@@ -289,6 +314,15 @@ pub fn decode_parts<P: serde::de::DeserializeOwned>(
                     format!(
                         "its results for {} were computed from other settings than the ones \
                          merged (another seed, preset or setting)",
+                        plan.label(job)
+                    ),
+                ));
+            }
+            if owner[job] == Some(kept_mark) {
+                return Err(refuse(
+                    i,
+                    format!(
+                        "it holds {}, which the results kept from the previous run hold too",
                         plan.label(job)
                     ),
                 ));

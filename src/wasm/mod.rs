@@ -8,7 +8,7 @@
 //! types that serde writes; docs/js-api.md shows the API in use.
 
 use crate::plot::{self, ChartLayout, ChartSpec, ReadablePoint};
-use crate::scenarios::{self, ConfigError, Coverage, Run, Shard};
+use crate::scenarios::{self, ConfigError, Coverage, Kept, Run, Shard};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
@@ -427,6 +427,31 @@ impl Runner {
         })
     }
 
+    /// [`Runner::shard`] of a sweep whose jobs `skip` are kept from the
+    /// previous run ([`reuse`]): the shard computes its share of the others;
+    /// merge its parts with the kept ones ([`merge`]'s `kept_part`).
+    pub fn skipping(
+        preset: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+        shard: usize,
+        shards: usize,
+        skip: Vec<u32>,
+    ) -> Result<Runner, JsError> {
+        let fields = fields_from_js(fields)?;
+        let shard = Shard {
+            index: shard,
+            count: shards,
+        };
+        let skip: Vec<usize> = skip.into_iter().map(|j| j as usize).collect();
+        let (s, inner) =
+            scenarios::start_skipping(&preset_or_default(preset), &pairs(&fields), shard, &skip)
+                .map_err(|errors| errors_to_js(&errors))?;
+        Ok(Runner {
+            scenario: s.info().id,
+            inner,
+        })
+    }
+
     /// Worker `index` of `count` that compute every run of the sweep
     /// together, each its share of every pass over the users: after each pass
     /// the run waits ([`waiting`](Self::waiting)) until it is given every
@@ -532,11 +557,15 @@ impl Runner {
 /// exactly the sweep these settings plan (else, as for progress, only what
 /// they hold must be of it); the scenario's merge checks either.
 #[wasm_bindgen(unchecked_return_type = "View")]
+/// `kept_part` and `kept_jobs`: the results kept from the previous run
+/// ([`reuse`]), when the workers computed only the other jobs.
 pub fn merge(
     preset: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
     parts: Vec<js_sys::Uint8Array>,
     finished: Option<bool>,
+    kept_part: Option<Vec<u8>>,
+    kept_jobs: Option<Vec<u32>>,
 ) -> Result<JsValue, JsError> {
     let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
@@ -547,9 +576,79 @@ pub fn merge(
     } else {
         Coverage::SoFar
     };
-    let view = scenarios::merge_judged(s, name, &pairs(&fields), &parts, coverage)
+    let kept = kept_of(kept_part, kept_jobs);
+    let view = s
+        .merge_beside(name, &pairs(&fields), &parts, kept.as_ref(), coverage)
         .map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&view)
+    to_js(&scenarios::judged(s, view))
+}
+
+fn kept_of(part: Option<Vec<u8>>, jobs: Option<Vec<u32>>) -> Option<Kept> {
+    match (part, jobs) {
+        (Some(part), Some(jobs)) if !jobs.is_empty() => Some(Kept {
+            part,
+            jobs: jobs.into_iter().map(|j| j as usize).collect(),
+        }),
+        _ => None,
+    }
+}
+
+/// A finished sweep's results (its workers' parts, beside what it kept) as
+/// one part: what the page keeps of its last run for [`reuse`].
+pub fn whole_part(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    parts: Vec<js_sys::Uint8Array>,
+    kept_part: Option<Vec<u8>>,
+    kept_jobs: Option<Vec<u32>>,
+) -> Result<Vec<u8>, JsError> {
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
+    s.whole_part(
+        name,
+        &pairs(&fields),
+        &parts,
+        kept_of(kept_part, kept_jobs).as_ref(),
+    )
+    .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The page's result cache: of a finished run of `old_fields` (its
+/// [`whole_part`]), the results a run of `fields` would compute again bit for
+/// bit (`Scenario::reuse`), as `{ part, jobs }` (`jobs` empty: nothing kept;
+/// always so for another scenario).
+pub fn reuse(
+    old_preset: String,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] old_fields: JsValue,
+    old_whole: Vec<u8>,
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+) -> Result<JsValue, JsError> {
+    let old_fields = fields_from_js(old_fields)?;
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    let kept = match scenarios::by_preset(&old_preset) {
+        Ok((old_s, old_name)) if old_s.info().id == s.info().id => s
+            .reuse(
+                old_name,
+                &pairs(&old_fields),
+                &old_whole,
+                name,
+                &pairs(&fields),
+            )
+            .map_err(|e| JsError::new(&e.to_string()))?,
+        _ => Kept::default(),
+    };
+    let out = js_sys::Object::new();
+    let part = js_sys::Uint8Array::from(kept.part.as_slice());
+    let jobs: Vec<u32> = kept.jobs.iter().map(|&j| j as u32).collect();
+    let jobs = js_sys::Uint32Array::from(jobs.as_slice());
+    js_sys::Reflect::set(&out, &"part".into(), &part).map_err(|_| JsError::new("reuse: part"))?;
+    js_sys::Reflect::set(&out, &"jobs".into(), &jobs).map_err(|_| JsError::new("reuse: jobs"))?;
+    Ok(out.into())
 }
 
 fn spec_from_js(spec: JsValue) -> Result<ChartSpec, JsError> {

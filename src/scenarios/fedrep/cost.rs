@@ -112,7 +112,7 @@ pub fn split_by_users(c: &FedRepConfig, workers: usize) -> bool {
         Job::PrivAltMin { .. } => w.altmin_run,
     };
     // Whole runs: each shard's runs, plus the shared work of every seed it touches.
-    let owner = assign_shards(c, &per_seed, workers);
+    let owner = assign_shards(c, &per_seed, workers, &[]);
     let mut load = vec![0.0f64; workers];
     for s in 0..c.seeds {
         let (mut touched, mut fedrep) = (vec![false; workers], vec![false; workers]);

@@ -34,8 +34,14 @@ pub(super) fn jobs_of_one_seed(config: &FedRepConfig) -> Vec<Job> {
 }
 
 /// Which shard computes each run (indexed by `order`): longest runs first, each
-/// to the least loaded shard ([`crate::scenarios::assign_longest_first`]).
-pub(super) fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usize) -> Vec<usize> {
+/// to the least loaded shard ([`crate::scenarios::assign_longest_first`]);
+/// the runs `skip` (kept from an earlier sweep) cost nothing.
+pub(super) fn assign_shards(
+    config: &FedRepConfig,
+    per_seed: &[Job],
+    shards: usize,
+    skip: &[usize],
+) -> Vec<usize> {
     // Relative cost in passes over the users. A Priv-AltMin iteration over all
     // n users costs about 3 FedRep rounds (native timings of the default sweep,
     // stored and streamed, in both user modes); disjoint groups read every
@@ -51,6 +57,8 @@ pub(super) fn assign_shards(config: &FedRepConfig, per_seed: &[Job], shards: usi
     };
     let costs: Vec<f64> = (0..config.seeds)
         .flat_map(|_| per_seed.iter().map(cost))
+        .enumerate()
+        .map(|(order, c)| if skip.contains(&order) { 0.0 } else { c })
         .collect();
     crate::scenarios::assign_longest_first(&costs, shards)
 }

@@ -30,7 +30,7 @@ use crate::scenarios::adapter::{About, AuditFn, Experiment};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, Shard, View,
+    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, Shard, View, FNV_START,
 };
 use serde::{Deserialize, Serialize};
 
@@ -229,6 +229,60 @@ impl Experiment for FedRep {
             };
             format!("seed {seed}, {what}")
         })
+    }
+
+    /// A run's numbers depend on every setting but the ε list, on its seed,
+    /// and on its own ε and that ε's place in the list (its noise seed,
+    /// `run::runs` `job_seed`): appending an ε keeps every earlier run's key.
+    fn job_key(config: &FedRepConfig, order: usize) -> Option<u64> {
+        let per_seed = run::jobs_of_one_seed(config);
+        let job = per_seed.get(order % per_seed.len().max(1))?;
+        let mut hash = fnv1a64(FNV_START, b"fedrep job\0");
+        for (name, value) in config.to_fields() {
+            if name != "epsilons" {
+                hash = fnv1a64(hash, name.as_bytes());
+                hash = fnv1a64(hash, b"=");
+                hash = fnv1a64(hash, value.as_bytes());
+                hash = fnv1a64(hash, b"\0");
+            }
+        }
+        let seed = (order / per_seed.len()) as u64;
+        let (kind, epsilon): (u64, Option<usize>) = match job {
+            run::Job::FedRepReference => (1, None),
+            run::Job::LocalGd => (2, None),
+            run::Job::PrivateFedRep { epsilon_index } => (3, Some(*epsilon_index)),
+            run::Job::PrivAltMin { epsilon_index } => (4, Some(*epsilon_index)),
+        };
+        hash = fnv1a64(hash, &seed.to_le_bytes());
+        hash = fnv1a64(hash, &kind.to_le_bytes());
+        if let Some(i) = epsilon {
+            hash = fnv1a64(hash, &(i as u64).to_le_bytes());
+            hash = fnv1a64(hash, &config.epsilons[i].to_bits().to_le_bytes());
+        }
+        Some(hash)
+    }
+
+    fn renumber(part: Part, renumber: &dyn Fn(usize) -> Option<usize>) -> Part {
+        let rows = part
+            .rows
+            .into_iter()
+            .filter_map(|r| renumber(r.order).map(|order| ResultRow { order, ..r }))
+            .collect();
+        let curves = part
+            .curves
+            .into_iter()
+            .filter_map(|c| renumber(c.order).map(|order| AngleCurve { order, ..c }))
+            .collect();
+        let (rows, curves) = merge_shards([(rows, curves)]);
+        Part { rows, curves }
+    }
+
+    fn start_skipping(
+        config: Checked<FedRepConfig>,
+        shard: Shard,
+        skip: &[usize],
+    ) -> Result<FedRepSweep, Vec<ConfigError>> {
+        FedRepSweep::new_shard_skipping(config, shard, skip).map_err(|e| vec![e])
     }
 
     fn finished_jobs(part: &Part) -> Vec<usize> {

@@ -29,14 +29,24 @@ impl FedRepSweep {
 
     /// Only the runs of `shard`.
     pub fn new_shard(config: Checked<FedRepConfig>, shard: Shard) -> Result<Self, ConfigError> {
+        Self::new_shard_skipping(config, shard, &[])
+    }
+
+    /// Only the runs of `shard` among those not in `skip` (kept from an
+    /// earlier sweep: the page's result cache); the others are shared out.
+    pub fn new_shard_skipping(
+        config: Checked<FedRepConfig>,
+        shard: Shard,
+        skip: &[usize],
+    ) -> Result<Self, ConfigError> {
         let config = config.into_inner();
         shard.check()?;
         let per_seed = jobs_of_one_seed(&config);
-        let owner = assign_shards(&config, &per_seed, shard.count);
+        let owner = assign_shards(&config, &per_seed, shard.count, skip);
         let mut parts = Vec::new();
         for s in 0..config.seeds {
             let (seed_config, mut jobs) = one_seed(&config, &per_seed, s);
-            jobs.retain(|(order, _)| owner[*order] == shard.index);
+            jobs.retain(|(order, _)| owner[*order] == shard.index && !skip.contains(order));
             if !jobs.is_empty() {
                 parts.push(SeedSweep::new(seed_config, jobs, None));
             }

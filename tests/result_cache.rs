@@ -1,0 +1,172 @@
+//! The page's result cache (`Scenario::reuse`, `start_skipping`, `merge_beside`):
+//! after a finished sweep, a sweep of settings that only append to the ε list
+//! computes only the new runs and keeps the others' results; the kept results
+//! beside the new ones must be exactly a full re-run's, bit for bit (the view
+//! as JSON, whose numbers print every bit, and the whole part's bytes).
+
+use dp_explorer::scenarios::{self, Coverage, Kept, Scenario, Shard};
+
+/// A test-size Private FedRep sweep (tests/merge_fuzz.rs) with two seeds and
+/// Priv-AltMin: appending an ε renumbers later jobs (Priv-AltMin's, the second
+/// seed's), so the kept results must be renumbered right.
+const BASE: &[(&str, &str)] = &[
+    ("n", "200"),
+    ("d", "10"),
+    ("k", "2"),
+    ("m", "10"),
+    ("rounds", "3"),
+    ("local_steps", "3"),
+    ("altmin", "on"),
+    ("altmin_rounds", "2"),
+    ("seeds", "2"),
+];
+const PRESET: &str = "fedrep-paper";
+
+fn settings(epsilons: &str) -> Vec<(&str, &str)> {
+    let mut pairs = BASE.to_vec();
+    pairs.push(("epsilons", epsilons));
+    pairs
+}
+
+fn scenario() -> (&'static dyn Scenario, &'static str) {
+    scenarios::by_preset(PRESET).unwrap()
+}
+
+/// Every shard of `count` run to the end (skipping `skip`), its parts.
+fn parts(pairs: &[(&str, &str)], count: usize, skip: &[usize]) -> Vec<Vec<u8>> {
+    (0..count)
+        .map(|index| {
+            let (_, mut run) =
+                scenarios::start_skipping(PRESET, pairs, Shard { index, count }, skip).unwrap();
+            while !run.step().unwrap() {}
+            run.part()
+        })
+        .collect()
+}
+
+/// A full sweep's view (as JSON) and its whole part.
+fn full(pairs: &[(&str, &str)]) -> (String, Vec<u8>) {
+    let (s, name) = scenario();
+    let parts = parts(pairs, 2, &[]);
+    let view = s.merge(name, pairs, &parts, Coverage::Whole).unwrap();
+    let whole = s.whole_part(name, pairs, &parts, None).unwrap();
+    (serde_json::to_string(&view).unwrap(), whole)
+}
+
+/// The sweep of `new` after one of `old` whose whole part is `old_whole`:
+/// what it kept, its view (as JSON) and its whole part.
+fn cached(
+    old: &[(&str, &str)],
+    old_whole: &[u8],
+    new: &[(&str, &str)],
+    shards: usize,
+) -> (Kept, String, Vec<u8>) {
+    let (s, name) = scenario();
+    let kept = s.reuse(name, old, old_whole, name, new).unwrap();
+    let parts = parts(new, shards, &kept.jobs);
+    let view = s
+        .merge_beside(name, new, &parts, Some(&kept), Coverage::Whole)
+        .unwrap();
+    let whole = s.whole_part(name, new, &parts, Some(&kept)).unwrap();
+    (kept, serde_json::to_string(&view).unwrap(), whole)
+}
+
+#[test]
+fn appending_an_epsilon_keeps_every_earlier_run_and_equals_a_full_rerun() {
+    let old = settings("1,4");
+    let (_, old_whole) = full(&old);
+    let new = settings("1,4,2");
+    let (kept, view, whole) = cached(&old, &old_whole, &new, 2);
+    // Per seed: FedRep, local GD, Private FedRep ×3, Priv-AltMin ×3 (jobs 0–7, 8–15);
+    // new: Private FedRep and Priv-AltMin at the third ε of each seed.
+    let new_jobs = [4, 7, 12, 15];
+    let expected: Vec<usize> = (0..16).filter(|j| !new_jobs.contains(j)).collect();
+    assert_eq!(kept.jobs, expected);
+    let (full_view, full_whole) = full(&new);
+    assert!(
+        view == full_view,
+        "the cached sweep's view differs from a full re-run's"
+    );
+    assert_eq!(
+        whole, full_whole,
+        "the cached sweep's results differ from a full re-run's"
+    );
+
+    // The slider moved again: its value replaces the one it appended (same place, other ε):
+    // that place's runs are new, the rest kept; one worker this time.
+    let moved = settings("1,4,8");
+    let (kept, view, whole) = cached(&new, &whole, &moved, 1);
+    assert_eq!(kept.jobs, expected);
+    let (full_view, full_whole) = full(&moved);
+    assert!(
+        view == full_view,
+        "after a second move the view differs from a full re-run's"
+    );
+    assert_eq!(whole, full_whole);
+}
+
+#[test]
+fn nothing_is_kept_when_another_setting_or_an_earlier_place_changes() {
+    let (s, name) = scenario();
+    let old = settings("1,4");
+    let (_, old_whole) = full(&old);
+    // Another n: every run's numbers change.
+    let mut other = settings("1,4,2");
+    other.retain(|(k, _)| *k != "n");
+    other.push(("n", "240"));
+    assert!(s
+        .reuse(name, &old, &old_whole, name, &other)
+        .unwrap()
+        .jobs
+        .is_empty());
+    // ε = 4 moved to the first place: its noise seed changes, only the references are kept.
+    let swapped = settings("4,1");
+    let kept = s.reuse(name, &old, &old_whole, name, &swapped).unwrap();
+    assert_eq!(kept.jobs, vec![0, 1, 6, 7]);
+    // The results of other settings are refused as the old run's.
+    assert!(s.reuse(name, &swapped, &old_whole, name, &old).is_err());
+}
+
+#[test]
+fn a_shard_that_repeats_a_kept_job_is_refused() {
+    let (s, name) = scenario();
+    let old = settings("1,4");
+    let (_, old_whole) = full(&old);
+    let new = settings("1,4,2");
+    let kept = s.reuse(name, &old, &old_whole, name, &new).unwrap();
+    // The workers computed everything again: merged beside the kept results, jobs twice.
+    let all = parts(&new, 1, &[]);
+    let err = s
+        .merge_beside(name, &new, &all, Some(&kept), Coverage::Whole)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("kept from the previous run"),
+        "{err}"
+    );
+    // The kept results alone are not the whole sweep.
+    assert!(s
+        .merge_beside(name, &new, &[], Some(&kept), Coverage::Whole)
+        .is_err());
+}
+
+#[test]
+fn a_scenario_without_job_keys_keeps_nothing() {
+    let pairs = [
+        ("n", "20"),
+        ("p_grid", "5,10"),
+        ("epsilons", "1"),
+        ("trace_p", "none"),
+    ];
+    let more = [
+        ("n", "20"),
+        ("p_grid", "5,10"),
+        ("epsilons", "1,2"),
+        ("trace_p", "none"),
+    ];
+    let (s, name) = scenarios::by_preset("dpgd-quick").unwrap();
+    let (_, mut run) = scenarios::start(name, &pairs, Shard::WHOLE).unwrap();
+    while !run.step().unwrap() {}
+    let whole = s.whole_part(name, &pairs, &[run.part()], None).unwrap();
+    let kept = s.reuse(name, &pairs, &whole, name, &more).unwrap();
+    assert!(kept.jobs.is_empty());
+}
