@@ -6,7 +6,7 @@
 // comes from the registry.
 import init, {
   scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds, audit_overlay,
-  split_by_users,
+  split_by_users, reuse, whole_part,
 } from './pkg/dp_explorer.js';
 import { loadDescription, describedRegistry } from './describe.js';
 import { registerOffline } from './offline.js';
@@ -33,6 +33,11 @@ let previous = null; // while a run has not drawn its own: { scenario, charts } 
 let selected = null; // { name, value }: the value a list setting's slider selected (the ε marked on the charts)
 let running = false;
 let runToken = 0; // counts the runs started: a finished run's last drawing belongs to the newest only
+let drawnThisRun = false; // the running sweep has drawn its own results once (its first points)
+// The result cache: the last finished run's results ({ preset, fields, parts, kept, whole }; `whole`
+// computed once, off the run's path). A run of settings that share jobs with it (an ε appended to
+// the list, the slider's value moved) keeps their results and computes only the others (wasm `reuse`).
+let resultCache = null;
 const pins = new Pins(); // pinned runs, drawn behind the results shown
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
@@ -313,7 +318,8 @@ let editTimer = null;
 $('config').addEventListener('input', (e) => {
   // A slider only selects: when it changes the settings, it does so through its list's input.
   if (OPTION_BOXES.includes(e.target.id) || e.target.type === 'range') return;
-  settingsChanged();
+  // A slider's value (released) re-runs at once: there is no typing to wait for.
+  settingsChanged({ now: !!(e.detail && e.detail.slider) });
 });
 
 /** After an edit: mark the results stale, validate, keep the URL, update the
@@ -482,6 +488,10 @@ function render(snap, then) {
   renderTimer = null;
   pendingSnapshot = null;
   lastSnapshot = snap;
+  if (running && !drawnThisRun && snap.charts.some((c) => c.series.some((x) => !x.horizontal && x.points.length))) {
+    drawnThisRun = true;
+    performance.mark('dp-first-point'); // Run → first point (scripts/bench-latency.mjs)
+  }
   $('progress').max = Math.max(1, snap.total);
   $('progress').value = snap.done;
   // While a run replaces earlier results, a table or the accounting is replaced once the run has as
@@ -507,6 +517,11 @@ let renderTimer = null;
 let pendingSnapshot = null;
 function renderSoon(getSnapshot) {
   pendingSnapshot = getSnapshot;
+  // The run's first results are drawn at once: the first curve should not wait.
+  if (!drawnThisRun && !renderTimer) {
+    render(getSnapshot());
+    return;
+  }
   if (renderTimer) return;
   renderTimer = setTimeout(() => {
     renderTimer = null;
@@ -528,7 +543,9 @@ function endReplacing() {
 function makePool() {
   return new SweepPool({
     size: defaultPoolSize(),
-    merge: (preset, fields, parts, finished) => merge(preset, fields, parts, finished),
+    merge: (preset, fields, parts, finished, kept) => (kept
+      ? merge(preset, fields, parts, finished, kept.part, kept.jobs)
+      : merge(preset, fields, parts, finished)),
     onProgress: (p) => {
       if (!running) return;
       if (p.changed) renderSoon(p.snapshot);
@@ -536,13 +553,17 @@ function makePool() {
       $('progress').value = p.done;
       setStatus('running', `${outOfDate() ? STALE_RUNNING : ''}Running: ${p.phase} (${p.done}/${p.total})`);
     },
-    onResult: (snap, seconds) => {
+    onResult: (snap, seconds, finishedRun) => {
       // The whole run replaces the previous results; it counts as running until its charts are drawn.
       previous = null;
+      resultCache = { ...finishedRun, whole: null };
       const token = runToken;
       render(snap, () => {
         if (token !== runToken) return; // a newer run has started meanwhile
         running = false;
+        performance.mark('dp-done');
+        // The cache's single part, computed now that the page is idle (not when the next run waits).
+        setTimeout(cachedWhole, 0);
         setExportsEnabled(true);
         // A run whose settings were edited while it ran is of the previous settings: it says so.
         const stale = outOfDate();
@@ -571,6 +592,35 @@ function makePool() {
       showError(message);
     },
   });
+}
+
+/** The last finished run's results as one part (null: none, or they do not merge). */
+function cachedWhole() {
+  const c = resultCache;
+  if (!c) return null;
+  if (c.whole === null) {
+    try {
+      c.whole = c.kept
+        ? whole_part(c.preset, c.fields, c.parts, c.kept.part, c.kept.jobs)
+        : whole_part(c.preset, c.fields, c.parts);
+    } catch {
+      resultCache = null; // nothing to keep: the next run computes everything
+      return null;
+    }
+  }
+  return c.whole;
+}
+
+/** The results of the last finished run that a run of `settings` keeps ({ part, jobs }), or null. */
+function keptFor(settings) {
+  const whole = cachedWhole();
+  if (!whole) return null;
+  try {
+    const kept = reuse(resultCache.preset, resultCache.fields, whole, settings.preset, settings.fields);
+    return kept.jobs.length ? kept : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Starts a sweep of the form's settings; `scroll`: a press of Run on a phone brings the results into view
@@ -608,6 +658,8 @@ function run({ scroll = false } = {}) {
   lastRun = settings;
   runToken += 1;
   running = true;
+  drawnThisRun = false;
+  performance.mark('dp-run');
   $('results').classList.remove('stale');
   $('stale-note').hidden = true;
   $('results').classList.toggle('replacing', !!previous);
@@ -638,7 +690,10 @@ function run({ scroll = false } = {}) {
   }
   // How the sweep is split, for tests and benchmarks: "users:2", "runs:2", "runs:1".
   document.body.dataset.pool = `${byUsers ? 'users' : 'runs'}:${shards}`;
-  pool.run(lastRun.preset, lastRun.fields, shards, byUsers);
+  // Runs that the last finished run computed with the same numbers are kept, not computed again.
+  const kept = byUsers ? null : keptFor(lastRun);
+  document.body.dataset.kept = kept ? String(kept.jobs.length) : '0';
+  pool.run(lastRun.preset, lastRun.fields, shards, byUsers, kept);
 }
 
 function stop() {

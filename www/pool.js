@@ -9,8 +9,10 @@
 // all ('deliver'), and each applies them in user order (in Rust), so every
 // worker ends with the single-worker view; worker 0's is shown. Stop cancels every
 // worker; one that does not answer (inside a long step) is terminated and
-// replaced, and so is one that reports an internal error. No
-// SharedArrayBuffer: works on any static host.
+// replaced, and so is one that reports an internal error. Results kept from
+// the previous run (main.js's result cache) join every merge, and the
+// workers compute only the other jobs. No SharedArrayBuffer: works on any
+// static host.
 
 /** How much a shard's snapshot shows (a change in any chart's points changes this). */
 function contentSize(snapshot) {
@@ -30,10 +32,11 @@ export class SweepPool {
   /**
    * @param {object} o
    * @param {number} o.size  workers for a splittable sweep
-   * @param {(preset: string, fields: object, parts: Uint8Array[], finished: boolean) => object} o.merge  the merged view
-   *   (finished: every worker is done, so the Rust merge checks the parts hold the whole sweep)
+   * @param {(preset: string, fields: object, parts: Uint8Array[], finished: boolean, kept: object|null) => object} o.merge
+   *   the merged view (finished: every worker is done, so the Rust merge checks the parts, beside
+   *   the `kept` results of the previous run, hold the whole sweep)
    * @param {(p: {done: number, total: number, phase: string, changed: boolean, snapshot: () => object}) => void} o.onProgress
-   * @param {(snapshot: object, seconds: number) => void} o.onResult
+   * @param {(snapshot: object, seconds: number, run: {preset, fields, parts, kept}) => void} o.onResult
    * @param {(message: string) => void} o.onError
    * @param {(partial: object|null) => void} o.onCancelled  with the last snapshot, if any
    */
@@ -61,8 +64,10 @@ export class SweepPool {
   }
 
   /** Starts a sweep over `shards` workers (1 for a sweep that does not split);
-   * `byUsers`: the workers share every run's users instead of taking runs. */
-  run(preset, fields, shards, byUsers = false) {
+   * `byUsers`: the workers share every run's users instead of taking runs;
+   * `kept`: `{ part, jobs }`, results kept from the previous run (wasm `reuse`):
+   * the workers compute only the other jobs, and every view merges them in. */
+  run(preset, fields, shards, byUsers = false, kept = null) {
     this.generation += 1;
     const n = Math.max(1, shards);
     this.active = {
@@ -76,11 +81,13 @@ export class SweepPool {
       cancelled: 0,
       byUsers: byUsers && n > 1,
       exchange: Array.from({ length: n }, () => null),
+      kept: kept && kept.jobs.length && !(byUsers && n > 1) ? kept : null,
     };
+    const skip = this.active.kept ? Array.from(this.active.kept.jobs) : null;
     const split = this.active.byUsers ? 'users' : 'runs';
     for (let i = 0; i < n; i += 1) {
       this.worker(i).postMessage({
-        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split,
+        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split, skip,
       });
     }
   }
@@ -91,6 +98,9 @@ export class SweepPool {
     switch (msg.type) {
       case 'progress':
       case 'result': {
+        // The latency's phases (scripts/bench-latency.mjs reads them): each worker's first report and result.
+        if (a.snapshots[index] === null) performance.mark(`dp-worker-${index}-first`);
+        if (msg.type === 'result') performance.mark(`dp-worker-${index}-result`);
         a.snapshots[index] = msg.snapshot;
         a.parts[index] = msg.part;
         if (msg.type === 'result') a.finished[index] = true;
@@ -104,7 +114,10 @@ export class SweepPool {
             return;
           }
           this.active = null;
-          this.onResult(merged, (performance.now() - a.started) / 1000);
+          // What the page's result cache keeps of this run (main.js).
+          this.onResult(merged, (performance.now() - a.started) / 1000, {
+            preset: a.preset, fields: a.fields, parts: a.parts, kept: a.kept,
+          });
         } else {
           // Progress is cheap to sum; the merge is done only when the page
           // actually draws (`snapshot()`), and only when a shard's results
@@ -158,11 +171,12 @@ export class SweepPool {
   }
 
   combine(a) {
-    if (a.snapshots.length === 1) return a.snapshots[0];
+    // One worker's snapshot is the view, unless results kept from the previous run join it.
+    if (a.snapshots.length === 1 && !a.kept) return a.snapshots[0];
     return {
       ...a.snapshots[0],
       // Split by users, every worker holds the whole view: nothing to merge.
-      ...(a.byUsers ? {} : this.merge(a.preset, a.fields, a.parts, a.finished.every(Boolean))),
+      ...(a.byUsers ? {} : this.merge(a.preset, a.fields, a.parts, a.finished.every(Boolean), a.kept)),
       done: a.snapshots.reduce((s, p) => s + p.done, 0),
       total: a.snapshots.reduce((s, p) => s + p.total, 0),
       finished: a.finished.every(Boolean),

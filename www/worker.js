@@ -66,9 +66,14 @@ self.onmessage = async (event) => {
   }
   let runner;
   try {
-    runner = msg.split === 'users'
-      ? Runner.user_split(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1)
-      : Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    if (msg.split === 'users') {
+      runner = Runner.user_split(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    } else if (msg.skip && msg.skip.length) {
+      // The jobs kept from the previous run (the page's result cache) are not computed again.
+      runner = Runner.skipping(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1, Uint32Array.from(msg.skip));
+    } else {
+      runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    }
   } catch (e) {
     fail(e);
     return;
