@@ -279,7 +279,7 @@ impl<E: Experiment> Adapter<E> {
         if let Some(k) = kept.filter(|k| !k.jobs.is_empty()) {
             // The kept part is checked as a whole sweep's only shard holding its jobs.
             let mut decoded = decode_parts::<Stamped<E::Part>>(
-                &[k.part.clone()],
+                std::slice::from_ref(&k.part),
                 &plan,
                 Coverage::SoFar,
                 held::<E>,

@@ -595,6 +595,7 @@ fn kept_of(part: Option<Vec<u8>>, jobs: Option<Vec<u32>>) -> Option<Kept> {
 
 /// A finished sweep's results (its workers' parts, beside what it kept) as
 /// one part: what the page keeps of its last run for [`reuse`].
+#[wasm_bindgen]
 pub fn whole_part(
     preset: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
@@ -619,6 +620,7 @@ pub fn whole_part(
 /// [`whole_part`]), the results a run of `fields` would compute again bit for
 /// bit (`Scenario::reuse`), as `{ part, jobs }` (`jobs` empty: nothing kept;
 /// always so for another scenario).
+#[wasm_bindgen]
 pub fn reuse(
     old_preset: String,
     #[wasm_bindgen(unchecked_param_type = "Settings")] old_fields: JsValue,
