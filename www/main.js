@@ -858,8 +858,9 @@ async function main() {
     setStatus('idle', 'Ready. Press Run.');
   }
   drawEmptyCharts();
-  showEstimate();
-  pool.warm();
+  const est = showEstimate();
+  // The workers start now; for a short run of valid settings they also compile what a run calls.
+  pool.warm(errors.length || est === null || est > AUTO_RUN_SECONDS ? null : { ...formSettings(), shards: info.splits ? pool.size : 1 });
   // The hosted site keeps itself for offline use (after the first paint and the module: it fetches every file).
   registerOffline();
 }

@@ -58,9 +58,16 @@ export class SweepPool {
     return this.workers[i];
   }
 
-  /** Starts the workers now, so that each has compiled the wasm module before the first Run. */
-  warm() {
+  /** Starts the workers now, so that each has compiled the wasm module before the first Run;
+   * with `settings` ({ preset, fields, shards }), each also runs a short slice of its share of
+   * them and throws it away, so that the module's code a run calls is compiled too. */
+  warm(settings = null) {
     this.worker(this.size - 1);
+    if (!settings) return;
+    const n = Math.max(1, Math.min(settings.shards, this.size));
+    for (let i = 0; i < n; i += 1) {
+      this.workers[i].postMessage({ type: 'warm', preset: settings.preset, fields: settings.fields, shard: i, shards: n });
+    }
   }
 
   /** Starts a sweep over `shards` workers (1 for a sweep that does not split);

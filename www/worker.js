@@ -44,6 +44,10 @@ self.onmessage = async (event) => {
     p.resume(msg.parts);
     return;
   }
+  if (msg.type === 'warm') {
+    warm(msg);
+    return;
+  }
   if (msg.type !== 'run') return;
   unpark();
   const generation = msg.generation;
@@ -135,4 +139,26 @@ self.onmessage = async (event) => {
 function unpark() {
   if (parked) freeQuietly(parked.runner);
   parked = null;
+}
+
+/** At page load: one short slice of the settings shown, thrown away. The module's
+ * functions are compiled on their first call (about 0.15 s for a sweep's
+ * start, step and snapshot): paid here, not by the first Run. */
+async function warm(msg) {
+  try {
+    await ready;
+  } catch {
+    return; // the run reports it
+  }
+  if (poisoned || current !== 0) return; // a run came first
+  let runner = null;
+  try {
+    runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    runner.run_for(msg.ms ?? 10);
+    runner.snapshot();
+    runner.part();
+  } catch {
+    // settings that do not run: nothing to warm
+  }
+  freeQuietly(runner);
 }
