@@ -15,7 +15,9 @@
 // static host.
 
 /** How much a shard's snapshot shows (a change in any chart's points changes this). */
-function contentSize(snapshot) {
+function contentSize(snapshot, part) {
+  // A light report (worker.js) holds no view: its part's size changes with its results.
+  if (!snapshot.charts) return String(part ? part.byteLength : 0);
   const points = (snapshot.charts || []).reduce(
     (sum, chart) => sum + (chart.series || []).reduce((s, series) => s + (series.points || []).length, 0),
     0,
@@ -91,10 +93,12 @@ export class SweepPool {
       kept: kept && kept.jobs.length && !(byUsers && n > 1) ? kept : null,
     };
     const skip = this.active.kept ? Array.from(this.active.kept.jobs) : null;
+    // The page draws the merge of the parts (never a worker's own view) unless one worker computes all.
+    const light = !this.active.byUsers && (n > 1 || !!this.active.kept);
     const split = this.active.byUsers ? 'users' : 'runs';
     for (let i = 0; i < n; i += 1) {
       this.worker(i).postMessage({
-        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split, skip,
+        type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split, skip, light,
       });
     }
   }
@@ -129,7 +133,7 @@ export class SweepPool {
           // Progress is cheap to sum; the merge is done only when the page
           // actually draws (`snapshot()`), and only when a shard's results
           // changed: redrawing the same charts only takes CPU from the workers.
-          const content = a.snapshots.map(contentSize).join(',');
+          const content = a.snapshots.map((p, i) => contentSize(p, a.parts[i])).join(',');
           const changed = content !== a.content;
           a.content = content;
           this.onProgress({
