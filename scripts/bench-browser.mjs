@@ -3,8 +3,12 @@
 //   {"bench", "wasm_s", "wasm_peak_mb", "result"}  one wasm worker (www/bench.html),
 //   {"bench", "page_s", "longest_task_ms", "workers", "split"}  the real page: Run → done,
 //      with its pool of workers, and the longest main-thread task during the run
-//      (PerformanceObserver "longtask"; the page stays responsive if < 100 ms).
+//      (PerformanceObserver "longtask"; the page stays responsive if < 100 ms),
+//   {"bench": "fedrep-default-latency", "first_point_s", "done_s", "slider_s", "runs"}  the felt
+//      latency of the default preset (scripts/bench-latency.mjs; medians of 5 fresh pages):
+//      Run → first point, Run → done, an ε slider release → the redrawn curve.
 import { serve, launch, waitStatus } from '../tests/e2e/browser.mjs';
+import { measureLatency } from './bench-latency.mjs';
 
 const only = process.argv.slice(2);
 const PAGE_RUNS = [
@@ -22,7 +26,7 @@ const browser = await launch();
 try {
   const page = await browser.newPage();
   await page.goto(`${server.url}bench.html`);
-  const results = only.length && only.every((o) => ON_REQUEST.includes(o))
+  const results = only.length && only.every((o) => ON_REQUEST.includes(o) || o === 'fedrep-default-latency')
     ? []
     : await page.evaluate((o) => window.runBenchmarks(o.length ? o : undefined), only);
   for (const r of results) {
@@ -62,4 +66,10 @@ try {
 } finally {
   await browser.close();
   await server.close();
+}
+if (!only.length || only.includes('fedrep-default-latency')) {
+  const [r] = await measureLatency([undefined], 5);
+  console.log(JSON.stringify({
+    bench: 'fedrep-default-latency', first_point_s: r.first_point_median_s, done_s: r.done_median_s, slider_s: r.slider_median_s, runs: 5,
+  }));
 }

@@ -12,16 +12,7 @@
 //   node scripts/bench-latency.mjs [--runs 5] [--site DIR]...
 import { serve, launch, waitStatus } from '../tests/e2e/browser.mjs';
 import { resolve } from 'node:path';
-
-const args = process.argv.slice(2);
-let runs = 5;
-const sites = [];
-for (let i = 0; i < args.length; i += 1) {
-  if (args[i] === '--runs') runs = Number(args[(i += 1)]);
-  else if (args[i] === '--site') sites.push(resolve(args[(i += 1)]));
-  else throw new Error(`unknown argument ${args[i]}`);
-}
-if (!sites.length) sites.push(undefined);
+import { fileURLToPath } from 'node:url';
 
 /** The slider position of ε on its log scale (0.1 … 100 over 0 … 1000). */
 const positionOf = (v) => Math.round((Math.log(v / 0.1) / Math.log(1000)) * 1000);
@@ -63,52 +54,77 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const servers = await Promise.all(sites.map((root) => serve(root)));
-const browser = await launch();
-const results = sites.map(() => ({ first: [], done: [], slider: [] }));
+/**
+ * Measures `runs` samples of each site (served roots; undefined: www/) interleaved and returns one
+ * result per site: `{ site, first_point_median_s, done_median_s, slider_median_s, …_s: samples }`.
+ * `log(phases)`: each first run's phases from the page's marks, if given.
+ */
+export async function measureLatency(sites, runs, { log = null, settleMs = 300 } = {}) {
+  const servers = await Promise.all(sites.map((root) => serve(root)));
+  const browser = await launch();
+  const results = sites.map(() => ({ first: [], done: [], slider: [] }));
+  try {
+    for (let r = 0; r < runs; r += 1) {
+      for (let s = 0; s < sites.length; s += 1) {
+        const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+        await page.goto(servers[s].url);
+        await waitStatus(page, ['idle']);
+        await page.waitForTimeout(settleMs); // the workers started at load have compiled the module
+        const run = await page.evaluate(timeInPage, null);
+        if (run.status !== 'done') throw new Error(`run ended ${run.status}: ${run.error}`);
+        // The phases of the first run, from the page's marks (main.js, pool.js), relative to Run.
+        const phases = await page.evaluate(() => {
+          const marks = performance.getEntriesByType('mark');
+          const start = marks.find((m) => m.name === 'dp-run');
+          if (!start) return null;
+          const out = {};
+          for (const m of marks) if (m.startTime >= start.startTime && !(m.name in out)) out[m.name] = Math.round(m.startTime - start.startTime);
+          return out;
+        });
+        if (phases && log) log({ site: sites[s] || 'www', sample: r, phases_ms: phases });
+        const slide = await page.evaluate(timeInPage, positionOf(SLIDER[r % SLIDER.length]));
+        if (slide.status !== 'done') throw new Error(`slider re-run ended ${slide.status}: ${slide.error}`);
+        results[s].first.push(run.first);
+        results[s].done.push(run.done);
+        results[s].slider.push(slide.done);
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await Promise.all(servers.map((x) => x.close()));
+  }
+  const round = (x) => Math.round(x * 1000) / 1000;
+  return sites.map((site, s) => {
+    const r = results[s];
+    return {
+      site: site || 'www',
+      first_point_median_s: round(median(r.first)),
+      done_median_s: round(median(r.done)),
+      slider_median_s: round(median(r.slider)),
+      first_point_s: r.first.map(round),
+      done_s: r.done.map(round),
+      slider_s: r.slider.map(round),
+    };
+  });
+}
+
 // Slider values not in the default list (1, 2, 4, 6, 8), one per sample.
 const SLIDER = [3, 5, 1.5, 12, 0.5, 2.5, 7, 10, 3.5, 0.7];
-try {
-  for (let r = 0; r < runs; r += 1) {
-    for (let s = 0; s < sites.length; s += 1) {
-      const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-      await page.goto(servers[s].url);
-      await waitStatus(page, ['idle']);
-      await page.waitForTimeout(Number(process.env.SETTLE_MS || 300)); // the workers started at load have compiled the module
-      const run = await page.evaluate(timeInPage, null);
-      if (run.status !== 'done') throw new Error(`run ended ${run.status}: ${run.error}`);
-      const slide = await page.evaluate(timeInPage, positionOf(SLIDER[r % SLIDER.length]));
-      if (slide.status !== 'done') throw new Error(`slider re-run ended ${slide.status}: ${slide.error}`);
-      // The phases of the first run, from the page's marks (main.js, pool.js), relative to Run.
-      const phases = await page.evaluate(() => {
-        const marks = performance.getEntriesByType('mark');
-        const start = marks.find((m) => m.name === 'dp-run');
-        if (!start) return null;
-        const out = {};
-        for (const m of marks) if (m.startTime >= start.startTime && !(m.name in out)) out[m.name] = Math.round(m.startTime - start.startTime);
-        return out;
-      });
-      if (phases && process.env.PHASES) console.error(JSON.stringify({ site: sites[s] || 'www', sample: r, phases_ms: phases }));
-      results[s].first.push(run.first);
-      results[s].done.push(run.done);
-      results[s].slider.push(slide.done);
-      await page.close();
-    }
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  let runs = 5;
+  const sites = [];
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '--runs') runs = Number(args[(i += 1)]);
+    else if (args[i] === '--site') sites.push(resolve(args[(i += 1)]));
+    else throw new Error(`unknown argument ${args[i]}`);
   }
-} finally {
-  await browser.close();
-  await Promise.all(servers.map((x) => x.close()));
+  if (!sites.length) sites.push(undefined);
+  const out = await measureLatency(sites, runs, {
+    log: process.env.PHASES ? (p) => console.error(JSON.stringify(p)) : null,
+    settleMs: Number(process.env.SETTLE_MS || 300),
+  });
+  for (const r of out) console.log(JSON.stringify(r));
 }
-const round = (x) => Math.round(x * 1000) / 1000;
-sites.forEach((site, s) => {
-  const r = results[s];
-  console.log(JSON.stringify({
-    site: site || 'www',
-    first_point_median_s: round(median(r.first)),
-    done_median_s: round(median(r.done)),
-    slider_median_s: round(median(r.slider)),
-    first_point_s: r.first.map(round),
-    done_s: r.done.map(round),
-    slider_s: r.slider.map(round),
-  }));
-});
