@@ -7,7 +7,7 @@ mod common;
 use dp_explorer::scenarios::{self, Run, Shard};
 
 /// More than one chunk of every pass (32768 users per chunk of the statistic,
-/// rounds and final heads; 10000 per chunk of local GD), small d for speed.
+/// rounds, final heads and local GD), small d for speed.
 const PAIRS: &[(&str, &str)] = &[
     ("n", "70000"),
     ("d", "5"),
@@ -85,6 +85,91 @@ fn a_streamed_user_split_equals_the_single_run() {
     for (worker, (p, c)) in run_split(&pairs, 2).into_iter().enumerate() {
         assert_eq!(c, csv, "worker {worker}");
         assert_eq!(p, whole.part(), "worker {worker}");
+    }
+}
+
+/// Workers whose chunks are handed out as they ask, as the page's pool does
+/// (a counter per pass, reset when every worker has posted its partials),
+/// worker w taking `speeds[w]` steps per turn so that fast workers take more
+/// chunks; returns each worker's part and first file, and how many chunks of
+/// every pass each worker computed.
+fn run_handed_out(
+    pairs: &[(&str, &str)],
+    speeds: &[usize],
+) -> (Vec<(Vec<u8>, String)>, Vec<usize>) {
+    let count = speeds.len();
+    let mut runs: Vec<Box<dyn Run>> = (0..count)
+        .map(|index| {
+            let (_, mut run) =
+                scenarios::start_user_split("fedrep-paper", pairs, Shard { index, count }).unwrap();
+            assert!(run.hand_out_chunks());
+            run
+        })
+        .collect();
+    let mut next_chunk = 0;
+    // Claims in the order sent, as the pool answers them.
+    let mut claims: Vec<std::collections::VecDeque<()>> = vec![Default::default(); count];
+    let mut outbox: Vec<Option<Vec<u8>>> = vec![None; count];
+    let mut computed = vec![0; count];
+    while !runs.iter().all(|r| r.is_done()) {
+        for (w, run) in runs.iter_mut().enumerate() {
+            // The pool answers one claim of this worker per turn.
+            if claims[w].pop_front().is_some() {
+                run.grant(next_chunk).unwrap();
+                next_chunk += 1;
+            }
+            for _ in 0..speeds[w] {
+                if run.is_done() || run.waiting() {
+                    break;
+                }
+                let before = run.progress().0;
+                run.step().unwrap();
+                computed[w] += usize::from(run.progress().0 > before);
+            }
+            while run.claim() {
+                claims[w].push_back(());
+            }
+            if let Some(out) = run.take_outbox() {
+                outbox[w] = Some(out);
+            }
+        }
+        if outbox.iter().all(Option::is_some) {
+            assert!(
+                claims.iter().all(|c| c.is_empty()),
+                "a claim open after a pass"
+            );
+            next_chunk = 0;
+            let parts: Vec<Vec<u8>> = outbox.iter_mut().map(|o| o.take().unwrap()).collect();
+            for run in runs.iter_mut() {
+                run.deliver(&parts).unwrap();
+            }
+        }
+    }
+    for run in &runs {
+        let (done, total) = run.progress();
+        assert_eq!(done, total);
+    }
+    let results = runs
+        .iter()
+        .map(|r| (r.part(), r.view().files[0].text.clone()))
+        .collect();
+    (results, computed)
+}
+
+#[test]
+fn chunks_handed_out_to_workers_of_unequal_speed_give_the_single_run() {
+    let whole = common::finished("fedrep-paper", PAIRS, Shard::WHOLE);
+    let (part, csv) = (whole.part(), whole.view().files[0].text.clone());
+    for speeds in [vec![1], vec![1, 1], vec![3, 1], vec![1, 4, 2]] {
+        let (results, computed) = run_handed_out(PAIRS, &speeds);
+        for (worker, (p, c)) in results.into_iter().enumerate() {
+            assert_eq!(c, csv, "speeds {speeds:?}, worker {worker}");
+            assert_eq!(p, part, "speeds {speeds:?}, worker {worker}");
+        }
+        // The faster worker took more chunks (not a fixed share).
+        if speeds == [3, 1] {
+            assert!(computed[0] > computed[1], "{computed:?}");
+        }
     }
 }
 

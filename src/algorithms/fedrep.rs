@@ -16,7 +16,9 @@ use crate::privacy::gaussian::add_gaussian_noise;
 use crate::rng::NoiseSource;
 #[cfg(test)]
 use crate::rng::{stream, Purpose};
-pub use final_heads::{final_risk, final_risk_sum, final_risk_sums, risk_from_sum, FinalRisk};
+pub use final_heads::{
+    final_and_local_sums, final_risk, final_risk_sum, final_risk_sums, risk_from_sum, FinalRisk,
+};
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 

@@ -4,7 +4,7 @@
 //! w starts at 0, batches of one point cycle over the user's points, and each
 //! gradient 2x(xᵀw − y) is clipped in L2 norm.
 
-use crate::data::shared_representation::{FederatedDataset, Part};
+use crate::data::shared_representation::{FederatedDataset, Part, Points};
 use crate::metrics::excess_risk_linear;
 use crate::privacy::clipping::clip_frobenius;
 
@@ -33,30 +33,52 @@ pub fn local_gd_risk_sum(
     params: &LocalGdParams,
     range: std::ops::Range<usize>,
 ) -> f64 {
-    let d = data.d();
-    let mut w = vec![0.0; d];
-    let mut g = vec![0.0; d];
+    let mut scratch = LocalGdScratch::new(data.d());
     let mut total = 0.0;
     data.for_each_user(range, Part::Train, |user| {
-        let pts = user.train;
+        total += scratch.user_risk(params, user.train, user.w_star);
+    });
+    total
+}
+
+/// One user's w and gradient, allocated once per pass, so that another pass
+/// over the users (FedRep's final heads) can train each user it reads too.
+#[derive(Clone, Debug)]
+pub struct LocalGdScratch {
+    w: Vec<f64>,
+    g: Vec<f64>,
+}
+
+impl LocalGdScratch {
+    pub fn new(d: usize) -> Self {
+        LocalGdScratch {
+            w: vec![0.0; d],
+            g: vec![0.0; d],
+        }
+    }
+
+    /// The excess risk ‖w_i − w_i*‖² of one user trained locally on its S⁰
+    /// points `pts`.
+    pub fn user_risk(&mut self, params: &LocalGdParams, pts: Points<'_>, w_star: &[f64]) -> f64 {
+        let d = self.w.len();
+        let (w, g) = (&mut self.w, &mut self.g);
         w.iter_mut().for_each(|v| *v = 0.0);
         if !pts.is_empty() {
             for s in 0..params.steps {
                 let j = s % pts.len();
                 let x = &pts.x[j * d..(j + 1) * d];
-                let r = 2.0 * (x.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() - pts.y[j]);
+                let r = 2.0 * (x.iter().zip(w.iter()).map(|(a, b)| a * b).sum::<f64>() - pts.y[j]);
                 g.iter_mut().zip(x).for_each(|(gp, xp)| *gp = r * xp);
                 if let Some(c) = params.clip {
-                    clip_frobenius(&mut g, c);
+                    clip_frobenius(g, c);
                 }
                 w.iter_mut()
-                    .zip(&g)
+                    .zip(g.iter())
                     .for_each(|(wp, gp)| *wp -= params.step * gp);
             }
         }
-        total += excess_risk_linear(&w, user.w_star);
-    });
-    total
+        excess_risk_linear(w, w_star)
+    }
 }
 
 #[cfg(test)]

@@ -72,6 +72,17 @@ pub trait Sweep: Send + 'static {
     fn deliver(&mut self, _parts: &[Vec<u8>]) -> Result<(), RunError> {
         Err(RunError::Part("this run is not split by users".into()))
     }
+    fn hand_out_chunks(&mut self) -> bool {
+        false
+    }
+    fn claim(&mut self) -> bool {
+        false
+    }
+    fn grant(&mut self, _chunk: usize) -> Result<(), RunError> {
+        Err(RunError::Part(
+            "this run's chunks are not handed out".into(),
+        ))
+    }
 }
 
 /// The part of a sweep whose rows each carry their privacy report (`None`:
@@ -347,6 +358,15 @@ impl<E: Experiment> Run for SweepRun<E> {
     }
     fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError> {
         self.sweep.deliver(parts)
+    }
+    fn hand_out_chunks(&mut self) -> bool {
+        self.sweep.hand_out_chunks()
+    }
+    fn claim(&mut self) -> bool {
+        self.sweep.claim()
+    }
+    fn grant(&mut self, chunk: usize) -> Result<(), RunError> {
+        self.sweep.grant(chunk)
     }
 }
 

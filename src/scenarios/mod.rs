@@ -226,6 +226,19 @@ pub trait Run: Send {
     /// in worker order; the run applies them and can step again (an error for
     /// a run not split by users).
     fn deliver(&mut self, parts: &[Vec<u8>]) -> Result<(), RunError>;
+    /// Split by users: from now on (before the first step) this worker's
+    /// chunks of each pass are handed out as it frees up, by the pool
+    /// numbering each pass's chunks in the order workers ask
+    /// ([`claim`](Self::claim), [`grant`](Self::grant)), instead of a fixed
+    /// share; the results do not change (sums are added in chunk order).
+    /// False for a run that cannot.
+    fn hand_out_chunks(&mut self) -> bool;
+    /// Handed out: whether the run asks for one more chunk (a claim to send
+    /// the pool, counted as sent). It asks a little ahead of its work.
+    fn claim(&mut self) -> bool;
+    /// Handed out: the pool's answer to a claim, in the order claimed: the
+    /// number of a chunk of the pass in progress (past its last: none left).
+    fn grant(&mut self, chunk: usize) -> Result<(), RunError>;
 }
 
 /// Runs to the end (CLI, tests).

@@ -494,6 +494,26 @@ impl Runner {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// Split by users: hand out this worker's chunks of each pass as it
+    /// frees up (before the first step); false for a run that cannot.
+    pub fn hand_out_chunks(&mut self) -> bool {
+        self.inner.hand_out_chunks()
+    }
+
+    /// Handed out: whether the run asks the pool for one more chunk (the
+    /// claim counts as sent).
+    pub fn claim(&mut self) -> bool {
+        self.inner.claim()
+    }
+
+    /// Handed out: the pool's answer to a claim (a chunk number; past the
+    /// pass's last: none left).
+    pub fn grant(&mut self, chunk: usize) -> Result<(), JsError> {
+        self.inner
+            .grant(chunk)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// One unit of work; true when the sweep is finished.
     pub fn step(&mut self) -> Result<bool, JsError> {
         self.inner.step().map_err(|e| JsError::new(&e.to_string()))

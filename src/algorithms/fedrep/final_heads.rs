@@ -3,6 +3,7 @@
 //! the users' average excess risk (closed form, proof of Lemma 35). Split into chunks of users
 //! and over several runs' U at once, so a runner can bound a step and read each user once.
 
+use crate::algorithms::local_gd::{LocalGdParams, LocalGdScratch};
 use crate::data::shared_representation::{FederatedDataset, Part};
 use crate::linalg::{axpy, dot, least_squares_head, HeadScratch};
 use crate::metrics::excess_risk_linear;
@@ -51,6 +52,20 @@ pub fn final_risk_sums(
     us: &[&DMatrix<f64>],
     users: std::ops::Range<usize>,
 ) -> Vec<f64> {
+    final_and_local_sums(data, us, None, users).0
+}
+
+/// [`final_risk_sums`] and, in the same pass, the local GD baseline's
+/// [`local_gd_risk_sum`](crate::algorithms::local_gd::local_gd_risk_sum) over
+/// the same users (each user's S⁰ points are part of what the final pass
+/// reads): a streamed dataset is regenerated once for both. Every sum is
+/// bit-identical to its own pass (the same users added in the same order).
+pub fn final_and_local_sums(
+    data: &FederatedDataset,
+    us: &[&DMatrix<f64>],
+    local: Option<&LocalGdParams>,
+    users: std::ops::Range<usize>,
+) -> (Vec<f64>, f64) {
     let (d, k) = (data.d(), data.k());
     let mh = data.model.m - data.model.m_train;
     let mut a = vec![0.0; mh * k];
@@ -58,6 +73,8 @@ pub fn final_risk_sums(
     let mut w = vec![0.0; d];
     let mut head = HeadScratch::new(k);
     let mut totals = vec![0.0; us.len()];
+    let mut local_scratch = LocalGdScratch::new(d);
+    let mut local_total = 0.0;
     data.for_each_user(users, Part::All, |user| {
         let pts = user.holdout;
         for (u, total) in us.iter().zip(totals.iter_mut()) {
@@ -74,6 +91,9 @@ pub fn final_risk_sums(
             }
             *total += excess_risk_linear(&w, user.w_star);
         }
+        if let Some(params) = local {
+            local_total += local_scratch.user_risk(params, user.train, user.w_star);
+        }
     });
-    totals
+    (totals, local_total)
 }

@@ -6,9 +6,11 @@
 
 use super::super::jobs::Job;
 use super::super::plan::plan_private_fedrep;
-use super::user_split::{append_per_run, Partials};
-use super::{GroupRun, Phase, Running, SeedSweep, BLOCKS_PER_STEP, USERS_PER_STEP};
-use crate::algorithms::fedrep::{block_partials_of_runs, final_risk_sums, FedRep, FedRepParams};
+use super::user_split::{append_per_run, blocks_of_chunk, users_of_chunk, Partials, Take};
+use super::{GroupRun, Phase, Running, SeedSweep};
+use crate::algorithms::fedrep::{
+    block_partials_of_runs, final_and_local_sums, risk_from_sum, FedRep, FedRepParams,
+};
 use crate::algorithms::private_init::spectral_init;
 use crate::privacy::{AccountingError, PrivacyReport};
 use crate::rng::{stream, Purpose};
@@ -17,7 +19,7 @@ use nalgebra::DMatrix;
 
 impl SeedSweep {
     /// One chunk of this worker's share of the current pass of the FedRep
-    /// group (every run's gradient sums of a round's blocks, or every run's
+    /// group (chunk `next` of a contiguous share, or the next handed out) (every run's gradient sums of a round's blocks, or every run's
     /// final risks); after its last chunk, a whole run applies the pass and a
     /// run split by users posts its partials.
     pub(super) fn step_fedrep_group(
@@ -25,42 +27,46 @@ impl SeedSweep {
         index: usize,
         mut runs: Vec<GroupRun>,
         next: usize,
+        local: bool,
     ) -> Result<Phase, RunError> {
         let rounds_done = runs[0].model.is_done();
-        let (mine, per_step) = if rounds_done {
-            (self.my_users(USERS_PER_STEP), USERS_PER_STEP)
-        } else {
-            (self.my_blocks(), BLOCKS_PER_STEP)
-        };
-        let mut next = next.max(mine.start);
-        if next < mine.end {
-            let end = (next + per_step).min(mine.end);
+        let n = self.config.n;
+        // `next`: this worker's next chunk of a contiguous share.
+        let mut next = next;
+        if let Take::Chunk(c) = self.take_chunk(&mut next) {
             if rounds_done {
                 let us: Vec<&DMatrix<f64>> = runs.iter().map(|r| r.model.u()).collect();
-                let sums = final_risk_sums(&self.data, &us, next..end);
-                append_per_run(
-                    &mut self.mine.sums,
-                    sums.into_iter().map(|s| vec![s]).collect(),
-                );
+                let params = self.local_gd_params();
+                let users = users_of_chunk(n, c);
+                let (sums, local_sum) =
+                    final_and_local_sums(&self.data, &us, local.then_some(&params), users);
+                // Per run its chunk's sum; local GD's after the runs'.
+                let mut per_run: Vec<Vec<f64>> = sums.into_iter().map(|s| vec![s]).collect();
+                if local {
+                    per_run.push(vec![local_sum]);
+                }
+                append_per_run(&mut self.mine.sums, per_run);
             } else {
                 let mut models: Vec<&mut FedRep> = runs.iter_mut().map(|r| &mut r.model).collect();
-                let partials = block_partials_of_runs(&mut models, &self.data, next..end);
+                let partials =
+                    block_partials_of_runs(&mut models, &self.data, blocks_of_chunk(n, c));
                 append_per_run(&mut self.mine.blocks, partials);
             }
+            self.mine.chunks.push(c);
             // A unit is one run's chunk, as when the runs went one by one.
             self.units_done += runs.len();
-            next = end;
         }
-        if next >= mine.end && self.share.is_none() {
+        let done = self.share_done(next);
+        if done && self.share.is_none() {
             let all = std::mem::take(&mut self.mine);
-            return self.apply_group_pass(index, runs, all);
+            return self.apply_group_pass(index, runs, local, all);
         }
-        if next >= mine.end {
+        if done {
             self.post();
         }
         Ok(Phase::Jobs {
             index,
-            running: Some(Running::FedRepGroup { runs, next }),
+            running: Some(Running::FedRepGroup { runs, next, local }),
         })
     }
 
@@ -71,6 +77,7 @@ impl SeedSweep {
         &mut self,
         index: usize,
         mut runs: Vec<GroupRun>,
+        local: bool,
         all: Partials,
     ) -> Result<Phase, RunError> {
         if !runs[0].model.is_done() {
@@ -80,14 +87,31 @@ impl SeedSweep {
             // The next pass starts at this worker's first block or user.
             return Ok(Phase::Jobs {
                 index,
-                running: Some(Running::FedRepGroup { runs, next: 0 }),
+                running: Some(Running::FedRepGroup {
+                    runs,
+                    next: 0,
+                    local,
+                }),
             });
         }
-        let last = index + runs.len() - 1;
-        for (run, sums) in runs.into_iter().zip(all.sums) {
+        let mut last = index + runs.len() - 1;
+        let mut sums = all.sums.into_iter();
+        for (run, sums) in runs.into_iter().zip(sums.by_ref()) {
             // Added from 0 in chunk order, whatever the workers.
             let sum = sums.iter().fold(0.0, |s, c| s + c);
             self.push_model_result(run.order, &run.job, &run.model, sum, run.sigma, run.privacy)?;
+        }
+        if local {
+            // Local GD's chunks, added as in a pass of its own.
+            last += 1;
+            let sum = sums
+                .next()
+                .unwrap_or_default()
+                .iter()
+                .fold(0.0, |s, c| s + c);
+            let (order, job) = self.jobs[last].clone();
+            let risk = risk_from_sum(&self.data, sum);
+            self.push_result(order, &job, risk, None, 0.0, None, f64::NAN)?;
         }
         Ok(self.after_job(last))
     }

@@ -41,8 +41,11 @@ const BLOCKS_PER_STEP: usize = USERS_PER_STEP / USER_BLOCK;
 
 /// Users drawn per step while generating data.
 const USERS_PER_DATA_STEP: usize = 4000;
-/// Users trained per step of the local GD baseline.
-const USERS_PER_LOCAL_STEP: usize = 10_000;
+/// Users trained per step of the local GD baseline: the chunks of the final
+/// pass, since local GD is computed there when a worker also holds the seed's
+/// FedRep runs ([`Running::FedRepGroup`]'s `local`), and its sum must not
+/// depend on where it ran.
+const USERS_PER_LOCAL_STEP: usize = USERS_PER_STEP;
 
 enum Phase {
     Data {
@@ -94,6 +97,10 @@ enum Running {
     FedRepGroup {
         runs: Vec<GroupRun>,
         next: usize,
+        /// Local GD is the job after the group's runs and is computed in
+        /// their final pass (each user's S⁰ points are part of what that
+        /// pass reads): one pass over the users fewer.
+        local: bool,
     },
     /// Local GD split by users: this worker's chunks.
     SplitLocalGd {
@@ -124,6 +131,14 @@ pub struct SeedSweep {
     outbox: Option<Vec<u8>>,
     /// Split by users: waits for every worker's partials of the last pass.
     waiting: bool,
+    /// Split by users, chunks handed out as workers free up (None: a
+    /// contiguous share of each pass).
+    hand_out: Option<user_split::HandOut>,
+    /// Split by users: how many chunks this worker posted for the last pass.
+    posted_chunks: usize,
+    /// The units of the whole sweep of this seed (progress when chunks are
+    /// handed out: every worker counts every chunk).
+    whole_units: usize,
 }
 
 impl SeedSweep {
@@ -156,13 +171,23 @@ impl SeedSweep {
         mut jobs: Vec<(usize, Job)>,
         share: Option<UserShare>,
     ) -> Self {
-        // The FedRep runs first, as one group (a stable sort: the rest keep
+        // The FedRep runs first, as one group, then local GD (computed in
+        // the group's final pass), then the rest (a stable sort: they keep
         // their order). Rows and curves are kept in sweep order whatever runs first.
-        jobs.sort_by_key(|(_, job)| !is_fedrep(job));
+        jobs.sort_by_key(|(_, job)| match job {
+            _ if is_fedrep(job) => 0,
+            Job::LocalGd => 1,
+            _ => 2,
+        });
         let count = |f: fn(&Job) -> bool| jobs.iter().filter(|(_, j)| f(j)).count();
         let fedrep_runs = count(is_fedrep);
         let altmin_runs = count(|j| matches!(j, Job::PrivAltMin { .. }));
-        let local_runs = count(|j| matches!(j, Job::LocalGd));
+        // Local GD takes steps of its own only without FedRep runs to fold into.
+        let local_runs = if fedrep_runs > 0 {
+            0
+        } else {
+            count(|j| matches!(j, Job::LocalGd))
+        };
         let n = config.n;
         // A pass over the users takes ⌈n / USERS_PER_STEP⌉ steps: every FedRep
         // round, the final heads, and the initialization statistic.
@@ -192,6 +217,11 @@ impl SeedSweep {
         } else {
             pass
         };
+        let whole_units = data_units
+            + statistic_units
+            + fedrep_runs * per_run
+            + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
+            + altmin_runs * per_altmin_run;
         let units_total = match share {
             // A step computes one of this worker's chunks (Priv-AltMin does not split).
             Some(share) => {
@@ -201,13 +231,7 @@ impl SeedSweep {
                     + fedrep_runs * (config.rounds + 1) * mine
                     + local_runs * share.chunks(n.div_ceil(USERS_PER_LOCAL_STEP)).len()
             }
-            None => {
-                data_units
-                    + statistic_units
-                    + fedrep_runs * per_run
-                    + local_runs * n.div_ceil(USERS_PER_LOCAL_STEP)
-                    + altmin_runs * per_altmin_run
-            }
+            None => whole_units,
         };
         // A streamed dataset has nothing to draw up front.
         let data = if streamed {
@@ -229,6 +253,9 @@ impl SeedSweep {
             mine: Partials::default(),
             outbox: None,
             waiting: false,
+            hand_out: None,
+            posted_chunks: 0,
+            whole_units,
         };
         if streamed {
             sweep.phase = sweep.first_phase_after_data();

@@ -27,8 +27,8 @@ impl SeedSweep {
             None => self.start_job(index)?,
         };
         let next = match running {
-            Running::FedRepGroup { runs, next } => {
-                return self.step_fedrep_group(index, runs, next)
+            Running::FedRepGroup { runs, next, local } => {
+                return self.step_fedrep_group(index, runs, next, local)
             }
             Running::SplitLocalGd { next_user } => {
                 return Ok(self.split_local_gd_step(index, next_user))
@@ -126,9 +126,7 @@ impl SeedSweep {
         let job = &self.jobs[index].1;
         match job {
             Job::LocalGd => Ok(match self.share {
-                Some(_) => Running::SplitLocalGd {
-                    next_user: self.my_users(USERS_PER_LOCAL_STEP).start,
-                },
+                Some(_) => Running::SplitLocalGd { next_user: 0 },
                 None => Running::LocalGd {
                     next_user: 0,
                     sum: 0.0,
@@ -146,8 +144,14 @@ impl SeedSweep {
                         sigma,
                     });
                 }
+                // Local GD, if this worker holds it, comes right after the group.
+                let local = matches!(self.jobs.get(index + runs.len()), Some((_, Job::LocalGd)));
                 // Each pass starts at this worker's first block or user.
-                Ok(Running::FedRepGroup { runs, next: 0 })
+                Ok(Running::FedRepGroup {
+                    runs,
+                    next: 0,
+                    local,
+                })
             }
             Job::PrivAltMin { .. } if self.share.is_some() => Err(RunError::Config(
                 "Priv-AltMin does not split by users; run it with altmin on in whole runs".into(),

@@ -140,6 +140,22 @@ impl Sweep for FedRepSweep {
         self.parts.get(self.current).is_some_and(|p| p.waiting())
     }
 
+    /// Split by users: hand out every seed's chunks (see [`SeedSweep::claim`]).
+    fn hand_out_chunks(&mut self) -> bool {
+        self.parts.iter_mut().all(|p| p.hand_out_chunks())
+    }
+
+    fn claim(&mut self) -> bool {
+        self.parts.get_mut(self.current).is_some_and(|p| p.claim())
+    }
+
+    fn grant(&mut self, chunk: usize) -> Result<(), RunError> {
+        match self.parts.get_mut(self.current) {
+            Some(p) => p.grant(chunk),
+            None => Err(RunError::Part("the sweep is finished".into())),
+        }
+    }
+
     /// Split by users: this worker's partials of the pass just finished, once.
     fn take_outbox(&mut self) -> Option<Vec<u8>> {
         self.parts.get_mut(self.current)?.take_outbox()
