@@ -14,6 +14,8 @@
 // workers compute only the other jobs. No SharedArrayBuffer: works on any
 // static host.
 
+import { ChunkCounter } from './worker-slices.js';
+
 /** How much a shard's snapshot shows (a change in any chart's points changes this). */
 function contentSize(snapshot, part) {
   // A light report (worker.js) holds no view: its part's size changes with its results.
@@ -91,6 +93,7 @@ export class SweepPool {
       byUsers: byUsers && n > 1,
       exchange: Array.from({ length: n }, () => null),
       kept: kept && kept.jobs.length && !(byUsers && n > 1) ? kept : null,
+      chunks: new ChunkCounter(),
     };
     const skip = this.active.kept ? Array.from(this.active.kept.jobs) : null;
     // The page draws the merge of the parts (never a worker's own view) unless one worker computes all.
@@ -146,12 +149,17 @@ export class SweepPool {
         }
         break;
       }
+      case 'claim':
+        // Split by users: the next chunk of the pass to the worker that asks.
+        this.workers[index].postMessage({ type: 'grant', generation: a.generation, chunk: a.chunks.grant() });
+        break;
       case 'exchange': {
         // Every worker's partials of a pass, in worker order, to every worker.
         a.exchange[index] = msg.part;
         if (a.exchange.some((p) => p === null)) return;
         const parts = a.exchange;
         a.exchange = parts.map(() => null);
+        a.chunks.passDone();
         for (let i = 0; i < parts.length; i += 1) {
           this.workers[i].postMessage({ type: 'deliver', generation: a.generation, parts });
         }

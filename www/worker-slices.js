@@ -37,3 +37,35 @@ export function errorMessage(e, lastPanic) {
   }
   return String((e && e.message) || e);
 }
+
+// Chunks handed out (a run split by users whose workers ask for the chunks of
+// each pass as they free up, so a slower or busier worker takes fewer): the
+// pool numbers a pass's chunks 0, 1, … in the order the claims arrive and
+// starts again at 0 after each exchange; a number past the pass's last chunk
+// tells a worker there are none left. The Rust run adds every worker's
+// partials in chunk order, so the result does not depend on who took which.
+
+/** The pool's side: the next chunk number of the pass in progress. */
+export class ChunkCounter {
+  constructor() {
+    this.next = 0;
+  }
+
+  /** The answer to one claim. */
+  grant() {
+    const chunk = this.next;
+    this.next += 1;
+    return chunk;
+  }
+
+  /** Every worker posted its partials: the next pass starts at chunk 0. */
+  passDone() {
+    this.next = 0;
+  }
+}
+
+/** The worker's side: sends one claim for each chunk the run asks for
+ * (`runner.claim()` counts it as sent; it asks a little ahead of its work). */
+export function sendClaims(runner, post) {
+  while (runner.claim()) post({ type: 'claim' });
+}

@@ -8,7 +8,7 @@
 // each pass over its share of the users: the worker posts its partials
 // ('exchange') and parks until the pool sends every worker's ('deliver').
 import init, { Runner, last_panic } from './pkg/dp_explorer.js';
-import { errorMessage, isPanic, yieldThen } from './worker-slices.js';
+import { errorMessage, isPanic, sendClaims, yieldThen } from './worker-slices.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
@@ -16,6 +16,8 @@ let poisoned = false; // a panic happened: the module's state can no longer be t
 // A run split by users waiting for the other workers' partials:
 // { runner, generation, resume(parts) }.
 let parked = null;
+// A run split by users whose chunks are handed out: { generation, grant(chunk), stop() }.
+let handed = null;
 
 const SLICE_MS = 40;
 const PROGRESS_MS = 120;
@@ -35,6 +37,7 @@ self.onmessage = async (event) => {
   if (msg.type === 'cancel') {
     current = -1;
     unpark();
+    unhand();
     self.postMessage({ type: 'cancelled', generation: msg.generation });
     return;
   }
@@ -49,8 +52,13 @@ self.onmessage = async (event) => {
     warm(msg);
     return;
   }
+  if (msg.type === 'grant') {
+    if (handed && handed.generation === msg.generation && current === msg.generation) handed.grant(msg.chunk);
+    return;
+  }
   if (msg.type !== 'run') return;
   unpark();
+  unhand();
   const generation = msg.generation;
   current = generation;
   const post = (m, transfer = []) => self.postMessage({ ...m, generation }, transfer);
@@ -78,6 +86,36 @@ self.onmessage = async (event) => {
       runner = Runner.skipping(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1, Uint32Array.from(msg.skip));
     } else {
       runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    }
+  } catch (e) {
+    fail(e);
+    return;
+  }
+  // Split by users: this worker asks for each pass's chunks as it frees up
+  // ('claim', answered by 'grant'); `idle` while it waits for one.
+  let idle = false;
+  try {
+    if (msg.split === 'users' && runner.hand_out_chunks()) {
+      handed = {
+        generation,
+        grant(chunk) {
+          try {
+            runner.grant(chunk);
+          } catch (e) {
+            fail(e);
+            if (!poisoned) freeQuietly(runner);
+            handed = null;
+            return;
+          }
+          if (idle) {
+            idle = false;
+            slice();
+          }
+        },
+        stop() {
+          if (idle) freeQuietly(runner);
+        },
+      };
     }
   } catch (e) {
     fail(e);
@@ -132,7 +170,10 @@ self.onmessage = async (event) => {
           parked = { runner, generation, resume };
           post({ type: 'exchange', part: out }, [out.buffer]);
         } else {
-          yieldThen(slice);
+          if (handed) sendClaims(runner, post);
+          // Handed out and no chunk yet: the next 'grant' resumes.
+          if (handed && runner.waiting()) idle = true;
+          else yieldThen(slice);
         }
       }
     } catch (e) {
@@ -152,6 +193,12 @@ self.onmessage = async (event) => {
   };
   slice();
 };
+
+/** Frees a run idle for want of a chunk (cancelled, or replaced by a new run). */
+function unhand() {
+  if (handed) handed.stop();
+  handed = null;
+}
 
 /** Frees a parked run (cancelled, or replaced by a new run). */
 function unpark() {
