@@ -97,3 +97,38 @@ pub fn final_and_local_sums(
     });
     (totals, local_total)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::local_gd::local_gd_risk_sum;
+    use crate::data::shared_representation::SharedRepresentationModel;
+
+    /// Local GD computed in the final pass gives exactly its own pass's sum,
+    /// and leaves the final risks as they are, stored or streamed.
+    #[test]
+    fn local_gd_in_the_final_pass_gives_exactly_its_own_sum() {
+        let model = SharedRepresentationModel {
+            n: 300,
+            d: 6,
+            k: 2,
+            m: 8,
+            m_train: 4,
+            noise: 0.1,
+            unit_heads: true,
+            seed: 3,
+        };
+        let params = LocalGdParams::default();
+        for data in [model.generate(), model.streamed()] {
+            let u = data.u_star.clone() + DMatrix::from_fn(6, 2, |i, j| 0.01 * (i + j) as f64);
+            let us = [&u, &data.u_star];
+            let (sums, local) = final_and_local_sums(&data, &us, Some(&params), 20..300);
+            assert_eq!(sums, final_risk_sums(&data, &us, 20..300));
+            assert_eq!(
+                local.to_bits(),
+                local_gd_risk_sum(&data, &params, 20..300).to_bits()
+            );
+            assert!(local > 0.0 && sums[0] > sums[1]);
+        }
+    }
+}
