@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make demo   set up, build the wasm module, serve the page and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
-# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make setup,
+# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make estimates, make setup,
 # make lint (fmt, clippy, and the workflow files with actionlint; make test runs it).
 
 SHELL := /bin/bash
@@ -11,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench fixtures
+.PHONY: demo test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench estimates fixtures
 
 setup:
 	@bash scripts/setup.sh
@@ -71,6 +71,11 @@ lint-workflows:
 
 bench: build
 	bash scripts/bench.sh
+
+# The page's time estimate against its measured time (Run to done, its pool of workers) for every preset, 3 times
+# interleaved (dpgd-paper once: minutes), into docs/performance.md between its estimates markers.
+estimates: build
+	node scripts/estimates.mjs --repeat 3 --once dpgd-paper --write docs/performance.md
 
 # Stores a preset's outputs for tests/fixtures.rs, byte for byte (a new preset's case, or a case whose
 # algorithm or data model changed on purpose), at a test size:

@@ -5,8 +5,8 @@
 // shows what the worker pool reports. No scenario is named here: everything
 // comes from the registry.
 import init, {
-  scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, estimated_seconds, audit_overlay,
-  split_by_users, reuse, whole_part,
+  scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, audit_overlay,
+  split_by_users, reuse, whole_part, machine_probe, machine_factors, estimated_page_seconds,
 } from './pkg/dp_explorer.js';
 import { loadDescription, describedRegistry } from './describe.js';
 import { registerOffline } from './offline.js';
@@ -108,11 +108,36 @@ const STALE_RUNNING = 'Settings changed: this run is of the previous ones (press
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
 
 // ---------- time estimate ----------
+let machine = null; // [scalar, dense]: this machine's time over the one the estimates were fitted on
+const PROBE_CHUNKS = 4;
+
+/** This machine's factors, from the module's fixed probe (Rust scenarios::machine) timed once: one
+ * chunk of each kind to warm up (the engine's tier-up), then the fastest of a few chunks of each kind,
+ * taken in turn (about 30 ms in all): the machine's speed, not a moment's load. */
+function machineFactors() {
+  if (machine === null) {
+    const kinds = ['scalar', 'dense'];
+    const times = [[], []];
+    kinds.forEach((kind) => machine_probe(kind));
+    for (let i = 0; i < PROBE_CHUNKS; i += 1) {
+      kinds.forEach((kind, k) => {
+        const t = performance.now();
+        machine_probe(kind);
+        times[k].push(performance.now() - t);
+      });
+    }
+    const ms = times.map((xs) => Math.min(...xs));
+    machine = Array.from(machine_factors(ms[0], ms[1]));
+    $('estimate').dataset.machine = machine.map((f) => f.toFixed(2)).join(' ');
+    $('estimate').dataset.probeMs = ms.map((t) => t.toFixed(2)).join(' ');
+  }
+  return machine;
+}
+
 /** Seconds the current settings take on this page (null: they do not validate). */
 function estimate() {
   try {
-    const one = estimated_seconds(currentPreset(), form.read());
-    return one / (info.splits ? pool.size : 1);
+    return estimated_page_seconds(currentPreset(), form.read(), pool.size, machineFactors());
   } catch {
     return null;
   }
@@ -127,6 +152,9 @@ function fmtDuration(seconds) {
 function showEstimate() {
   const est = estimate();
   $('estimate').textContent = est === null ? '' : `Estimated time: ${fmtDuration(est)}.`;
+  // The seconds and the machine's factor behind the words (scripts/estimates.mjs reads them).
+  if (est === null) delete $('estimate').dataset.seconds;
+  else $('estimate').dataset.seconds = String(est);
   return est;
 }
 

@@ -16,7 +16,7 @@ use super::claims::Claim;
 use super::field::{Checked, Config};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
-    ChartInfo, ConfigError, Estimate, Kept, LessonStep, Preset, Run, RunError, Scenario,
+    ChartInfo, ConfigError, Estimate, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
     ScenarioInfo, StartResult, View, WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
@@ -147,14 +147,30 @@ pub trait Experiment: Send + Sync + 'static {
     fn part(sweep: &Self::Sweep) -> Self::Part;
     /// Everything shown for these results (a run's own, or merged parts').
     fn view(config: &Self::Config, part: &Self::Part) -> View;
-    /// Seconds the sweep takes on one core natively, from its size (within
-    /// about 2×).
-    fn estimated_seconds(config: &Self::Config) -> f64;
+    /// Seconds the sweep takes on one core natively on `machine`, from its
+    /// size (within about 2×).
+    fn estimated_seconds(config: &Self::Config, machine: &Machine) -> f64;
 
-    /// Seconds in one wasm worker: by default the native estimate times
-    /// [`WASM_FACTOR`].
-    fn estimated_wasm_seconds(config: &Self::Config) -> f64 {
-        Self::estimated_seconds(config) * WASM_FACTOR
+    /// Seconds in one wasm worker of a page on `machine`: by default the
+    /// native estimate times [`WASM_FACTOR`].
+    fn estimated_wasm_seconds(config: &Self::Config, machine: &Machine) -> f64 {
+        Self::estimated_seconds(config, machine) * WASM_FACTOR
+    }
+    /// Seconds of the work of the busiest of the page's `workers` workers: by
+    /// default the one-worker estimate shared evenly by a sweep that splits.
+    fn estimated_worker_seconds(config: &Self::Config, workers: usize, machine: &Machine) -> f64 {
+        let one = Self::estimated_wasm_seconds(config, machine);
+        if Self::ABOUT.splits {
+            one / workers.max(1) as f64
+        } else {
+            one
+        }
+    }
+    /// Seconds the page spends on a run of these settings besides the
+    /// workers' sweep, on the reference machine: starting the run, merging
+    /// and judging the parts, drawing the charts and tables.
+    fn page_overhead_seconds(_config: &Self::Config) -> f64 {
+        super::machine::PAGE_OVERHEAD_SECONDS
     }
     /// Problems of a checked config that only what the run derives from it
     /// shows (a σ the accountant cannot give): reported before anything runs.
@@ -424,12 +440,35 @@ impl<E: Experiment> Scenario for Adapter<E> {
         Ok(Box::new(SweepRun::<E> { sweep, shard }))
     }
 
-    fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
-        Self::config_of(preset, pairs).map(|c| E::estimated_seconds(&c))
+    fn estimated_seconds_on(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        machine: &Machine,
+    ) -> Estimate {
+        Self::config_of(preset, pairs).map(|c| E::estimated_seconds(&c, machine))
     }
 
-    fn estimated_wasm_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
-        Self::config_of(preset, pairs).map(|c| E::estimated_wasm_seconds(&c))
+    fn estimated_wasm_seconds_on(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        machine: &Machine,
+    ) -> Estimate {
+        Self::config_of(preset, pairs).map(|c| E::estimated_wasm_seconds(&c, machine))
+    }
+
+    fn estimated_page_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        workers: usize,
+        machine: &Machine,
+    ) -> Estimate {
+        Self::config_of(preset, pairs).map(|c| {
+            machine.seconds(E::page_overhead_seconds(&c), 0.0)
+                + E::estimated_worker_seconds(&c, workers, machine)
+        })
     }
 
     fn merge(

@@ -23,6 +23,7 @@ pub mod explain;
 pub mod field;
 pub mod job_sweep;
 pub mod labels;
+pub mod machine;
 pub mod privacy_entries;
 pub mod registry;
 pub mod shards;
@@ -33,6 +34,7 @@ pub use error::{ConfigError, RunError};
 pub use explain::ExplainEntry;
 pub use field::Checked;
 pub use field::FieldInfo;
+pub use machine::Machine;
 // The scenarios' modules (`scenarios::fedrep`, …) and the list, as the registry declares them.
 pub use registry::*;
 pub use shards::{
@@ -317,14 +319,42 @@ pub trait Scenario: Sync {
     /// A run of `shard` on the checked settings (a scenario that does not
     /// split runs the whole sweep in shard 0 and nothing in the others).
     fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> StartResult;
-    /// Seconds the sweep takes on one core natively, estimated from its size
-    /// before it runs (within about 2×): the CLI's estimate.
-    fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate;
+    /// Seconds the sweep takes on one core natively on the reference machine,
+    /// estimated from its size before it runs (within about 2×).
+    fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
+        self.estimated_seconds_on(preset, pairs, &Machine::REFERENCE)
+    }
+    /// The same on `machine` (the CLI's estimate, with the native probe's factors).
+    fn estimated_seconds_on(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        machine: &Machine,
+    ) -> Estimate;
     /// Seconds the sweep takes in one wasm worker (the page's time estimate and
     /// warning): the native estimate times [`WASM_FACTOR`], or, for a scenario
     /// whose kinds of work run at different ratios in wasm (DP-GD), its own
     /// estimate with its wasm speeds.
-    fn estimated_wasm_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate;
+    fn estimated_wasm_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
+        self.estimated_wasm_seconds_on(preset, pairs, &Machine::REFERENCE)
+    }
+    /// The same on `machine` (the page's estimate, with the page's probe's factors).
+    fn estimated_wasm_seconds_on(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        machine: &Machine,
+    ) -> Estimate;
+    /// Seconds from Run to done in the page with `workers` workers on
+    /// `machine` (the page's probe's factors): the busiest worker's share of
+    /// the sweep (as the pool splits it) and the page's own work.
+    fn estimated_page_seconds(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        workers: usize,
+        machine: &Machine,
+    ) -> Estimate;
     /// The view of shards' [`Run::part`]s merged (part `i` is shard `i` of
     /// `parts.len()`; a sweep that does not split has one part, the whole):
     /// exactly one run's view. The parts are checked against the plan of

@@ -20,7 +20,9 @@ use self::run::{csv, ClassifierRow, ClassifierSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
+use crate::scenarios::{
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, View,
+};
 
 /// The scenario (the registry lists it).
 pub struct Classifier;
@@ -177,7 +179,7 @@ impl Experiment for Classifier {
         View::of_charts(charts::charts(c, rows), privacy, files, summary(rows))
     }
 
-    fn estimated_seconds(c: &ClassifierConfig) -> f64 {
+    fn estimated_seconds(c: &ClassifierConfig, machine: &Machine) -> f64 {
         // Scoring dominates: every candidate, every S⁰ point, mapped (k′k) and swept.
         let points = (c.n * c.m / 2) as f64;
         let candidates = c.largest_candidates().max(16) as f64;
@@ -202,7 +204,13 @@ impl Experiment for Classifier {
                     (c.n * (c.m + c.test_points)) as f64 * per_input
                 })
                 .sum::<f64>();
-        scoring * 2.0e-9 + drawing * 13.0e-9
+        machine.seconds(scoring * 2.0e-9 + drawing * 13.0e-9, 0.0)
+    }
+
+    /// The page's worker over the native estimate: fitted to `jl-random` and
+    /// `jl-exact` in the page (`make estimates`, docs/performance.md).
+    fn estimated_wasm_seconds(c: &ClassifierConfig, machine: &Machine) -> f64 {
+        Self::estimated_seconds(c, machine) * 2.1
     }
 }
 

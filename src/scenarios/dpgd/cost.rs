@@ -48,6 +48,13 @@ pub const WASM: Speeds = Speeds {
     direct: 0.126,
 };
 
+/// The page's time (Run to done, 2 workers) over the busiest worker's
+/// seconds at [`WASM`] speeds (fitted under node, one `Runner`): fitted to the
+/// page's times of the presets on the reference machine (`make estimates`,
+/// docs/performance.md), between its quiet hours (`dpgd-paper` 54 s) and a
+/// load average of about 10 (235 s).
+pub const PAGE_FACTOR: f64 = 2.6;
+
 /// The operations of each kind in one width of one seed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Work {
@@ -148,6 +155,23 @@ pub fn sweep_seconds(c: &DpGdConfig, speeds: &Speeds) -> f64 {
             .iter()
             .map(|&p| width_work(c, p).seconds(speeds))
             .sum::<f64>()
+}
+
+/// Seconds of the busiest of `workers` page workers, each taking the (seed,
+/// width) groups the sweep's shards give it (weighted by
+/// [`width_share_weight`], as the runner assigns them), times [`PAGE_FACTOR`].
+pub fn busiest_worker_seconds(c: &DpGdConfig, workers: usize, speeds: &Speeds) -> f64 {
+    let widths = c.p_grid.len();
+    let groups = c.repeats * widths;
+    let weights: Vec<f64> = (0..groups)
+        .map(|g| width_share_weight(c, c.p_grid[g % widths]))
+        .collect();
+    let owner = crate::scenarios::assign_longest_first(&weights, workers.max(1));
+    let mut load = vec![0.0f64; workers.max(1)];
+    for (g, &o) in owner.iter().enumerate() {
+        load[o] += width_work(c, c.p_grid[g % widths]).seconds(speeds);
+    }
+    load.into_iter().fold(0.0, f64::max) * PAGE_FACTOR
 }
 
 #[cfg(test)]

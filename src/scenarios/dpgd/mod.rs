@@ -29,7 +29,7 @@ use crate::scenarios::explain::{attacker_reading, ExplainEntry};
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, Table};
 use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, RunError, Shard, View,
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, RunError, Shard, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -186,12 +186,22 @@ impl Experiment for DpGd {
         View::of_charts(charts, privacy_entries(&private, c.n), files, summary(&all))
     }
 
-    fn estimated_seconds(config: &DpGdConfig) -> f64 {
-        cost::sweep_seconds(config, &cost::NATIVE)
+    fn estimated_seconds(config: &DpGdConfig, machine: &Machine) -> f64 {
+        machine.seconds(0.0, cost::sweep_seconds(config, &cost::NATIVE))
     }
 
-    fn estimated_wasm_seconds(config: &DpGdConfig) -> f64 {
-        cost::sweep_seconds(config, &cost::WASM)
+    fn estimated_wasm_seconds(config: &DpGdConfig, machine: &Machine) -> f64 {
+        machine.seconds(
+            0.0,
+            cost::sweep_seconds(config, &cost::WASM) * cost::PAGE_FACTOR,
+        )
+    }
+
+    fn estimated_worker_seconds(config: &DpGdConfig, workers: usize, machine: &Machine) -> f64 {
+        machine.seconds(
+            0.0,
+            cost::busiest_worker_seconds(config, workers, &cost::WASM),
+        )
     }
 
     /// The sweep's (seed, width) groups, seed-major, as the rows' `order` numbers them.

@@ -14,6 +14,13 @@ use crate::data::shared_representation::Storage;
 /// `dp-explorer sweep --threads 1` on the presets and on n = 10⁶ (docs/performance.md).
 pub const SECONDS_PER_GFLOP: f64 = 0.18;
 
+/// The page's seconds (wasm in its workers, Run to done) over the native
+/// seconds of the same work: fitted to the page's times of the presets with 2
+/// workers on the reference machine (`make estimates`, docs/performance.md),
+/// between its quiet hours (default sweep 0.97 s) and a load average of about
+/// 10 (3.3–5 s).
+pub const PAGE_FACTOR: f64 = 3.9;
+
 /// Drawing one Gaussian coordinate of a user's data, in operations.
 const DRAW: f64 = 8.0;
 
@@ -101,9 +108,17 @@ const EXCHANGE: f64 = 0.01 / (SECONDS_PER_GFLOP * 1e-9);
 /// drawn by every worker) and sweeps without Priv-AltMin (its iterations are
 /// not cut into blocks) split by users; it must save at least a tenth.
 pub fn split_by_users(c: &FedRepConfig, workers: usize) -> bool {
-    if workers < 2 || c.altmin || c.storage() != Storage::Streamed {
-        return false;
+    match worker_loads(c, workers) {
+        (by_runs, Some(by_users)) => by_users <= 0.9 * by_runs,
+        _ => false,
     }
+}
+
+/// The operations of the busiest of `workers` workers taking whole runs, and
+/// (when the sweep can share users) of each worker sharing every run's users,
+/// exchanges counted.
+fn worker_loads(c: &FedRepConfig, workers: usize) -> (f64, Option<f64>) {
+    let workers = workers.max(1);
     let w = seed_work(c);
     let per_seed = jobs_of_one_seed(c);
     let job_work = |job: &Job| match job {
@@ -132,13 +147,33 @@ pub fn split_by_users(c: &FedRepConfig, workers: usize) -> bool {
         }
     }
     let by_runs = load.iter().copied().fold(0.0, f64::max);
+    if workers < 2 || c.altmin || c.storage() != Storage::Streamed {
+        return (by_runs, None);
+    }
     // Shared users: one exchange after the statistic, each round and the final
     // pass of the FedRep runs (together), and local GD.
     let exchanges = c.seeds as f64 * (1.0 + (c.rounds as f64 + 1.0) + 1.0);
     let total: f64 = c.seeds as f64
         * (w.data + w.statistic + w.fedrep_passes + per_seed.iter().map(job_work).sum::<f64>());
     let by_users = total / workers as f64 + exchanges * EXCHANGE;
-    by_users <= 0.9 * by_runs
+    (by_runs, Some(by_users))
+}
+
+/// Operations of the busiest of `workers` workers, split as the page's pool
+/// splits the sweep ([`split_by_users`]).
+pub fn busiest_worker_work(c: &FedRepConfig, workers: usize) -> f64 {
+    match worker_loads(c, workers.max(1)) {
+        (by_runs, Some(by_users)) if by_users <= 0.9 * by_runs => by_users,
+        (by_runs, _) => by_runs,
+    }
+}
+
+/// Seconds the page spends besides the workers: its fixed part and the
+/// points of the curves over rounds (the reference, Private FedRep at each ε).
+pub fn page_overhead_seconds(c: &FedRepConfig) -> f64 {
+    let points = c.seeds as f64 * c.rounds as f64 * (2.0 + c.epsilons.len() as f64);
+    crate::scenarios::machine::PAGE_OVERHEAD_SECONDS
+        + points * crate::scenarios::machine::POINT_SECONDS
 }
 
 /// Seconds the sweep takes on one core (an estimate, within about 2×).

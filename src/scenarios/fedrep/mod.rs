@@ -30,7 +30,8 @@ use crate::scenarios::adapter::{About, AuditFn, Experiment};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Plan, Shard, View, FNV_START,
+    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, Shard, View,
+    FNV_START,
 };
 use serde::{Deserialize, Serialize};
 
@@ -203,8 +204,24 @@ impl Experiment for FedRep {
         }
     }
 
-    fn estimated_seconds(config: &FedRepConfig) -> f64 {
-        cost::sweep_seconds(config)
+    fn estimated_seconds(config: &FedRepConfig, machine: &Machine) -> f64 {
+        machine.seconds(cost::sweep_seconds(config), 0.0)
+    }
+
+    fn estimated_wasm_seconds(config: &FedRepConfig, machine: &Machine) -> f64 {
+        machine.seconds(cost::sweep_seconds(config) * cost::PAGE_FACTOR, 0.0)
+    }
+
+    fn estimated_worker_seconds(config: &FedRepConfig, workers: usize, machine: &Machine) -> f64 {
+        let work = cost::busiest_worker_work(config, workers);
+        machine.seconds(
+            work * cost::SECONDS_PER_GFLOP * 1e-9 * cost::PAGE_FACTOR,
+            0.0,
+        )
+    }
+
+    fn page_overhead_seconds(config: &FedRepConfig) -> f64 {
+        cost::page_overhead_seconds(config)
     }
 
     /// The sweep's runs (seed-major, then the runs of one seed), as

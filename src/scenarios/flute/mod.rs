@@ -20,7 +20,9 @@ use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
+use crate::scenarios::{
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, View,
+};
 use serde::{Deserialize, Serialize};
 
 /// The scenario (the registry lists it).
@@ -263,8 +265,25 @@ impl Experiment for Flute {
         )
     }
 
-    fn estimated_seconds(c: &FluteConfig) -> f64 {
-        c.estimated_seconds()
+    fn estimated_seconds(c: &FluteConfig, machine: &Machine) -> f64 {
+        machine.seconds(c.estimated_seconds(), 0.0)
+    }
+
+    /// The page's worker over the native estimate: fitted to `flute-private`
+    /// in the page (`make estimates`, docs/performance.md).
+    fn estimated_wasm_seconds(c: &FluteConfig, machine: &Machine) -> f64 {
+        Self::estimated_seconds(c, machine) * 3.0
+    }
+
+    /// The page's fixed part and the points of its curves over rounds: FLUTE
+    /// and the four FedReps, the two private methods at each ε, the ablation's
+    /// three ratios at each client count.
+    fn page_overhead_seconds(c: &FluteConfig) -> f64 {
+        let per_seed = 5 * c.rounds
+            + 2 * c.private_epsilons().len() * c.private_rounds
+            + 3 * c.ablation_m.len() * c.rounds;
+        crate::scenarios::machine::PAGE_OVERHEAD_SECONDS
+            + (c.seeds * per_seed) as f64 * crate::scenarios::machine::POINT_SECONDS
     }
 }
 

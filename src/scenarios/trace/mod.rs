@@ -21,7 +21,9 @@ use self::run::{csv, TraceRow, TraceSweep};
 use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
-use crate::scenarios::{ChartInfo, Checked, ConfigError, LessonStep, OutputFile, Shard, View};
+use crate::scenarios::{
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, View,
+};
 
 /// The scenario (the registry lists it).
 pub struct Trace;
@@ -183,8 +185,21 @@ impl Experiment for Trace {
         View::of_charts(charts::charts(c, rows), privacy, files, summary(rows))
     }
 
-    fn estimated_seconds(c: &TraceConfig) -> f64 {
-        c.estimated_seconds()
+    fn estimated_seconds(c: &TraceConfig, machine: &Machine) -> f64 {
+        machine.seconds(c.estimated_seconds(), 0.0)
+    }
+
+    /// The page's worker over the native estimate (fitted to `trace-paper` and
+    /// `trace-lstar` in the page, `make estimates`, docs/performance.md), and
+    /// what the weak-DP runs took beyond the model in the page (`trace-weak`:
+    /// about 10 ms per (n, ε, repeat), measured, not yet explained).
+    fn estimated_wasm_seconds(c: &TraceConfig, machine: &Machine) -> f64 {
+        let weak = if c.privacy == config::PrivacyKind::Weak {
+            0.01 * (c.n.len() * c.epsilons.len() * c.repeats) as f64
+        } else {
+            0.0
+        };
+        machine.seconds(c.estimated_seconds() * 3.4 + weak, 0.0)
     }
 }
 

@@ -1,0 +1,106 @@
+//! The shape of the time estimates (no timings here: `make estimates` compares
+//! them with the page's measured times, docs/performance.md): every preset has
+//! a finite positive estimate, the estimate grows with the size of the work
+//! (users, dimension, runs), and the machine's probe factors scale it linearly.
+
+use dp_explorer::scenarios::{self, Machine, SCENARIOS};
+
+fn page(preset: &str, pairs: &[(&str, &str)], machine: &Machine) -> f64 {
+    let (s, name) = scenarios::by_preset(preset).unwrap();
+    s.estimated_page_seconds(name, pairs, 2, machine)
+        .unwrap_or_else(|e| panic!("{preset} {pairs:?}: {e:?}"))
+}
+
+#[test]
+fn every_preset_has_a_positive_estimate_that_the_machine_factors_scale_linearly() {
+    for s in SCENARIOS {
+        for p in s.info().presets {
+            let one = page(p.name, &[], &Machine::REFERENCE);
+            assert!(one.is_finite() && one > 0.0, "{}: {one}", p.name);
+            // Twice as slow at both kinds of work: twice the time, page included.
+            let slow = Machine {
+                scalar: 2.0,
+                dense: 2.0,
+            };
+            let two = page(p.name, &[], &slow);
+            assert!((two / one - 2.0).abs() < 1e-12, "{}: {one} → {two}", p.name);
+            // One kind slower: the estimate grows, by at most that factor.
+            for m in [
+                Machine {
+                    scalar: 3.0,
+                    dense: 1.0,
+                },
+                Machine {
+                    scalar: 1.0,
+                    dense: 3.0,
+                },
+            ] {
+                let t = page(p.name, &[], &m);
+                assert!(
+                    t >= one && t <= 3.0 * one * (1.0 + 1e-12),
+                    "{}: {m:?} {one} → {t}",
+                    p.name
+                );
+            }
+            // One worker takes at least as long as two; the native estimate scales too.
+            let (scenario, name) = scenarios::by_preset(p.name).unwrap();
+            let alone = scenario
+                .estimated_page_seconds(name, &[], 1, &Machine::REFERENCE)
+                .unwrap();
+            assert!(
+                alone >= one,
+                "{}: 1 worker {alone} < 2 workers {one}",
+                p.name
+            );
+            let native = scenario.estimated_seconds(name, &[]).unwrap();
+            let native_slow = scenario.estimated_seconds_on(name, &[], &slow).unwrap();
+            assert!((native_slow / native - 2.0).abs() < 1e-12, "{}", p.name);
+        }
+    }
+}
+
+/// The estimate at each value of `key`, in order, on top of `preset`.
+fn along(preset: &str, key: &str, values: &[&str]) -> Vec<f64> {
+    values
+        .iter()
+        .map(|v| page(preset, &[(key, v)], &Machine::REFERENCE))
+        .collect()
+}
+
+fn assert_grows(preset: &str, key: &str, values: &[&str]) {
+    let t = along(preset, key, values);
+    for (w, v) in t.windows(2).zip(values.windows(2)) {
+        assert!(
+            w[1] > w[0],
+            "{preset}: {key} {} → {}: {} s → {} s",
+            v[0],
+            v[1],
+            w[0],
+            w[1]
+        );
+    }
+}
+
+#[test]
+fn the_estimate_grows_with_users_dimension_and_runs() {
+    // Users or samples.
+    assert_grows("fedrep-paper", "n", &["2000", "20000", "200000"]);
+    assert_grows("dpgd-quick", "n", &["50", "100", "200"]);
+    assert_grows("flute-c1", "n", &["15", "60", "240"]);
+    assert_grows("jl-exact", "n", &["100", "300", "900"]);
+    // (trace's sufficient-statistics path draws a Wishart matrix: its time does not depend on n.)
+    // Dimension.
+    assert_grows("fedrep-paper", "d", &["20", "50", "100"]);
+    assert_grows("dpgd-quick", "d", &["5", "10", "40"]);
+    assert_grows("flute-c1", "d", &["10", "15", "20"]);
+    assert_grows("trace-lstar", "d1", &["5", "10", "20"]);
+    // Runs: seeds, repeats, ε points, rounds.
+    assert_grows("fedrep-paper", "seeds", &["1", "2", "4"]);
+    assert_grows("fedrep-paper", "epsilons", &["1", "1,2", "1,2,4,8"]);
+    assert_grows("dpgd-quick", "seeds", &["1", "2", "4"]);
+    assert_grows("flute-c1", "seeds", &["1", "2", "3"]);
+    assert_grows("flute-c1", "rounds", &["100", "300", "900"]);
+    assert_grows("jl-exact", "seeds", &["1", "3", "6"]);
+    assert_grows("trace-paper", "repeats", &["5", "20", "40"]);
+    assert_grows("trace-paper", "iterations", &["2", "5", "10"]);
+}
