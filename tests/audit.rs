@@ -452,6 +452,46 @@ mod every_scenario {
         run.rows().to_vec()
     }
 
+    /// The default runs per side (`runs: 0`): at a test size, what the
+    /// attacks want (it fits the page's budget); on every scenario's first
+    /// preset as it is, an estimate within the budget in one wasm worker, or
+    /// the fewest runs a default takes.
+    #[test]
+    fn the_default_audit_takes_what_its_attacks_want_within_the_pages_budget() {
+        use dp_explorer::scenarios::audit::{DEFAULT_AUDIT_SECONDS, MIN_DEFAULT_RUNS};
+        let default = AuditOptions {
+            runs: 0,
+            ..AuditOptions::default()
+        };
+        for s in SCENARIOS.iter().filter(|s| s.has_audit()) {
+            let info = s.info();
+            let &(_, preset, settings, _) = SMALL.iter().find(|c| c.0 == info.id).unwrap();
+            let run = start_audit(preset, settings, default).unwrap();
+            let wanted = if info.id == "classifier" {
+                40_000
+            } else {
+                2000
+            };
+            assert_eq!(run.runs(), wanted, "{}", info.id);
+            assert!(run.estimated_wasm_seconds() <= DEFAULT_AUDIT_SECONDS);
+            let first = info.presets[0].name;
+            let Ok(run) = start_audit(first, &[], default) else {
+                continue; // a preset without private runs (FLUTE's first)
+            };
+            let seconds = run.estimated_wasm_seconds();
+            eprintln!(
+                "{first}: default {} runs per side, estimated {seconds:.1} s in the page",
+                run.runs()
+            );
+            assert!(
+                seconds <= DEFAULT_AUDIT_SECONDS || run.runs() == MIN_DEFAULT_RUNS,
+                "{first}: {} runs, {seconds} s",
+                run.runs()
+            );
+            assert!(run.runs() >= MIN_DEFAULT_RUNS && run.runs() <= wanted);
+        }
+    }
+
     #[test]
     fn every_audit_under_every_relation_stays_under_its_claim_and_catches_a_broken_run() {
         let mut audited = 0;

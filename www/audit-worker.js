@@ -1,6 +1,8 @@
 // Module worker for the audit: builds an Auditor (the scenario's canary and
 // score, from the registry), plays the game in ~40 ms slices so progress is
 // posted and a "cancel" is read between slices, and posts the view at the end.
+// A "plan" builds the Auditor without playing it: its runs per side and its
+// estimate, shown before the audit starts.
 // Errors are caught and posted; after a panic the worker is not reused.
 import init, { Auditor, last_panic } from './pkg/dp_explorer.js';
 import { errorMessage, isPanic, yieldThen } from './worker-slices.js';
@@ -13,6 +15,20 @@ self.onmessage = async (event) => {
   if (msg.type === 'cancel') {
     current = -1;
     self.postMessage({ type: 'cancelled', generation: msg.generation });
+    return;
+  }
+  if (msg.type === 'plan') {
+    // The audit these settings would run, not run: its runs per side (the
+    // default when asked for 0) and its estimate, for the panel before it starts.
+    try {
+      await ready;
+      const a = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
+      const [, total] = a.progress();
+      self.postMessage({ type: 'plan', plan: msg.plan, runs: a.runs(), estimate: a.estimated_seconds(), total });
+      a.free();
+    } catch (e) {
+      self.postMessage({ type: 'plan', plan: msg.plan, error: errorMessage(e, last_panic) });
+    }
     return;
   }
   if (msg.type !== 'audit') return;
@@ -29,7 +45,7 @@ self.onmessage = async (event) => {
     return;
   }
   const started = performance.now();
-  post({ type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds() });
+  post({ type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds(), runs: auditor.runs() });
   const slice = () => {
     if (current !== generation) {
       auditor.free();

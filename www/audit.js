@@ -5,6 +5,10 @@
 // shape), the attack's trade-off curve over the accountant's, and what that
 // shows in words. The game, the bounds, its time estimate, the charts and the
 // words come from Rust (`Auditor`); this module drives the worker and draws.
+// Before an audit starts, the panel shows its estimate beside "Run audit" (the
+// worker plans it: the scenario's default runs per side, or the runs asked
+// for, and the seconds they take), updated as runs, mode and broken change;
+// while it runs, the time left.
 import { audit_charts } from './pkg/dp_explorer.js';
 import { ChartView } from './chart-view.js';
 import { cell } from './tables.js';
@@ -18,6 +22,12 @@ function duration(seconds) {
   if (seconds < 1) return 'under a second';
   if (seconds < 120) return `about ${fmt(seconds, 2)} s`;
   return `about ${fmt(seconds / 60, 2)} min`;
+}
+
+/** Runs per side in the field, or null when it is not a whole number in 10–100000. */
+function fieldRuns() {
+  const runs = Number($('audit-runs').value);
+  return Number.isInteger(runs) && runs >= 10 && runs <= 100000 ? runs : null;
 }
 
 export class AuditPanel {
@@ -34,6 +44,21 @@ export class AuditPanel {
     this.running = false;
     this.view = null;
     this.estimate = null;
+    // Whether the runs field holds runs asked for (else the scenario's default, kept up to date).
+    this.userRuns = false;
+    this.planGeneration = 0;
+    this.planTimer = null;
+    // The estimate before the audit starts, beside its buttons.
+    const estimate = document.createElement('span');
+    estimate.id = 'audit-estimate';
+    estimate.className = 'help';
+    $('audit-csv').after(estimate);
+    $('audit-runs').addEventListener('input', () => {
+      this.userRuns = true;
+      this.plan();
+    });
+    $('audit-mode').addEventListener('change', () => this.plan());
+    $('audit-broken').addEventListener('change', () => this.plan());
     this.views = audit_charts().map((info) => {
       const v = new ChartView(info, { textScale: o.textScale, decorate: (_, spec) => spec });
       $('audit-charts').appendChild(v.figure);
@@ -65,6 +90,57 @@ export class AuditPanel {
     let why = 'This scenario has no audit.';
     if (!cur) why = 'Fix the marked settings above to audit them.';
     this.status(supported ? 'Press “Run audit” to attack the private runs of these settings.' : why);
+    // New settings: the scenario's default runs per side again.
+    this.userRuns = false;
+    this.plan();
+  }
+
+  ensureWorker() {
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./audit-worker.js', import.meta.url), { type: 'module' });
+      this.worker.onmessage = (e) => this.onMessage(e.data);
+    }
+  }
+
+  /** Asks the worker for the audit these settings would run (its runs and estimate), shortly after the last change. */
+  plan() {
+    clearTimeout(this.planTimer);
+    this.planGeneration += 1;
+    const cur = this.o.current();
+    const el = $('audit-estimate');
+    delete el.dataset.seconds;
+    if (!cur || !cur.info.audit) {
+      el.textContent = '';
+      return;
+    }
+    const runs = this.userRuns ? fieldRuns() : 0;
+    if (runs === null) {
+      el.textContent = 'Runs per side: a whole number between 10 and 100000.';
+      return;
+    }
+    el.textContent = 'Estimating…';
+    const plan = this.planGeneration;
+    this.planTimer = setTimeout(() => {
+      this.ensureWorker();
+      this.worker.postMessage({
+        type: 'plan', plan, preset: cur.preset, fields: cur.fields, runs,
+        mode: $('audit-mode').value, broken: $('audit-broken').checked, seed: 1,
+      });
+    }, 150);
+  }
+
+  onPlan(m) {
+    if (m.plan !== this.planGeneration) return;
+    const el = $('audit-estimate');
+    if (m.error) {
+      el.textContent = `The audit cannot run: ${m.error}`;
+      return;
+    }
+    if (!this.userRuns) $('audit-runs').value = String(m.runs);
+    el.dataset.seconds = String(m.estimate);
+    el.dataset.runs = String(m.runs);
+    const def = this.userRuns ? '' : ' (this scenario\'s default; more runs prove more and take longer)';
+    el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${def}, ${m.total} pairs of runs in all.`;
   }
 
   status(text) {
@@ -75,18 +151,18 @@ export class AuditPanel {
     const cur = this.o.current();
     if (!cur || !cur.info.audit) return;
     this.stop();
-    const runs = Number($('audit-runs').value);
-    if (!Number.isInteger(runs) || runs < 10 || runs > 100000) {
+    const asked = fieldRuns();
+    if (this.userRuns && asked === null) {
       $('audit-runs').setAttribute('aria-invalid', 'true');
       this.status('Runs per side: a whole number between 10 and 100000.');
       return;
     }
     $('audit-runs').removeAttribute('aria-invalid');
-    if (!this.worker) {
-      this.worker = new Worker(new URL('./audit-worker.js', import.meta.url), { type: 'module' });
-      this.worker.onmessage = (e) => this.onMessage(e.data);
-    }
+    // 0: the scenario's default (the field shows it once planned).
+    const runs = this.userRuns ? asked : 0;
+    this.ensureWorker();
     this.generation += 1;
+    this.started = performance.now();
     this.running = true;
     this.estimate = null;
     document.body.dataset.audit = 'running';
@@ -117,13 +193,24 @@ export class AuditPanel {
   }
 
   onMessage(m) {
+    if (m.type === 'plan') {
+      this.onPlan(m);
+      return;
+    }
     if (m.generation !== this.generation) return;
     if (m.type === 'progress') {
       if (m.estimate !== undefined) this.estimate = m.estimate;
       $('audit-progress').max = Math.max(1, m.total);
       $('audit-progress').value = m.done;
-      const est = this.estimate === null ? '' : ` (estimated ${duration(this.estimate)} in all)`;
-      this.status(`Auditing: ${m.done} of ${m.total} pairs of runs${est}`);
+      // Time left: from the pace so far once a tenth is done, else from the estimate.
+      const elapsed = (performance.now() - this.started) / 1000;
+      let left = null;
+      if (m.done >= 0.1 * m.total && m.done > 0) left = (elapsed * (m.total - m.done)) / m.done;
+      else if (this.estimate !== null) left = Math.max(0, this.estimate - elapsed);
+      const est = this.estimate === null ? '' : `; estimated ${duration(this.estimate)} in all`;
+      const runs = m.runs === undefined ? '' : ` (${m.runs} per side)`;
+      const tail = left === null ? '' : `, ${duration(left)} left`;
+      this.status(`Auditing: ${m.done} of ${m.total} pairs of runs${runs}${tail}${est}.`);
     } else if (m.type === 'result') {
       this.running = false;
       this.view = m.view;
@@ -138,7 +225,8 @@ export class AuditPanel {
       $('audit-run').disabled = false;
       $('audit-stop').disabled = true;
       document.body.dataset.audit = 'done';
-      this.status(`Audit done in ${m.seconds.toFixed(2)} s: the ε charts above mark each audited point from the attack's lower bound to the ε claimed.`);
+      const est = this.estimate === null ? '' : ` (estimated ${duration(this.estimate)})`;
+      this.status(`Audit done in ${m.seconds.toFixed(2)} s${est}: the ε charts above mark each audited point from the attack's lower bound to the ε claimed.`);
       if (this.o.changed) this.o.changed();
     } else if (m.type === 'error') {
       this.running = false;

@@ -14,11 +14,15 @@
 //!
 //! Like a sweep, an audit is estimated before it runs (each target's seconds
 //! per run, from its scenario's cost model, times 2R) and refused at `runs`
-//! above [`MAX_AUDIT_SECONDS`].
+//! above [`MAX_AUDIT_SECONDS`]. Its default runs per side (`runs: 0`) are the
+//! most its attacks want (enough to catch their deliberately broken runs)
+//! that fit [`DEFAULT_AUDIT_SECONDS`] in one wasm worker, so that a default
+//! audit fits in a class.
 //!
 //! The threshold is chosen on a held-out half of each side's scores and the
 //! bounds are computed on the other half only (Nasr et al. 2023): it never
-//! sees the scores it is judged on.
+//! sees the scores it is judged on. An attack whose score has two values
+//! fixes its threshold in advance and every run is judged.
 
 mod dirac;
 mod target;
@@ -40,6 +44,19 @@ pub const MAX_AUDIT_RUNS: usize = 100_000;
 
 /// Longest audit accepted (estimated, one core natively): a sweep's limit.
 pub const MAX_AUDIT_SECONDS: f64 = 3600.0;
+
+/// The page's budget for a default audit (estimated, one wasm worker):
+/// within 2× of the estimate it finishes in under 30 s.
+pub const DEFAULT_AUDIT_SECONDS: f64 = 12.0;
+
+/// Fewest runs per side a default audit takes (however long one run is).
+pub const MIN_DEFAULT_RUNS: usize = 20;
+
+/// `runs` rounded down to two significant figures.
+fn two_figures(runs: usize) -> usize {
+    let unit = 10usize.pow((runs.max(1) as f64).log10().floor().max(1.0) as u32 - 1);
+    runs / unit * unit
+}
 
 /// Seconds to choose one target's threshold on its held-out half of `runs`
 /// runs per side: every held-out score of either side (2h of them) is a
@@ -77,6 +94,67 @@ pub fn fmt_duration(seconds: f64) -> String {
     }
 }
 
+/// The first judged run of a target with `runs` runs per side: half are held
+/// out to choose the threshold, none when it is fixed in advance.
+fn judged_from(target: &AuditTarget, runs: usize) -> usize {
+    if target.fixed_threshold().is_some() {
+        0
+    } else {
+        runs / 2
+    }
+}
+
+/// Seconds (one core, natively) of the game over `targets` at `runs` per side.
+fn cost(targets: &[AuditTarget], runs: usize) -> f64 {
+    let r = runs as f64;
+    targets
+        .iter()
+        .map(|t| {
+            let holdout = if t.fixed_threshold().is_some() {
+                0.0
+            } else {
+                holdout_seconds(r)
+            };
+            2.0 * r * t.seconds_per_run + holdout
+        })
+        .sum()
+}
+
+/// The most runs per side, up to `most`, whose game takes at most `seconds`
+/// (natively; the cost grows with the runs).
+fn most_runs(targets: &[AuditTarget], most: usize, seconds: f64) -> usize {
+    let (mut lo, mut hi) = (0usize, most + 1);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if cost(targets, mid) <= seconds {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The default runs per side of an audit of `targets`: the most any of its
+/// attacks wants ([`Attack::runs_wanted`](target::Attack::runs_wanted)), or
+/// fewer, to two figures, when they would not fit [`DEFAULT_AUDIT_SECONDS`]
+/// in one wasm worker; never under [`MIN_DEFAULT_RUNS`].
+pub fn default_runs(targets: &[AuditTarget]) -> usize {
+    let wanted = targets
+        .iter()
+        .map(|t| t.attack.runs_wanted())
+        .max()
+        .unwrap_or(1000)
+        .min(MAX_AUDIT_RUNS);
+    let fits = most_runs(targets, wanted, DEFAULT_AUDIT_SECONDS / WASM_FACTOR);
+    let runs = if fits >= wanted {
+        wanted
+    } else {
+        two_figures(fits)
+    };
+    runs.max(MIN_DEFAULT_RUNS)
+}
+
 /// The game over a scenario's targets, in bounded steps.
 pub struct AuditRun {
     targets: Vec<AuditTarget>,
@@ -88,7 +166,12 @@ pub struct AuditRun {
 }
 
 impl AuditRun {
-    pub fn new(targets: Vec<AuditTarget>, options: AuditOptions) -> Self {
+    /// The game over `targets`; `options.runs` 0 takes the default
+    /// ([`AuditRun::default_runs`]).
+    pub fn new(targets: Vec<AuditTarget>, mut options: AuditOptions) -> Self {
+        if options.runs == 0 {
+            options.runs = default_runs(&targets);
+        }
         let scores = targets.iter().map(|_| (Vec::new(), Vec::new())).collect();
         AuditRun {
             targets,
@@ -101,6 +184,11 @@ impl AuditRun {
 
     pub fn is_done(&self) -> bool {
         self.next.0 >= self.targets.len()
+    }
+
+    /// Runs per side (the default, when the options asked for it).
+    pub fn runs(&self) -> usize {
+        self.options.runs
     }
 
     /// The audited releases (targets).
@@ -117,8 +205,7 @@ impl AuditRun {
     /// (within about 2×): R pairs of runs of every target, and choosing each
     /// target's threshold on its held-out half.
     pub fn estimated_seconds(&self) -> f64 {
-        let runs = self.options.runs as f64;
-        runs * self.seconds_per_pair() + self.targets.len() as f64 * holdout_seconds(runs)
+        cost(&self.targets, self.options.runs)
     }
 
     /// Seconds in one wasm worker (the page's estimate): the native estimate
@@ -137,21 +224,8 @@ impl AuditRun {
         }
         let per_pair = self.seconds_per_pair();
         let releases = self.targets.len();
-        let cost =
-            |runs: usize| runs as f64 * per_pair + releases as f64 * holdout_seconds(runs as f64);
-        // The most runs per side within the limit (the cost grows with the
-        // runs), to two significant figures.
-        let (mut lo, mut hi) = (0usize, self.options.runs);
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if cost(mid) <= MAX_AUDIT_SECONDS {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let unit = 10usize.pow((lo.max(1) as f64).log10().floor().max(1.0) as u32 - 1);
-        let fits = Some(lo / unit * unit).filter(|&r| r >= 2);
+        let lo = most_runs(&self.targets, self.options.runs, MAX_AUDIT_SECONDS);
+        let fits = Some(two_figures(lo)).filter(|&r| r >= 2);
         let how = match fits {
             Some(r) => format!("lower runs to at most {r}, or audit fewer ε or smaller runs"),
             None => "even 2 runs per side are too many: audit fewer ε or smaller runs (the settings that size one run: n, rounds, the dimensions)".into(),
@@ -202,9 +276,11 @@ impl AuditRun {
 
     fn finish(&mut self, t: usize) {
         let (ins, outs) = &self.scores[t];
-        let h = ins.len() / 2;
-        let threshold = threshold_from_holdout(&ins[..h], &outs[..h], AUDIT_ALPHA);
         let target = &self.targets[t];
+        let h = judged_from(target, ins.len());
+        let threshold = target
+            .fixed_threshold()
+            .unwrap_or_else(|| threshold_from_holdout(&ins[..h], &outs[..h], AUDIT_ALPHA));
         let claim = &target.claim;
         let mut bounds = audit_bounds(
             &ins[h..],
@@ -239,7 +315,19 @@ impl AuditRun {
 
     /// The charts, their tables, the files and the reading of what is finished.
     pub fn view(&self) -> AuditView {
-        audit_view(&self.rows, &self.scores, &self.options, self.scores_csv())
+        let judged: Vec<usize> = self
+            .targets
+            .iter()
+            .zip(&self.scores)
+            .map(|(t, s)| judged_from(t, s.0.len()))
+            .collect();
+        audit_view(
+            &self.rows,
+            &self.scores,
+            &judged,
+            &self.options,
+            self.scores_csv(),
+        )
     }
 
     /// `scores.csv`: every run's score.

@@ -503,16 +503,18 @@ fn with_scenario<T>(
 }
 
 /// An audit of a preset's private runs with these settings, refused at `runs`
-/// when it is estimated over [`audit::MAX_AUDIT_SECONDS`] (like a sweep).
+/// when it is estimated over [`audit::MAX_AUDIT_SECONDS`] (like a sweep);
+/// `runs` 0 takes the default runs per side ([`audit::default_runs`]).
 pub fn start_audit(
     preset: &str,
     pairs: &[(&str, &str)],
     options: audit::AuditOptions,
 ) -> Result<audit::AuditRun, Vec<ConfigError>> {
-    if !(2..=audit::MAX_AUDIT_RUNS).contains(&options.runs) {
+    // 0: the default runs per side (`audit::default_runs`).
+    if options.runs != 0 && !(2..=audit::MAX_AUDIT_RUNS).contains(&options.runs) {
         return Err(vec![ConfigError::out_of_range(
             "runs",
-            "between 2 and 100000 runs per side",
+            "between 2 and 100000 runs per side (or 0, the default)",
             options.runs,
         )]);
     }

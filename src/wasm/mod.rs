@@ -248,7 +248,9 @@ pub struct Auditor {
 
 #[wasm_bindgen]
 impl Auditor {
-    /// `mode`: "white-box" or "final"; `broken`: half the noise, same claim.
+    /// `runs`: per side, 0 for the default ([`Auditor::runs`]); `mode`:
+    /// "white-box" or "final"; `broken`: the scenario's deliberate bug (half
+    /// the noise, or the exponent without its factor 2), same claim.
     /// A bad setting throws an error with `field: message` lines.
     #[wasm_bindgen(constructor)]
     pub fn new(
@@ -291,6 +293,12 @@ impl Auditor {
     /// runs (the audit is refused above the limit a sweep has).
     pub fn estimated_seconds(&self) -> f64 {
         self.inner.estimated_wasm_seconds()
+    }
+
+    /// Runs per side: the ones asked for, or the default (asked for with 0:
+    /// the most the attacks want that fit about 12 s in one worker).
+    pub fn runs(&self) -> usize {
+        self.inner.runs()
     }
 
     /// `[pairs of runs done, in all]`.

@@ -6,7 +6,9 @@
 //! White-box score (each round's release is seen, as the accountant assumes): the attacker
 //! knows the other records and the state, so the release minus the others' part is the
 //! canary plus noise; the score sums entry (1, 1) over the rounds. Final-output score: minus
-//! entry (1, 1) of the final model (the canary pushes it down).
+//! entry (1, 1) of the final model (the canary pushes it down). White-box, the threshold is
+//! the score's midpoint 0 (under add/remove-one, after taking half the canary's part off
+//! every round), fixed in advance: every run is judged.
 
 use super::target::{
     dirac_canary, Attack, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim,
@@ -25,6 +27,9 @@ pub trait ClippedRounds: Send {
     /// One round, the canary's entry `canary` added to entry (1, 1) of the
     /// other records' sum: (entry (1, 1) of the release, the others' part of it).
     fn round(&self, run: &mut Self::Run, canary: f64) -> (f64, f64);
+    /// The canary's entry `canary` as it enters entry (1, 1) of a release,
+    /// without noise (the release's scale: a mean divides it by n).
+    fn canary_part(&self, canary: f64) -> f64;
     /// Entry (1, 1) of the run's final model.
     fn final_entry(&self, run: &Self::Run) -> f64;
     /// The canary and the pair under `relation`, in words ([`canary_words`]).
@@ -83,6 +88,14 @@ struct DiracAttack<R> {
 }
 
 impl<R: ClippedRounds> Attack for DiracAttack<R> {
+    /// White-box, the score is N(+m, v) in and N(−m, v) out (the +ψ canary
+    /// against its −ψ mirror, or against nothing with half the canary's part
+    /// taken off): its midpoint 0 is the threshold, fixed before any run, so
+    /// every run is judged. From the final output it is chosen on a held-out half.
+    fn fixed_threshold(&self) -> Option<f64> {
+        (self.mode == AuditMode::WhiteBox).then_some(0.0)
+    }
+
     fn canary(&self) -> String {
         self.rounds.canary(self.relation)
     }
@@ -91,10 +104,17 @@ impl<R: ClippedRounds> Attack for DiracAttack<R> {
         let noise = NoiseSource::new(combine(self.seed, combine(run, canary_in as u64)));
         let mut state = self.rounds.start(noise);
         let canary = dirac_canary(self.relation, self.clip, canary_in);
+        // The score's midpoint at 0: under add/remove-one (the canary against
+        // nothing) half the canary's part is taken off every round, so the
+        // score is the replace-one score's half, with the same threshold 0.
+        let centre = match self.relation {
+            Relation::ReplaceOne => 0.0,
+            Relation::AddRemoveOne => self.rounds.canary_part(self.clip) / 2.0,
+        };
         let mut score = 0.0;
         while !self.rounds.is_done(&state) {
             let (released, others) = self.rounds.round(&mut state, canary);
-            score += released - others;
+            score += released - others - centre;
         }
         match self.mode {
             AuditMode::WhiteBox => score,

@@ -46,7 +46,10 @@ impl AuditMode {
 /// How the game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AuditOptions {
-    /// Runs per side (half choose the threshold, half are judged).
+    /// Runs per side (half choose the threshold, half are judged; all are
+    /// judged against a threshold fixed in advance). 0: the default, the
+    /// most runs the attacks want that fit [`super::DEFAULT_AUDIT_SECONDS`]
+    /// in the page ([`super::AuditRun::new`]).
     pub runs: usize,
     pub mode: AuditMode,
     /// Deliberately broken: half the noise the accountant asked for, while
@@ -201,6 +204,10 @@ impl AuditTarget {
     pub fn gaussian(&self) -> bool {
         self.attack.gaussian()
     }
+    /// The threshold fixed in advance, if any ([`Attack::fixed_threshold`]).
+    pub fn fixed_threshold(&self) -> Option<f64> {
+        self.attack.fixed_threshold()
+    }
 }
 
 /// The attack on one audited release: its canary, and the score of one run.
@@ -216,6 +223,18 @@ pub trait Attack: Send {
     /// judged by Clopper–Pearson against the pure-DP trade-off alone.
     fn gaussian(&self) -> bool {
         true
+    }
+    /// A threshold fixed before any run (a score of two values, whose "in"
+    /// side is known in advance): every run is judged, none is held out to
+    /// choose it. None: chosen on a held-out half.
+    fn fixed_threshold(&self) -> Option<f64> {
+        None
+    }
+    /// The runs per side at which the attack catches its deliberately broken
+    /// run at the claims it is built for (the default audit takes fewer when
+    /// they would not fit its time budget, [`super::DEFAULT_AUDIT_SECONDS`]).
+    fn runs_wanted(&self) -> usize {
+        2000
     }
 }
 

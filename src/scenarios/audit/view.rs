@@ -148,8 +148,11 @@ pub const AUDIT_CHARTS: &[ChartInfo] = &[
         name: "trade-off chart",
         alt: "The attack's false-negative rate against its false-positive rate, over the accountant's Gaussian trade-off curve; the same numbers are in the table below",
         caption: "The attack at the largest audited ε: each point is one threshold (its false-positive and false-negative rates on \
-                  the judged runs). No attack on a μ-GDP mechanism can go below the accountant's curve G_μ; the closer the points come \
-                  to it, the tighter the accountant's ε.",
+                  the judged runs); the shaded band holds the attack's true curve with 95 % confidence for the whole curve at once \
+                  (Dvoretzky–Kiefer–Wolfowitz). No attack on a μ-GDP mechanism can go below the accountant's curve G_μ: a dip of the \
+                  observed curve below it that stays inside the band is sampling noise, and only a band wholly below it at some \
+                  false-positive rate shows a broken bound (the notes say which). The closer the points come to the curve, the \
+                  tighter the accountant's ε.",
         toggle: None,
         animate: false,
         claims: &[],
@@ -175,10 +178,16 @@ pub struct AuditView {
 pub(super) fn audit_view(
     rows: &[AuditRow],
     scores: &[(Vec<f64>, Vec<f64>)],
+    judged: &[usize],
     options: &AuditOptions,
     scores_csv: String,
 ) -> AuditView {
-    let charts = vec![eps_chart(rows, options), tradeoff_chart(rows, scores)];
+    let (tradeoff, reading) = tradeoff_chart(rows, scores, judged);
+    let charts = vec![eps_chart(rows, options), tradeoff];
+    let mut notes = notes(rows);
+    if let Some(reading) = reading {
+        notes.insert(notes.len().saturating_sub(1), reading);
+    }
     AuditView {
         tables: charts.iter().map(chart_table).collect(),
         charts,
@@ -192,7 +201,7 @@ pub(super) fn audit_view(
                 text: scores_csv,
             },
         ],
-        notes: notes(rows),
+        notes,
         rows: rows.to_vec(),
     }
 }
@@ -204,8 +213,9 @@ fn line(name: &str, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> 
 /// The audited ε against the accountant's: each route's lower bound at every audited ε,
 /// over the diagonal of the accountant's ε.
 fn eps_chart(rows: &[AuditRow], options: &AuditOptions) -> ChartSpec {
+    // What is broken is in each release's method (its claim's words).
     let broken = if options.broken {
-        " (broken runs: half the noise)"
+        " (deliberately broken runs)"
     } else {
         ""
     };
@@ -257,17 +267,33 @@ fn eps_chart(rows: &[AuditRow], options: &AuditOptions) -> ChartSpec {
     }
 }
 
+/// Half-width of the Dvoretzky–Kiefer–Wolfowitz band (Massart's constant) of an empirical
+/// CDF of `n` scores at level `a`: P(sup |F̂ − F| > w) ≤ 2·exp(−2n·w²) = a.
+fn dkw_width(n: usize, a: f64) -> f64 {
+    if n == 0 {
+        return 1.0;
+    }
+    ((2.0 / a).ln() / (2.0 * n as f64)).sqrt()
+}
+
 /// The trade-off of the largest audited ε: the attack's rates at 41 thresholds on the
-/// judged runs, the accountant's bound (pure ε-DP, or G_μ) and the G_μ the attack rules out.
-fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSpec {
+/// judged runs, with a simultaneous 95 % band (DKW on each side's scores at α/2), the
+/// accountant's bound (pure ε-DP, or G_μ) and the G_μ the attack rules out; and what the
+/// curve shows against the accountant's, in words (None: nothing audited yet).
+fn tradeoff_chart(
+    rows: &[AuditRow],
+    scores: &[(Vec<f64>, Vec<f64>)],
+    judged: &[usize],
+) -> (ChartSpec, Option<String>) {
     let mut tradeoff = Vec::new();
+    let mut reading = None;
     if let Some((t, r)) = rows
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.epsilon_spent.total_cmp(&b.1.epsilon_spent))
     {
         let (ins, outs) = &scores[t];
-        let h = ins.len() / 2;
+        let h = judged.get(t).copied().unwrap_or(ins.len() / 2);
         let (ji, jo) = (&ins[h..], &outs[h..]);
         let mut all: Vec<f64> = ji
             .iter()
@@ -276,19 +302,52 @@ fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSp
             .filter(|x| x.is_finite())
             .collect();
         all.sort_by(|a, b| a.total_cmp(b));
-        let points: Vec<(f64, f64)> = (0..=40)
-            .filter_map(|q| all.get(q * (all.len().saturating_sub(1)) / 40).copied())
+        all.dedup();
+        // Every distinct judged score is a threshold (and one above them all).
+        let rates: Vec<(f64, f64)> = all
+            .iter()
+            .copied()
+            .chain([f64::INFINITY])
             .map(|th| {
                 let p = attack_point(ji, jo, th, AUDIT_ALPHA);
                 (p.fpr, p.fnr)
             })
             .collect();
-        tradeoff.push(line(
-            "the attack (observed rates)",
-            points,
+        let shown: Vec<(f64, f64)> = (0..=40)
+            .filter_map(|q| rates.get(q * (rates.len().saturating_sub(1)) / 40).copied())
+            .collect();
+        // The simultaneous band: every threshold's true rates are within (w_out, w_in) of
+        // the observed ones with 95 % confidence, so the true trade-off curve at x lies
+        // between the lowest FNR − w_in over FPR ≤ x + w_out and the lowest FNR + w_in
+        // over FPR ≤ x − w_out.
+        let (w_in, w_out) = (
+            dkw_width(ji.len(), AUDIT_ALPHA / 2.0),
+            dkw_width(jo.len(), AUDIT_ALPHA / 2.0),
+        );
+        let lowest = |x: f64| -> Option<f64> {
+            rates
+                .iter()
+                .filter(|p| p.0 <= x + 1e-12)
+                .map(|p| p.1)
+                .min_by(f64::total_cmp)
+        };
+        let grid: Vec<f64> = (0..=100).map(|i| i as f64 / 100.0).collect();
+        let band: Vec<(f64, f64, f64)> = grid
+            .iter()
+            .map(|&x| {
+                let lo = lowest(x + w_out).map_or(0.0, |y| (y - w_in).max(0.0));
+                let hi = lowest(x - w_out).map_or(1.0, |y| (y + w_in).min(1.0));
+                (x, lo, hi)
+            })
+            .collect();
+        let mut attack = line(
+            "the attack (observed rates; band: 95 % for the whole curve)",
+            shown,
             LineStyle::Solid,
             0,
-        ));
+        );
+        attack.band = band.clone();
+        tradeoff.push(attack);
         let curve = |mu: f64| -> Vec<(f64, f64)> {
             (1..200)
                 .map(|i| {
@@ -297,7 +356,8 @@ fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSp
                 })
                 .collect()
         };
-        if r.delta == 0.0 {
+        // The accountant's lowest FNR at each FPR.
+        let bound: Option<Box<dyn Fn(f64) -> f64>> = if r.delta == 0.0 {
             // Pure ε-DP: FNR ≥ max(0, 1 − e^ε·FPR, e^−ε·(1 − FPR)).
             let e = r.epsilon_spent.exp();
             tradeoff.push(line(
@@ -311,6 +371,9 @@ fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSp
                 LineStyle::Dashed,
                 8,
             ));
+            Some(Box::new(move |fpr: f64| {
+                (1.0 - e * fpr).max((1.0 - fpr) / e).max(0.0)
+            }))
         } else if let Ok(mu) = mu_for_epsilon(r.epsilon_spent, r.delta) {
             tradeoff.push(line(
                 &format!("accountant's bound G_μ, μ = {}", fmt_num(mu)),
@@ -318,7 +381,10 @@ fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSp
                 LineStyle::Dashed,
                 8,
             ));
-        }
+            Some(Box::new(move |fpr: f64| phi(phi_inverse(1.0 - fpr) - mu)))
+        } else {
+            None
+        };
         if r.bounds.mu_lb > 0.0 {
             tradeoff.push(line(
                 &format!(
@@ -330,8 +396,11 @@ fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSp
                 1,
             ));
         }
+        if let Some(bound) = bound {
+            reading = Some(band_reading(r, &rates, &band, &*bound, ji.len()));
+        }
     }
-    ChartSpec {
+    let chart = ChartSpec {
         title: "The attack against the bound".into(),
         x_label: "false-positive rate".into(),
         y_label: "false-negative rate".into(),
@@ -339,6 +408,48 @@ fn tradeoff_chart(rows: &[AuditRow], scores: &[(Vec<f64>, Vec<f64>)]) -> ChartSp
         log_y: false,
         x_hint: Some((0.0, 1.0)),
         series: tradeoff,
+    };
+    (chart, reading)
+}
+
+/// What the trade-off chart shows of release `r` in words: whether the attack's observed
+/// curve (`rates`: (FPR, FNR) per threshold) goes below the accountant's bound, and if so
+/// whether its 95 % band does too (the band's upper edge below the bound: the bound is
+/// broken; otherwise the dip is sampling noise). `judged` runs per side.
+fn band_reading(
+    r: &AuditRow,
+    rates: &[(f64, f64)],
+    band: &[(f64, f64, f64)],
+    bound: &dyn Fn(f64) -> f64,
+    judged: usize,
+) -> String {
+    // A margin for the bound's own rounding (its curve is computed, not observed).
+    const SLACK: f64 = 1e-9;
+    let dips = rates
+        .iter()
+        .filter(|p| p.0 > 0.0 && p.0 < 1.0)
+        .any(|&(x, y)| y < bound(x) - SLACK);
+    let broken = band
+        .iter()
+        .filter(|b| b.0 > 0.0 && b.0 < 1.0)
+        .any(|&(x, _, hi)| hi < bound(x) - SLACK);
+    let at = format!(
+        "{} at ε = {} (the trade-off chart)",
+        r.method,
+        fmt_num(r.epsilon)
+    );
+    if broken {
+        format!(
+            "{at}: the attack's curve lies below the accountant's bound even counting its 95 % band: at some false-positive rate the attack misses fewer than the accountant allows any attack to, so the bound is broken."
+        )
+    } else if dips {
+        format!(
+            "{at}: the attack's observed curve dips below the accountant's bound, but inside its 95 % band (for the whole curve, {judged} judged runs per side): sampling noise, not a broken bound; more runs narrow the band."
+        )
+    } else {
+        format!(
+            "{at}: the attack's curve stays above the accountant's bound, as it must; the shaded band is where its true curve lies with 95 % confidence ({judged} judged runs per side)."
+        )
     }
 }
 
@@ -460,5 +571,62 @@ mod tests {
             "Private FedRep"
         ));
         assert!(!names_curve("DP-GD, p = 200", "DP-GD, p = 20"));
+    }
+
+    /// Scores of a Gaussian mechanism at separation `shift`: N(shift, 1) in,
+    /// N(0, 1) out, 1000 runs per side (500 judged).
+    fn gaussian_scores(seed: u64, shift: f64) -> (Vec<f64>, Vec<f64>) {
+        use rand::RngExt;
+        use rand_distr::StandardNormal;
+        let mut rng = crate::rng::stream(seed, crate::rng::Purpose::MechanismNoise, 9);
+        let ins = (0..1000)
+            .map(|_| shift + rng.sample::<f64, _>(StandardNormal))
+            .collect();
+        let outs = (0..1000)
+            .map(|_| rng.sample::<f64, _>(StandardNormal))
+            .collect();
+        (ins, outs)
+    }
+
+    /// The trade-off chart's band and its reading: an honest mechanism's
+    /// observed curve may dip below G_μ (its claim), never its band; a
+    /// mechanism with twice the claimed μ lies below it, band and all.
+    #[test]
+    fn the_band_holds_an_honest_curve_and_excludes_a_broken_one() {
+        let delta = 1e-5;
+        let claim = 2.0;
+        let mu = mu_for_epsilon(claim, delta).unwrap();
+        let mut r = row("m", claim, 0.0, 0.0);
+        r.delta = delta;
+        let (mut dips, mut broken_honest) = (0, 0);
+        for seed in 0..20 {
+            let scores = [gaussian_scores(seed, mu)];
+            let (chart, reading) = tradeoff_chart(std::slice::from_ref(&r), &scores, &[500]);
+            let reading = reading.unwrap();
+            let band = &chart.series[0].band;
+            assert_eq!(band.len(), 101);
+            assert!(band.iter().all(|b| 0.0 <= b.1 && b.1 <= b.2 && b.2 <= 1.0));
+            if reading.contains("so the bound is broken") {
+                broken_honest += 1;
+            }
+            if reading.contains("sampling noise") {
+                dips += 1;
+            }
+        }
+        // A 95 % band for the whole curve: an honest run's band reaches its curve
+        // in (nearly) every seed, and at μ exactly its observed curve dips often.
+        assert!(
+            broken_honest <= 1,
+            "{broken_honest} of 20 honest runs read as broken"
+        );
+        assert!(dips >= 3, "only {dips} of 20 honest curves dip below G_μ");
+        for seed in 0..5 {
+            let scores = [gaussian_scores(100 + seed, 2.0 * mu)];
+            let (_, reading) = tradeoff_chart(std::slice::from_ref(&r), &scores, &[500]);
+            assert!(
+                reading.unwrap().contains("so the bound is broken"),
+                "seed {seed}: twice the claimed μ not read as broken"
+            );
+        }
     }
 }

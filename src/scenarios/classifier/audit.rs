@@ -102,7 +102,7 @@ pub fn classifier_audit_targets(
         let report = em_report(c, epsilon, main).map_err(|err| accountant_refuses(epsilon, err))?;
         let broken = options
             .broken
-            .then_some("the exponent without its factor 2");
+            .then_some("the exponent without its factor 2, twice the ε it claims");
         let claim = Claim::new("jl-em", broken, epsilon, report.epsilon_exact, 0.0)
             .on_curve("JL + exponential mechanism");
         targets.push(AuditTarget {
@@ -133,6 +133,17 @@ impl Attack for ClassifierAudit {
     }
     fn gaussian(&self) -> bool {
         false
+    }
+    /// The score is 1 (picked the canary's candidate) or 0: "in" at 1, fixed
+    /// before any run, so every run is judged.
+    fn fixed_threshold(&self) -> Option<f64> {
+        Some(0.5)
+    }
+    /// A draw is cheap and a pure-ε bound needs many runs: a rare pick that
+    /// is e^ε times as likely with the canary in is seen often enough only
+    /// over tens of thousands of runs.
+    fn runs_wanted(&self) -> usize {
+        40_000
     }
 
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {

@@ -15,6 +15,7 @@
 //! and sums its first coordinate over the steps: N(±TC/n, T·s²) with s the
 //! noise std on ḡ, i.e. μ = √(ηT)/σ apart, exactly the accountant's μ.
 //! Final-output score: −θ_T[0] (the canary pushes θ's first coordinate down).
+//! The white-box score's threshold is its midpoint 0, fixed in advance.
 
 use super::config::{DpGdConfig, SigmaQuery, SpentQuery};
 use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
@@ -129,6 +130,13 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
 }
 
 impl Attack for DpGdAudit {
+    /// White-box, the score is N(+m, v) in and N(−m, v) out (the ±C·e₁
+    /// pair is symmetric): its midpoint 0 is the threshold, fixed before any
+    /// run, so every run is judged. The final output's is not known in advance.
+    fn fixed_threshold(&self) -> Option<f64> {
+        (self.mode == AuditMode::WhiteBox).then_some(0.0)
+    }
+
     fn canary(&self) -> String {
         "a training sample with φ = e₁ and label ∓10⁶, so its clipped gradient is ±C·e₁ at every step; replace-one: the +C·e₁ sample against the −C·e₁ one".into()
     }

@@ -124,6 +124,11 @@ impl ClippedRounds for FedRepRounds {
         (model.last_release()[0], others)
     }
 
+    /// The release is the mean over the n users.
+    fn canary_part(&self, canary: f64) -> f64 {
+        canary / self.data.n() as f64
+    }
+
     fn final_entry(&self, model: &FedRep) -> f64 {
         model.u()[(0, 0)]
     }

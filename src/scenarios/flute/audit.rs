@@ -101,6 +101,11 @@ impl ClippedRounds for FluteRounds {
         (flute.last_release()[(0, 0)], others)
     }
 
+    /// The release is the clients' sum.
+    fn canary_part(&self, canary: f64) -> f64 {
+        canary
+    }
+
     fn final_entry(&self, flute: &Flute) -> f64 {
         flute.b()[(0, 0)]
     }
