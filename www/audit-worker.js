@@ -24,7 +24,7 @@ self.onmessage = async (event) => {
       await ready;
       const a = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
       const [, total] = a.progress();
-      self.postMessage({ type: 'plan', plan: msg.plan, runs: a.runs(), estimate: a.estimated_seconds(), total });
+      self.postMessage({ type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(), total });
       a.free();
     } catch (e) {
       self.postMessage({ type: 'plan', plan: msg.plan, error: errorMessage(e, last_panic) });

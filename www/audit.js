@@ -139,7 +139,13 @@ export class AuditPanel {
     if (!this.userRuns) $('audit-runs').value = String(m.runs);
     el.dataset.seconds = String(m.estimate);
     el.dataset.runs = String(m.runs);
-    const def = this.userRuns ? '' : ' (this scenario\'s default; more runs prove more and take longer)';
+    el.dataset.wanted = String(m.wanted);
+    let def = '';
+    if (!this.userRuns && m.runs < m.wanted) {
+      def = ` (this preset's default: one of its runs is slow, so fewer than the ${m.wanted} its attacks want to catch a planted bug; type more runs to prove more)`;
+    } else if (!this.userRuns) {
+      def = ' (this scenario\'s default; more runs prove more and take longer)';
+    }
     el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${def}, ${m.total} pairs of runs in all.`;
   }
 

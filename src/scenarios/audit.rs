@@ -50,7 +50,7 @@ pub const MAX_AUDIT_SECONDS: f64 = 3600.0;
 pub const DEFAULT_AUDIT_SECONDS: f64 = 12.0;
 
 /// Fewest runs per side a default audit takes (however long one run is).
-pub const MIN_DEFAULT_RUNS: usize = 20;
+pub const MIN_DEFAULT_RUNS: usize = 10;
 
 /// `runs` rounded down to two significant figures.
 fn two_figures(runs: usize) -> usize {
@@ -135,17 +135,21 @@ fn most_runs(targets: &[AuditTarget], most: usize, seconds: f64) -> usize {
     lo
 }
 
+fn runs_wanted(targets: &[AuditTarget]) -> usize {
+    targets
+        .iter()
+        .map(|t| t.attack.runs_wanted())
+        .max()
+        .unwrap_or(1000)
+        .min(MAX_AUDIT_RUNS)
+}
+
 /// The default runs per side of an audit of `targets`: the most any of its
 /// attacks wants ([`Attack::runs_wanted`](target::Attack::runs_wanted)), or
 /// fewer, to two figures, when they would not fit [`DEFAULT_AUDIT_SECONDS`]
 /// in one wasm worker; never under [`MIN_DEFAULT_RUNS`].
 pub fn default_runs(targets: &[AuditTarget]) -> usize {
-    let wanted = targets
-        .iter()
-        .map(|t| t.attack.runs_wanted())
-        .max()
-        .unwrap_or(1000)
-        .min(MAX_AUDIT_RUNS);
+    let wanted = runs_wanted(targets);
     let fits = most_runs(targets, wanted, DEFAULT_AUDIT_SECONDS / WASM_FACTOR);
     let runs = if fits >= wanted {
         wanted
@@ -189,6 +193,12 @@ impl AuditRun {
     /// Runs per side (the default, when the options asked for it).
     pub fn runs(&self) -> usize {
         self.options.runs
+    }
+
+    /// The most runs per side its attacks want, to catch their deliberately
+    /// broken runs ([`Attack::runs_wanted`](target::Attack::runs_wanted)).
+    pub fn runs_wanted(&self) -> usize {
+        runs_wanted(&self.targets)
     }
 
     /// The audited releases (targets).

@@ -301,6 +301,12 @@ impl Auditor {
         self.inner.runs()
     }
 
+    /// The most runs per side its attacks want, to catch their deliberately
+    /// broken runs (a default under it was cut to fit the time budget).
+    pub fn runs_wanted(&self) -> usize {
+        self.inner.runs_wanted()
+    }
+
     /// `[pairs of runs done, in all]`.
     pub fn progress(&self) -> Vec<f64> {
         let (done, total) = self.inner.progress();
