@@ -106,23 +106,35 @@ fn judged_from(target: &AuditTarget, runs: usize) -> usize {
 
 /// Seconds (one core, natively) of the game over `targets` at `runs` per side.
 fn cost(targets: &[AuditTarget], runs: usize) -> f64 {
+    targets.iter().map(|t| target_cost(t, runs)).sum()
+}
+
+fn target_cost(t: &AuditTarget, runs: usize) -> f64 {
     let r = runs as f64;
+    let holdout = if t.fixed_threshold().is_some() {
+        0.0
+    } else {
+        holdout_seconds(r)
+    };
+    2.0 * r * t.seconds_per_run + holdout
+}
+
+/// Seconds in one wasm worker of the game over `targets` at `runs` per side.
+fn wasm_cost(targets: &[AuditTarget], runs: usize) -> f64 {
     targets
         .iter()
-        .map(|t| {
-            let holdout = if t.fixed_threshold().is_some() {
-                0.0
-            } else {
-                holdout_seconds(r)
-            };
-            2.0 * r * t.seconds_per_run + holdout
-        })
+        .map(|t| target_cost(t, runs) * t.wasm_factor.unwrap_or(WASM_FACTOR))
         .sum()
 }
 
 /// The most runs per side, up to `most`, whose game takes at most `seconds`
-/// (natively; the cost grows with the runs).
-fn most_runs(targets: &[AuditTarget], most: usize, seconds: f64) -> usize {
+/// by `cost` (the cost grows with the runs).
+fn most_runs(
+    targets: &[AuditTarget],
+    most: usize,
+    seconds: f64,
+    cost: fn(&[AuditTarget], usize) -> f64,
+) -> usize {
     let (mut lo, mut hi) = (0usize, most + 1);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
@@ -150,7 +162,7 @@ fn runs_wanted(targets: &[AuditTarget]) -> usize {
 /// in one wasm worker; never under [`MIN_DEFAULT_RUNS`].
 pub fn default_runs(targets: &[AuditTarget]) -> usize {
     let wanted = runs_wanted(targets);
-    let fits = most_runs(targets, wanted, DEFAULT_AUDIT_SECONDS / WASM_FACTOR);
+    let fits = most_runs(targets, wanted, DEFAULT_AUDIT_SECONDS, wasm_cost);
     let runs = if fits >= wanted {
         wanted
     } else {
@@ -219,9 +231,9 @@ impl AuditRun {
     }
 
     /// Seconds in one wasm worker (the page's estimate): the native estimate
-    /// times [`WASM_FACTOR`].
+    /// times each target's wasm factor ([`WASM_FACTOR`] unless it has its own).
     pub fn estimated_wasm_seconds(&self) -> f64 {
-        self.estimated_seconds() * WASM_FACTOR
+        wasm_cost(&self.targets, self.options.runs)
     }
 
     /// The bound a sweep has, for an audit: an error at `runs` when the
@@ -234,7 +246,7 @@ impl AuditRun {
         }
         let per_pair = self.seconds_per_pair();
         let releases = self.targets.len();
-        let lo = most_runs(&self.targets, self.options.runs, MAX_AUDIT_SECONDS);
+        let lo = most_runs(&self.targets, self.options.runs, MAX_AUDIT_SECONDS, cost);
         let fits = Some(two_figures(lo)).filter(|&r| r >= 2);
         let how = match fits {
             Some(r) => format!("lower runs to at most {r}, or audit fewer ε or smaller runs"),

@@ -180,6 +180,9 @@ pub struct AuditTarget {
     /// estimated from the scenario's cost model before anything runs.
     pub seconds_per_run: f64,
     pub attack: Box<dyn Attack>,
+    /// How much longer a run takes in one wasm worker than natively (None:
+    /// the sweeps' [`crate::scenarios::WASM_FACTOR`]).
+    pub wasm_factor: Option<f64>,
 }
 
 impl AuditTarget {
@@ -188,7 +191,14 @@ impl AuditTarget {
             claim,
             seconds_per_run,
             attack: Box::new(attack),
+            wasm_factor: None,
         }
+    }
+
+    /// A run takes `factor` times as long in one wasm worker as natively.
+    pub fn in_wasm(mut self, factor: f64) -> Self {
+        self.wasm_factor = Some(factor);
+        self
     }
 
     /// The canary and the neighbouring pair, in words (for the report).

@@ -108,6 +108,7 @@ pub fn classifier_audit_targets(
         targets.push(AuditTarget {
             claim,
             seconds_per_run: SECONDS_PER_DRAW + main as f64 * SECONDS_PER_CANDIDATE,
+            wasm_factor: None,
             attack: Box::new(ClassifierAudit {
                 scores: scores.clone(),
                 target,

@@ -112,6 +112,7 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
             )
             .on_curve(format!("DP-GD, p = {p}")),
             seconds_per_run,
+            wasm_factor: None,
             attack: Box::new(DpGdAudit {
                 params: DpGdParams {
                     eta,

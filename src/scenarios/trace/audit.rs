@@ -138,6 +138,7 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
                     Variant::Clipped => claim,
                 },
                 seconds_per_run: seconds_per_run(c, n, variant, options.mode),
+                wasm_factor: None,
                 attack: Box::new(TraceAudit {
                     params: RGradParams {
                         eta: c.eta,
