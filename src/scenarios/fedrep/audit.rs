@@ -107,10 +107,10 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
 }
 
 /// A FedRep audit run in one wasm worker against natively: its products are
-/// small matrix blocks, which the native build runs with SIMD (the page ran
-/// `fedrep-paper`'s default audit at about 2.6 pairs of runs a second, 2.6 times
-/// slower than the sweeps' 1.3 predicts).
-const WASM_AUDIT_FACTOR: f64 = 3.4;
+/// small matrix blocks, which the native build runs with SIMD. Measured in the
+/// page on `fedrep-paper` (10 runs per side, a shared 2-core machine): 1.6 to
+/// 2.7 times the native estimate, against the sweeps' 1.3.
+const WASM_AUDIT_FACTOR: f64 = 2.4;
 
 impl ClippedRounds for FedRepRounds {
     type Run = FedRep;
