@@ -7,7 +7,7 @@
 // runs, like FLUTE's first, is skipped for the next).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { servedBrowser, openPage, accessible } from './browser.mjs';
+import { servedBrowser, openPage, accessible, waitStatus } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -55,8 +55,9 @@ test('every scenario\'s default audit fits in 30 s, within 2× of its estimate, 
     for (const preset of s.presets) {
       if ((await page.inputValue('#preset')) !== preset) {
         await page.selectOption('#preset', preset);
-        // The page settles its settings after a switch (a re-plan of the audit among them).
+        // The page settles after a switch (a short sweep re-runs by itself; an edit clears the audit).
         await page.waitForTimeout(1000);
+        await waitStatus(page, ['done', 'idle', 'error'], 60_000);
       }
       await page.waitForFunction(() => {
         const e = document.getElementById('audit-estimate');
