@@ -328,6 +328,7 @@ impl AuditRun {
             bounds,
             curve: claim.curve.clone(),
             worst_case: claim.worst_case,
+            threshold_fixed: target.fixed_threshold().is_some(),
         });
     }
 

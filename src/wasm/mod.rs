@@ -78,6 +78,8 @@ export interface AuditRow {
   /** The curve of the scenario's ε chart that draws this release, if any. */
   curve: string | null;
   worst_case: boolean;
+  /** Whether the threshold was fixed before any run (every run judged), not chosen on a held-out half. */
+  threshold_fixed: boolean;
 }
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }

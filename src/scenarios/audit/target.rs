@@ -295,6 +295,10 @@ pub struct AuditRow {
     pub curve: Option<String>,
     /// Whether the claimed ε is a worst-case guarantee ([`Claim::worst_case`]).
     pub worst_case: bool,
+    /// Whether the threshold was fixed before any run (every run judged)
+    /// rather than chosen on a held-out half.
+    #[serde(default)]
+    pub threshold_fixed: bool,
 }
 
 impl AuditRow {

@@ -476,12 +476,17 @@ fn notes(rows: &[AuditRow]) -> Vec<String> {
             (false, _) => "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does.",
         };
         notes.push(format!(
-            "{} at ε = {} (the accountant: ε = {} at δ = {}), from {} runs per side (half chose the threshold, half were judged), with 95 % confidence: {}. {}",
+            "{} at ε = {} (the accountant: ε = {} at δ = {}), from {} runs per side ({}), with 95 % confidence: {}. {}",
             r.method,
             fmt_num(r.epsilon),
             fmt_num(r.epsilon_spent),
             fmt_num(r.delta),
             r.runs,
+            if r.threshold_fixed {
+                "the threshold fixed before any run, every run judged"
+            } else {
+                "half chose the threshold, half were judged"
+            },
             found,
             verdict
         ));
@@ -506,6 +511,7 @@ mod tests {
             runs: 100,
             mode: "white-box".into(),
             broken: false,
+            threshold_fixed: false,
             canary: String::new(),
             bounds: AuditBounds {
                 runs_in: 50,
