@@ -48,14 +48,15 @@ pub const REFERENCE_WASM: ProbeTimes = ProbeTimes {
 
 /// Seconds the page spends on a run besides the workers' sweep, on the
 /// reference machine (the default of `Experiment::page_overhead_seconds`).
-/// Fitted to the presets that compute least (`flute-c1`, `dpgd-quick`:
-/// 0.6–0.9 s from Run to done, docs/performance.md).
-pub const PAGE_OVERHEAD_SECONDS: f64 = 0.5;
+/// Fitted to the presets that compute least (`flute-c1`, `dpgd-quick`,
+/// `trace-lstar`: 0.4–0.5 s from Run to done on a quiet machine,
+/// docs/performance.md).
+pub const PAGE_OVERHEAD_SECONDS: f64 = 0.3;
 
 /// Seconds the page spends per point of a curve over rounds (carrying it in
 /// every snapshot, drawing it, its table), on the reference machine: fitted to
 /// the presets of hundreds of rounds (`flute-gamma`, `fedrep-linear-sim`).
-pub const POINT_SECONDS: f64 = 1.5e-4;
+pub const POINT_SECONDS: f64 = 0.75e-4;
 
 /// The factors are kept in this range: a probe disturbed by far more than any
 /// machine differs (a paused tab, a debugger) must not make an estimate absurd.

@@ -210,7 +210,7 @@ impl Experiment for Classifier {
     /// The page's worker over the native estimate: fitted to `jl-random` and
     /// `jl-exact` in the page (`make estimates`, docs/performance.md).
     fn estimated_wasm_seconds(c: &ClassifierConfig, machine: &Machine) -> f64 {
-        Self::estimated_seconds(c, machine) * 2.1
+        Self::estimated_seconds(c, machine) * 0.9
     }
 }
 

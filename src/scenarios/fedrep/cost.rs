@@ -16,10 +16,10 @@ pub const SECONDS_PER_GFLOP: f64 = 0.18;
 
 /// The page's seconds (wasm in its workers, Run to done) over the native
 /// seconds of the same work: fitted to the page's times of the presets with 2
-/// workers on the reference machine (`make estimates`, docs/performance.md),
-/// between its quiet hours (default sweep 0.97 s) and a load average of about
-/// 10 (3.3–5 s).
-pub const PAGE_FACTOR: f64 = 3.9;
+/// workers on the reference machine when quiet (`make estimates`,
+/// docs/performance.md; a load average of 10 made them 3–5× slower, and the
+/// probe does not see load: see "The load matters" there).
+pub const PAGE_FACTOR: f64 = 1.8;
 
 /// Drawing one Gaussian coordinate of a user's data, in operations.
 const DRAW: f64 = 8.0;

@@ -272,7 +272,7 @@ impl Experiment for Flute {
     /// The page's worker over the native estimate: fitted to `flute-private`
     /// in the page (`make estimates`, docs/performance.md).
     fn estimated_wasm_seconds(c: &FluteConfig, machine: &Machine) -> f64 {
-        Self::estimated_seconds(c, machine) * 3.0
+        Self::estimated_seconds(c, machine) * 1.3
     }
 
     /// The page's fixed part and the points of its curves over rounds: FLUTE

@@ -189,17 +189,10 @@ impl Experiment for Trace {
         machine.seconds(c.estimated_seconds(), 0.0)
     }
 
-    /// The page's worker over the native estimate (fitted to `trace-paper` and
-    /// `trace-lstar` in the page, `make estimates`, docs/performance.md), and
-    /// what the weak-DP runs took beyond the model in the page (`trace-weak`:
-    /// about 10 ms per (n, ε, repeat), measured, not yet explained).
+    /// The page's worker over the native estimate: fitted to the trace presets
+    /// in the page on a quiet machine (`make estimates`, docs/performance.md).
     fn estimated_wasm_seconds(c: &TraceConfig, machine: &Machine) -> f64 {
-        let weak = if c.privacy == config::PrivacyKind::Weak {
-            0.01 * (c.n.len() * c.epsilons.len() * c.repeats) as f64
-        } else {
-            0.0
-        };
-        machine.seconds(c.estimated_seconds() * 3.4 + weak, 0.0)
+        machine.seconds(c.estimated_seconds() * 1.5, 0.0)
     }
 }
 
