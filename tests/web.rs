@@ -187,11 +187,27 @@ fn shards_merged_in_the_browser_give_the_single_worker_csv() {
             js_sys::Uint8Array::from(r.part().as_slice())
         })
         .collect();
-    let merged = merge(Some("fedrep-paper".into()), small(), parts, Some(true)).unwrap();
+    let merged = merge(
+        Some("fedrep-paper".into()),
+        small(),
+        parts,
+        Some(true),
+        None,
+        None,
+    )
+    .unwrap();
     let files: Array = get(&merged, "files").into();
     assert_eq!(get(&files.get(0), "text").as_string().unwrap(), whole.csv());
     // No parts: the empty charts the page draws before a run.
-    let empty = merge(Some("dpgd-quick".into()), JsValue::UNDEFINED, vec![], None).unwrap();
+    let empty = merge(
+        Some("dpgd-quick".into()),
+        JsValue::UNDEFINED,
+        vec![],
+        None,
+        None,
+        None,
+    )
+    .unwrap();
     assert_eq!(Array::from(&get(&empty, "charts")).length(), 4);
 }
 
