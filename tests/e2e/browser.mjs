@@ -151,6 +151,18 @@ export async function runToDone(page, timeout = 60_000) {
   assert.equal(status, 'done', await page.textContent('#error'));
 }
 
+/**
+ * Starts a long run as a user would: Run, and Run again when the page asks to confirm a run estimated over
+ * its long-run limit (how long a run is estimated depends on the machine's probe).
+ */
+export async function startLongRun(page) {
+  await page.click('#run');
+  await page.waitForFunction(() => document.body.dataset.status === 'running'
+    || /Press Run again/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+  if (await page.evaluate(() => document.body.dataset.status !== 'running')) await page.click('#run');
+  await waitStatus(page, ['running']);
+}
+
 /** No axe-core violation in the page's current state (`state` names it in the failure). */
 export async function accessible(page, state = '') {
   const { violations } = await new AxeBuilder({ page }).analyze();

@@ -7,7 +7,7 @@
 // slider does not scroll the page away. axe-core finds no violation in the states visited.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessible, openPage, waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
+import { accessible, openPage, waitStatus, inkFraction, servedBrowser, fillField, startLongRun } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -179,8 +179,7 @@ test('presenter view keeps the ε slider and its readout', async () => {
 test('an edit during a long run marks it out of date at once; the link says what it holds', async () => {
   // 1000 rounds: a run estimated well over the 3 s of a re-run on change.
   const { page, errors } = await open('?preset=fedrep-paper&rounds=1000', { width: 1366, height: 900 });
-  await page.click('#run');
-  await waitStatus(page, ['running']);
+  await startLongRun(page);
   await page.waitForFunction(() => document.getElementById('progress').value > 0, null, { timeout: 30_000 });
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), false);
   // The moment of the edit, in the page: the mark is there in the same task as the input.

@@ -3,7 +3,7 @@
 // refused with a message at the field, Stop stops, and the URL carries the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
+import { waitStatus, inkFraction, servedBrowser, fillField, startLongRun } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -112,8 +112,7 @@ test('a setting over the memory budget is refused with its size and a smaller n'
 test('Stop ends a long run and the page stays usable', async () => {
   // 1000 rounds per run: long enough to be stopped in the middle.
   const { page } = await open('?preset=fedrep-paper&rounds=1000');
-  await page.click('#run');
-  await waitStatus(page, ['running']);
+  await startLongRun(page);
   await page.waitForFunction(() => document.getElementById('progress').value > 0, null, { timeout: 30_000 });
   await page.click('#stop');
   assert.equal(await waitStatus(page, ['idle'], 10_000), 'idle');
