@@ -174,26 +174,6 @@ fn dense_chunk() -> f64 {
     c.iter().step_by(97).sum::<f64>() + y.iter().sum::<f64>()
 }
 
-/// The probe timed natively: the fastest of `chunks` chunks of each kind
-/// (the CLI does not scale its estimate by it yet: the reference machine's
-/// native probe time is still to be measured with a release build).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn time_native(chunks: usize) -> ProbeTimes {
-    let fastest = |kind: ProbeKind| {
-        (0..chunks.max(1))
-            .map(|_| {
-                let t = std::time::Instant::now();
-                std::hint::black_box(probe(kind));
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .fold(f64::INFINITY, f64::min)
-    };
-    ProbeTimes {
-        scalar_ms: fastest(ProbeKind::Scalar),
-        dense_ms: fastest(ProbeKind::Dense),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
