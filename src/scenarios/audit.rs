@@ -224,8 +224,8 @@ impl AuditRun {
     }
 
     /// Seconds the game takes on one core natively, estimated before it runs
-    /// (within about 2×): R pairs of runs of every target, and choosing each
-    /// target's threshold on its held-out half.
+    /// (within about 2×): R pairs of runs of every target, and choosing the
+    /// threshold on a held-out half where it is not fixed in advance.
     pub fn estimated_seconds(&self) -> f64 {
         cost(&self.targets, self.options.runs)
     }
