@@ -255,6 +255,8 @@ function applyLessonStep() {
   lessonStep = keep;
   showLesson();
   form.fill(step.settings);
+  // A step that changes a folded setting opens "More settings": what the step set is seen.
+  form.revealChanged(reg.preset_fields(step.preset));
   settingsChanged({ now: true });
 }
 

@@ -140,6 +140,10 @@ test('a lesson step sets the controls, and the presenter view keeps the charts',
   assert.match(await page.textContent('#lesson-step-title'), /More users/);
   await page.click('#lesson-apply');
   assert.equal(await page.inputValue('#n'), '4000');
+  // The step also turns Priv-AltMin off, a setting folded under "More settings": it is opened, so the
+  // reader sees what the step set.
+  assert.equal(await page.evaluate(() => document.getElementById('more-settings').open), true);
+  assert.equal(await page.isVisible('#altmin'), true);
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
   // The step's claims are marked on this run: both hold at n = 4000, each with its numbers.
   const marks = page.locator('#lesson-claims li');
