@@ -61,44 +61,6 @@ pub fn gram_lower_add(c: &mut [f64], m: usize, a: &[f64], k: usize, alpha: f64) 
     clean_upper_state();
 }
 
-/// As [`gram_lower_add`], with the rows of `c` shared out over two threads
-/// (natively): the top-left triangle (rows and columns below h ≈ m/√2, half
-/// the arithmetic) on one, the rows from h on the other. The same
-/// products of the same rows with every entry's sum over k in the same order:
-/// the bits of [`gram_lower_add`] (tested).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn gram_lower_add_two(c: &mut [f64], m: usize, a: &[f64], k: usize, alpha: f64) {
-    // Below this many rows the threads' start costs more than they save.
-    const MIN_ROWS: usize = 256;
-    if m < MIN_ROWS || k == 0 {
-        gram_lower_add(c, m, a, k, alpha);
-        return;
-    }
-    let h = ((m as f64 / std::f64::consts::SQRT_2) as usize).clamp(1, m - 1);
-    let a = view(a, m, k);
-    let (top, bottom) = a.split_at_row(h);
-    let (c_top, _, c_left, c_corner) = view_mut(c, m, m).split_at_mut(h, h);
-    let lower = |dst: MatMut<'_, f64>, rows: MatRef<'_, f64>| {
-        triangular_matmul(
-            dst,
-            BlockStructure::TriangularLower,
-            Accum::Add,
-            rows,
-            BlockStructure::Rectangular,
-            rows.transpose(),
-            BlockStructure::Rectangular,
-            alpha,
-            Par::Seq,
-        );
-        clean_upper_state();
-    };
-    std::thread::scope(|s| {
-        s.spawn(|| lower(c_top, top));
-        matmul(c_left, Accum::Add, bottom, top.transpose(), alpha, Par::Seq);
-        lower(c_corner, bottom);
-    });
-}
-
 /// Copies the lower triangle of the m×m column-major `c` onto its upper one.
 pub fn mirror_lower(c: &mut [f64], m: usize) {
     for j in 0..m {
@@ -281,42 +243,6 @@ mod tests {
             for i in 0..k {
                 let want: f64 = 0.5 * (0..m).map(|q| a[i * m + q] * ab[j * m + q]).sum::<f64>();
                 assert!((atab[j * k + i] - want).abs() < 1e-12);
-            }
-        }
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    #[test]
-    fn the_gram_on_two_threads_gives_the_same_bits() {
-        // m from below the split's threshold to past faer's blocking sizes; k
-        // up to a feature block and beyond.
-        for (m, k) in [(40, 7), (300, 256), (701, 300)] {
-            let a = pseudo_random(m * k, 21);
-            let mut one = pseudo_random(m * m, 22);
-            let mut two = one.clone();
-            gram_lower_add(&mut one, m, &a, k, 1.0);
-            gram_lower_add_two(&mut two, m, &a, k, 1.0);
-            assert_eq!(bits(&one), bits(&two), "m = {m}, k = {k}");
-        }
-    }
-
-    #[test]
-    fn a_product_column_is_the_same_bits_whatever_columns_share_the_call() {
-        // The kernel path's steps share K·W's columns (7 or more: below, its
-        // own kernel) out over two threads.
-        for (m, b) in [(50, 7), (701, 8), (701, 11), (2000, 7)] {
-            let k = pseudo_random(m * m, 31);
-            let w = pseudo_random(m * b, 32);
-            let mut whole = vec![0.0; m * b];
-            gemm(&mut whole, m, b, &k, m, &w, 1.0, false);
-            // Each share at least 2 columns (one column takes faer's
-            // matrix–vector path, whose sums are in another order).
-            for h in 2..=b - 2 {
-                let mut split = vec![0.0; m * b];
-                let (left, right) = split.split_at_mut(h * m);
-                gemm(left, m, h, &k, m, &w[..h * m], 1.0, false);
-                gemm(right, m, b - h, &k, m, &w[h * m..], 1.0, false);
-                assert_eq!(bits(&whole), bits(&split), "m = {m}, b = {b}, h = {h}");
             }
         }
     }

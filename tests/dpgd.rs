@@ -199,8 +199,8 @@ fn kernel_runs_keeping(p: usize, params: &[(DpGdParams, u64)], keep: bool) -> Ve
     kernel_runs_with(p, params, keep, true)
 }
 
-/// As `kernel_runs_keeping`, with a second thread working beside the first (feature
-/// blocks ahead, where the machine has a second core) or on one thread.
+/// As `kernel_runs_keeping`, with feature blocks computed ahead on another
+/// thread (where the machine has a second core) or each in its turn.
 fn kernel_runs_with(
     p: usize,
     params: &[(DpGdParams, u64)],
@@ -218,7 +218,7 @@ fn kernel_runs_with(
         .collect();
     let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs)
         .keep_features(keep)
-        .second_core(ahead);
+        .features_ahead(ahead);
     while !k.step() {}
     assert!(k.failure().is_none());
     k.results()
@@ -369,8 +369,7 @@ fn kept_and_recomputed_features_give_the_same_numbers() {
     let kept = kernel_runs_keeping(p, &specs, true);
     let recomputed = kernel_runs_keeping(p, &specs, false);
     assert_eq!(kept, recomputed);
-    // A second thread beside the first (blocks computed ahead, K's rows and the
-    // runs' columns shared out from n = 256 on; `dense` tests those bits), or none: the same.
+    // Blocks computed ahead on another thread, or each in its turn: the same.
     for keep in [true, false] {
         assert_eq!(
             kernel_runs_with(p, &specs, keep, false),

@@ -77,9 +77,6 @@ pub const KEEP_FEATURES_MAX: usize = 1 << 24;
 /// the lower-triangle product took 1.9 ms for 4 runs against faer's 2.7–3.0,
 /// 3.5–3.9 ms for 8 against 3.3.
 pub const SYMMETRIC_MAX_RUNS: usize = 6;
-/// From this n on, the steps' runs are shared out over two threads (when a
-/// second core exists): below it a step is too short for a thread's start.
-const SPLIT_MIN_N: usize = 256;
 /// Steps of noise images drawn at once per run (one matrix product).
 const NOISE_CHUNK: usize = 32;
 /// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).
@@ -184,10 +181,8 @@ pub struct KernelWidth {
     /// A pass's next feature block, being computed on another thread
     /// (natively): its first neuron, whether it has the test features, the thread.
     ahead: Option<(usize, bool, FeatureThread)>,
-    /// Whether a second thread may work beside this one (natively, when a
-    /// second core exists): feature blocks computed ahead, K's rows shared
-    /// out in the Gram pass, the runs' columns of K·W in the steps.
-    second_core: bool,
+    /// Whether blocks may be computed ahead (when a second core exists).
+    ahead_allowed: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -298,7 +293,7 @@ impl KernelWidth {
             failed: None,
             kept: keeps_features(n, n_test, p).then(Vec::new),
             ahead: None,
-            second_core: has_spare_core(),
+            ahead_allowed: has_spare_core(),
         }
     }
 
@@ -310,14 +305,11 @@ impl KernelWidth {
         self
     }
 
-    /// Whether a second thread may work beside this one (by default natively,
-    /// when the machine has a second core: [`has_spare_core`]): feature blocks
-    /// computed ahead, the Gram pass's rows of K shared out
-    /// (`dense::gram_lower_add_two`), each step's K·W split by runs. Either way
-    /// the results are the same numbers (each entry is summed in the same
-    /// order). Before the first `step()`.
-    pub fn second_core(mut self, allowed: bool) -> Self {
-        self.second_core = allowed;
+    /// Whether feature blocks may be computed ahead on another thread (by
+    /// default natively, when the machine has a second core: [`has_spare_core`]); either way the
+    /// results are the same numbers. Before the first `step()`.
+    pub fn features_ahead(mut self, allowed: bool) -> Self {
+        self.ahead_allowed = allowed;
         self
     }
 
@@ -376,7 +368,7 @@ impl KernelWidth {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let next = start + count;
-            if next < self.p && self.second_core {
+            if next < self.p && self.ahead_allowed {
                 let count = FEATURE_BLOCK.min(self.p - next);
                 let (inputs, seed, act) = (Arc::clone(&self.inputs), self.seed, self.activation);
                 let handle = std::thread::spawn(move || {
@@ -394,15 +386,12 @@ impl KernelWidth {
             Phase::Gram { next } => self.gram_block(next),
             Phase::Eigen => self.eigen(),
             Phase::Steps => {
-                let mut left = self.steps_per_unit();
-                while left > 0 {
-                    let taken = self.batch_steps(left);
-                    if taken == 0 {
+                for _ in 0..self.steps_per_unit() {
+                    if !self.batch_step() {
                         self.finish_dynamics();
                         self.phase = Phase::Final { next: 0 };
                         break;
                     }
-                    left -= taken;
                 }
             }
             Phase::Final { next } => self.final_block(next),
@@ -416,13 +405,6 @@ impl KernelWidth {
         let count = FEATURE_BLOCK.min(self.p - start);
         // The test features are only needed here to keep them for pass 2.
         let (phi, phi_test) = self.pass_features(start, count, self.kept.is_some());
-        #[cfg(not(target_arch = "wasm32"))]
-        if self.second_core {
-            dense::gram_lower_add_two(&mut self.k, self.n, &phi, count, 1.0);
-        } else {
-            dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
-        }
-        #[cfg(target_arch = "wasm32")]
         dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
         let noisy: Vec<usize> = (0..self.columns.len())
             .filter(|&j| self.columns[j].noise_std > 0.0)
@@ -558,59 +540,63 @@ impl KernelWidth {
         }
     }
 
-    /// Up to `max` steps of every unfinished run (fewer when a run finishes or
-    /// uses up its noise images first: the runs that step together stay the
-    /// same, and the images are drawn here, for all of them at once); the
-    /// number of steps taken, 0 when no run is left.
-    ///
-    /// With a second core (natively, n ≥ [`SPLIT_MIN_N`]) the runs are shared
-    /// out over two threads for those steps: each run's step reads only its
-    /// own state and K, and its column of K·W has the same bits whichever
-    /// columns share its product (the lower-triangle kernel's columns are
-    /// independent; faer's blocked product is used for every share when more
-    /// than [`SYMMETRIC_MAX_RUNS`] runs are active, each share then holding at
-    /// least 2 columns: tested in `dense`), so the results are those of one thread.
-    fn batch_steps(&mut self, max: usize) -> usize {
-        if self.columns.iter().all(Column::is_done) {
-            return 0;
+    /// One step of every unfinished run; false when none is left.
+    fn batch_step(&mut self) -> bool {
+        let n = self.n;
+        let active: Vec<usize> = (0..self.columns.len())
+            .filter(|&j| !self.columns[j].is_done())
+            .collect();
+        if active.is_empty() {
+            return false;
         }
         self.refill_noise();
-        let steps = self
-            .columns
-            .iter()
-            .filter(|c| !c.is_done())
-            .map(|c| {
-                let left = c.params.steps - c.t;
-                if c.noise_std > 0.0 {
-                    left.min(c.images_left)
-                } else {
-                    left
-                }
-            })
-            .fold(max, usize::min)
-            .max(1);
-        let (n, k, row_norms) = (self.n, &self.k[..], &self.row_norms[..]);
         let y = self.inputs.y_train.as_slice();
-        let mut active: Vec<&mut Column> =
-            self.columns.iter_mut().filter(|c| !c.is_done()).collect();
-        let symmetric = active.len() <= SYMMETRIC_MAX_RUNS;
-        let run = |cols: &mut [&mut Column]| {
-            for _ in 0..steps {
-                step_columns(cols, k, n, row_norms, y, symmetric);
+        // W = [r ⊙ s] of each active run (Algorithm 1's clipped residuals).
+        let mut w = vec![0.0; n * active.len()];
+        for (slot, &j) in active.iter().enumerate() {
+            let c = &mut self.columns[j];
+            let ws = &mut w[slot * n..(slot + 1) * n];
+            let mut clipped = 0;
+            for i in 0..n {
+                let mut r = c.u[i] - y[i];
+                if let Some(clip) = c.params.clip {
+                    let s = clip_factor(2.0 * r.abs() * self.row_norms[i], clip);
+                    if s < 1.0 {
+                        clipped += 1;
+                        // A non-finite gradient gets factor 0 and is dropped whole.
+                        r = if s == 0.0 { 0.0 } else { r * s };
+                    }
+                }
+                ws[i] = r;
+                c.grad_sum[i] += r;
             }
-        };
-        #[cfg(not(target_arch = "wasm32"))]
-        if self.second_core && active.len() >= 2 && n >= SPLIT_MIN_N {
-            let half = active.len().div_ceil(2);
-            let (first, second) = active.split_at_mut(half);
-            std::thread::scope(|s| {
-                s.spawn(|| run(second));
-                run(first);
-            });
-            return steps;
+            c.clipped_total += clipped;
         }
-        run(&mut active);
-        steps
+        let mut kw = vec![0.0; n * active.len()];
+        if active.len() <= SYMMETRIC_MAX_RUNS {
+            dense::symmetric_lower_product(&mut kw, &self.k, n, &w, active.len());
+        } else {
+            dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);
+        }
+        for (slot, &j) in active.iter().enumerate() {
+            let c = &mut self.columns[j];
+            let scale = -c.params.eta * 2.0 / n as f64;
+            let kws = &kw[slot * n..(slot + 1) * n];
+            if c.noise_std > 0.0 {
+                let used = c.images.len() / n - c.images_left;
+                let img = &c.images[used * n..(used + 1) * n];
+                for ((ui, k), e) in c.u.iter_mut().zip(kws).zip(img) {
+                    *ui += scale * k + e;
+                }
+                c.images_left -= 1;
+            } else {
+                for (ui, k) in c.u.iter_mut().zip(kws) {
+                    *ui += scale * k;
+                }
+            }
+            c.t += 1;
+        }
+        true
     }
 
     /// v = −η(2/n)a + c·K⁺(S − Φζ) for every run, with S = R Σ_t z_t.
@@ -766,58 +752,4 @@ fn mean_sq_diff(a: &[f64], b: &[f64]) -> f64 {
         return f64::NAN;
     }
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>() / b.len() as f64
-}
-
-/// One step of these runs (Algorithm 1's image in R^n, module docs): W = the
-/// clipped residuals r ⊙ s, u ← u − η(2/n)·K W + the step's noise image. K·W
-/// through K's lower triangle (`symmetric`) or faer's blocked product.
-fn step_columns(
-    cols: &mut [&mut Column],
-    k: &[f64],
-    n: usize,
-    row_norms: &[f64],
-    y: &[f64],
-    symmetric: bool,
-) {
-    let b = cols.len();
-    let mut w = vec![0.0; n * b];
-    for (c, ws) in cols.iter_mut().zip(w.chunks_exact_mut(n)) {
-        let mut clipped = 0;
-        for i in 0..n {
-            let mut r = c.u[i] - y[i];
-            if let Some(clip) = c.params.clip {
-                let s = clip_factor(2.0 * r.abs() * row_norms[i], clip);
-                if s < 1.0 {
-                    clipped += 1;
-                    // A non-finite gradient gets factor 0 and is dropped whole.
-                    r = if s == 0.0 { 0.0 } else { r * s };
-                }
-            }
-            ws[i] = r;
-            c.grad_sum[i] += r;
-        }
-        c.clipped_total += clipped;
-    }
-    let mut kw = vec![0.0; n * b];
-    if symmetric {
-        dense::symmetric_lower_product(&mut kw, k, n, &w, b);
-    } else {
-        dense::gemm(&mut kw, n, b, k, n, &w, 1.0, false);
-    }
-    for (c, kws) in cols.iter_mut().zip(kw.chunks_exact(n)) {
-        let scale = -c.params.eta * 2.0 / n as f64;
-        if c.noise_std > 0.0 {
-            let used = c.images.len() / n - c.images_left;
-            let img = &c.images[used * n..(used + 1) * n];
-            for ((ui, k), e) in c.u.iter_mut().zip(kws).zip(img) {
-                *ui += scale * k + e;
-            }
-            c.images_left -= 1;
-        } else {
-            for (ui, k) in c.u.iter_mut().zip(kws) {
-                *ui += scale * k;
-            }
-        }
-        c.t += 1;
-    }
 }
