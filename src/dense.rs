@@ -317,6 +317,8 @@ mod tests {
                         symmetric_lower_avx2::<1>([y[1]], a, m, [w[1]]);
                     });
                     assert_eq!(avx2, portable, "AVX2, m = {m}");
+                    let pairs = columns(&|y| unsafe { symmetric_lower_avx2::<2>(y, a, m, w) });
+                    assert_eq!(pairs, portable, "AVX2 pairs, m = {m}");
                 }
                 if std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512vl")
@@ -398,6 +400,44 @@ const PANEL: usize = 8;
 /// portable code: the same lanes, so every build gives the same bits).
 const LANES: usize = 4;
 
+/// The vector build of the hand-written x86-64 kernels: the widest this CPU
+/// has, or a narrower one forced by the environment variable
+/// `DP_EXPLORER_SIMD` (`avx2` or `scalar`; read once per process). A
+/// benchmarking switch, to time the AVX2 path on a machine with AVX-512:
+/// every build gives the same bits (tested), so results never depend on it.
+/// It does not reach faer's products, which choose AVX-512 or AVX2 at run
+/// time through the standard library's detection (docs/performance.md).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum X86Build {
+    Avx512,
+    Avx2,
+    Scalar,
+}
+
+/// The x86-64 build [`symmetric_lower_product`] runs (see [`X86Build`]).
+#[cfg(target_arch = "x86_64")]
+pub fn x86_build() -> X86Build {
+    static BUILD: std::sync::OnceLock<X86Build> = std::sync::OnceLock::new();
+    *BUILD.get_or_init(|| {
+        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl");
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        let widest = if avx512 {
+            X86Build::Avx512
+        } else if avx2 {
+            X86Build::Avx2
+        } else {
+            X86Build::Scalar
+        };
+        match std::env::var("DP_EXPLORER_SIMD").as_deref() {
+            Ok("avx2") if avx2 => X86Build::Avx2,
+            Ok("scalar") => X86Build::Scalar,
+            _ => widest,
+        }
+    })
+}
+
 /// Y (m×b) = A W for a symmetric m×m A of which only the lower triangle (with
 /// the diagonal) is read, W m×b; column-major. Each entry below the diagonal is
 /// read once and used twice (A_ij w_j into y_i, A_ij w_i into y_j), so a product
@@ -405,10 +445,16 @@ const LANES: usize = 4;
 ///
 /// One kernel ([`symmetric_lower_kernel!`]) in four builds: AVX-512 natively
 /// (256-bit vectors, its 32 registers; two columns of W per pass over A, which
-/// is what bounds it), AVX2 natively, simd128 in wasm (one column per pass: there
-/// the arithmetic bounds it and a fused pass was no faster), and portable code
-/// elsewhere. Plain multiplies and adds in one fixed order with [`LANES`] lanes:
-/// every build and every pairing of columns gives the same bits (tested).
+/// is what bounds it), AVX2 natively (two columns per pass too: its 16
+/// registers do not hold both columns' accumulators, the spills go to L1, and
+/// one pass still beats two: 500 products at n = 2000 took 0.30–0.36 s against
+/// 0.45–0.46 s on the AMD EPYC Zen 4 with the AVX2 build forced,
+/// docs/performance.md), simd128 in wasm (one column per pass: there the
+/// arithmetic bounds it and a fused pass was no faster), and portable code
+/// elsewhere. Natively the build is the widest the CPU has unless
+/// `DP_EXPLORER_SIMD` forces a narrower one ([`x86_build`]). Plain multiplies
+/// and adds in one fixed order with [`LANES`] lanes: every build and every
+/// pairing of columns gives the same bits (tested).
 pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b: usize) {
     assert!(a.len() >= m * m && y.len() >= m * b && w.len() >= m * b);
     let yp = y.as_mut_ptr();
@@ -416,9 +462,9 @@ pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b:
     // Column c of Y and of W (disjoint slices of y and w, checked just above).
     let col = |c: usize| unsafe { (yp.add(c * m), wp.add(c * m)) };
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vl")
-    {
+    let build = x86_build();
+    #[cfg(target_arch = "x86_64")]
+    if build == X86Build::Avx512 {
         let mut c = 0;
         while c < b {
             let (y0, w0) = col(c);
@@ -437,11 +483,20 @@ pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b:
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        for c in 0..b {
+    if build == X86Build::Avx2 {
+        let mut c = 0;
+        while c < b {
             let (y0, w0) = col(c);
-            // SAFETY: the CPU has AVX2; the pointers are in bounds (assert).
-            unsafe { symmetric_lower_avx2::<1>([y0], a.as_ptr(), m, [w0]) };
+            if c + 1 < b {
+                let (y1, w1) = col(c + 1);
+                // SAFETY: the CPU has AVX2; the pointers are in bounds (assert).
+                unsafe { symmetric_lower_avx2::<2>([y0, y1], a.as_ptr(), m, [w0, w1]) };
+                c += 2;
+            } else {
+                // SAFETY: the CPU has AVX2; the pointers are in bounds (assert).
+                unsafe { symmetric_lower_avx2::<1>([y0], a.as_ptr(), m, [w0]) };
+                c += 1;
+            }
         }
         clean_upper_state();
         return;
@@ -590,7 +645,8 @@ macro_rules! symmetric_lower_kernel_256 {
     };
 }
 
-// AVX-512VL gives the 256-bit code 32 registers: two columns per pass fit.
+// AVX-512VL gives the 256-bit code 32 registers: two columns per pass fit (with
+// AVX2's 16 the dispatch pairs columns as well; some accumulators spill).
 #[cfg(target_arch = "x86_64")]
 symmetric_lower_kernel_256!("avx512f,avx512vl", symmetric_lower_avx512);
 #[cfg(target_arch = "x86_64")]
