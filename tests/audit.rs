@@ -453,9 +453,11 @@ mod every_scenario {
     }
 
     /// The default runs per side (`runs: 0`): at a test size, what the
-    /// attacks want (it fits the page's budget); on every scenario's first
-    /// preset as it is, an estimate within the budget in one wasm worker, or
-    /// the fewest runs a default takes.
+    /// attacks want (it fits the page's budget: from the Gaussian claims,
+    /// `gaussian_runs_wanted`; the exponential mechanism's 40 000); on every
+    /// scenario's first preset as it is, an estimate within the budget in one
+    /// wasm worker (at fewer records where a setting sizes the audit,
+    /// `tests/audit_size.rs`), or the fewest runs a default takes.
     #[test]
     fn the_default_audit_takes_what_its_attacks_want_within_the_pages_budget() {
         use dp_explorer::scenarios::audit::{DEFAULT_AUDIT_SECONDS, MIN_DEFAULT_RUNS};
@@ -467,12 +469,12 @@ mod every_scenario {
             let info = s.info();
             let &(_, preset, settings, _) = SMALL.iter().find(|c| c.0 == info.id).unwrap();
             let run = start_audit(preset, settings, default).unwrap();
-            let wanted = if info.id == "classifier" {
-                40_000
-            } else {
-                2000
-            };
+            let wanted = run.runs_wanted();
+            if info.id == "classifier" {
+                assert_eq!(wanted, 40_000);
+            }
             assert_eq!(run.runs(), wanted, "{}", info.id);
+            assert!(run.size().is_none_or(|s| !s.resized()), "{}", info.id);
             assert!(run.estimated_wasm_seconds() <= DEFAULT_AUDIT_SECONDS);
             let first = info.presets[0].name;
             let Ok(run) = start_audit(first, &[], default) else {
@@ -488,7 +490,7 @@ mod every_scenario {
                 "{first}: {} runs, {seconds} s",
                 run.runs()
             );
-            assert!(run.runs() >= MIN_DEFAULT_RUNS && run.runs() <= wanted);
+            assert!(run.runs() >= MIN_DEFAULT_RUNS && run.runs() <= run.runs_wanted());
         }
     }
 

@@ -1,7 +1,8 @@
 // Module worker for the audit: builds an Auditor (the scenario's canary and
 // score, from the registry), plays the game in ~40 ms slices so progress is
 // posted and a "cancel" is read between slices, and posts the view at the end.
-// A "plan" builds the Auditor without playing it: its runs per side and its
+// A "plan" builds the Auditor without playing it: its runs per side, the
+// records it runs at (a default may run at fewer than the preset's) and its
 // estimate, shown before the audit starts.
 // Errors are caught and posted; after a panic the worker is not reused.
 import init, { Auditor, last_panic } from './pkg/dp_explorer.js';
@@ -24,7 +25,10 @@ self.onmessage = async (event) => {
       await ready;
       const a = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
       const [, total] = a.progress();
-      self.postMessage({ type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(), total });
+      self.postMessage({
+        type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(), total,
+        sized: a.size_words() ?? null, resized: a.resized(),
+      });
       a.free();
     } catch (e) {
       self.postMessage({ type: 'plan', plan: msg.plan, error: errorMessage(e, last_panic) });
@@ -45,7 +49,10 @@ self.onmessage = async (event) => {
     return;
   }
   const started = performance.now();
-  post({ type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds(), runs: auditor.runs() });
+  post({
+    type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds(), runs: auditor.runs(),
+    sized: auditor.size_words() ?? null,
+  });
   const slice = () => {
     if (current !== generation) {
       auditor.free();

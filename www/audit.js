@@ -7,7 +7,8 @@
 // words come from Rust (`Auditor`); this module drives the worker and draws.
 // Before an audit starts, the panel shows its estimate beside "Run audit" (the
 // worker plans it: the scenario's default runs per side, or the runs asked
-// for, and the seconds they take), updated as runs, mode and broken change;
+// for, the records it runs at — a default may audit fewer than the preset's —
+// and the seconds they take), updated as runs, mode and broken change;
 // while it runs, the time left.
 import { audit_charts } from './pkg/dp_explorer.js';
 import { ChartView } from './chart-view.js';
@@ -44,6 +45,8 @@ export class AuditPanel {
     this.running = false;
     this.view = null;
     this.estimate = null;
+    // The runs per side and the records of the audit running, for its status.
+    this.runsText = null;
     // Whether the runs field holds runs asked for (else the scenario's default, kept up to date).
     this.userRuns = false;
     this.planGeneration = 0;
@@ -140,13 +143,19 @@ export class AuditPanel {
     el.dataset.seconds = String(m.estimate);
     el.dataset.runs = String(m.runs);
     el.dataset.wanted = String(m.wanted);
+    el.dataset.resized = String(m.resized);
+    // The records it runs at (Rust's words: "at n = 400 of the preset's 20 000 users").
+    const at = m.sized ? ` ${m.sized}` : '';
     let def = '';
     if (!this.userRuns && m.runs < m.wanted) {
-      def = ` (this preset's default: one of its runs is slow, so fewer than the ${m.wanted} its attacks want to catch a planted bug; type more runs to prove more)`;
+      const fewer = m.resized ? ' even at fewer records' : '';
+      def = ` (this preset's default: one of its runs is slow${fewer}, so fewer than the ${m.wanted} its attacks want to catch a planted bug; type more runs to prove more)`;
+    } else if (!this.userRuns && m.resized) {
+      def = ' (this preset\'s default: at fewer records than the preset\'s, so that the runs its attacks want fit; the white-box game is the same, and the notes say why; typed runs play at the preset\'s size)';
     } else if (!this.userRuns) {
       def = ' (this scenario\'s default; more runs prove more and take longer)';
     }
-    el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${def}, ${m.total} pairs of runs in all.`;
+    el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${at}${def}, ${m.total} pairs of runs in all.`;
   }
 
   status(text) {
@@ -171,6 +180,7 @@ export class AuditPanel {
     this.started = performance.now();
     this.running = true;
     this.estimate = null;
+    this.runsText = null;
     document.body.dataset.audit = 'running';
     $('audit-run').disabled = true;
     $('audit-stop').disabled = false;
@@ -206,6 +216,7 @@ export class AuditPanel {
     if (m.generation !== this.generation) return;
     if (m.type === 'progress') {
       if (m.estimate !== undefined) this.estimate = m.estimate;
+      if (m.runs !== undefined) this.runsText = ` (${m.runs} per side${m.sized ? ` ${m.sized}` : ''})`;
       $('audit-progress').max = Math.max(1, m.total);
       $('audit-progress').value = m.done;
       // Time left: from the pace so far once a tenth is done, else from the estimate.
@@ -214,7 +225,7 @@ export class AuditPanel {
       if (m.done >= 0.1 * m.total && m.done > 0) left = (elapsed * (m.total - m.done)) / m.done;
       else if (this.estimate !== null) left = Math.max(0, this.estimate - elapsed);
       const est = this.estimate === null ? '' : `; estimated ${duration(this.estimate)} in all`;
-      const runs = m.runs === undefined ? '' : ` (${m.runs} per side)`;
+      const runs = this.runsText ?? '';
       const tail = left === null ? '' : `, ${duration(left)} left`;
       this.status(`Auditing: ${m.done} of ${m.total} pairs of runs${runs}${tail}${est}.`);
     } else if (m.type === 'result') {

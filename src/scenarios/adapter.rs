@@ -11,7 +11,7 @@
 //!
 //! The registry lists each scenario as an [`Adapter`] of its experiment.
 
-use super::audit::{AuditOptions, AuditTargets};
+use super::audit::{AuditOptions, AuditTargets, SizeField};
 use super::claims::Claim;
 use super::field::{Checked, Config};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
@@ -124,6 +124,21 @@ impl<R> Default for Rows<R> {
 /// An audit of a scenario's private releases, from its checked config.
 pub type AuditFn<C> = fn(&Checked<C>, &AuditOptions) -> AuditTargets;
 
+/// The setting that sizes a scenario's audit (its records), which a default
+/// audit too slow at the preset's size lowers ([`super::audit::AuditRun::sized`]).
+pub struct AuditSizeBy<C> {
+    /// The setting, whose value `n′` (as text) the audit's rebuild sets.
+    pub field: &'static str,
+    /// The records it counts, plural ("users").
+    pub noun: &'static str,
+    /// The records the audit of a config runs at.
+    pub of: fn(&C) -> usize,
+    /// The fewest records the audit of a config may run at.
+    pub floor: fn(&C) -> usize,
+    /// Why the game at fewer records is the same ([`super::audit::SizeField::why`]).
+    pub why: &'static str,
+}
+
 /// One experiment of a paper: what a scenario has that is its own. The
 /// [`Adapter`] makes a [`Scenario`] of it.
 pub trait Experiment: Send + Sync + 'static {
@@ -139,6 +154,8 @@ pub trait Experiment: Send + Sync + 'static {
     const ABOUT: About;
     /// Its audit, if it has one (the page offers it).
     const AUDIT: Option<AuditFn<Self::Config>> = None;
+    /// The setting that sizes its audit, if a default audit may lower it.
+    const AUDIT_SIZE: Option<AuditSizeBy<Self::Config>> = None;
 
     /// Its sweep, or the share of it of `shard` (a scenario that does not
     /// split is only ever given the whole sweep).
@@ -589,6 +606,18 @@ impl<E: Experiment> Scenario for Adapter<E> {
 
     fn has_audit(&self) -> bool {
         E::AUDIT.is_some()
+    }
+
+    fn audit_size(&self, preset: &str, pairs: &[(&str, &str)]) -> Option<SizeField> {
+        let by = E::AUDIT_SIZE.as_ref()?;
+        let config = Self::config_of(preset, pairs).ok()?;
+        Some(SizeField {
+            field: by.field,
+            noun: by.noun,
+            n: (by.of)(&config),
+            floor: (by.floor)(&config),
+            why: by.why,
+        })
     }
 
     fn audit_targets(

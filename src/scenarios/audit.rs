@@ -25,6 +25,7 @@
 //! fixes its threshold in advance and every run is judged.
 
 mod dirac;
+mod runs;
 mod target;
 mod view;
 
@@ -32,6 +33,8 @@ use super::error::ConfigError;
 use super::WASM_FACTOR;
 use crate::privacy::audit::{audit_bounds, threshold_from_holdout};
 pub use dirac::{canary_words, dirac_targets, ClippedRounds};
+pub use runs::{gaussian_runs_wanted, separated_runs_wanted};
+use serde::Serialize;
 pub use target::{
     accountant_refuses, dirac_canary, Attack, AuditMode, AuditOptions, AuditRow, AuditTarget,
     AuditTargets, Claim, Sides, AUDIT_ALPHA,
@@ -150,7 +153,7 @@ fn most_runs(
 fn runs_wanted(targets: &[AuditTarget]) -> usize {
     targets
         .iter()
-        .map(|t| t.attack.runs_wanted())
+        .map(AuditTarget::runs_wanted)
         .max()
         .unwrap_or(1000)
         .min(MAX_AUDIT_RUNS)
@@ -161,8 +164,13 @@ fn runs_wanted(targets: &[AuditTarget]) -> usize {
 /// fewer, to two figures, when they would not fit [`DEFAULT_AUDIT_SECONDS`]
 /// in one wasm worker; never under [`MIN_DEFAULT_RUNS`].
 pub fn default_runs(targets: &[AuditTarget]) -> usize {
+    default_runs_within(targets, DEFAULT_AUDIT_SECONDS)
+}
+
+/// [`default_runs`] within `budget` seconds in one wasm worker.
+fn default_runs_within(targets: &[AuditTarget], budget: f64) -> usize {
     let wanted = runs_wanted(targets);
-    let fits = most_runs(targets, wanted, DEFAULT_AUDIT_SECONDS, wasm_cost);
+    let fits = most_runs(targets, wanted, budget, wasm_cost);
     let runs = if fits >= wanted {
         wanted
     } else {
@@ -171,10 +179,125 @@ pub fn default_runs(targets: &[AuditTarget]) -> usize {
     runs.max(MIN_DEFAULT_RUNS)
 }
 
+/// The setting that sizes a scenario's audit (its number of records: users,
+/// clients, samples), as a config gives it: what a default audit too slow at
+/// the preset's size may lower ([`AuditRun::sized`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeField {
+    /// The setting (`n`).
+    pub field: &'static str,
+    /// The records it counts, plural ("users").
+    pub noun: &'static str,
+    /// Its value in the config audited (the size the audit runs at).
+    pub n: usize,
+    /// The fewest records the scenario audits at.
+    pub floor: usize,
+    /// Why an audit at fewer records attacks the same release, in words
+    /// that complete "audited at n = 400 of the preset's 20 000 users: …".
+    pub why: &'static str,
+}
+
+/// The size an audit ran at, against the preset's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AuditSize {
+    pub field: &'static str,
+    pub noun: &'static str,
+    /// The preset's records, and the records audited.
+    pub preset: usize,
+    pub audited: usize,
+    /// Whether every ε claimed at the audited size is the one claimed at the
+    /// preset's (each recomputed by the scenario's own plan).
+    pub same_claims: bool,
+    /// How many times cheaper one pair of runs is at the audited size
+    /// (the cost models' estimates).
+    pub cheaper: f64,
+    why: &'static str,
+}
+
+/// A count of records with its thousands apart: 2000, 20 000.
+fn count(n: usize) -> String {
+    let digits = n.to_string();
+    if digits.len() <= 4 {
+        return digits;
+    }
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl AuditSize {
+    /// Whether the audit ran at fewer records than the preset's.
+    pub fn resized(&self) -> bool {
+        self.audited != self.preset
+    }
+
+    /// "at n = 400 of the preset's 20 000 users" (or "at the preset's n = 400 users").
+    pub fn words(&self) -> String {
+        if self.resized() {
+            format!(
+                "at {} = {} of the preset's {} {}",
+                self.field,
+                count(self.audited),
+                count(self.preset),
+                self.noun
+            )
+        } else {
+            format!(
+                "at the preset's {} = {} {}",
+                self.field,
+                count(self.preset),
+                self.noun
+            )
+        }
+    }
+
+    /// The note of a resized audit: where, why it is the same game, what the
+    /// claims are there.
+    pub fn note(&self) -> String {
+        let at = format!("{} = {}", self.field, count(self.audited));
+        let claims = if self.same_claims {
+            format!("The ε claimed at {at} is the preset's (each recomputed by the scenario's accountant at {at}).")
+        } else {
+            format!("The ε claimed at {at} differs from the preset's for some releases (their sensitivities depend on {}): each row claims the ε at {at}.", self.field)
+        };
+        format!(
+            "Audited {} (a run {}× cheaper), to fit the default's time budget: {}. {claims}",
+            self.words(),
+            fmt_factor(self.cheaper),
+            self.why,
+        )
+    }
+}
+
+/// A factor to two figures: "2.4", "50", "130".
+fn fmt_factor(x: f64) -> String {
+    if x >= 10.0 {
+        format!("{}", two_figures(x.round() as usize))
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Whether two sets of claims are the same (releases and ε spent).
+fn same_claims(a: &[AuditTarget], b: &[AuditTarget]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(a, b)| {
+            let (x, y) = (a.claim.epsilon_spent, b.claim.epsilon_spent);
+            a.claim.method == b.claim.method && (x - y).abs() <= 1e-9 * x.abs().max(y.abs())
+        })
+}
+
 /// The game over a scenario's targets, in bounded steps.
 pub struct AuditRun {
     targets: Vec<AuditTarget>,
     options: AuditOptions,
+    /// The records audited and the preset's (None: not sized by a setting).
+    size: Option<AuditSize>,
     scores: Vec<(Vec<f64>, Vec<f64>)>,
     rows: Vec<AuditRow>,
     /// (target, run) of the next pair of runs.
@@ -183,19 +306,99 @@ pub struct AuditRun {
 
 impl AuditRun {
     /// The game over `targets`; `options.runs` 0 takes the default
-    /// ([`AuditRun::default_runs`]).
-    pub fn new(targets: Vec<AuditTarget>, mut options: AuditOptions) -> Self {
+    /// ([`default_runs`]).
+    pub fn new(targets: Vec<AuditTarget>, options: AuditOptions) -> Self {
+        Self::within(targets, options, DEFAULT_AUDIT_SECONDS)
+    }
+
+    /// [`AuditRun::new`] whose default fits `budget` seconds in one wasm
+    /// worker instead of [`DEFAULT_AUDIT_SECONDS`].
+    fn within(targets: Vec<AuditTarget>, mut options: AuditOptions, budget: f64) -> Self {
         if options.runs == 0 {
-            options.runs = default_runs(&targets);
+            options.runs = default_runs_within(&targets, budget);
         }
         let scores = targets.iter().map(|_| (Vec::new(), Vec::new())).collect();
         AuditRun {
             targets,
             options,
+            size: None,
             scores,
             rows: Vec::new(),
             next: (0, 0),
         }
+    }
+
+    /// The game over `targets`, the releases of a config whose records
+    /// `size` counts (None: a scenario whose audit no setting sizes). A
+    /// default white-box audit (`options.runs` 0) whose attacks want more
+    /// runs ([`AuditRun::runs_wanted`]) than fit `budget` seconds in one
+    /// wasm worker (the page's: [`DEFAULT_AUDIT_SECONDS`]) runs at fewer
+    /// records instead: `rebuild(n′)` gives
+    /// the releases at n′ records, their claims recomputed by the
+    /// scenario's own plan, with n′ the records that fit (by the cost
+    /// models: the preset's scaled by the budget over the estimate, to two
+    /// figures, until it fits), never under the scenario's floor; only there
+    /// are the runs cut ([`default_runs`]). A white-box score is the
+    /// canary's part plus the mechanism's noise, round by round, whatever
+    /// the other records hold, so the game at n′ is the game at n (each
+    /// scenario says why, [`SizeField::why`]). Runs asked for, and the
+    /// final-output mode (whose score reads the whole model), are never
+    /// resized. If the scenario refuses n′ (a setting's rule), the audit
+    /// keeps the records it last accepted.
+    pub fn sized(
+        targets: Vec<AuditTarget>,
+        size: Option<SizeField>,
+        options: AuditOptions,
+        budget: f64,
+        mut rebuild: impl FnMut(usize) -> AuditTargets,
+    ) -> Self {
+        let Some(field) = size else {
+            return AuditRun::within(targets, options, budget);
+        };
+        let resizable = options.runs == 0 && options.mode == AuditMode::WhiteBox;
+        let mut at = (field.n, None::<Vec<AuditTarget>>);
+        if resizable {
+            // At most a few steps: each estimate is the cost models', nearly
+            // linear in the records.
+            for _ in 0..6 {
+                let current = at.1.as_deref().unwrap_or(&targets);
+                let seconds = wasm_cost(current, runs_wanted(current));
+                if seconds <= budget || at.0 <= field.floor {
+                    break;
+                }
+                let scaled = (at.0 as f64 * budget / seconds).floor() as usize;
+                let next = two_figures(scaled).max(field.floor);
+                if next >= at.0 {
+                    break;
+                }
+                match rebuild(next) {
+                    Ok(t) if !t.is_empty() => at = (next, Some(t)),
+                    _ => break,
+                }
+            }
+        }
+        let (audited, resized) = at;
+        let size = |finals: &[AuditTarget]| AuditSize {
+            field: field.field,
+            noun: field.noun,
+            preset: field.n,
+            audited,
+            same_claims: same_claims(&targets, finals),
+            cheaper: cost(&targets, 1) / cost(finals, 1).max(f64::MIN_POSITIVE),
+            why: field.why,
+        };
+        let (size, finals) = match resized {
+            Some(finals) => (size(&finals), finals),
+            None => (size(&targets), targets),
+        };
+        let mut run = AuditRun::within(finals, options, budget);
+        run.size = Some(size);
+        run
+    }
+
+    /// The records audited and the preset's, where a setting sizes the audit.
+    pub fn size(&self) -> Option<&AuditSize> {
+        self.size.as_ref()
     }
 
     pub fn is_done(&self) -> bool {
@@ -329,6 +532,8 @@ impl AuditRun {
             curve: claim.curve.clone(),
             worst_case: claim.worst_case,
             threshold_fixed: target.fixed_threshold().is_some(),
+            n: self.size.as_ref().map(|s| s.audited),
+            preset_n: self.size.as_ref().map(|s| s.preset),
         });
     }
 
@@ -344,13 +549,17 @@ impl AuditRun {
             .zip(&self.scores)
             .map(|(t, s)| judged_from(t, s.0.len()))
             .collect();
-        audit_view(
+        let mut view = audit_view(
             &self.rows,
             &self.scores,
             &judged,
             &self.options,
             self.scores_csv(),
-        )
+        );
+        if let Some(size) = self.size.as_ref().filter(|s| s.resized()) {
+            view.notes.insert(0, size.note());
+        }
+        view
     }
 
     /// `scores.csv`: every run's score.

@@ -432,6 +432,10 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         options: &audit::AuditOptions,
     ) -> audit::AuditTargets;
+    /// The setting that sizes its audit (its records), with its value in
+    /// these settings; None where no setting does (or the settings do not
+    /// check).
+    fn audit_size(&self, preset: &str, pairs: &[(&str, &str)]) -> Option<audit::SizeField>;
 }
 
 /// The scenario with this id.
@@ -505,11 +509,25 @@ fn with_scenario<T>(
 
 /// An audit of a preset's private runs with these settings, refused at `runs`
 /// when it is estimated over [`audit::MAX_AUDIT_SECONDS`] (like a sweep);
-/// `runs` 0 takes the default runs per side ([`audit::default_runs`]).
+/// `runs` 0 takes the default runs per side ([`audit::default_runs`]), at
+/// fewer records where the scenario's setting that sizes its audit allows
+/// ([`audit::AuditRun::sized`]: the settings with that one overridden).
 pub fn start_audit(
     preset: &str,
     pairs: &[(&str, &str)],
     options: audit::AuditOptions,
+) -> Result<audit::AuditRun, Vec<ConfigError>> {
+    start_audit_within(preset, pairs, options, audit::DEFAULT_AUDIT_SECONDS)
+}
+
+/// [`start_audit`] whose default fits `budget` seconds in one wasm worker
+/// instead of the page's [`audit::DEFAULT_AUDIT_SECONDS`] (tests play a
+/// resized default at a test's size with it).
+pub fn start_audit_within(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    options: audit::AuditOptions,
+    budget: f64,
 ) -> Result<audit::AuditRun, Vec<ConfigError>> {
     // 0: the default runs per side (`audit::default_runs`).
     if options.runs != 0 && !(2..=audit::MAX_AUDIT_RUNS).contains(&options.runs) {
@@ -519,8 +537,17 @@ pub fn start_audit(
             options.runs,
         )]);
     }
-    let (_, targets) = with_scenario(preset, |s, name| s.audit_targets(name, pairs, &options))?;
-    let run = audit::AuditRun::new(targets, options);
+    let (s, targets) = with_scenario(preset, |s, name| s.audit_targets(name, pairs, &options))?;
+    let (_, name) = by_preset(preset).map_err(|e| vec![e])?;
+    let size = s.audit_size(name, pairs);
+    let run = audit::AuditRun::sized(targets, size, options, budget, |n| {
+        let field = size.map_or("n", |f| f.field);
+        let text = n.to_string();
+        let mut resized: Vec<(&str, &str)> =
+            pairs.iter().copied().filter(|(k, _)| *k != field).collect();
+        resized.push((field, &text));
+        s.audit_targets(name, &resized, &options)
+    });
     run.check_work().map_err(|e| vec![e])?;
     Ok(run)
 }

@@ -80,6 +80,9 @@ export interface AuditRow {
   worst_case: boolean;
   /** Whether the threshold was fixed before any run (every run judged), not chosen on a held-out half. */
   threshold_fixed: boolean;
+  /** The records (users, clients, samples) audited at, and the preset's: they differ where a default audit was
+   * resized to fit its time budget; null where no setting sizes the audit. */
+  n: number | null; preset_n: number | null;
 }
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }
@@ -307,6 +310,19 @@ impl Auditor {
     /// broken runs (a default under it was cut to fit the time budget).
     pub fn runs_wanted(&self) -> usize {
         self.inner.runs_wanted()
+    }
+
+    /// The records it is audited at, in words ("at n = 400 of the preset's
+    /// 20 000 users", or "at the preset's n = 400 users"); undefined for a
+    /// scenario whose audit no setting sizes.
+    pub fn size_words(&self) -> Option<String> {
+        self.inner.size().map(|s| s.words())
+    }
+
+    /// Whether the default was resized: audited at fewer records than the
+    /// preset's, so that the runs its attacks want fit its time budget.
+    pub fn resized(&self) -> bool {
+        self.inner.size().is_some_and(|s| s.resized())
     }
 
     /// `[pairs of runs done, in all]`.

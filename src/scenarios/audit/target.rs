@@ -218,6 +218,10 @@ impl AuditTarget {
     pub fn fixed_threshold(&self) -> Option<f64> {
         self.attack.fixed_threshold()
     }
+    /// The runs per side its attack wants at its claim ([`Attack::runs_wanted`]).
+    pub fn runs_wanted(&self) -> usize {
+        self.attack.runs_wanted(&self.claim)
+    }
 }
 
 /// The attack on one audited release: its canary, and the score of one run.
@@ -241,10 +245,16 @@ pub trait Attack: Send {
         None
     }
     /// The runs per side at which the attack catches its deliberately broken
-    /// run at the claims it is built for (the default audit takes fewer when
-    /// they would not fit its time budget, [`super::DEFAULT_AUDIT_SECONDS`]).
-    fn runs_wanted(&self) -> usize {
-        2000
+    /// run at `claim` (the default audit takes fewer when they would not fit
+    /// its time budget, [`super::DEFAULT_AUDIT_SECONDS`], even at the fewest
+    /// records it may audit). By default a Gaussian release's, from its claim
+    /// ([`super::gaussian_runs_wanted`]: half the noise doubles μ).
+    fn runs_wanted(&self, claim: &Claim) -> usize {
+        super::gaussian_runs_wanted(
+            claim.epsilon_spent,
+            claim.delta,
+            self.fixed_threshold().is_some(),
+        )
     }
 }
 
@@ -299,6 +309,14 @@ pub struct AuditRow {
     /// rather than chosen on a held-out half.
     #[serde(default)]
     pub threshold_fixed: bool,
+    /// The number of records (users, clients, samples) the release was
+    /// audited at, and the preset's (they differ where a default audit was
+    /// resized to fit its time budget, [`super::AuditSize`]); None for a
+    /// scenario whose audit is not sized by a setting.
+    #[serde(default)]
+    pub n: Option<usize>,
+    #[serde(default)]
+    pub preset_n: Option<usize>,
 }
 
 impl AuditRow {

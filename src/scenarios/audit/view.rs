@@ -101,10 +101,12 @@ pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
     out
 }
 
-pub const AUDIT_HEADER: &str = "method,epsilon,epsilon_spent,delta,runs,mode,broken,epsilon_lb_cp,epsilon_lb_gdp,mu_lb,threshold,fnr,fpr";
+pub const AUDIT_HEADER: &str = "method,epsilon,epsilon_spent,delta,runs,mode,broken,epsilon_lb_cp,epsilon_lb_gdp,mu_lb,threshold,fnr,fpr,n";
 
 /// `audit.csv`: one record per audited release; a bound that does not apply
-/// (NaN: the GDP route of a release that is not Gaussian) is an empty field.
+/// (NaN: the GDP route of a release that is not Gaussian) is an empty field;
+/// `n` is the records the release was audited at (empty where no setting
+/// sizes the audit).
 pub fn audit_csv(rows: &[AuditRow]) -> String {
     use crate::scenarios::csv_out::{number as num, CsvFile};
     let mut out = CsvFile::with_header(AUDIT_HEADER);
@@ -124,6 +126,7 @@ pub fn audit_csv(rows: &[AuditRow]) -> String {
             num(p.map_or(f64::NAN, |p| p.threshold)),
             num(p.map_or(f64::NAN, |p| p.fnr)),
             num(p.map_or(f64::NAN, |p| p.fpr)),
+            r.n.map_or(String::new(), |n| n.to_string()),
         ]);
     }
     out.finish()
@@ -512,6 +515,8 @@ mod tests {
             mode: "white-box".into(),
             broken: false,
             threshold_fixed: false,
+            n: None,
+            preset_n: None,
             canary: String::new(),
             bounds: AuditBounds {
                 runs_in: 50,

@@ -143,7 +143,7 @@ impl Attack for ClassifierAudit {
     /// A draw is cheap and a pure-ε bound needs many runs: a rare pick that
     /// is e^ε times as likely with the canary in is seen often enough only
     /// over tens of thousands of runs.
-    fn runs_wanted(&self) -> usize {
+    fn runs_wanted(&self, _claim: &Claim) -> usize {
         40_000
     }
 

@@ -27,6 +27,7 @@ use crate::data::shared_representation::{FederatedDataset, Storage};
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::privacy::Relation;
 use crate::rng::{stream, NoiseSource, Purpose};
+use crate::scenarios::adapter::AuditSizeBy;
 use crate::scenarios::audit::{
     accountant_refuses, canary_words, dirac_targets, AuditOptions, AuditTargets, ClippedRounds,
 };
@@ -105,6 +106,18 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
             .collect()
     })
 }
+
+/// What sizes the audit: the users n. The floor, 50 users: the audit's white-box score
+/// does not need more (below), and at fewer the rounds' costs that do not grow with n
+/// (U's update and QR) would no longer be a small part of a run, so the cost model's
+/// estimate, linear in n, would run low.
+pub const AUDIT_SIZE: AuditSizeBy<FedRepConfig> = AuditSizeBy {
+    field: "n",
+    noun: "users",
+    of: |c| c.n,
+    floor: |_| 50,
+    why: "the white-box score sums the canary's part of each round's noisy mean and that round's noise, whatever the other users' data, and both scale as 1/n (the noise is calibrated to the mean's sensitivity, 2ψ/n under replace-one), so its distribution is the same at any n",
+};
 
 /// A FedRep audit run in one wasm worker against natively: its products are
 /// small matrix blocks, which the native build runs with SIMD. Measured in the

@@ -26,7 +26,7 @@ use self::charts::{angle_table, charts_for_config, method_name, risk_table};
 use self::config::{FedRepConfig, PRESETS};
 use self::results::{angle_csv, csv_string, AngleCurve, ResultRow};
 use self::run::{merge_shards, FedRepSweep};
-use crate::scenarios::adapter::{About, AuditFn, Experiment};
+use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
@@ -156,6 +156,7 @@ impl Experiment for FedRep {
         metrics: &["excess_risk", "mse"],
     };
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
+    const AUDIT_SIZE: Option<AuditSizeBy<FedRepConfig>> = Some(audit::AUDIT_SIZE);
 
     fn start(config: Checked<FedRepConfig>, shard: Shard) -> Result<FedRepSweep, Vec<ConfigError>> {
         FedRepSweep::new_shard(config, shard).map_err(|e| vec![e])

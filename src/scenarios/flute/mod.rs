@@ -17,7 +17,7 @@ pub mod run;
 
 use self::config::{FluteConfig, PRESETS};
 use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
-use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
+use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::{
@@ -218,6 +218,7 @@ impl Experiment for Flute {
         metrics: &["error"],
     };
     const AUDIT: Option<AuditFn<FluteConfig>> = Some(audit::flute_audit_targets);
+    const AUDIT_SIZE: Option<AuditSizeBy<FluteConfig>> = Some(audit::AUDIT_SIZE);
 
     fn start(config: Checked<FluteConfig>, _: Shard) -> Result<FluteSweep, Vec<ConfigError>> {
         Ok(FluteSweep::new(config))

@@ -18,6 +18,13 @@
 //! White-box score (each iteration's Gaussian release P_T(−ηG_l + N_l) is seen):
 //! the attacker knows the other samples and the iterate, so it removes their
 //! part and reads the rest along the canary's direction D_l = P_T(E₁₁)/‖P_T(E₁₁)‖.
+//! In the clipped variant that is ±ητ/n + ⟨N_l, D_l⟩ at every iteration: the canary's
+//! tangent gradient (⟨X₀, M⟩ − y₀)·10·P_T(E₁₁), with a residual a·M₁₁ ± b ≈ ±10⁴,
+//! clips to ±τ·D_l on both sides (unless ‖P_T(E₁₁)‖ were under τ/10⁵), so the two
+//! sides are mirror images and the midpoint 0 is the threshold, fixed before any run
+//! (every run judged; were a side ever unclipped the threshold stays valid, only less
+//! powerful). The paper's variant does not clip: its residual ±(a·M₁₁ + b) is not
+//! symmetric, and its threshold is chosen on a held-out half.
 //!
 //! The paper's sensitivities are high-probability bounds without clipping:
 //! such a sample is unlikely under the Gaussian design, but nothing excludes
@@ -31,8 +38,10 @@ use crate::algorithms::dp_spectral_init::spectral_estimate;
 use crate::data::trace_regression::{DataPath, TraceData};
 use crate::privacy::gdp::epsilon_for_mu;
 use crate::rng::{combine, NoiseSource};
+use crate::scenarios::adapter::AuditSizeBy;
 use crate::scenarios::audit::{
-    accountant_refuses, Attack, AuditMode, AuditOptions, AuditTarget, AuditTargets, Sides,
+    accountant_refuses, separated_runs_wanted, Attack, AuditMode, AuditOptions, AuditTarget,
+    AuditTargets, Claim, Sides,
 };
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
@@ -57,6 +66,20 @@ pub struct TraceAudit {
     mode: AuditMode,
     seed: u64,
 }
+
+/// What sizes the audit: the first sample size (the one audited, `n`; the
+/// audit sets the list to that one value). The floor, twice the d1·d2 entries of a
+/// sample and at least 200: every sample size must be at least d1·d2 (the scenario's
+/// rule), the margin keeps the other samples' spectral start (the audit's fixed start)
+/// an estimate from more samples than unknowns, and an iteration's costs that do not
+/// grow with n (the SVD, d³) a small part of a run.
+pub const AUDIT_SIZE: AuditSizeBy<TraceConfig> = AuditSizeBy {
+    field: "n",
+    noun: "samples",
+    of: |c| c.n[0],
+    floor: |c| (2 * c.d1 * c.d2).max(200),
+    why: "in the clipped variant the white-box score sums the canary's clipped step (±ητ/n along the direction it is read on) and the noise along it, whatever the other samples' data, and both scale as 1/n (the noise is calibrated to the sensitivity 2ητ/n), so its distribution is the same at any n; the paper's variant's unclipped canary step depends on the iterate a little",
+};
 
 fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
     let TraceData::Direct { x: xs, y: ys } = data else {
@@ -161,6 +184,29 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
 }
 
 impl Attack for TraceAudit {
+    /// White-box, the clipped variant's score is N(+m, v) in and N(−m, v)
+    /// out (the module's comment): its midpoint 0, fixed before any run.
+    fn fixed_threshold(&self) -> Option<f64> {
+        (self.mode == AuditMode::WhiteBox && self.params.clip.is_some()).then_some(0.0)
+    }
+
+    /// The clipped variant: a Gaussian release's, from its claim. The paper's
+    /// variant: its unclipped canary moves each release by about ηab/n·‖P_T(E₁₁)‖,
+    /// far past the high-probability Δ_l its noise is calibrated to, so the sides
+    /// separate (nearly) perfectly, and the runs wanted are those at which a
+    /// perfect separation proves more than the claim.
+    fn runs_wanted(&self, claim: &Claim) -> usize {
+        let fixed = self.fixed_threshold().is_some();
+        match self.params.clip {
+            Some(_) => crate::scenarios::audit::gaussian_runs_wanted(
+                claim.epsilon_spent,
+                claim.delta,
+                fixed,
+            ),
+            None => separated_runs_wanted(claim.epsilon_spent, claim.delta, fixed),
+        }
+    }
+
     fn canary(&self) -> String {
         format!(
             "sample 0 with X₀ = 10·E₁₁ and y₀ = ∓10⁴, the same X₀ on both sides ({}); every run starts from the other samples' spectral estimate, and the l* iterations are audited",

@@ -18,7 +18,7 @@ pub mod run;
 
 use self::config::{TraceConfig, PRESETS};
 use self::run::{csv, TraceRow, TraceSweep};
-use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
+use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::{
@@ -145,6 +145,7 @@ impl Experiment for Trace {
         metrics: &["error_fro"],
     };
     const AUDIT: Option<AuditFn<TraceConfig>> = Some(audit::trace_audit_targets);
+    const AUDIT_SIZE: Option<AuditSizeBy<TraceConfig>> = Some(audit::AUDIT_SIZE);
 
     fn start(config: Checked<TraceConfig>, _: Shard) -> Result<TraceSweep, Vec<ConfigError>> {
         Ok(TraceSweep::new(config))
