@@ -15,14 +15,17 @@
 //! Like a sweep, an audit is estimated before it runs (each target's seconds
 //! per run, from its scenario's cost model, times 2R) and refused at `runs`
 //! above [`MAX_AUDIT_SECONDS`]. Its default runs per side (`runs: 0`) are the
-//! most its attacks want (enough to catch their deliberately broken runs)
-//! that fit [`DEFAULT_AUDIT_SECONDS`] in one wasm worker, so that a default
-//! audit fits in a class.
+//! most its attacks want (enough to catch their deliberately broken runs,
+//! `runs.rs`) that fit [`DEFAULT_AUDIT_SECONDS`] in one wasm worker, so that a
+//! default audit fits in a class; where they do not fit, a scenario whose
+//! records a setting counts is audited at fewer of them first
+//! ([`AuditRun::sized`]), and only then are the runs cut.
 //!
 //! The threshold is chosen on a held-out half of each side's scores and the
 //! bounds are computed on the other half only (Nasr et al. 2023): it never
-//! sees the scores it is judged on. An attack whose score has two values
-//! fixes its threshold in advance and every run is judged.
+//! sees the scores it is judged on. An attack whose score's midpoint is known
+//! in advance (two values, or two mirror-image sides) fixes its threshold
+//! there and every run is judged.
 
 mod dirac;
 mod runs;
@@ -34,7 +37,6 @@ use super::WASM_FACTOR;
 use crate::privacy::audit::{audit_bounds, threshold_from_holdout};
 pub use dirac::{canary_words, dirac_targets, ClippedRounds};
 pub use runs::{gaussian_runs_wanted, separated_runs_wanted};
-use serde::Serialize;
 pub use target::{
     accountant_refuses, dirac_canary, Attack, AuditMode, AuditOptions, AuditRow, AuditTarget,
     AuditTargets, Claim, Sides, AUDIT_ALPHA,
@@ -198,7 +200,7 @@ pub struct SizeField {
 }
 
 /// The size an audit ran at, against the preset's.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AuditSize {
     pub field: &'static str,
     pub noun: &'static str,

@@ -478,8 +478,14 @@ fn notes(rows: &[AuditRow]) -> Vec<String> {
             (true, false) => "That is more than the accountant allows: its sensitivities are high-probability bounds, and this canary is a sample they do not cover, so its ε is no worst-case guarantee.",
             (false, _) => "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does.",
         };
+        // Where a default ran at fewer records than the preset's, the size it
+        // was audited (and its claim computed) at.
+        let at = match (r.n, r.preset_n) {
+            (Some(n), Some(preset)) if n != preset => format!(" at n = {n}"),
+            _ => String::new(),
+        };
         notes.push(format!(
-            "{} at ε = {} (the accountant: ε = {} at δ = {}), from {} runs per side ({}), with 95 % confidence: {}. {}",
+            "{} at ε = {}{at} (the accountant: ε = {} at δ = {}), from {} runs per side ({}), with 95 % confidence: {}. {}",
             r.method,
             fmt_num(r.epsilon),
             fmt_num(r.epsilon_spent),
