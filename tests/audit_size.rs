@@ -17,9 +17,12 @@ const DEFAULT: AuditOptions = AuditOptions {
     seed: 1,
 };
 
+/// A preset, settings, and a budget (seconds in one wasm worker).
+type Small = (&'static str, &'static [(&'static str, &'static str)], f64);
+
 /// Each resizable scenario's preset, test-sized settings whose default is too
-/// slow for a small budget, and the budget (seconds in one wasm worker).
-const SMALL: &[(&str, &[(&str, &str)], f64)] = &[
+/// slow for a small budget, and the budget.
+const SMALL: &[Small] = &[
     (
         "fedrep-paper",
         &[("n", "4000"), ("d", "10"), ("epsilons", "2,8")],
