@@ -111,7 +111,7 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         ));
     }
     out.push_str(&format!(
-        "audit of {} runs per side ({} mode{}) took {seconds:.2} s (estimated {estimate:.2} s); 95 % lower bounds, threshold chosen on a held-out half (or fixed in advance for a two-valued score)\n",
+        "audit of {} runs per side ({} mode{}) took {seconds:.2} s (estimated {estimate:.2} s); 95 % lower bounds, threshold chosen on a held-out half (or fixed in advance where the score's midpoint is known)\n",
         audit.runs(),
         mode.name(),
         if args.broken { ", deliberately broken" } else { "" }
