@@ -116,7 +116,7 @@ pub const AUDIT_SIZE: AuditSizeBy<FedRepConfig> = AuditSizeBy {
     noun: "users",
     of: |c| c.n,
     floor: |_| 50,
-    why: "the white-box score sums the canary's part of each round's noisy mean and that round's noise, whatever the other users' data, and both scale as 1/n (the noise is calibrated to the mean's sensitivity, 2ψ/n under replace-one), so its distribution is the same at any n",
+    why: "the white-box score sums the canary's part of each round's noisy mean and that round's noise, whatever the other users' data, and both scale as 1/n (the noise is calibrated to the mean's sensitivity, 2ψ/n under replace-one), so at any n it is the same distribution scaled by 1/n, which changes no error rate of a threshold at its midpoint 0",
 };
 
 /// A FedRep audit run in one wasm worker against natively: its products are

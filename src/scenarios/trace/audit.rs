@@ -78,7 +78,7 @@ pub const AUDIT_SIZE: AuditSizeBy<TraceConfig> = AuditSizeBy {
     noun: "samples",
     of: |c| c.n[0],
     floor: |c| (2 * c.d1 * c.d2).max(200),
-    why: "in the clipped variant the white-box score sums the canary's clipped step (±ητ/n along the direction it is read on) and the noise along it, whatever the other samples' data, and both scale as 1/n (the noise is calibrated to the sensitivity 2ητ/n), so its distribution is the same at any n; the paper's variant's unclipped canary step depends on the iterate a little",
+    why: "in the clipped variant the white-box score sums the canary's clipped step (±ητ/n along the direction it is read on) and the noise along it, whatever the other samples' data, and both scale as 1/n (the noise is calibrated to the sensitivity 2ητ/n), so at any n it is the same distribution scaled by 1/n, which changes no error rate of a threshold at its midpoint 0; the paper's variant's unclipped canary step depends on the iterate a little",
 };
 
 fn with_sample0(data: &TraceData, p: usize, x: f64, y: f64) -> TraceData {
