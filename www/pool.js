@@ -96,10 +96,12 @@ export class SweepPool {
       chunks: new ChunkCounter(),
     };
     const skip = this.active.kept ? Array.from(this.active.kept.jobs) : null;
-    // The page draws the merge of the parts (never a worker's own view) unless one worker computes all.
-    const light = !this.active.byUsers && (n > 1 || !!this.active.kept);
+    // The page draws the merge of the parts (never a worker's own view) unless one worker computes all;
+    // split by users it draws worker 0's view, so the others report only their progress.
+    const lightRuns = !this.active.byUsers && (n > 1 || !!this.active.kept);
     const split = this.active.byUsers ? 'users' : 'runs';
     for (let i = 0; i < n; i += 1) {
+      const light = lightRuns || (this.active.byUsers && i > 0);
       this.worker(i).postMessage({
         type: 'run', generation: this.generation, preset, fields, shard: i, shards: n, split, skip, light,
       });
