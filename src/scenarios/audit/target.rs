@@ -195,12 +195,6 @@ impl AuditTarget {
         }
     }
 
-    /// A run takes `factor` times as long in one wasm worker as natively.
-    pub fn in_wasm(mut self, factor: f64) -> Self {
-        self.wasm_factor = Some(factor);
-        self
-    }
-
     /// The canary and the neighbouring pair, in words (for the report).
     pub fn canary(&self) -> String {
         self.attack.canary()

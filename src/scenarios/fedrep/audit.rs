@@ -71,10 +71,15 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
         &mut stream(c.seed, Purpose::Initialization, 0xA0D17),
     ));
     // One run: T rounds, each user's head and gradient (both twice over its
-    // m′ training points), as the sweep's cost model counts a FedRep run; a
+    // m′ training points), as the sweep's cost model counts a FedRep run. A
     // run alone (its passes over the users shared with no other run) takes
-    // about 1.6 times that, measured natively at n = 500 and 2000.
-    let seconds_per_run = 1.6
+    // 1.1 times that while the users' data fits in the cache, 2.2 times once
+    // it does not: measured natively on a quiet machine (fedrep-paper, 60 runs
+    // per side) at n = 300 (0.30 s against 0.36 s), n = 2000 (8 MB of data:
+    // 2.05 s against 2.38 s) and n = 20 000 (80 MB: 48.4 s against 47.5 s).
+    let data_bytes = (c.n * c.m * c.d * 8) as f64;
+    let alone = if data_bytes <= 16e6 { 1.1 } else { 2.2 };
+    let seconds_per_run = alone
         * c.rounds as f64
         * 4.0
         * (c.n * c.m_train() * c.d * c.k) as f64
@@ -99,12 +104,6 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
         };
         Ok((claim.on_curve("Private FedRep"), seconds_per_run, rounds))
     })
-    .map(|targets| {
-        targets
-            .into_iter()
-            .map(|t| t.in_wasm(WASM_AUDIT_FACTOR))
-            .collect()
-    })
 }
 
 /// What sizes the audit: the users n. The floor, 50 users: the audit's white-box score
@@ -118,12 +117,6 @@ pub const AUDIT_SIZE: AuditSizeBy<FedRepConfig> = AuditSizeBy {
     floor: |_| 50,
     why: "the white-box score sums the canary's part of each round's noisy mean and that round's noise, whatever the other users' data, and both scale as 1/n (the noise is calibrated to the mean's sensitivity, 2ψ/n under replace-one), so at any n it is the same distribution scaled by 1/n, which changes no error rate of a threshold at its midpoint 0",
 };
-
-/// A FedRep audit run in one wasm worker against natively: its products are
-/// small matrix blocks, which the native build runs with SIMD. Measured in the
-/// page on `fedrep-paper` (10 runs per side, a shared 2-core machine): 1.6 to
-/// 2.7 times the native estimate, against the sweeps' 1.3.
-const WASM_AUDIT_FACTOR: f64 = 2.4;
 
 impl ClippedRounds for FedRepRounds {
     type Run = FedRep;
