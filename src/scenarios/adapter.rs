@@ -488,16 +488,6 @@ impl<E: Experiment> Scenario for Adapter<E> {
         })
     }
 
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        self.merge_beside(preset, pairs, parts, None, coverage)
-    }
-
     fn merge_beside(
         &self,
         preset: &str,

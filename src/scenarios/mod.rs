@@ -332,14 +332,11 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         machine: &Machine,
     ) -> Estimate;
-    /// Seconds the sweep takes in one wasm worker (the page's time estimate and
-    /// warning): the native estimate times [`WASM_FACTOR`], or, for a scenario
-    /// whose kinds of work run at different ratios in wasm (DP-GD), its own
-    /// estimate with its wasm speeds.
-    fn estimated_wasm_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
-        self.estimated_wasm_seconds_on(preset, pairs, &Machine::REFERENCE)
-    }
-    /// The same on `machine` (the page's estimate, with the page's probe's factors).
+    /// Seconds the sweep takes in one wasm worker on `machine` (its factors
+    /// over the reference machine; the JS package's `estimated_seconds`): the
+    /// native estimate times [`WASM_FACTOR`], or, for a scenario whose kinds of
+    /// work run at different ratios in wasm (DP-GD), its own estimate with its
+    /// wasm speeds.
     fn estimated_wasm_seconds_on(
         &self,
         preset: &str,
@@ -367,7 +364,9 @@ pub trait Scenario: Sync {
         pairs: &[(&str, &str)],
         parts: &[Vec<u8>],
         coverage: Coverage,
-    ) -> Result<View, RunError>;
+    ) -> Result<View, RunError> {
+        self.merge_beside(preset, pairs, parts, None, coverage)
+    }
     /// [`Scenario::merge`] of shards that computed every job but those of
     /// `kept`, results kept from an earlier sweep ([`Scenario::reuse`]).
     fn merge_beside(
