@@ -243,7 +243,13 @@ export class AuditPanel {
       $('audit-stop').disabled = true;
       document.body.dataset.audit = 'done';
       const est = this.estimate === null ? '' : ` (estimated ${duration(this.estimate)})`;
-      this.status(`Audit done in ${m.seconds.toFixed(2)} s${est}: the ε charts above mark each audited point from the attack's lower bound to the ε claimed.`);
+      // Only releases drawn on a scenario's ε chart are marked there (trace's chart, whose x axis is each
+      // algorithm's ε, is not), and only where the shown run has that ε.
+      const marked = m.view.rows.some((r) => r.curve);
+      const where = marked
+        ? ': where the ε chart above has an audited ε, a segment marks it from the attack\'s lower bound to the ε claimed'
+        : ': the bounds are in the audit charts and notes below';
+      this.status(`Audit done in ${m.seconds.toFixed(2)} s${est}${where}.`);
       if (this.o.changed) this.o.changed();
     } else if (m.type === 'error') {
       this.running = false;
