@@ -9,7 +9,7 @@ import init, {
   split_by_users, reuse, whole_part, machine_probe, machine_factors, estimated_page_seconds,
 } from './pkg/dp_explorer.js';
 import { loadDescription, describedRegistry } from './describe.js';
-import { registerOffline } from './offline.js';
+import { registerOffline, watchForRelease } from './offline.js';
 import { SettingsForm } from './form.js';
 import { ChartView, Pins } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
@@ -18,6 +18,9 @@ import { download } from './download.js';
 import { AuditPanel } from './audit.js';
 import { claimsList, showClaims } from './claims.js';
 import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
+
+// A new release can take over while the module starts: listen from here on.
+watchForRelease();
 
 const $ = (id) => document.getElementById(id);
 const body = document.body;

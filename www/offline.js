@@ -5,6 +5,8 @@
 // it, and "updated since your last visit" on the next one.
 
 const KEY = 'dp-explorer-version';
+const PREFIX = 'dp-explorer-'; // sw.js names its cache PREFIX + version
+const DOWNLOADED = 'A new version of DP Explorer was downloaded: it is used from your next visit.';
 
 function say(text, reload) {
   const note = document.getElementById('update-note');
@@ -14,10 +16,33 @@ function say(text, reload) {
   note.hidden = false;
 }
 
+function offlineSite() {
+  return document.documentElement.dataset.sw && 'serviceWorker' in navigator;
+}
+
+/**
+ * Listens, from the module's first statement, for a new release taking over this page. The browser checks
+ * for one soon after the page's own files arrive, which on a slow machine can finish while the module still
+ * starts: a listener added at registration would miss it.
+ */
+export function watchForRelease() {
+  if (!offlineSite()) return;
+  const controlled = !!navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (controlled) say(DOWNLOADED, true);
+  });
+}
+
+/** Whether a release other than this page's owns the site's cache: the service worker of a newer one took over. */
+async function replacedByNewRelease(running) {
+  if (!running || !navigator.serviceWorker.controller || !('caches' in self)) return false;
+  const ours = (await caches.keys()).filter((k) => k.startsWith(PREFIX));
+  return ours.length > 0 && !ours.includes(PREFIX + running);
+}
+
 export function registerOffline() {
+  if (!offlineSite()) return;
   const root = document.documentElement;
-  const script = root.dataset.sw;
-  if (!script || !('serviceWorker' in navigator)) return;
   const running = root.dataset.version || '';
   let seen = null;
   try {
@@ -34,12 +59,9 @@ export function registerOffline() {
     note.querySelector('button').addEventListener('click', () => location.reload());
     note.querySelector('.close').addEventListener('click', () => { note.hidden = true; });
   }
-  // A page already controlled whose controller changes: a new release was installed.
-  const controlled = !!navigator.serviceWorker.controller;
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (controlled) say('A new version of DP Explorer was downloaded: it is used from your next visit.', true);
-  });
-  navigator.serviceWorker.register(script, { updateViaCache: 'none' }).catch((e) => {
+  // Belt and braces with watchForRelease: a release that took over before it ran left only its own cache.
+  replacedByNewRelease(running).then((yes) => { if (yes) say(DOWNLOADED, true); }, () => {});
+  navigator.serviceWorker.register(root.dataset.sw, { updateViaCache: 'none' }).catch((e) => {
     console.warn(`offline use is not available: ${e.message || e}`);
   });
 }
