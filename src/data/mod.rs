@@ -2,6 +2,7 @@
 //! own random stream, so a dataset is reproducible from (seed, index) alone.
 
 pub mod margin_classification;
+pub mod normal_lanes;
 pub mod random_features;
 pub mod shared_representation;
 pub mod trace_regression;

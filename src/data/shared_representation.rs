@@ -6,6 +6,7 @@
 //! Each user's data is drawn from its own stream (seed, UserData, i), so user i's
 //! data is the same whatever n is and however users are split into chunks.
 
+use crate::data::normal_lanes::{lanes_enabled, NormalLanes, LANES};
 use crate::linalg::{axpy, dot, gaussian_matrix, orthonormalize};
 use crate::rng::{fast_stream, stream, Purpose};
 use nalgebra::DMatrix;
@@ -56,6 +57,32 @@ pub struct UserView<'a> {
     pub holdout: Points<'a>,
     pub v_star: &'a [f64],
     pub w_star: &'a [f64],
+}
+
+/// Room for [`LANES`] users' heads and points (slot b's at `v[b·k..]`,
+/// `w[b·d..]`, `x[b·m·d..]`, `y[b·m..]`) and their normal draws.
+#[derive(Clone, Debug, Default)]
+pub struct UserBatch {
+    pub v: Vec<f64>,
+    pub w: Vec<f64>,
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    normals: Vec<f64>,
+    sequences: Vec<f64>,
+}
+
+impl UserBatch {
+    pub fn new(model: &SharedRepresentationModel) -> Self {
+        let (d, k, m) = (model.d, model.k, model.m);
+        UserBatch {
+            v: vec![0.0; LANES * k],
+            w: vec![0.0; LANES * d],
+            x: vec![0.0; LANES * m * d],
+            y: vec![0.0; LANES * m],
+            normals: Vec::new(),
+            sequences: Vec::new(),
+        }
+    }
 }
 
 /// A generated dataset. When stored, features are row-major per user: user i's
@@ -127,21 +154,12 @@ impl SharedRepresentationModel {
         x: &mut [f64],
         y: &mut [f64],
     ) {
-        let (d, k) = (self.d, self.k);
+        let d = self.d;
         let mut rng = fast_stream(self.seed, Purpose::UserData, i as u64);
         for vq in v.iter_mut() {
             *vq = rng.sample(StandardNormal);
         }
-        if self.unit_heads {
-            let norm = v.iter().map(|a| a * a).sum::<f64>().sqrt();
-            if norm > 0.0 {
-                v.iter_mut().for_each(|a| *a /= norm);
-            }
-        }
-        w.iter_mut().for_each(|a| *a = 0.0);
-        for q in 0..k {
-            axpy(v[q], &u_star_cols[q * d..(q + 1) * d], w);
-        }
+        self.finish_head(v, w, u_star_cols);
         for j in 0..points {
             let row = &mut x[j * d..(j + 1) * d];
             for xv in row.iter_mut() {
@@ -149,6 +167,64 @@ impl SharedRepresentationModel {
             }
             let zeta: f64 = rng.sample(StandardNormal);
             y[j] = dot(row, w) + self.noise * zeta;
+        }
+    }
+
+    /// [`Self::fill_user`] for up to [`LANES`] users at once, their streams
+    /// drawn side by side in vector lanes ([`NormalLanes`]): user `users[b]`
+    /// goes to `batch` slot b, with exactly the numbers `fill_user` gives it.
+    pub fn fill_users_in_lanes(
+        &self,
+        users: &[usize],
+        u_star_cols: &[f64],
+        points: usize,
+        batch: &mut UserBatch,
+    ) {
+        assert!(!users.is_empty() && users.len() <= LANES);
+        let (d, k) = (self.d, self.k);
+        let draws = k + points * (d + 1);
+        // A short batch repeats its last user in the spare lanes.
+        let streams: [_; LANES] = std::array::from_fn(|l| {
+            let i = users[l.min(users.len() - 1)];
+            fast_stream(self.seed, Purpose::UserData, i as u64)
+        });
+        batch.normals.resize(draws * LANES, 0.0);
+        batch.sequences.resize(draws * LANES, 0.0);
+        NormalLanes::new(&streams).fill(&mut batch.normals);
+        // Lane b's draws, in order, into `sequences[b·draws..]`.
+        for (t, row) in batch.normals.chunks_exact(LANES).enumerate() {
+            for (b, &z) in row.iter().enumerate() {
+                batch.sequences[b * draws + t] = z;
+            }
+        }
+        for b in 0..users.len() {
+            let z = &batch.sequences[b * draws..(b + 1) * draws];
+            let v = &mut batch.v[b * k..(b + 1) * k];
+            let w = &mut batch.w[b * d..(b + 1) * d];
+            v.copy_from_slice(&z[..k]);
+            self.finish_head(v, w, u_star_cols);
+            let x = &mut batch.x[b * self.m * d..];
+            let y = &mut batch.y[b * self.m..];
+            for (j, point) in z[k..].chunks_exact(d + 1).enumerate() {
+                let row = &mut x[j * d..(j + 1) * d];
+                row.copy_from_slice(&point[..d]);
+                y[j] = dot(row, w) + self.noise * point[d];
+            }
+        }
+    }
+
+    /// v_i* (drawn) made unit if asked, and w_i* = U* v_i*.
+    fn finish_head(&self, v: &mut [f64], w: &mut [f64], u_star_cols: &[f64]) {
+        let d = self.d;
+        if self.unit_heads {
+            let norm = v.iter().map(|a| a * a).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                v.iter_mut().for_each(|a| *a /= norm);
+            }
+        }
+        w.iter_mut().for_each(|a| *a = 0.0);
+        for (q, &vq) in v.iter().enumerate() {
+            axpy(vq, &u_star_cols[q * d..(q + 1) * d], w);
         }
     }
 
@@ -256,6 +332,38 @@ impl FederatedDataset {
                     Part::Train => mt,
                     Part::All => m,
                 };
+                if lanes_enabled() {
+                    let mut batch = UserBatch::new(&self.model);
+                    let mut users = users.peekable();
+                    while users.peek().is_some() {
+                        let mut idx = [0usize; LANES];
+                        let mut len = 0;
+                        for i in users.by_ref().take(LANES) {
+                            idx[len] = i;
+                            len += 1;
+                        }
+                        self.model.fill_users_in_lanes(
+                            &idx[..len],
+                            self.u_star.as_slice(),
+                            points,
+                            &mut batch,
+                        );
+                        for (b, &i) in idx[..len].iter().enumerate() {
+                            let all = Points {
+                                x: &batch.x[b * m * d..(b + 1) * m * d],
+                                y: &batch.y[b * m..(b + 1) * m],
+                            };
+                            f(&UserView {
+                                index: i,
+                                train: all.slice(0..mt, d),
+                                holdout: all.slice(mt..points.max(mt), d),
+                                v_star: &batch.v[b * k..(b + 1) * k],
+                                w_star: &batch.w[b * d..(b + 1) * d],
+                            });
+                        }
+                    }
+                    return;
+                }
                 let (mut v, mut w) = (vec![0.0; k], vec![0.0; d]);
                 let (mut x, mut y) = (vec![0.0; m * d], vec![0.0; m]);
                 for i in users {
@@ -409,6 +517,122 @@ mod tests {
             assert_eq!(u.train.y, a[3].1.as_slice());
             assert!(u.holdout.is_empty());
         });
+    }
+
+    /// The users' pass fills users in vector lanes; every user must get the
+    /// numbers the scalar `fill_user` gives it, bit for bit, including users
+    /// whose draws go through the ziggurat's wedges and tail.
+    #[test]
+    fn users_filled_in_lanes_match_the_scalar_fill_bit_for_bit() {
+        use crate::data::normal_lanes::ziggurat_x;
+        use rand::Rng;
+        let model = SharedRepresentationModel {
+            n: 100_003,
+            d: 7,
+            k: 3,
+            m: 5,
+            m_train: 3,
+            noise: 0.5,
+            unit_heads: false,
+            seed: 29,
+        };
+        let data = model.streamed();
+        let (d, k, m) = (model.d, model.k, model.m);
+        let u = data.u_star.as_slice();
+        let (mut v, mut w) = (vec![0.0; k], vec![0.0; d]);
+        let (mut x, mut y) = (vec![0.0; m * d], vec![0.0; m]);
+        let bits = |a: &[f64]| a.iter().map(|z| z.to_bits()).collect::<Vec<_>>();
+        let mut seen = 0;
+        data.for_each_user(0..model.n, Part::All, |user| {
+            model.fill_user(user.index, u, m, &mut v, &mut w, &mut x, &mut y);
+            assert_eq!(user.index, seen, "users out of order");
+            assert_eq!(bits(user.v_star), bits(&v), "v of user {}", user.index);
+            assert_eq!(bits(user.w_star), bits(&w), "w of user {}", user.index);
+            assert_eq!(
+                bits(user.train.x),
+                bits(&x[..3 * d]),
+                "S⁰ x of user {}",
+                user.index
+            );
+            assert_eq!(
+                bits(user.train.y),
+                bits(&y[..3]),
+                "S⁰ y of user {}",
+                user.index
+            );
+            assert_eq!(
+                bits(user.holdout.x),
+                bits(&x[3 * d..]),
+                "S¹ x of user {}",
+                user.index
+            );
+            assert_eq!(
+                bits(user.holdout.y),
+                bits(&y[3..]),
+                "S¹ y of user {}",
+                user.index
+            );
+            seen += 1;
+        });
+        assert_eq!(seen, model.n);
+        // S⁰ only, over a pass that skips users (a short last batch too).
+        let mut seen = 0;
+        data.for_each_user((5..model.n).step_by(7), Part::Train, |user| {
+            model.fill_user(user.index, u, 3, &mut v, &mut w, &mut x, &mut y);
+            assert_eq!(user.index, 5 + 7 * seen);
+            assert_eq!(
+                bits(user.train.y),
+                bits(&y[..3]),
+                "S⁰ y of user {}",
+                user.index
+            );
+            assert_eq!(
+                bits(user.train.x),
+                bits(&x[..3 * d]),
+                "S⁰ x of user {}",
+                user.index
+            );
+            assert!(user.holdout.is_empty());
+            seen += 1;
+        });
+        assert_eq!(seen, (model.n - 5).div_ceil(7));
+        // Unit heads, through the stored dataset's own scalar fill.
+        let unit = SharedRepresentationModel {
+            n: 1001,
+            unit_heads: true,
+            ..model.clone()
+        };
+        let stored = unit.generate();
+        unit.streamed().for_each_user(0..unit.n, Part::All, |user| {
+            let i = user.index;
+            assert_eq!(bits(user.v_star), bits(stored.v_star(i)));
+            assert_eq!(bits(user.train.y), bits(stored.train(i).y));
+            assert_eq!(bits(user.holdout.x), bits(stored.holdout(i).x));
+        });
+        // The users above went through the rare paths: count their draws
+        // outside the layers' boxes (the same words the sampler reads).
+        let table = ziggurat_x();
+        let (mut wedges, mut tails) = (0, 0);
+        for i in 0..model.n {
+            let mut rng = fast_stream(model.seed, Purpose::UserData, i as u64);
+            for _ in 0..k + m * (d + 1) {
+                let word = rng.clone().next_u64();
+                let layer = (word & 0xff) as usize;
+                let u = f64::from_bits((word >> 12) | (1024u64 << 52)) - 3.0;
+                if (u * table[layer]).abs() >= table[layer + 1] {
+                    if layer == 0 {
+                        tails += 1;
+                    } else {
+                        wedges += 1;
+                    }
+                }
+                let _: f64 = rng.sample(StandardNormal);
+            }
+        }
+        assert!(
+            wedges > 10_000 && tails > 100,
+            "wedges {wedges}, tails {tails}"
+        );
     }
 
     #[test]

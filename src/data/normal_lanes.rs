@@ -1,0 +1,439 @@
+//! Standard normal draws for several streams at once: each vector lane holds
+//! one Xoshiro256++ state (one user's stream), and the common path of
+//! rand_distr's ziggurat (`StandardNormal`: ZIGNOR, Doornik 2005) runs across
+//! the lanes: 8-bit layer index from the low bits, u ∈ [−1, 1) from the high
+//! 52, one multiply, one compare with the next layer's abscissa. A lane whose
+//! candidate falls outside its layer's box (about 1 draw in 80: a wedge or the
+//! tail) rewinds its state by one step and redraws that variate with
+//! rand_distr's own sampler, so every stream gives exactly the numbers
+//! `rng.sample(StandardNormal)` gives it, draw by draw (tested).
+//!
+//! This project's speed-up, not part of any paper: the users' data of a
+//! streamed run are redrawn on every pass (docs/performance.md).
+
+use rand::{RngExt, SeedableRng, TryRng};
+use rand_distr::StandardNormal;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::convert::Infallible;
+use std::sync::OnceLock;
+
+/// Streams drawn at once: 8 natively (one AVX-512 register of u64, two AVX2
+/// ones), 4 in wasm (two simd128 registers; measured in docs/performance.md).
+#[cfg(target_arch = "wasm32")]
+pub const LANES: usize = 4;
+#[cfg(not(target_arch = "wasm32"))]
+pub const LANES: usize = 8;
+
+/// Whether this build draws in lanes: natively not when `DP_EXPLORER_SIMD`
+/// forces the scalar build ([`crate::dense::x86_build`]), which then fills
+/// user after user with the scalar sampler (the same numbers).
+pub fn lanes_enabled() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::dense::x86_build() != crate::dense::X86Build::Scalar
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        true
+    }
+}
+
+/// Xoshiro256++ states of `LANES` streams, word by word (`s[w][lane]`), so one
+/// step of every stream is a handful of vector operations.
+pub struct NormalLanes {
+    s: [[u64; LANES]; 4],
+}
+
+impl NormalLanes {
+    pub fn new(streams: &[Xoshiro256PlusPlus; LANES]) -> Self {
+        let mut s = [[0u64; LANES]; 4];
+        for (lane, rng) in streams.iter().enumerate() {
+            let words = state_words(rng);
+            for w in 0..4 {
+                s[w][lane] = words[w];
+            }
+        }
+        NormalLanes { s }
+    }
+
+    /// Lane `lane`'s stream as it stands now.
+    pub fn stream(&self, lane: usize) -> Xoshiro256PlusPlus {
+        from_words([
+            self.s[0][lane],
+            self.s[1][lane],
+            self.s[2][lane],
+            self.s[3][lane],
+        ])
+    }
+
+    /// Draws `out.len() / LANES` standard normals from every stream:
+    /// `out[t·LANES + lane]` is stream `lane`'s t-th draw.
+    pub fn fill(&mut self, out: &mut [f64]) {
+        assert_eq!(out.len() % LANES, 0, "normal lanes: output not whole rows");
+        #[cfg(target_arch = "x86_64")]
+        match crate::dense::x86_build() {
+            // SAFETY: the build is only chosen when the CPU has the features.
+            crate::dense::X86Build::Avx512 => {
+                return unsafe { fill_avx512(&mut self.s, out, ziggurat_pairs()) }
+            }
+            crate::dense::X86Build::Avx2 => {
+                return unsafe { fill_avx2(&mut self.s, out, ziggurat_pairs()) }
+            }
+            crate::dense::X86Build::Scalar => {}
+        }
+        fill_kernel(&mut self.s, out, ziggurat_x());
+    }
+}
+
+fn state_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
+    let bytes = rng.state();
+    std::array::from_fn(|w| u64::from_le_bytes(bytes[8 * w..8 * w + 8].try_into().unwrap()))
+}
+
+fn from_words(words: [u64; 4]) -> Xoshiro256PlusPlus {
+    let mut seed = [0u8; 32];
+    for (w, word) in words.iter().enumerate() {
+        seed[8 * w..8 * w + 8].copy_from_slice(&word.to_le_bytes());
+    }
+    Xoshiro256PlusPlus::from_seed(seed)
+}
+
+/// One stream's Xoshiro256++ state as plain words, stepped exactly as
+/// rand_xoshiro steps it (tested), so a lane's state goes to rand_distr's
+/// sampler and back without conversions.
+struct Words([u64; 4]);
+
+impl TryRng for Words {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let s = &mut self.0;
+        let bits = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        Ok(bits)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Infallible> {
+        unimplemented!("the ziggurat draws words only")
+    }
+}
+
+/// One lane's draw whose candidate left the box: from the state before that
+/// step, rand_distr's sampler redraws it (the same first word, then the wedge
+/// or the tail, and further tries if those reject).
+#[inline]
+fn redraw(words: [u64; 4]) -> (f64, [u64; 4]) {
+    let mut rng = Words(words);
+    let z: f64 = rng.sample(StandardNormal);
+    (z, rng.0)
+}
+
+/// The body every build shares; the target features of its caller let LLVM
+/// turn the loops over lanes into vector code (rotates, shifts, xors, adds on
+/// u64, a gather of the abscissae, a masked compare).
+#[inline(always)]
+fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], table: &[f64; 257]) {
+    let [mut s0, mut s1, mut s2, mut s3] = *s;
+    for row in out.chunks_exact_mut(LANES) {
+        let before = [s0, s1, s2, s3];
+        let mut x = [0.0f64; LANES];
+        let mut inside = [false; LANES];
+        for l in 0..LANES {
+            // Xoshiro256++ (rand_xoshiro's next_u64).
+            let bits = s0[l]
+                .wrapping_add(s3[l])
+                .rotate_left(23)
+                .wrapping_add(s0[l]);
+            let t = s1[l] << 17;
+            s2[l] ^= s0[l];
+            s3[l] ^= s1[l];
+            s1[l] ^= s2[l];
+            s0[l] ^= s3[l];
+            s2[l] ^= t;
+            s3[l] = s3[l].rotate_left(45);
+            // rand_distr's ziggurat, symmetric: layer from the low 8 bits, the
+            // high 52 as a float in [2, 4), minus 3.
+            let i = (bits & 0xff) as usize;
+            let u = f64::from_bits((bits >> 12) | (1024u64 << 52)) - 3.0;
+            let xl = u * table[i];
+            inside[l] = xl.abs() < table[i + 1];
+            x[l] = xl;
+        }
+        row.copy_from_slice(&x);
+        if !inside.iter().all(|&a| a) {
+            for l in 0..LANES {
+                if !inside[l] {
+                    let (z, w) = redraw([before[0][l], before[1][l], before[2][l], before[3][l]]);
+                    row[l] = z;
+                    s0[l] = w[0];
+                    s1[l] = w[1];
+                    s2[l] = w[2];
+                    s3[l] = w[3];
+                }
+            }
+        }
+    }
+    *s = [s0, s1, s2, s3];
+}
+
+/// Lanes whose candidate left its layer's box (bit l set): redrawn one by one
+/// from their states `before` the step, the states written back into `s`.
+#[cold]
+#[inline(never)]
+fn redraw_lanes(
+    outside: u32,
+    before: &[[u64; LANES]; 4],
+    s: &mut [[u64; LANES]; 4],
+    row: &mut [f64],
+) {
+    for (l, z) in row.iter_mut().enumerate() {
+        if outside & (1 << l) != 0 {
+            let (draw, w) = redraw([before[0][l], before[1][l], before[2][l], before[3][l]]);
+            *z = draw;
+            for (word, value) in w.into_iter().enumerate() {
+                s[word][l] = value;
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{
+    _mm256_add_epi64, _mm256_and_pd, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmp_pd,
+    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_mul_pd, _mm256_or_si256, _mm256_set1_epi64x,
+    _mm256_set1_pd, _mm256_set_m128d, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_pd,
+    _mm256_storeu_si256, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd, _mm256_xor_si256,
+    _mm_loadu_pd, _CMP_LT_OQ,
+};
+
+/// The x86-64 kernel: the 8 lanes as two 256-bit vectors of 4 u64 (AVX2
+/// intrinsics; under AVX-512VL LLVM turns each shift pair of a rotate into
+/// one `vprolq`). The same operations as [`fill_kernel`], in IEEE
+/// arithmetic lane by lane, hence the same bits.
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_lanes_kernel {
+    ($features:literal, $name:ident) => {
+        #[target_feature(enable = $features)]
+        unsafe fn $name(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 256]) {
+            // (Macros, not closures: a closure does not inherit the target
+            // features, and LLVM does not inline it into this function.)
+            const HALVES: usize = LANES / 4;
+            macro_rules! load {
+                ($s:expr) => {{
+                    let mut v = [[_mm256_set1_epi64x(0); HALVES]; 4];
+                    for w in 0..4 {
+                        for h in 0..HALVES {
+                            v[w][h] = _mm256_loadu_si256($s[w][4 * h..].as_ptr().cast());
+                        }
+                    }
+                    v
+                }};
+            }
+            macro_rules! store {
+                ($v:expr, $s:expr) => {
+                    for w in 0..4 {
+                        for h in 0..HALVES {
+                            _mm256_storeu_si256($s[w][4 * h..].as_mut_ptr().cast(), $v[w][h]);
+                        }
+                    }
+                };
+            }
+            macro_rules! rotl {
+                ($x:expr, $r:literal, $rr:literal) => {{
+                    let x = $x;
+                    _mm256_or_si256(_mm256_slli_epi64::<$r>(x), _mm256_srli_epi64::<$rr>(x))
+                }};
+            }
+            let exponent = _mm256_set1_epi64x(1024 << 52);
+            let low8 = _mm256_set1_epi64x(0xff);
+            let no_sign = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let three = _mm256_set1_pd(3.0);
+            let mut v = load!(s);
+            for row in out.chunks_exact_mut(LANES) {
+                let before = v;
+                let mut outside = 0u32;
+                for h in 0..HALVES {
+                    let (s0, s1, s2, s3) = (v[0][h], v[1][h], v[2][h], v[3][h]);
+                    // Xoshiro256++.
+                    let bits = _mm256_add_epi64(rotl!(_mm256_add_epi64(s0, s3), 23, 41), s0);
+                    let t = _mm256_slli_epi64::<17>(s1);
+                    let s2 = _mm256_xor_si256(s2, s0);
+                    let s3 = _mm256_xor_si256(s3, s1);
+                    let s1 = _mm256_xor_si256(s1, s2);
+                    let s0 = _mm256_xor_si256(s0, s3);
+                    let s2 = _mm256_xor_si256(s2, t);
+                    let s3 = rotl!(s3, 45, 19);
+                    (v[0][h], v[1][h], v[2][h], v[3][h]) = (s0, s1, s2, s3);
+                    // The ziggurat's box test.
+                    let i = _mm256_and_si256(bits, low8);
+                    let u = _mm256_sub_pd(
+                        _mm256_castsi256_pd(_mm256_or_si256(
+                            _mm256_srli_epi64::<12>(bits),
+                            exponent,
+                        )),
+                        three,
+                    );
+                    // (x_i, x_i+1) of each lane in one 128-bit load rather
+                    // than gathers (vgatherqpd is slow on Zen 4).
+                    let mut li = [0u64; 4];
+                    _mm256_storeu_si256(li.as_mut_ptr().cast(), i);
+                    macro_rules! pair {
+                        ($l:literal) => {
+                            _mm_loadu_pd(pairs[li[$l] as usize & 0xff].as_ptr())
+                        };
+                    }
+                    let (even, odd) = (
+                        _mm256_set_m128d(pair!(2), pair!(0)),
+                        _mm256_set_m128d(pair!(3), pair!(1)),
+                    );
+                    let xi = _mm256_unpacklo_pd(even, odd);
+                    let next = _mm256_unpackhi_pd(even, odd);
+                    let x = _mm256_mul_pd(u, xi);
+                    let inside = _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_and_pd(x, no_sign), next);
+                    outside |= ((!_mm256_movemask_pd(inside) as u32) & 0xf) << (4 * h);
+                    _mm256_storeu_pd(row[4 * h..].as_mut_ptr(), x);
+                }
+                if outside != 0 {
+                    let (mut now, mut was) = ([[0u64; LANES]; 4], [[0u64; LANES]; 4]);
+                    store!(v, now);
+                    store!(before, was);
+                    redraw_lanes(outside, &was, &mut now, row);
+                    v = load!(now);
+                }
+            }
+            store!(v, s);
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+x86_lanes_kernel!("avx512f,avx512vl", fill_avx512);
+#[cfg(target_arch = "x86_64")]
+x86_lanes_kernel!("avx2", fill_avx2);
+
+/// The ziggurat's layer abscissae x_0 … x_256 (x_256 = 0), read once off
+/// rand_distr's own `StandardNormal` rather than copied: a generator that
+/// yields one chosen word (layer i, u = 2⁻²⁰) makes the sampler return
+/// u·x_i, exact since u is a power of two. The top layer's box is empty
+/// (x_256 = 0), so its candidate goes to the wedge test, which a second word
+/// of all ones (a uniform just under 1) passes.
+pub fn ziggurat_x() -> &'static [f64; 257] {
+    static TABLE: OnceLock<[f64; 257]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [0.0; 257];
+        // The float 3 + 2⁻²⁰ in [2, 4): its 52 mantissa bits.
+        let mantissa = (3.0f64 + 2f64.powi(-20)).to_bits() & ((1u64 << 52) - 1);
+        for (i, xi) in table.iter_mut().enumerate().take(256) {
+            let mut probe = Probe {
+                words: [(mantissa << 12) | i as u64, u64::MAX],
+                calls: 0,
+            };
+            let x: f64 = probe.sample(StandardNormal);
+            assert!(
+                probe.calls == 1 || (i == 255 && probe.calls == 2),
+                "rand_distr's StandardNormal no longer draws as normal_lanes expects (layer {i})"
+            );
+            *xi = x * 2f64.powi(20);
+        }
+        table
+    })
+}
+
+/// (x_i, x_i+1) for each layer i, side by side for one load.
+fn ziggurat_pairs() -> &'static [[f64; 2]; 256] {
+    static PAIRS: OnceLock<[[f64; 2]; 256]> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        let x = ziggurat_x();
+        std::array::from_fn(|i| [x[i], x[i + 1]])
+    })
+}
+
+/// Yields `words`, then a word the sampler accepts at once (layer 1, u = 0),
+/// so a sampler that drew otherwise than expected ends and fails the check.
+struct Probe {
+    words: [u64; 2],
+    calls: usize,
+}
+
+impl TryRng for Probe {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let word = self
+            .words
+            .get(self.calls)
+            .copied()
+            .unwrap_or((3.0f64.to_bits() & ((1u64 << 52) - 1)) << 12 | 1);
+        self.calls += 1;
+        Ok(word)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Infallible> {
+        unimplemented!("the ziggurat draws words only")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    #[test]
+    fn the_table_decreases_to_zero_from_the_tail_start() {
+        let x = ziggurat_x();
+        assert!(
+            x.windows(2).all(|p| p[0] > p[1]),
+            "abscissae not decreasing"
+        );
+        assert_eq!(x[256], 0.0);
+        // x_1 is the tail's start r of the 256-layer ziggurat (Marsaglia & Tsang 2000).
+        assert!((x[1] - 3.654152885361009).abs() < 1e-12, "x_1 = {}", x[1]);
+    }
+
+    #[test]
+    fn every_lane_draws_exactly_what_the_scalar_sampler_draws() {
+        // 4000 draws a lane, about 50 per lane through the wedges or the tail.
+        let seeds: [Xoshiro256PlusPlus; LANES] =
+            std::array::from_fn(|l| Xoshiro256PlusPlus::seed_from_u64(1000 + l as u64));
+        let mut lanes = NormalLanes::new(&seeds);
+        let count = 4000;
+        let mut out = vec![0.0; count * LANES];
+        lanes.fill(&mut out[..LANES * 7]);
+        lanes.fill(&mut out[LANES * 7..]);
+        let table = ziggurat_x();
+        let (mut wedges, mut tails) = (0, 0);
+        for (l, seed) in seeds.iter().enumerate() {
+            let mut rng = seed.clone();
+            for t in 0..count {
+                let mut peek = rng.clone();
+                let bits = peek.next_u64();
+                let i = (bits & 0xff) as usize;
+                let u = f64::from_bits((bits >> 12) | (1024u64 << 52)) - 3.0;
+                if (u * table[i]).abs() >= table[i + 1] {
+                    if i == 0 {
+                        tails += 1;
+                    } else {
+                        wedges += 1;
+                    }
+                }
+                let z: f64 = rng.sample(StandardNormal);
+                assert_eq!(
+                    out[t * LANES + l].to_bits(),
+                    z.to_bits(),
+                    "lane {l} draw {t}"
+                );
+            }
+            assert_eq!(lanes.stream(l), rng, "lane {l}'s stream after the draws");
+        }
+        assert!(wedges > 100 && tails > 0, "wedges {wedges}, tails {tails}");
+    }
+}
