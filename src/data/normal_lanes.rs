@@ -3,7 +3,7 @@
 //! rand_distr's ziggurat (`StandardNormal`: ZIGNOR, Doornik 2005) runs across
 //! the lanes: 8-bit layer index from the low bits, u ∈ [−1, 1) from the high
 //! 52, one multiply, one compare with the next layer's abscissa. A lane whose
-//! candidate falls outside its layer's box (about 1 draw in 80: a wedge or the
+//! candidate falls outside its layer's box (1.5 % of draws: a wedge or the
 //! tail) rewinds its state by one step and redraws that variate with
 //! rand_distr's own sampler, so every stream gives exactly the numbers
 //! `rng.sample(StandardNormal)` gives it, draw by draw (tested).
@@ -81,6 +81,9 @@ impl NormalLanes {
             }
             crate::dense::X86Build::Scalar => {}
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return fill_simd128(&mut self.s, out, ziggurat_pairs());
+        #[allow(unreachable_code)]
         fill_kernel(&mut self.s, out, ziggurat_x());
     }
 }
@@ -136,9 +139,8 @@ fn redraw(words: [u64; 4]) -> (f64, [u64; 4]) {
     (z, rng.0)
 }
 
-/// The body every build shares; the target features of its caller let LLVM
-/// turn the loops over lanes into vector code (rotates, shifts, xors, adds on
-/// u64, a gather of the abscissae, a masked compare).
+/// The portable build (no x86-64 or wasm SIMD kernel): the same steps in
+/// plain Rust over the lanes' arrays, the reference the vector kernels follow.
 #[inline(always)]
 fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], table: &[f64; 257]) {
     let [mut s0, mut s1, mut s2, mut s3] = *s;
@@ -319,6 +321,83 @@ x86_lanes_kernel!("avx512f,avx512vl", fill_avx512);
 #[cfg(target_arch = "x86_64")]
 x86_lanes_kernel!("avx2", fill_avx2);
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use std::arch::wasm32::{
+    f64x2_abs, f64x2_lt, f64x2_mul, f64x2_splat, f64x2_sub, i64x2_add, i64x2_bitmask, i64x2_shl,
+    i64x2_shuffle, i64x2_splat, u64x2_extract_lane, u64x2_shr, v128, v128_and, v128_load, v128_or,
+    v128_store, v128_xor,
+};
+
+/// The wasm kernel: the 4 lanes as two simd128 vectors of 2 u64 (no gather:
+/// each lane's (x_i, x_i+1) is one 128-bit load). The same operations as
+/// [`fill_kernel`], lane by lane, hence the same bits.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 256]) {
+    const HALVES: usize = LANES / 2;
+    let load = |s: &[[u64; LANES]; 4]| -> [[v128; HALVES]; 4] {
+        // SAFETY: each load reads two u64 inside s[w].
+        std::array::from_fn(|w| {
+            std::array::from_fn(|h| unsafe { v128_load(s[w][2 * h..].as_ptr().cast()) })
+        })
+    };
+    let store = |v: &[[v128; HALVES]; 4], s: &mut [[u64; LANES]; 4]| {
+        for w in 0..4 {
+            for h in 0..HALVES {
+                // SAFETY: each store writes two u64 inside s[w].
+                unsafe { v128_store(s[w][2 * h..].as_mut_ptr().cast(), v[w][h]) };
+            }
+        }
+    };
+    let rotl = |x: v128, r: u32| v128_or(i64x2_shl(x, r), u64x2_shr(x, 64 - r));
+    let exponent = i64x2_splat(1024 << 52);
+    let low8 = i64x2_splat(0xff);
+    let three = f64x2_splat(3.0);
+    let mut v = load(s);
+    for row in out.chunks_exact_mut(LANES) {
+        let before = v;
+        let mut outside = 0u32;
+        for h in 0..HALVES {
+            let (s0, s1, s2, s3) = (v[0][h], v[1][h], v[2][h], v[3][h]);
+            // Xoshiro256++.
+            let bits = i64x2_add(rotl(i64x2_add(s0, s3), 23), s0);
+            let t = i64x2_shl(s1, 17);
+            let s2 = v128_xor(s2, s0);
+            let s3 = v128_xor(s3, s1);
+            let s1 = v128_xor(s1, s2);
+            let s0 = v128_xor(s0, s3);
+            let s2 = v128_xor(s2, t);
+            let s3 = rotl(s3, 45);
+            (v[0][h], v[1][h], v[2][h], v[3][h]) = (s0, s1, s2, s3);
+            // The ziggurat's box test.
+            let i = v128_and(bits, low8);
+            let u = f64x2_sub(v128_or(u64x2_shr(bits, 12), exponent), three);
+            let pair = |l: u64| {
+                // SAFETY: l < 256 (masked), a whole [f64; 2] entry.
+                unsafe { v128_load(pairs[l as usize & 0xff].as_ptr().cast()) }
+            };
+            let (p0, p1) = (
+                pair(u64x2_extract_lane::<0>(i)),
+                pair(u64x2_extract_lane::<1>(i)),
+            );
+            let xi = i64x2_shuffle::<0, 2>(p0, p1);
+            let next = i64x2_shuffle::<1, 3>(p0, p1);
+            let x = f64x2_mul(u, xi);
+            let inside = f64x2_lt(f64x2_abs(x), next);
+            outside |= ((!i64x2_bitmask(inside) as u32) & 0x3) << (2 * h);
+            // SAFETY: the row has LANES f64, this half writes two of them.
+            unsafe { v128_store(row[2 * h..].as_mut_ptr().cast(), x) };
+        }
+        if outside != 0 {
+            let (mut now, mut was) = ([[0u64; LANES]; 4], [[0u64; LANES]; 4]);
+            store(&v, &mut now);
+            store(&before, &mut was);
+            redraw_lanes(outside, &was, &mut now, row);
+            v = load(&now);
+        }
+    }
+    store(&v, s);
+}
+
 /// The ziggurat's layer abscissae x_0 … x_256 (x_256 = 0), read once off
 /// rand_distr's own `StandardNormal` rather than copied: a generator that
 /// yields one chosen word (layer i, u = 2⁻²⁰) makes the sampler return
@@ -397,6 +476,19 @@ mod tests {
         assert_eq!(x[256], 0.0);
         // x_1 is the tail's start r of the 256-layer ziggurat (Marsaglia & Tsang 2000).
         assert!((x[1] - 3.654152885361009).abs() < 1e-12, "x_1 = {}", x[1]);
+    }
+
+    #[test]
+    fn the_portable_build_draws_what_the_vector_build_draws() {
+        let seeds: [Xoshiro256PlusPlus; LANES] =
+            std::array::from_fn(|l| Xoshiro256PlusPlus::seed_from_u64(7 + l as u64));
+        let mut lanes = NormalLanes::new(&seeds);
+        let mut portable = NormalLanes::new(&seeds);
+        let (mut a, mut b) = (vec![0.0; 3000 * LANES], vec![0.0; 3000 * LANES]);
+        lanes.fill(&mut a);
+        fill_kernel(&mut portable.s, &mut b, ziggurat_x());
+        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+        assert_eq!(lanes.s, portable.s);
     }
 
     #[test]
