@@ -66,10 +66,10 @@ impl NormalLanes {
         ])
     }
 
-    /// Draws `out.len() / LANES` standard normals from every stream:
-    /// `out[t·LANES + lane]` is stream `lane`'s t-th draw.
+    /// Draws `count = out.len() / LANES` standard normals from every stream,
+    /// lane by lane: `out[lane·count + t]` is stream `lane`'s t-th draw.
     pub fn fill(&mut self, out: &mut [f64]) {
-        assert_eq!(out.len() % LANES, 0, "normal lanes: output not whole rows");
+        assert_eq!(out.len() % LANES, 0, "normal lanes: output not whole lanes");
         #[cfg(target_arch = "x86_64")]
         match crate::dense::x86_build() {
             // SAFETY: the build is only chosen when the CPU has the features.
@@ -144,7 +144,9 @@ fn redraw(words: [u64; 4]) -> (f64, [u64; 4]) {
 #[inline(always)]
 fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], table: &[f64; 257]) {
     let [mut s0, mut s1, mut s2, mut s3] = *s;
-    for row in out.chunks_exact_mut(LANES) {
+    let count = out.len() / LANES;
+    for t in 0..count {
+        let row = &mut [0.0; LANES];
         let before = [s0, s1, s2, s3];
         let mut x = [0.0f64; LANES];
         let mut inside = [false; LANES];
@@ -182,8 +184,17 @@ fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], table: &[f64; 257]) {
                 }
             }
         }
+        scatter(out, count, t, row);
     }
     *s = [s0, s1, s2, s3];
+}
+
+/// Row t of the lanes' draws into each lane's run of `count` in `out`.
+#[inline(always)]
+fn scatter(out: &mut [f64], count: usize, t: usize, row: &[f64; LANES]) {
+    for (l, &z) in row.iter().enumerate() {
+        out[l * count + t] = z;
+    }
 }
 
 /// Lanes whose candidate left its layer's box (bit l set): redrawn one by one
@@ -259,7 +270,9 @@ macro_rules! x86_lanes_kernel {
             let no_sign = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
             let three = _mm256_set1_pd(3.0);
             let mut v = load!(s);
-            for row in out.chunks_exact_mut(LANES) {
+            let count = out.len() / LANES;
+            for t in 0..count {
+                let row = &mut [0.0; LANES];
                 let before = v;
                 let mut outside = 0u32;
                 for h in 0..HALVES {
@@ -310,6 +323,7 @@ macro_rules! x86_lanes_kernel {
                     redraw_lanes(outside, &was, &mut now, row);
                     v = load!(now);
                 }
+                scatter(out, count, t, row);
             }
             store!(v, s);
         }
@@ -353,7 +367,9 @@ fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 2
     let low8 = i64x2_splat(0xff);
     let three = f64x2_splat(3.0);
     let mut v = load(s);
-    for row in out.chunks_exact_mut(LANES) {
+    let count = out.len() / LANES;
+    for t in 0..count {
+        let row = &mut [0.0; LANES];
         let before = v;
         let mut outside = 0u32;
         for h in 0..HALVES {
@@ -384,7 +400,7 @@ fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 2
             let x = f64x2_mul(u, xi);
             let inside = f64x2_lt(f64x2_abs(x), next);
             outside |= ((!i64x2_bitmask(inside) as u32) & 0x3) << (2 * h);
-            // SAFETY: the row has LANES f64, this half writes two of them.
+            // SAFETY: the row holds LANES f64, this half writes two of them.
             unsafe { v128_store(row[2 * h..].as_mut_ptr().cast(), x) };
         }
         if outside != 0 {
@@ -394,6 +410,7 @@ fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 2
             redraw_lanes(outside, &was, &mut now, row);
             v = load(&now);
         }
+        scatter(out, count, t, row);
     }
     store(&v, s);
 }
@@ -498,9 +515,17 @@ mod tests {
             std::array::from_fn(|l| Xoshiro256PlusPlus::seed_from_u64(1000 + l as u64));
         let mut lanes = NormalLanes::new(&seeds);
         let count = 4000;
-        let mut out = vec![0.0; count * LANES];
-        lanes.fill(&mut out[..LANES * 7]);
-        lanes.fill(&mut out[LANES * 7..]);
+        // Two calls: the streams carry on from one to the next.
+        let (mut first, mut rest) = (vec![0.0; 7 * LANES], vec![0.0; (count - 7) * LANES]);
+        lanes.fill(&mut first);
+        lanes.fill(&mut rest);
+        let draw = |l: usize, t: usize| {
+            if t < 7 {
+                first[l * 7 + t]
+            } else {
+                rest[l * (count - 7) + t - 7]
+            }
+        };
         let table = ziggurat_x();
         let (mut wedges, mut tails) = (0, 0);
         for (l, seed) in seeds.iter().enumerate() {
@@ -518,11 +543,7 @@ mod tests {
                     }
                 }
                 let z: f64 = rng.sample(StandardNormal);
-                assert_eq!(
-                    out[t * LANES + l].to_bits(),
-                    z.to_bits(),
-                    "lane {l} draw {t}"
-                );
+                assert_eq!(draw(l, t).to_bits(), z.to_bits(), "lane {l} draw {t}");
             }
             assert_eq!(lanes.stream(l), rng, "lane {l}'s stream after the draws");
         }

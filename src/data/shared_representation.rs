@@ -68,7 +68,6 @@ pub struct UserBatch {
     pub x: Vec<f64>,
     pub y: Vec<f64>,
     normals: Vec<f64>,
-    sequences: Vec<f64>,
 }
 
 impl UserBatch {
@@ -80,7 +79,6 @@ impl UserBatch {
             x: vec![0.0; LANES * m * d],
             y: vec![0.0; LANES * m],
             normals: Vec::new(),
-            sequences: Vec::new(),
         }
     }
 }
@@ -189,16 +187,9 @@ impl SharedRepresentationModel {
             fast_stream(self.seed, Purpose::UserData, i as u64)
         });
         batch.normals.resize(draws * LANES, 0.0);
-        batch.sequences.resize(draws * LANES, 0.0);
         NormalLanes::new(&streams).fill(&mut batch.normals);
-        // Lane b's draws, in order, into `sequences[b·draws..]`.
-        for (t, row) in batch.normals.chunks_exact(LANES).enumerate() {
-            for (b, &z) in row.iter().enumerate() {
-                batch.sequences[b * draws + t] = z;
-            }
-        }
         for b in 0..users.len() {
-            let z = &batch.sequences[b * draws..(b + 1) * draws];
+            let z = &batch.normals[b * draws..(b + 1) * draws];
             let v = &mut batch.v[b * k..(b + 1) * k];
             let w = &mut batch.w[b * d..(b + 1) * d];
             v.copy_from_slice(&z[..k]);
