@@ -253,7 +253,7 @@ mod tests {
         // below them and a remainder (m = 21: a last, narrower panel); b up to
         // 6 columns of W. The upper triangle is garbage on purpose: it must
         // not be read.
-        for m in [1, 8, 21, 64] {
+        for m in [1, 8, 21, 64, 300] {
             let a = pseudo_random(m * m, 5);
             let mut sym = vec![0.0; m * m];
             for j in 0..m {
@@ -284,9 +284,11 @@ mod tests {
     #[test]
     fn every_build_of_the_lower_triangle_kernel_gives_the_same_bits() {
         // The portable kernel against each vector build this CPU has, one
-        // column per pass and two: the lanes and the order are the same, so
-        // the bits must be (native and wasm agree on the portable order).
-        for m in [9, 21, 64, 203] {
+        // column per pass and two, on a whole triangle (lo = 0) and on each
+        // band of rows (m = 300: rows below r and from r): the lanes and the
+        // order are the same, so the bits must be (native and wasm agree on
+        // the portable order).
+        for (m, lo) in [(9, 0), (21, 0), (21, 8), (64, 40), (203, 0), (300, 208)] {
             let a_values = pseudo_random(m * m, 11);
             let w_values = pseudo_random(2 * m, 12);
             let (a, w) = (
@@ -303,36 +305,87 @@ mod tests {
             // SAFETY (every call below): each pointer covers m (or m·m) values,
             // and a vector build runs only where the CPU has its features.
             let portable = columns(&|y| unsafe {
-                symmetric_lower_fallback::<1>([y[0]], a, m, [w[0]]);
-                symmetric_lower_fallback::<1>([y[1]], a, m, [w[1]]);
+                symmetric_lower_fallback::<1>([y[0]], a, m, lo, m, [w[0]]);
+                symmetric_lower_fallback::<1>([y[1]], a, m, lo, m, [w[1]]);
             });
-            let mut public = vec![0.0; 2 * m];
-            symmetric_lower_product(&mut public, &a_values, m, &w_values, 2);
-            assert_eq!(bits(&public), portable, "m = {m}");
             #[cfg(target_arch = "x86_64")]
             {
                 if std::arch::is_x86_feature_detected!("avx2") {
                     let avx2 = columns(&|y| unsafe {
-                        symmetric_lower_avx2::<1>([y[0]], a, m, [w[0]]);
-                        symmetric_lower_avx2::<1>([y[1]], a, m, [w[1]]);
+                        symmetric_lower_avx2::<1>([y[0]], a, m, lo, m, [w[0]]);
+                        symmetric_lower_avx2::<1>([y[1]], a, m, lo, m, [w[1]]);
                     });
-                    assert_eq!(avx2, portable, "AVX2, m = {m}");
-                    let pairs = columns(&|y| unsafe { symmetric_lower_avx2::<2>(y, a, m, w) });
-                    assert_eq!(pairs, portable, "AVX2 pairs, m = {m}");
+                    assert_eq!(avx2, portable, "AVX2, m = {m}, lo = {lo}");
+                    let pairs =
+                        columns(&|y| unsafe { symmetric_lower_avx2::<2>(y, a, m, lo, m, w) });
+                    assert_eq!(pairs, portable, "AVX2 pairs, m = {m}, lo = {lo}");
                 }
                 if std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512vl")
                 {
                     let single = columns(&|y| unsafe {
-                        symmetric_lower_avx512::<1>([y[0]], a, m, [w[0]]);
-                        symmetric_lower_avx512::<1>([y[1]], a, m, [w[1]]);
+                        symmetric_lower_avx512::<1>([y[0]], a, m, lo, m, [w[0]]);
+                        symmetric_lower_avx512::<1>([y[1]], a, m, lo, m, [w[1]]);
                     });
-                    assert_eq!(single, portable, "AVX-512, m = {m}");
-                    let pairs = columns(&|y| unsafe { symmetric_lower_avx512::<2>(y, a, m, w) });
-                    assert_eq!(pairs, portable, "AVX-512 pairs, m = {m}");
+                    assert_eq!(single, portable, "AVX-512, m = {m}, lo = {lo}");
+                    let pairs =
+                        columns(&|y| unsafe { symmetric_lower_avx512::<2>(y, a, m, lo, m, w) });
+                    assert_eq!(pairs, portable, "AVX-512 pairs, m = {m}, lo = {lo}");
                 }
             }
             clean_upper_state();
+            if lo == 0 && band_split(m) == 0 {
+                // One band: the public product is the portable kernel's.
+                let mut public = vec![0.0; 2 * m];
+                symmetric_lower_product(&mut public, &a_values, m, &w_values, 2);
+                assert_eq!(bits(&public), portable, "m = {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_bands_are_the_same_bits_on_one_thread_or_two() {
+        // From BAND_MIN_M the triangle is cut into two bands of rows; with a
+        // second core (from SECOND_CORE_MIN_M) the first runs on the helper
+        // thread, or on this one if the helper has not taken it yet. The
+        // result must not depend on which: the bands' sums, then Y₁ + Y₂.
+        assert_eq!(band_split(BAND_MIN_M - 1), 0);
+        for m in [BAND_MIN_M, 2000] {
+            let r = band_split(m);
+            assert!(r % PANEL == 0 && r > 0 && r < m, "m = {m}: r = {r}");
+            // About half of the m(m+1)/2 entries in each band.
+            let first = (r * (r + 1) / 2) as f64 / (m * (m + 1) / 2) as f64;
+            assert!((first - 0.5).abs() < 0.03, "m = {m}: {first}");
+        }
+        for m in [SECOND_CORE_MIN_M + 77, 2000] {
+            let a = pseudo_random(m * m, 13);
+            for b in 1..=3 {
+                let w = pseudo_random(m * b, 14 + b as u64);
+                let mut one = vec![0.0; m * b];
+                symmetric_lower_product(&mut one, &a, m, &w, b);
+                // By hand: band 1 (rows below r) and band 2 (rows from r), added.
+                let r = band_split(m);
+                let (mut y1, mut y2) = (vec![0.0; r], vec![0.0; m]);
+                for c in 0..b {
+                    let wc = w[c * m..].as_ptr();
+                    // SAFETY: the pointers cover r, m and m·m values.
+                    unsafe {
+                        symmetric_lower_fallback::<1>([y1.as_mut_ptr()], a.as_ptr(), m, 0, r, [wc]);
+                        symmetric_lower_fallback::<1>([y2.as_mut_ptr()], a.as_ptr(), m, r, m, [wc]);
+                    }
+                    y2.iter_mut().zip(&y1).for_each(|(x, y)| *x += y);
+                    assert_eq!(
+                        bits(&one[c * m..(c + 1) * m]),
+                        bits(&y2),
+                        "m = {m}, b = {b}"
+                    );
+                }
+                for _ in 0..20 {
+                    let mut two = vec![0.0; m * b];
+                    symmetric_lower_product_on(&mut two, &a, m, &w, b, true);
+                    assert_eq!(bits(&two), bits(&one), "m = {m}, b = {b}");
+                }
+            }
         }
     }
 
@@ -443,6 +496,14 @@ pub fn x86_build() -> X86Build {
 /// read once and used twice (A_ij w_j into y_i, A_ij w_i into y_j), so a product
 /// moves half the memory of a full matrix–vector product.
 ///
+/// From m = [`BAND_MIN_M`] the triangle is cut into two bands of rows with about
+/// equal entries ([`band_split`]: the rows below r and the rows from r, r ≈
+/// m/√2): each band is read once into its own Y, and the two are added (Y₁ + Y₂
+/// on the rows below r). Here both bands run on this thread, in turn;
+/// [`symmetric_lower_product_on`] can give the first to a second core. The
+/// bands and their sum are the same whichever thread computes them, so the
+/// bits never depend on the threads (native or wasm, one thread or two).
+///
 /// One kernel ([`symmetric_lower_kernel!`]) in four builds: AVX-512 natively
 /// (256-bit vectors, its 32 registers; two columns of W per pass over A, which
 /// is what bounds it), AVX2 natively (two columns per pass too: its 16
@@ -456,56 +517,302 @@ pub fn x86_build() -> X86Build {
 /// and adds in one fixed order with [`LANES`] lanes: every build and every
 /// pairing of columns gives the same bits (tested).
 pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b: usize) {
+    symmetric_lower_product_on(y, a, m, w, b, false);
+}
+
+/// [`symmetric_lower_product`], with its first band on a second thread when
+/// `second_core` and m ≥ [`SECOND_CORE_MIN_M`] (natively; wasm has no threads
+/// and computes both bands in turn). If the helper thread has not started the
+/// band by the time this thread has finished the other one, this thread
+/// computes it too, so a busy machine costs at most the one-thread time. The
+/// same bits either way.
+pub fn symmetric_lower_product_on(
+    y: &mut [f64],
+    a: &[f64],
+    m: usize,
+    w: &[f64],
+    b: usize,
+    second_core: bool,
+) {
     assert!(a.len() >= m * m && y.len() >= m * b && w.len() >= m * b);
-    let yp = y.as_mut_ptr();
-    let wp = w.as_ptr();
-    // Column c of Y and of W (disjoint slices of y and w, checked just above).
-    let col = |c: usize| unsafe { (yp.add(c * m), wp.add(c * m)) };
-    #[cfg(target_arch = "x86_64")]
-    let build = x86_build();
-    #[cfg(target_arch = "x86_64")]
-    if build == X86Build::Avx512 {
-        let mut c = 0;
-        while c < b {
-            let (y0, w0) = col(c);
-            if c + 1 < b {
-                let (y1, w1) = col(c + 1);
-                // SAFETY: the CPU has AVX-512F/VL; the pointers are in bounds (assert).
-                unsafe { symmetric_lower_avx512::<2>([y0, y1], a.as_ptr(), m, [w0, w1]) };
-                c += 2;
-            } else {
-                // SAFETY: as above.
-                unsafe { symmetric_lower_avx512::<1>([y0], a.as_ptr(), m, [w0]) };
-                c += 1;
-            }
-        }
-        clean_upper_state();
+    let r = band_split(m);
+    let second = Band {
+        y: y.as_mut_ptr(),
+        ldy: m,
+        a: a.as_ptr(),
+        lo: r,
+        m,
+        w: w.as_ptr(),
+        b,
+    };
+    if r == 0 {
+        // SAFETY: the slices cover m·m, m·b and m·b values (assert above).
+        unsafe { second.run() };
         return;
     }
-    #[cfg(target_arch = "x86_64")]
-    if build == X86Build::Avx2 {
-        let mut c = 0;
-        while c < b {
-            let (y0, w0) = col(c);
-            if c + 1 < b {
-                let (y1, w1) = col(c + 1);
-                // SAFETY: the CPU has AVX2; the pointers are in bounds (assert).
-                unsafe { symmetric_lower_avx2::<2>([y0, y1], a.as_ptr(), m, [w0, w1]) };
-                c += 2;
-            } else {
-                // SAFETY: the CPU has AVX2; the pointers are in bounds (assert).
-                unsafe { symmetric_lower_avx2::<1>([y0], a.as_ptr(), m, [w0]) };
-                c += 1;
-            }
+    // Band 1, the rows below r (the leading r×r triangle), into its own r×b Y₁
+    // (A's and W's leading dimension stays m: `run_with_stride(m)`).
+    let mut y1 = vec![0.0; r * b];
+    let first = Band {
+        y: y1.as_mut_ptr(),
+        ldy: r,
+        lo: 0,
+        m: r,
+        ..second
+    };
+    // SAFETY (both): the bands write disjoint buffers (y1 and y) and read A and
+    // W within the bounds asserted above; `run_beside` returns only once both
+    // are computed.
+    #[cfg(not(target_arch = "wasm32"))]
+    if second_core && m >= SECOND_CORE_MIN_M {
+        unsafe { second_core::run_beside(&first, &second, m) };
+    } else {
+        unsafe {
+            first.run_with_stride(m);
+            second.run();
         }
-        clean_upper_state();
-        return;
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = second_core;
+        unsafe {
+            first.run_with_stride(m);
+            second.run();
+        }
     }
     for c in 0..b {
-        let (y0, w0) = col(c);
-        // SAFETY: the pointers are in bounds (assert above); in wasm the build
-        // enables simd128 (.cargo/config.toml), which the kernel is cfg'd on.
-        unsafe { symmetric_lower_fallback::<1>([y0], a.as_ptr(), m, [w0]) };
+        for (yi, y1i) in y[c * m..c * m + r].iter_mut().zip(&y1[c * r..(c + 1) * r]) {
+            *yi += y1i;
+        }
+    }
+}
+
+/// The order at which [`symmetric_lower_product`] starts to cut A's triangle
+/// into two bands of rows. The kernel path of DP-GD runs from n = 256
+/// (`KERNEL_MIN_N`); below it a product is too short for a second thread.
+pub const BAND_MIN_M: usize = 256;
+
+/// The order from which [`symmetric_lower_product_on`] gives a band to a second
+/// core: a product at m = 1000 takes about 0.1 ms, against some 10–50 µs to
+/// wake a thread.
+pub const SECOND_CORE_MIN_M: usize = 1024;
+
+/// The first row r of [`symmetric_lower_product`]'s second band: 0 (one band)
+/// below [`BAND_MIN_M`], else m/√2 rounded to the nearest multiple of [`PANEL`], so
+/// each band holds about half of the triangle's m(m+1)/2 entries (r(r+1)/2 in
+/// the first). A function of m alone: every build and thread count cuts alike.
+pub fn band_split(m: usize) -> usize {
+    if m < BAND_MIN_M {
+        return 0;
+    }
+    ((m as f64 / std::f64::consts::SQRT_2) as usize + PANEL / 2) / PANEL * PANEL
+}
+
+/// One band of a lower-triangle product: Y_c (`ldy` apart) = the rows lo..m of
+/// the leading m×m triangle of A times W_c (W's columns m apart in
+/// [`symmetric_lower_product_on`], A's leading dimension given to `run_with_stride`).
+#[derive(Clone, Copy)]
+struct Band {
+    y: *mut f64,
+    ldy: usize,
+    a: *const f64,
+    lo: usize,
+    m: usize,
+    w: *const f64,
+    b: usize,
+}
+
+// SAFETY: a band is handed to the helper thread only while its caller waits
+// for it (`second_core::run_beside`), and the two threads' bands write
+// disjoint buffers.
+unsafe impl Send for Band {}
+
+impl Band {
+    /// A band whose A and W have leading dimension m (the whole product's).
+    unsafe fn run(&self) {
+        self.run_with_stride(self.m);
+    }
+
+    /// The band with A's and W's leading dimension `ld`, every column of W, in
+    /// pairs where the build takes two columns per pass.
+    unsafe fn run_with_stride(&self, ld: usize) {
+        let Band {
+            y,
+            ldy,
+            a,
+            lo,
+            m,
+            w,
+            b,
+        } = *self;
+        let col = |c: usize| (y.add(c * ldy), w.add(c * ld));
+        #[cfg(target_arch = "x86_64")]
+        let build = x86_build();
+        #[cfg(target_arch = "x86_64")]
+        if build == X86Build::Avx512 {
+            let mut c = 0;
+            while c < b {
+                let (y0, w0) = col(c);
+                if c + 1 < b {
+                    let (y1, w1) = col(c + 1);
+                    symmetric_lower_avx512::<2>([y0, y1], a, ld, lo, m, [w0, w1]);
+                    c += 2;
+                } else {
+                    symmetric_lower_avx512::<1>([y0], a, ld, lo, m, [w0]);
+                    c += 1;
+                }
+            }
+            clean_upper_state();
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if build == X86Build::Avx2 {
+            let mut c = 0;
+            while c < b {
+                let (y0, w0) = col(c);
+                if c + 1 < b {
+                    let (y1, w1) = col(c + 1);
+                    symmetric_lower_avx2::<2>([y0, y1], a, ld, lo, m, [w0, w1]);
+                    c += 2;
+                } else {
+                    symmetric_lower_avx2::<1>([y0], a, ld, lo, m, [w0]);
+                    c += 1;
+                }
+            }
+            clean_upper_state();
+            return;
+        }
+        // In wasm the build enables simd128 (.cargo/config.toml), which the
+        // kernel is cfg'd on.
+        for c in 0..b {
+            let (y0, w0) = col(c);
+            symmetric_lower_fallback::<1>([y0], a, ld, lo, m, [w0]);
+        }
+    }
+}
+
+/// The helper thread of [`symmetric_lower_product_on`] (natively): one per
+/// process, started at its first use, asleep between products.
+#[cfg(not(target_arch = "wasm32"))]
+mod second_core {
+    use super::Band;
+    use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+    use std::sync::{Arc, Condvar, Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    const POSTED: u8 = 0;
+    const HELPER: u8 = 1;
+    const DONE: u8 = 2;
+    const CALLER: u8 = 3;
+
+    /// A band handed over, with its stride and who took it.
+    struct Posted {
+        band: Band,
+        ld: usize,
+        state: Arc<AtomicU8>,
+    }
+
+    struct Helper {
+        slot: Mutex<Option<Posted>>,
+        wake: Condvar,
+        /// Whether the slot holds a band (read while spinning, without the lock).
+        posted: AtomicBool,
+    }
+
+    /// How long the helper spins for the next band before it sleeps: the
+    /// steps' products come every few hundred µs, and a thread woken from
+    /// sleep on a machine shared with other work may wait for its core
+    /// longer than a product takes.
+    const SPIN: Duration = Duration::from_micros(50);
+
+    fn helper() -> Option<&'static Helper> {
+        static HELPER: OnceLock<Option<&'static Helper>> = OnceLock::new();
+        *HELPER.get_or_init(|| {
+            let helper: &'static Helper = Box::leak(Box::new(Helper {
+                slot: Mutex::new(None),
+                wake: Condvar::new(),
+                posted: AtomicBool::new(false),
+            }));
+            std::thread::Builder::new()
+                .name("dp-explorer band".into())
+                .spawn(move || helper.serve())
+                .ok()
+                .map(|_| helper)
+        })
+    }
+
+    impl Helper {
+        fn serve(&self) {
+            loop {
+                let since = Instant::now();
+                while !self.posted.load(Ordering::Acquire) && since.elapsed() < SPIN {
+                    std::hint::spin_loop();
+                }
+                let posted = {
+                    let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+                    loop {
+                        if let Some(posted) = slot.take() {
+                            self.posted.store(false, Ordering::Release);
+                            break posted;
+                        }
+                        slot = self.wake.wait(slot).unwrap_or_else(|e| e.into_inner());
+                    }
+                };
+                // A band its caller took back is stale: skipped.
+                if posted
+                    .state
+                    .compare_exchange(POSTED, HELPER, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    // SAFETY: the caller waits for DONE before its buffers go.
+                    unsafe { posted.band.run_with_stride(posted.ld) };
+                    posted.state.store(DONE, Ordering::Release);
+                }
+            }
+        }
+    }
+
+    /// Computes `other` (A's and W's leading dimension `ld`) on the helper
+    /// thread and `own` on this one; `other` here too if the helper has not
+    /// taken it by the time `own` is done. Returns once both are computed.
+    ///
+    /// # Safety
+    /// Both bands' pointers must be valid for the whole call, their outputs
+    /// disjoint.
+    pub(super) unsafe fn run_beside(other: &Band, own: &Band, ld: usize) {
+        let Some(helper) = helper() else {
+            other.run_with_stride(ld);
+            own.run();
+            return;
+        };
+        let state = Arc::new(AtomicU8::new(POSTED));
+        {
+            let mut slot = helper.slot.lock().unwrap_or_else(|e| e.into_inner());
+            *slot = Some(Posted {
+                band: *other,
+                ld,
+                state: Arc::clone(&state),
+            });
+            helper.posted.store(true, Ordering::Release);
+        }
+        helper.wake.notify_one();
+        own.run();
+        if state
+            .compare_exchange(POSTED, CALLER, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            other.run_with_stride(ld);
+            return;
+        }
+        let mut spins = 0u32;
+        while state.load(Ordering::Acquire) != DONE {
+            if spins < 1 << 14 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
     }
 }
 
@@ -515,16 +822,16 @@ pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b:
 unsafe fn symmetric_lower_diagonal_block(
     y: *mut f64,
     a: *const f64,
-    m: usize,
+    lda: usize,
     w: *const f64,
     j0: usize,
     width: usize,
 ) {
     for j in j0..j0 + width {
         let wj = *w.add(j);
-        *y.add(j) += *a.add(j * m + j) * wj;
+        *y.add(j) += *a.add(j * lda + j) * wj;
         for i in j + 1..j0 + width {
-            let k = *a.add(j * m + i);
+            let k = *a.add(j * lda + i);
             *y.add(i) += k * wj;
             *y.add(j) += k * *w.add(i);
         }
@@ -548,6 +855,8 @@ macro_rules! symmetric_lower_kernel {
         unsafe fn $name<const NC: usize>(
             y: [*mut f64; NC],
             a: *const f64,
+            lda: usize,
+            lo: usize,
             m: usize,
             w: [*const f64; NC],
         ) {
@@ -561,17 +870,23 @@ macro_rules! symmetric_lower_kernel {
             let mut j0 = 0;
             while j0 < m {
                 let width = PANEL.min(m - j0);
-                for c in 0..NC {
-                    symmetric_lower_diagonal_block(y[c], a, m, w[c], j0, width);
-                }
-                let start = j0 + width;
-                if width < PANEL {
-                    break;
-                }
+                // Left of the band's rows (lo is a multiple of PANEL): the
+                // panel's rows lo..m only; else its triangle, then the rows below.
+                let start = if j0 < lo {
+                    lo
+                } else {
+                    for c in 0..NC {
+                        symmetric_lower_diagonal_block(y[c], a, lda, w[c], j0, width);
+                    }
+                    if width < PANEL {
+                        break;
+                    }
+                    j0 + width
+                };
                 let mut cols = [a; PANEL];
                 let mut wj: [[$vector; PANEL]; NC] = [[$zero; PANEL]; NC];
                 for p in 0..PANEL {
-                    cols[p] = a.add((j0 + p) * m + start);
+                    cols[p] = a.add((j0 + p) * lda + start);
                     for c in 0..NC {
                         wj[c][p] = $splat(*w[c].add(j0 + p));
                     }
@@ -620,7 +935,7 @@ macro_rules! symmetric_lower_kernel {
                         *y[c].add(j0 + p) += lanes[p].iter().sum::<f64>();
                     }
                 }
-                j0 = start;
+                j0 += PANEL;
             }
         }
     };

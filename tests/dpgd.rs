@@ -452,3 +452,44 @@ fn batched_and_kernel_widths_count_their_progress_exactly() {
         assert_eq!(r.path, if r.p == 300 { "kernel" } else { "direct" });
     }
 }
+
+#[test]
+fn the_steps_give_the_same_numbers_with_a_second_core_or_without() {
+    // n ≥ dense::SECOND_CORE_MIN_M: each step's lower-triangle product cuts K
+    // into two bands of rows, and with a second core one band runs on a helper
+    // thread. The bands and their sum do not depend on the thread, so neither
+    // do the runs. p ≥ 1.5n: K factored by Cholesky (a short test).
+    let n = dp_explorer::dense::SECOND_CORE_MIN_M + 76;
+    let p = 3 * n / 2 + 10;
+    let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, n, 50, Target::Sign));
+    let results = |second_core: bool| {
+        let runs = [
+            (private_params(p), 5),
+            (DpGdParams::plain(1.0 / p as f64, 12), 6),
+        ]
+        .into_iter()
+        .map(|(mut params, seed)| {
+            params.steps = 12;
+            KernelRunSpec {
+                params,
+                noise: NoiseSource::new(seed).release(0),
+                fresh: NoiseSource::new(seed).release(1),
+            }
+        })
+        .collect();
+        let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
+            .steps_on_second_core(second_core);
+        while !k.step() {}
+        assert!(k.failure().is_none());
+        k.results()
+    };
+    let one = results(false);
+    assert!(
+        one.iter()
+            .all(|r| r.test_loss.is_finite() && r.train_loss > 0.0),
+        "{one:?}"
+    );
+    for _ in 0..2 {
+        assert_eq!(results(true), one);
+    }
+}

@@ -183,6 +183,9 @@ pub struct KernelWidth {
     ahead: Option<(usize, bool, FeatureThread)>,
     /// Whether blocks may be computed ahead (when a second core exists).
     ahead_allowed: bool,
+    /// Whether a step's lower-triangle product may give one of its two bands
+    /// of rows to a second core (`dense::symmetric_lower_product_on`).
+    steps_second_core: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -294,6 +297,7 @@ impl KernelWidth {
             kept: keeps_features(n, n_test, p).then(Vec::new),
             ahead: None,
             ahead_allowed: has_spare_core(),
+            steps_second_core: has_spare_core(),
         }
     }
 
@@ -310,6 +314,17 @@ impl KernelWidth {
     /// results are the same numbers. Before the first `step()`.
     pub fn features_ahead(mut self, allowed: bool) -> Self {
         self.ahead_allowed = allowed;
+        self
+    }
+
+    /// Whether the steps' lower-triangle products may run one of their two
+    /// bands on a second core (by default natively, when the machine has one:
+    /// [`has_spare_core`]; the caller turns it off when its other cores are
+    /// busy, as `sweep --threads 2` is). Either way the results are the same
+    /// numbers: the bands are the same whichever thread computes them. Before
+    /// the first `step()`.
+    pub fn steps_on_second_core(mut self, allowed: bool) -> Self {
+        self.steps_second_core = allowed;
         self
     }
 
@@ -574,7 +589,14 @@ impl KernelWidth {
         }
         let mut kw = vec![0.0; n * active.len()];
         if active.len() <= SYMMETRIC_MAX_RUNS {
-            dense::symmetric_lower_product(&mut kw, &self.k, n, &w, active.len());
+            dense::symmetric_lower_product_on(
+                &mut kw,
+                &self.k,
+                n,
+                &w,
+                active.len(),
+                self.steps_second_core,
+            );
         } else {
             dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);
         }
