@@ -7,8 +7,10 @@
 //! decided which library runs what.
 //!
 //! Every matrix here is a column-major slice with its dimensions, so callers keep
-//! plain `Vec<f64>` storage. All products run on one thread (`Par::Seq`): the
-//! page runs one worker per core and the CLI shares the machine.
+//! plain `Vec<f64>` storage. faer runs on one thread (`Par::Seq`): the
+//! page runs one worker per core and the CLI shares the machine. The one
+//! exception is [`symmetric_lower_product_on`], whose caller may give half of
+//! a product to a second core when nothing else of its own runs there.
 
 use faer::linalg::matmul::matmul;
 use faer::linalg::matmul::triangular::{matmul as triangular_matmul, BlockStructure};
