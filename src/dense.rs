@@ -470,27 +470,46 @@ pub enum X86Build {
     Scalar,
 }
 
-/// The x86-64 build [`symmetric_lower_product`] runs (see [`X86Build`]).
+/// The x86-64 build [`symmetric_lower_product`] runs (see [`X86Build`]): the
+/// one `DP_EXPLORER_SIMD` asks for, or the widest this CPU has when it is
+/// unset or refused ([`x86_build_from_env`] says why; the CLI refuses to run
+/// with it).
 #[cfg(target_arch = "x86_64")]
 pub fn x86_build() -> X86Build {
     static BUILD: std::sync::OnceLock<X86Build> = std::sync::OnceLock::new();
-    *BUILD.get_or_init(|| {
-        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vl");
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
-        let widest = if avx512 {
-            X86Build::Avx512
-        } else if avx2 {
-            X86Build::Avx2
-        } else {
-            X86Build::Scalar
-        };
-        match std::env::var("DP_EXPLORER_SIMD").as_deref() {
-            Ok("avx2") if avx2 => X86Build::Avx2,
-            Ok("scalar") => X86Build::Scalar,
-            _ => widest,
-        }
-    })
+    *BUILD.get_or_init(|| x86_build_from_env().unwrap_or_else(|_| widest_x86_build()))
+}
+
+/// The widest build this CPU runs.
+#[cfg(target_arch = "x86_64")]
+fn widest_x86_build() -> X86Build {
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+    {
+        X86Build::Avx512
+    } else if std::arch::is_x86_feature_detected!("avx2") {
+        X86Build::Avx2
+    } else {
+        X86Build::Scalar
+    }
+}
+
+/// The build `DP_EXPLORER_SIMD` asks for (`avx2`, `scalar`; unset or empty:
+/// the widest), or why it cannot be honoured: an unknown value, or AVX2 on a
+/// CPU without it. A benchmarking switch must never fall back silently, or a
+/// timing would be labelled with a build that did not run.
+#[cfg(target_arch = "x86_64")]
+pub fn x86_build_from_env() -> Result<X86Build, String> {
+    let forced = std::env::var("DP_EXPLORER_SIMD").unwrap_or_default();
+    match forced.as_str() {
+        "" => Ok(widest_x86_build()),
+        "scalar" => Ok(X86Build::Scalar),
+        "avx2" if std::arch::is_x86_feature_detected!("avx2") => Ok(X86Build::Avx2),
+        "avx2" => Err("DP_EXPLORER_SIMD=avx2, but this CPU has no AVX2".into()),
+        other => Err(format!(
+            "DP_EXPLORER_SIMD=\"{other}\" is not a build; use avx2 or scalar (or leave it unset for the widest)"
+        )),
+    }
 }
 
 /// Y (m×b) = A W for a symmetric m×m A of which only the lower triangle (with

@@ -473,3 +473,27 @@ fn the_issues_edited_and_relabelled_shares_are_refused_naming_the_file_in_every_
         assert!(error.contains("could not be read"), "{error}");
     }
 }
+
+/// The kernels' build switch never falls back silently: a value it cannot
+/// honour stops the CLI with a message naming it (exit 2), a known one runs.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn an_unknown_simd_build_is_refused_by_name() {
+    let output = dp_explorer()
+        .env("DP_EXPLORER_SIMD", "avx3")
+        .args(["account", "--epsilon", "1", "--delta", "1e-5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let message = text(&output.stderr);
+    assert!(
+        message.contains("DP_EXPLORER_SIMD=\"avx3\"") && message.contains("avx2 or scalar"),
+        "{message}"
+    );
+    let scalar = dp_explorer()
+        .env("DP_EXPLORER_SIMD", "scalar")
+        .args(["account", "--epsilon", "1", "--delta", "1e-5"])
+        .output()
+        .unwrap();
+    succeeded(scalar, "account with DP_EXPLORER_SIMD=scalar");
+}

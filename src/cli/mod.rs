@@ -52,6 +52,12 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
+    // The kernels' build switch is read once per process; a value it cannot honour is refused here.
+    #[cfg(target_arch = "x86_64")]
+    if let Err(message) = crate::dense::x86_build_from_env() {
+        eprintln!("error: {message}");
+        return ExitCode::from(2);
+    }
     let outcome = match cli.command {
         Command::Account(args) => account::run(&args),
         Command::Audit(args) => audit::run(&args),
