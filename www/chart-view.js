@@ -299,9 +299,11 @@ export class ChartView {
     };
   }
 
+  /** Draws `spec`; a chart that would come out exactly as it is on the canvas (the same spec as
+   * shown, size and scale: a progress report that changed another chart) is not drawn again. */
   draw(spec) {
     this.spec = spec;
-    this.redraw();
+    this.redraw({ unlessUnchanged: true });
   }
 
   /**
@@ -337,7 +339,8 @@ export class ChartView {
     ctx.restore();
   }
 
-  redraw() {
+  /** Draws the chart again (with `unlessUnchanged`: only if it would differ from the drawn one). */
+  redraw({ unlessUnchanged = false } = {}) {
     if (!this.spec) {
       if (this.pending) this.placeholder(this.pending);
       return;
@@ -353,8 +356,12 @@ export class ChartView {
     const shown = this.shownSpec(this.spec);
     const skip = this.info.toggle ? [this.info.toggle[0]] : [];
     const scale = chartScale(this.o.textScale(), rect.width);
+    const key = JSON.stringify([w, h, dpr, scale, skip, shown]);
+    if (unlessUnchanged && key === this.drawnKey) return;
+    this.drawnKey = null;
     try {
       const { points, layout } = draw_chart(canvas, shown, dpr * scale, skip);
+      this.drawnKey = key;
       this.shown = shown;
       this.points = points;
       this.dpr = dpr;
@@ -365,7 +372,8 @@ export class ChartView {
       canvas.dataset.minFontPx = (layout.min_font_px * (rect.width / canvas.width)).toFixed(2);
       // The page's overlay on the drawn chart (main.js: the selected ε), kept under the pointer's ring.
       if (this.o.afterDraw) this.o.afterDraw(this, canvas.getContext('2d'));
-      this.image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      // The drawn chart's pixels, under a ring the pointer draws: copied when a ring is first drawn.
+      this.image = null;
       if (this.focus !== null && this.focus >= points.length) this.focus = null;
       this.logx.checked = !!shown.log_x;
       this.logy.checked = !!shown.log_y;
@@ -385,10 +393,12 @@ export class ChartView {
   /** Rings point `i` on the canvas and reads it out. */
   highlight(i, announce = true) {
     const p = this.points[i];
-    if (!p || !this.image) return;
+    if (!p || !this.shown) return;
     this.focus = i;
     const ctx = this.canvas.getContext('2d');
-    ctx.putImageData(this.image, 0, 0);
+    // No ring is on the canvas until this copy is taken, so it holds the chart alone.
+    if (!this.image) this.image = ctx.getImageData(0, 0, this.canvas.width, this.canvas.height);
+    else ctx.putImageData(this.image, 0, 0);
     const r = this.dpr * (this.scale || 1);
     ctx.save();
     ctx.lineWidth = 2.5 * this.dpr;

@@ -457,13 +457,15 @@ function selectValue(name, value, { committed = false } = {}) {
 // 20–40 ms, and four in one task would hold the main thread too long. A newer
 // call supersedes an unfinished one; `then` runs once all are drawn.
 let spreadTimer = null;
-function drawChartsSpread(charts, then) {
+function drawChartsSpread(charts, then, cost = null) {
   clearTimeout(spreadTimer);
   const todo = currentViews().map((v, i) => [v, charts[i]]).filter(([, spec]) => spec);
   const next = () => {
     spreadTimer = null;
     const job = todo.shift();
+    const t0 = performance.now();
     if (job) job[0].draw(job[1]);
+    if (cost) cost.ms += performance.now() - t0;
     if (todo.length) spreadTimer = setTimeout(next, 0);
     else if (then) then();
   };
@@ -517,6 +519,7 @@ function setExportsEnabled(on) {
 }
 
 function render(snap, then) {
+  const t0 = performance.now();
   clearTimeout(renderTimer);
   renderTimer = null;
   pendingSnapshot = null;
@@ -542,10 +545,17 @@ function render(snap, then) {
   // The claims' marks keep the previous run's verdicts (faded) until this run's are in.
   $('results').classList.toggle('replacing', !!replacing);
   if (!replacing) showAllClaims();
-  drawChartsSpread(snap.charts, then);
+  renderCost = { ms: performance.now() - t0 };
+  drawChartsSpread(snap.charts, then, renderCost);
 }
 
-// Progress arrives from every worker; merge and draw at most every 150 ms.
+// Progress arrives from every worker; merge and draw at most every RENDER_MS, and
+// RENDER_GAP times as long as the last drawing took: while the workers keep every core busy,
+// the main thread's drawing (the merge, tables, charts: 40–80 ms for DP-GD's four charts
+// on a loaded 2-core machine) takes at most about a sixth of a core from them.
+const RENDER_MS = 150;
+const RENDER_GAP = 5;
+let renderCost = { ms: 0 };
 let renderTimer = null;
 let pendingSnapshot = null;
 function renderSoon(getSnapshot) {
@@ -558,9 +568,15 @@ function renderSoon(getSnapshot) {
   if (renderTimer) return;
   renderTimer = setTimeout(() => {
     renderTimer = null;
-    if (pendingSnapshot && running) render(pendingSnapshot());
+    if (pendingSnapshot && running) {
+      const t0 = performance.now();
+      const snap = pendingSnapshot();
+      const merging = performance.now() - t0;
+      render(snap);
+      renderCost.ms += merging;
+    }
     pendingSnapshot = null;
-  }, 150);
+  }, Math.max(RENDER_MS, RENDER_GAP * renderCost.ms));
 }
 
 /** A run that ended without its results: nothing of the previous results is kept faded any more. */
@@ -870,7 +886,9 @@ async function main() {
     textScale,
     // A finished or cleared audit: the ε charts show its bounds, or no longer do.
     changed: () => {
-      for (const v of currentViews()) v.redraw();
+      // Only a chart whose shown spec changed (the audit's marks on it) is drawn again: an edit
+      // clears an audit that was never run, which changes no chart.
+      for (const v of currentViews()) v.redraw({ unlessUnchanged: true });
       // Explain ε draws the audit's attack in each audited run's (FPR, TPR) picture.
       if (lastSnapshot) explain.show(lastSnapshot.privacy, auditRows());
     },
