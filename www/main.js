@@ -374,7 +374,8 @@ function settingsChanged({ now = false } = {}) {
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more marked)` : '';
       setStatus('error', `Fix “${form.label(field)}” to run: ${form.messageAt(field, message)}${more}.`);
     } else if (errors.length === 0 && $('auto-run').checked && est !== null && est <= AUTO_RUN_SECONDS && !current()) {
-      run();
+      // The settings were just checked, estimated and written to the link: the run does not repeat it.
+      run({ checked: { est } });
     } else if (errors.length === 0 && !running && lastSnapshot === null) {
       setStatus('idle', 'Ready. Press Run.');
     }
@@ -673,12 +674,13 @@ function keptFor(settings) {
 }
 
 /** Starts a sweep of the form's settings; `scroll`: a press of Run on a phone brings the results into view
- * (a slider's or an edit's re-run does not: the page stays where the reader is). */
-function run({ scroll = false } = {}) {
+ * (a slider's or an edit's re-run does not: the page stays where the reader is); `checked`: `{ est }`,
+ * the settings were validated without errors, estimated and written to the link just now (an edit's re-run). */
+function run({ scroll = false, checked = null } = {}) {
   if (!moduleReady) return; // the Run button says "Loading…" until then
   // A press of Run makes the pending re-run of the last edit redundant (it would run the same settings again).
   clearTimeout(editTimer);
-  const { errors, unplaced } = validate();
+  const { errors, unplaced } = checked ? { errors: [], unplaced: [] } : validate();
   if (errors.length) {
     setStatus('error', 'Nothing was run: fix the marked settings.');
     const placed = errors.filter((e) => !unplaced.includes(e.message));
@@ -692,14 +694,14 @@ function run({ scroll = false } = {}) {
   const key = JSON.stringify(settings);
   // Already computing exactly this: nothing to do (a new setting restarts).
   if (running && lastRun && JSON.stringify(lastRun) === key) return;
-  const est = showEstimate();
+  const est = checked ? checked.est : showEstimate();
   if (est !== null && est > LONG_SECONDS && confirmKey !== key) {
     confirmKey = key;
     setStatus(running ? 'running' : 'idle', `This run is estimated to take ${fmtDuration(est)}. Press Run again to start it.`);
     return;
   }
   showError('');
-  writeUrl();
+  if (!checked) writeUrl();
   // The results shown stay, faded under the new run's curves until it draws its own: never a blank chart.
   const before = lastSnapshot && lastSnapshot.finished ? lastSnapshot : (previous || lastSnapshot);
   previous = before ? { scenario: info.id, charts: before.charts } : null;
@@ -709,6 +711,8 @@ function run({ scroll = false } = {}) {
   running = true;
   drawnThisRun = false;
   performance.mark('dp-run');
+  // The workers start first: the page's own drawing below runs while they compute.
+  startPool(settings);
   $('results').classList.remove('stale');
   $('stale-note').hidden = true;
   $('results').classList.toggle('replacing', !!previous);
@@ -729,20 +733,24 @@ function run({ scroll = false } = {}) {
   if (scroll && window.matchMedia('(max-width: 62rem)').matches) {
     window.scrollTo({ top: Math.max(0, $('results').getBoundingClientRect().top + window.scrollY - 8) });
   }
+}
+
+/** Hands the sweep of `settings` to the worker pool. */
+function startPool(settings) {
   const shards = info.splits ? pool.size : 1;
   // Few large runs: the workers share each run's users (the scenario's cost model decides).
   let byUsers = false;
   try {
-    byUsers = shards > 1 && info.user_split && split_by_users(lastRun.preset, lastRun.fields, shards);
+    byUsers = shards > 1 && info.user_split && split_by_users(settings.preset, settings.fields, shards);
   } catch {
     byUsers = false;
   }
   // How the sweep is split, for tests and benchmarks: "users:2", "runs:2", "runs:1".
   document.body.dataset.pool = `${byUsers ? 'users' : 'runs'}:${shards}`;
   // Runs that the last finished run computed with the same numbers are kept, not computed again.
-  const kept = byUsers ? null : keptFor(lastRun);
+  const kept = byUsers ? null : keptFor(settings);
   document.body.dataset.kept = kept ? String(kept.jobs.length) : '0';
-  pool.run(lastRun.preset, lastRun.fields, shards, byUsers, kept);
+  pool.run(settings.preset, settings.fields, shards, byUsers, kept);
 }
 
 function stop() {
