@@ -202,7 +202,9 @@ test('an edit during a long run marks it out of date at once; the link says what
   assert.match(await page.textContent('#status'), /Settings changed/);
   await accessible(page, 'a run out of date');
   // The link holds the edit; copying it says that the results on screen are of other settings.
+  // (The note is written once the clipboard has answered: after the click's own task.)
   await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('link-note').textContent !== '', null, { timeout: 5_000 });
   assert.match(await page.textContent('#link-note'), /not the results on screen/);
   assert.equal(new URL(page.url()).searchParams.get('n'), '4000');
   // Edited back: the mark goes.
