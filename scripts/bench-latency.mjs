@@ -36,6 +36,13 @@ function timeInPage(position) {
       }
     };
     const observer = new MutationObserver(check);
+    // A run that never starts (e.g. a slider re-run estimated over the page's auto-run limit on a loaded
+    // machine) or never ends is reported with what the status line says, not waited for forever.
+    setTimeout(() => {
+      observer.disconnect();
+      const said = document.getElementById('status').textContent;
+      ok({ first, done: NaN, status: `not done after 60 s (${sawRunning ? 'running' : 'never started'})`, error: said });
+    }, 60_000);
     observer.observe(document.body, { attributes: true, childList: true, subtree: true });
     if (position === null) {
       document.getElementById('run').click();
