@@ -523,7 +523,8 @@ pub fn x86_build_from_env() -> Result<X86Build, String> {
 /// on the rows below r). Here both bands run on this thread, in turn;
 /// [`symmetric_lower_product_on`] can give the first to a second core. The
 /// bands and their sum are the same whichever thread computes them, so the
-/// bits never depend on the threads (native or wasm, one thread or two).
+/// bits never depend on the threads (one or two). wasm runs one band
+/// ([`band_split`] says why).
 ///
 /// One kernel ([`symmetric_lower_kernel!`]) in four builds: AVX-512 natively
 /// (256-bit vectors, its 32 registers; two columns of W per pass over A, which
@@ -621,9 +622,14 @@ pub const SECOND_CORE_MIN_M: usize = 1024;
 /// The first row r of [`symmetric_lower_product`]'s second band: 0 (one band)
 /// below [`BAND_MIN_M`], else m/√2 rounded to the nearest multiple of [`PANEL`], so
 /// each band holds about half of the triangle's m(m+1)/2 entries (r(r+1)/2 in
-/// the first). A function of m alone: every build and thread count cuts alike.
+/// the first). A function of m alone natively: every x86-64 build and thread
+/// count cuts alike. wasm (one thread, nothing to gain) keeps one band: the
+/// two bands in turn made its kernel ~1.5× slower (`bench-browser.mjs
+/// dense-kw-symmetric`: 4.7–4.9 s against 2.9–3.5 s in one band,
+/// docs/performance.md), so its last bits differ from the native ones, as
+/// faer's products already made them differ.
 pub fn band_split(m: usize) -> usize {
-    if m < BAND_MIN_M {
+    if cfg!(target_arch = "wasm32") || m < BAND_MIN_M {
         return 0;
     }
     ((m as f64 / std::f64::consts::SQRT_2) as usize + PANEL / 2) / PANEL * PANEL
