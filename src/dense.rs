@@ -673,41 +673,31 @@ impl Band {
             b,
         } = *self;
         let col = |c: usize| (y.add(c * ldy), w.add(c * ld));
+        // Natively, columns of W in pairs through the widest build's kernel.
         #[cfg(target_arch = "x86_64")]
-        let build = x86_build();
-        #[cfg(target_arch = "x86_64")]
-        if build == X86Build::Avx512 {
-            let mut c = 0;
-            while c < b {
-                let (y0, w0) = col(c);
-                if c + 1 < b {
-                    let (y1, w1) = col(c + 1);
-                    symmetric_lower_avx512::<2>([y0, y1], a, ld, lo, m, [w0, w1]);
-                    c += 2;
-                } else {
-                    symmetric_lower_avx512::<1>([y0], a, ld, lo, m, [w0]);
-                    c += 1;
+        macro_rules! in_pairs {
+            ($kernel:ident) => {{
+                let mut c = 0;
+                while c < b {
+                    let (y0, w0) = col(c);
+                    if c + 1 < b {
+                        let (y1, w1) = col(c + 1);
+                        $kernel::<2>([y0, y1], a, ld, lo, m, [w0, w1]);
+                        c += 2;
+                    } else {
+                        $kernel::<1>([y0], a, ld, lo, m, [w0]);
+                        c += 1;
+                    }
                 }
-            }
-            clean_upper_state();
-            return;
+                clean_upper_state();
+                return;
+            }};
         }
         #[cfg(target_arch = "x86_64")]
-        if build == X86Build::Avx2 {
-            let mut c = 0;
-            while c < b {
-                let (y0, w0) = col(c);
-                if c + 1 < b {
-                    let (y1, w1) = col(c + 1);
-                    symmetric_lower_avx2::<2>([y0, y1], a, ld, lo, m, [w0, w1]);
-                    c += 2;
-                } else {
-                    symmetric_lower_avx2::<1>([y0], a, ld, lo, m, [w0]);
-                    c += 1;
-                }
-            }
-            clean_upper_state();
-            return;
+        match x86_build() {
+            X86Build::Avx512 => in_pairs!(symmetric_lower_avx512),
+            X86Build::Avx2 => in_pairs!(symmetric_lower_avx2),
+            X86Build::Scalar => {}
         }
         // In wasm the build enables simd128 (.cargo/config.toml), which the
         // kernel is cfg'd on.
