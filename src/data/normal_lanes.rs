@@ -13,6 +13,7 @@
 
 use rand::{RngExt, SeedableRng, TryRng};
 use rand_distr::StandardNormal;
+use rand_xoshiro::rand_core::utils::fill_bytes_via_next_word;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::convert::Infallible;
 use std::sync::OnceLock;
@@ -101,42 +102,16 @@ fn from_words(words: [u64; 4]) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::from_seed(seed)
 }
 
-/// One stream's Xoshiro256++ state as plain words, stepped exactly as
-/// rand_xoshiro steps it (tested), so a lane's state goes to rand_distr's
-/// sampler and back without conversions.
-struct Words([u64; 4]);
-
-impl TryRng for Words {
-    type Error = Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        Ok((self.try_next_u64()? >> 32) as u32)
-    }
-    #[inline]
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let s = &mut self.0;
-        let bits = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        Ok(bits)
-    }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Infallible> {
-        unimplemented!("the ziggurat draws words only")
-    }
-}
-
 /// One lane's draw whose candidate left the box: from the state before that
 /// step, rand_distr's sampler redraws it (the same first word, then the wedge
 /// or the tail, and further tries if those reject).
 #[inline]
 fn redraw(words: [u64; 4]) -> (f64, [u64; 4]) {
-    let mut rng = Words(words);
+    // rand_xoshiro's own generator on the lane's words (a rare path: the two
+    // 32-byte conversions cost little beside the wedge's `exp`).
+    let mut rng = from_words(words);
     let z: f64 = rng.sample(StandardNormal);
-    (z, rng.0)
+    (z, state_words(&rng))
 }
 
 /// The portable build (no x86-64 or wasm SIMD kernel): the same steps in
@@ -473,8 +448,8 @@ impl TryRng for Probe {
         self.calls += 1;
         Ok(word)
     }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Infallible> {
-        unimplemented!("the ziggurat draws words only")
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Infallible> {
+        fill_bytes_via_next_word(dest, || self.try_next_u64())
     }
 }
 
