@@ -533,56 +533,32 @@ mod tests {
         let (mut v, mut w) = (vec![0.0; k], vec![0.0; d]);
         let (mut x, mut y) = (vec![0.0; m * d], vec![0.0; m]);
         let bits = |a: &[f64]| a.iter().map(|z| z.to_bits()).collect::<Vec<_>>();
+        // The same bits, or a message naming the part and the user.
+        let same = |got: &[f64], want: &[f64], what: &str, i: usize| {
+            assert_eq!(bits(got), bits(want), "{what} of user {i}");
+        };
         let mut seen = 0;
         data.for_each_user(0..model.n, Part::All, |user| {
-            model.fill_user(user.index, u, m, &mut v, &mut w, &mut x, &mut y);
-            assert_eq!(user.index, seen, "users out of order");
-            assert_eq!(bits(user.v_star), bits(&v), "v of user {}", user.index);
-            assert_eq!(bits(user.w_star), bits(&w), "w of user {}", user.index);
-            assert_eq!(
-                bits(user.train.x),
-                bits(&x[..3 * d]),
-                "S⁰ x of user {}",
-                user.index
-            );
-            assert_eq!(
-                bits(user.train.y),
-                bits(&y[..3]),
-                "S⁰ y of user {}",
-                user.index
-            );
-            assert_eq!(
-                bits(user.holdout.x),
-                bits(&x[3 * d..]),
-                "S¹ x of user {}",
-                user.index
-            );
-            assert_eq!(
-                bits(user.holdout.y),
-                bits(&y[3..]),
-                "S¹ y of user {}",
-                user.index
-            );
+            let i = user.index;
+            model.fill_user(i, u, m, &mut v, &mut w, &mut x, &mut y);
+            assert_eq!(i, seen, "users out of order");
+            same(user.v_star, &v, "v", i);
+            same(user.w_star, &w, "w", i);
+            same(user.train.x, &x[..3 * d], "S⁰ x", i);
+            same(user.train.y, &y[..3], "S⁰ y", i);
+            same(user.holdout.x, &x[3 * d..], "S¹ x", i);
+            same(user.holdout.y, &y[3..], "S¹ y", i);
             seen += 1;
         });
         assert_eq!(seen, model.n);
         // S⁰ only, over a pass that skips users (a short last batch too).
         let mut seen = 0;
         data.for_each_user((5..model.n).step_by(7), Part::Train, |user| {
-            model.fill_user(user.index, u, 3, &mut v, &mut w, &mut x, &mut y);
-            assert_eq!(user.index, 5 + 7 * seen);
-            assert_eq!(
-                bits(user.train.y),
-                bits(&y[..3]),
-                "S⁰ y of user {}",
-                user.index
-            );
-            assert_eq!(
-                bits(user.train.x),
-                bits(&x[..3 * d]),
-                "S⁰ x of user {}",
-                user.index
-            );
+            let i = user.index;
+            model.fill_user(i, u, 3, &mut v, &mut w, &mut x, &mut y);
+            assert_eq!(i, 5 + 7 * seen);
+            same(user.train.y, &y[..3], "S⁰ y", i);
+            same(user.train.x, &x[..3 * d], "S⁰ x", i);
             assert!(user.holdout.is_empty());
             seen += 1;
         });
