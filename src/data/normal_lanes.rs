@@ -71,22 +71,45 @@ impl NormalLanes {
     /// lane by lane: `out[lane·count + t]` is stream `lane`'s t-th draw.
     pub fn fill(&mut self, out: &mut [f64]) {
         assert_eq!(out.len() % LANES, 0, "normal lanes: output not whole lanes");
+        let count = out.len() / LANES;
+        self.fill_strided(out, count, count);
+    }
+
+    /// Draws `count` standard normals from every stream straight into their
+    /// places: `out[lane·stride + t]` is stream `lane`'s t-th draw (e.g. row j
+    /// of every user's points, the users `stride` apart); nothing else in
+    /// `out` is written.
+    pub fn fill_strided(&mut self, out: &mut [f64], stride: usize, count: usize) {
+        assert!(
+            count <= stride && (LANES - 1) * stride + count <= out.len(),
+            "normal lanes: {count} draws {stride} apart do not fit {} numbers",
+            out.len()
+        );
+        let place = Place { stride, count };
         #[cfg(target_arch = "x86_64")]
         match crate::dense::x86_build() {
             // SAFETY: the build is only chosen when the CPU has the features.
             crate::dense::X86Build::Avx512 => {
-                return unsafe { fill_avx512(&mut self.s, out, ziggurat_pairs()) }
+                return unsafe { fill_avx512(&mut self.s, out, place, ziggurat_pairs()) }
             }
             crate::dense::X86Build::Avx2 => {
-                return unsafe { fill_avx2(&mut self.s, out, ziggurat_pairs()) }
+                return unsafe { fill_avx2(&mut self.s, out, place, ziggurat_pairs()) }
             }
             crate::dense::X86Build::Scalar => {}
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return fill_simd128(&mut self.s, out, ziggurat_pairs());
+        return fill_simd128(&mut self.s, out, place, ziggurat_pairs());
         #[allow(unreachable_code)]
-        fill_kernel(&mut self.s, out, ziggurat_x());
+        fill_kernel(&mut self.s, out, place, ziggurat_x());
     }
+}
+
+/// Where the draws go: lane l's t-th (t < count) at `l·stride + t`, checked
+/// against the output's length by [`NormalLanes::fill_strided`].
+#[derive(Clone, Copy)]
+struct Place {
+    stride: usize,
+    count: usize,
 }
 
 fn state_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
@@ -117,10 +140,9 @@ fn redraw(words: [u64; 4]) -> (f64, [u64; 4]) {
 /// The portable build (no x86-64 or wasm SIMD kernel): the same steps in
 /// plain Rust over the lanes' arrays, the reference the vector kernels follow.
 #[inline(always)]
-fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], table: &[f64; 257]) {
+fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], place: Place, table: &[f64; 257]) {
     let [mut s0, mut s1, mut s2, mut s3] = *s;
-    let count = out.len() / LANES;
-    for t in 0..count {
+    for t in 0..place.count {
         let row = &mut [0.0; LANES];
         let before = [s0, s1, s2, s3];
         let mut x = [0.0f64; LANES];
@@ -159,16 +181,19 @@ fn fill_kernel(s: &mut [[u64; LANES]; 4], out: &mut [f64], table: &[f64; 257]) {
                 }
             }
         }
-        scatter(out, count, t, row);
+        scatter(out, place, t, row);
     }
     *s = [s0, s1, s2, s3];
 }
 
-/// Row t of the lanes' draws into each lane's run of `count` in `out`.
+/// Row t of the lanes' draws into each lane's place in `out`.
 #[inline(always)]
-fn scatter(out: &mut [f64], count: usize, t: usize, row: &[f64; LANES]) {
+fn scatter(out: &mut [f64], place: Place, t: usize, row: &[f64; LANES]) {
+    debug_assert!(t < place.count && (LANES - 1) * place.stride + place.count <= out.len());
     for (l, &z) in row.iter().enumerate() {
-        out[l * count + t] = z;
+        // SAFETY: t < count and (LANES − 1)·stride + count ≤ out.len()
+        // (checked by `fill_strided`), so l·stride + t is inside `out`.
+        unsafe { *out.get_unchecked_mut(l * place.stride + t) = z };
     }
 }
 
@@ -210,7 +235,12 @@ use std::arch::x86_64::{
 macro_rules! x86_lanes_kernel {
     ($features:literal, $name:ident) => {
         #[target_feature(enable = $features)]
-        unsafe fn $name(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 256]) {
+        unsafe fn $name(
+            s: &mut [[u64; LANES]; 4],
+            out: &mut [f64],
+            place: Place,
+            pairs: &[[f64; 2]; 256],
+        ) {
             // (Macros, not closures: a closure does not inherit the target
             // features, and LLVM does not inline it into this function.)
             const HALVES: usize = LANES / 4;
@@ -245,8 +275,7 @@ macro_rules! x86_lanes_kernel {
             let no_sign = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
             let three = _mm256_set1_pd(3.0);
             let mut v = load!(s);
-            let count = out.len() / LANES;
-            for t in 0..count {
+            for t in 0..place.count {
                 let row = &mut [0.0; LANES];
                 let before = v;
                 let mut outside = 0u32;
@@ -298,7 +327,7 @@ macro_rules! x86_lanes_kernel {
                     redraw_lanes(outside, &was, &mut now, row);
                     v = load!(now);
                 }
-                scatter(out, count, t, row);
+                scatter(out, place, t, row);
             }
             store!(v, s);
         }
@@ -321,7 +350,7 @@ use std::arch::wasm32::{
 /// each lane's (x_i, x_i+1) is one 128-bit load). The same operations as
 /// [`fill_kernel`], lane by lane, hence the same bits.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 256]) {
+fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], place: Place, pairs: &[[f64; 2]; 256]) {
     const HALVES: usize = LANES / 2;
     let load = |s: &[[u64; LANES]; 4]| -> [[v128; HALVES]; 4] {
         // SAFETY: each load reads two u64 inside s[w].
@@ -342,8 +371,7 @@ fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 2
     let low8 = i64x2_splat(0xff);
     let three = f64x2_splat(3.0);
     let mut v = load(s);
-    let count = out.len() / LANES;
-    for t in 0..count {
+    for t in 0..place.count {
         let row = &mut [0.0; LANES];
         let before = v;
         let mut outside = 0u32;
@@ -385,7 +413,7 @@ fn fill_simd128(s: &mut [[u64; LANES]; 4], out: &mut [f64], pairs: &[[f64; 2]; 2
             redraw_lanes(outside, &was, &mut now, row);
             v = load(&now);
         }
-        scatter(out, count, t, row);
+        scatter(out, place, t, row);
     }
     store(&v, s);
 }
@@ -478,9 +506,41 @@ mod tests {
         let mut portable = NormalLanes::new(&seeds);
         let (mut a, mut b) = (vec![0.0; 3000 * LANES], vec![0.0; 3000 * LANES]);
         lanes.fill(&mut a);
-        fill_kernel(&mut portable.s, &mut b, ziggurat_x());
+        let place = Place {
+            stride: 3000,
+            count: 3000,
+        };
+        fill_kernel(&mut portable.s, &mut b, place, ziggurat_x());
         assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
         assert_eq!(lanes.s, portable.s);
+    }
+
+    #[test]
+    fn strided_draws_are_the_runs_draws_in_their_places_and_nothing_else() {
+        let seeds: [Xoshiro256PlusPlus; LANES] =
+            std::array::from_fn(|l| Xoshiro256PlusPlus::seed_from_u64(50 + l as u64));
+        let (count, stride) = (900, 1000);
+        let mut runs = vec![0.0; count * LANES];
+        NormalLanes::new(&seeds).fill(&mut runs);
+        // In pieces of 7 draws (and a last short one), the lanes `stride` apart.
+        let mut lanes = NormalLanes::new(&seeds);
+        let mut spaced = vec![f64::NAN; (LANES - 1) * stride + count + 5];
+        for start in (0..count).step_by(7) {
+            let piece = 7.min(count - start);
+            lanes.fill_strided(&mut spaced[start..], stride, piece);
+        }
+        for (p, z) in spaced.iter().enumerate() {
+            let (l, t) = (p / stride, p % stride);
+            if t < count && l < LANES {
+                assert_eq!(
+                    z.to_bits(),
+                    runs[l * count + t].to_bits(),
+                    "lane {l} draw {t}"
+                );
+            } else {
+                assert!(z.is_nan(), "{p} written outside the lanes' places");
+            }
+        }
     }
 
     #[test]

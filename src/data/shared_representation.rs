@@ -179,27 +179,31 @@ impl SharedRepresentationModel {
         batch: &mut UserBatch,
     ) {
         assert!(!users.is_empty() && users.len() <= LANES);
-        let (d, k) = (self.d, self.k);
-        let draws = k + points * (d + 1);
-        // A short batch repeats its last user in the spare lanes.
+        let (d, k, m) = (self.d, self.k, self.m);
+        // A short batch repeats its last user in the spare lanes (their draws
+        // go to the batch's unused slots).
         let streams: [_; LANES] = std::array::from_fn(|l| {
             let i = users[l.min(users.len() - 1)];
             fast_stream(self.seed, Purpose::UserData, i as u64)
         });
-        batch.normals.resize(draws * LANES, 0.0);
-        NormalLanes::new(&streams).fill(&mut batch.normals);
+        let mut lanes = NormalLanes::new(&streams);
+        // Each stream in its order, v_i* then point by point (x_j, ζ_j): the
+        // draws go straight to the slots' heads and rows, the ζ_j to `normals`.
+        batch.normals.resize(LANES * m, 0.0);
+        lanes.fill_strided(&mut batch.v, k, k);
+        for j in 0..points {
+            lanes.fill_strided(&mut batch.x[j * d..], m * d, d);
+            lanes.fill_strided(&mut batch.normals[j..], m, 1);
+        }
         for b in 0..users.len() {
-            let z = &batch.normals[b * draws..(b + 1) * draws];
             let v = &mut batch.v[b * k..(b + 1) * k];
             let w = &mut batch.w[b * d..(b + 1) * d];
-            v.copy_from_slice(&z[..k]);
             self.finish_head(v, w, u_star_cols);
-            let x = &mut batch.x[b * self.m * d..];
-            let y = &mut batch.y[b * self.m..];
-            for (j, point) in z[k..].chunks_exact(d + 1).enumerate() {
-                let row = &mut x[j * d..(j + 1) * d];
-                row.copy_from_slice(&point[..d]);
-                y[j] = dot(row, w) + self.noise * point[d];
+            let x = &batch.x[b * m * d..];
+            let y = &mut batch.y[b * m..];
+            let zeta = &batch.normals[b * m..];
+            for j in 0..points {
+                y[j] = dot(&x[j * d..(j + 1) * d], w) + self.noise * zeta[j];
             }
         }
     }
