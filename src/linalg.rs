@@ -52,37 +52,71 @@ pub fn symmetric_rank_update_upper(c: &mut [f64], d: usize, vectors: &[f64], coe
     );
     let row = |t: usize| &vectors[t * d..(t + 1) * d];
     let mut t = 0;
+    // Groups of four terms, then two, then one, each group's sum added to c
+    // in that order; the last four and the two after them (six terms: the
+    // private initialization's m/2 + 1 at m = 10) in one pass over c, which
+    // adds the same two sums in the same order (c + s₄) + s₂.
     while t + 4 <= terms {
-        rank_n_update_upper::<4>(
-            c,
-            d,
-            [row(t), row(t + 1), row(t + 2), row(t + 3)],
-            [coefs[t], coefs[t + 1], coefs[t + 2], coefs[t + 3]],
-        );
+        let four = [row(t), row(t + 1), row(t + 2), row(t + 3)];
+        let four_coefs = [coefs[t], coefs[t + 1], coefs[t + 2], coefs[t + 3]];
+        if terms - t == 6 {
+            rank_update_upper_groups::<4, 2>(
+                c,
+                d,
+                (four, four_coefs),
+                ([row(t + 4), row(t + 5)], [coefs[t + 4], coefs[t + 5]]),
+            );
+            return;
+        }
+        rank_update_upper_groups::<4, 0>(c, d, (four, four_coefs), ([], []));
         t += 4;
     }
     if t + 2 <= terms {
-        rank_n_update_upper::<2>(c, d, [row(t), row(t + 1)], [coefs[t], coefs[t + 1]]);
+        rank_update_upper_groups::<2, 0>(
+            c,
+            d,
+            ([row(t), row(t + 1)], [coefs[t], coefs[t + 1]]),
+            ([], []),
+        );
         t += 2;
     }
     if t < terms {
-        rank_n_update_upper::<1>(c, d, [row(t)], [coefs[t]]);
+        rank_update_upper_groups::<1, 0>(c, d, ([row(t)], [coefs[t]]), ([], []));
     }
 }
 
+/// c += Σ_q a_q w_qᵀ over the upper triangle for group A, then (if B > 0)
+/// the same for group B: each entry gets its group sums (summed from 0 in
+/// term order) added one after the other.
 #[inline(always)]
-fn rank_n_update_upper<const N: usize>(c: &mut [f64], d: usize, v: [&[f64]; N], coef: [f64; N]) {
+#[allow(clippy::type_complexity)]
+fn rank_update_upper_groups<const A: usize, const B: usize>(
+    c: &mut [f64],
+    d: usize,
+    (va, ca): ([&[f64]; A], [f64; A]),
+    (vb, cb): ([&[f64]; B], [f64; B]),
+) {
     for i in 0..d {
-        let a: [f64; N] = std::array::from_fn(|t| coef[t] * v[t][i]);
+        let a: [f64; A] = std::array::from_fn(|t| ca[t] * va[t][i]);
+        let b: [f64; B] = std::array::from_fn(|t| cb[t] * vb[t][i]);
         let len = d - i;
         let row = &mut c[i * d + i..i * d + d];
-        let w: [&[f64]; N] = std::array::from_fn(|t| &v[t][i..i + len]);
+        let wa: [&[f64]; A] = std::array::from_fn(|t| &va[t][i..i + len]);
+        let wb: [&[f64]; B] = std::array::from_fn(|t| &vb[t][i..i + len]);
         for (j, cij) in row.iter_mut().enumerate() {
             let mut s = 0.0;
-            for q in 0..N {
-                s += a[q] * w[q][j];
+            for q in 0..A {
+                s += a[q] * wa[q][j];
             }
-            *cij += s;
+            let mut total = *cij + s;
+            if B > 0 {
+                let mut s = 0.0;
+                for q in 0..B {
+                    s += b[q] * wb[q][j];
+                }
+                total += s;
+            }
+            *cij = total;
         }
     }
 }
@@ -358,6 +392,29 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_rank_update_adds_its_groups_of_terms_in_order_bit_for_bit() {
+        // 6 and 10 terms end in the fused pass of four and two terms: the
+        // same bits as adding the groups one call after the other.
+        let d = 37;
+        for terms in [6, 10] {
+            let v: Vec<f64> = (0..terms * d)
+                .map(|i| ((i * 7919 % 1013) as f64).sqrt() - 15.3)
+                .collect();
+            let coefs: Vec<f64> = (0..terms).map(|t| 0.3 - 0.17 * t as f64).collect();
+            let start: Vec<f64> = (0..d * d).map(|i| (i as f64).cos()).collect();
+            let mut fused = start.clone();
+            symmetric_rank_update_upper(&mut fused, d, &v, &coefs);
+            let mut grouped = start;
+            for g in (0..terms).step_by(4) {
+                let end = (g + 4).min(terms);
+                symmetric_rank_update_upper(&mut grouped, d, &v[g * d..], &coefs[g..end]);
+            }
+            let bits = |c: &[f64]| c.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fused), bits(&grouped), "{terms} terms");
         }
     }
 
