@@ -497,3 +497,29 @@ fn an_unknown_simd_build_is_refused_by_name() {
         .unwrap();
     succeeded(scalar, "account with DP_EXPLORER_SIMD=scalar");
 }
+
+/// The sweep's estimate is scaled by this machine's probe (src/cli/machine.rs)
+/// and the summary says by how much, per kind of work. (Whether the dense
+/// chunk sees the vector units is measured in release builds:
+/// docs/performance.md; a debug build under load does not resolve it.)
+#[test]
+fn the_sweep_estimate_names_this_machines_probe() {
+    let out = scratch("probe");
+    let output = dp_explorer()
+        .args(["sweep", "--preset", "dpgd-quick", "--out", s(&out)])
+        .output()
+        .unwrap();
+    let summary = succeeded(output, "sweep --preset dpgd-quick");
+    let line = summary
+        .lines()
+        .find(|l| l.starts_with("sweep took"))
+        .unwrap_or_else(|| panic!("no timing line in {summary}"));
+    for kind in ["scalar work", "dense"] {
+        let at = line
+            .find(&format!("{kind} "))
+            .unwrap_or_else(|| panic!("{kind}: {line}"));
+        let rest = &line[at + kind.len() + 1..];
+        // The factor is a number (clamped to [0.25, 16] by Machine::from_probe).
+        let _factor: f64 = rest[..rest.find('×').expect(line)].parse().expect(line);
+    }
+}

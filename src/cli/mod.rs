@@ -7,6 +7,7 @@ pub mod audit;
 pub mod bench;
 pub mod describe;
 pub mod errors;
+pub mod machine;
 pub mod merge;
 pub mod shard;
 pub mod sweep;

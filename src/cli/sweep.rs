@@ -343,7 +343,8 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     let threads = if info.splits { threads } else { 1 };
-    let estimate = scenario.estimated_seconds(name, &pairs)? / threads as f64;
+    let machine = super::machine::this_machine();
+    let estimate = scenario.estimated_seconds_on(name, &pairs, &machine)? / threads as f64;
     create_dir(&args.out)?;
     let started = Instant::now();
     let view = if threads > 1 {
@@ -359,8 +360,10 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let mut out = view.summary.clone();
     out.push_str(&scenarios::claims::summary(&view.claims));
     out.push_str(&format!(
-        "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s)\n",
-        if threads == 1 { "" } else { "s" }
+        "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s; this machine's probe: scalar work {:.2}×, dense {:.2}× the reference machine's time)\n",
+        if threads == 1 { "" } else { "s" },
+        machine.scalar,
+        machine.dense,
     ));
     for p in written {
         out.push_str(&format!("wrote {}\n", p.display()));

@@ -3,7 +3,7 @@
 //! give seconds on the reference machine; a short fixed probe, timed where the
 //! sweep will run (natively by the CLI, in the page at start), says how much
 //! slower or faster this machine is, for each of two kinds of work (the page
-//! scales its estimate by it; the CLI not yet, below):
+//! and the CLI scale their estimates by it):
 //! - scalar: drawing normal variates and short dot products and updates, the
 //!   work of FedRep, FLUTE, trace and the classifier;
 //! - dense: blocked matrix products and the lower-triangle symmetric product,
@@ -44,6 +44,19 @@ pub struct ProbeTimes {
 pub const REFERENCE_WASM: ProbeTimes = ProbeTimes {
     scalar_ms: 3.1,
     dense_ms: 3.2,
+};
+
+/// The probe natively on the reference machine (`dp-explorer sweep` times it
+/// before a sweep, src/cli/machine.rs: the fastest of 5 chunks after one to
+/// warm up), where the native cost models were fitted: the project's 2-core
+/// AMD EPYC (Zen 4, AVX-512): 1.98–2.05 ms and 0.88–1.24 ms over six
+/// sweeps at a load average of 4 (docs/performance.md). With the narrower
+/// builds of the lower-triangle kernel forced (`DP_EXPLORER_SIMD`), the dense
+/// chunk read 0.98–1.28 ms (`avx2`) and 1.79–1.99 ms (`scalar`): it sees the
+/// vector units, as the DP-GD kernels do.
+pub const REFERENCE_NATIVE: ProbeTimes = ProbeTimes {
+    scalar_ms: 2.0,
+    dense_ms: 0.9,
 };
 
 /// Seconds the page spends on a run besides the workers' sweep, on the

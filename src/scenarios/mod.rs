@@ -324,8 +324,8 @@ pub trait Scenario: Sync {
     fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
         self.estimated_seconds_on(preset, pairs, &Machine::REFERENCE)
     }
-    /// The same on `machine` (its factors over the reference machine; the CLI
-    /// does not probe its machine yet and uses the reference).
+    /// The same on `machine` (its factors over the reference machine, as the
+    /// CLI's probe measures them: src/cli/machine.rs).
     fn estimated_seconds_on(
         &self,
         preset: &str,
