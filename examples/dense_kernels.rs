@@ -23,28 +23,6 @@ fn main() {
     time(&format!("gram n={n} p={p} faer (lower)"), || {
         dense::gram_lower_add(&mut k, n, &phi, p, 1.0)
     });
-    // The kernel path's Gram pass: blocks of FEATURE_BLOCK neurons, on one
-    // thread and with the leading triangle on a second core (the same bits).
-    let block = dp_explorer::algorithms::dp_gd_kernel::FEATURE_BLOCK;
-    let mut blocked = [vec![0.0; n * n], vec![0.0; n * n]];
-    for (second_core, kb) in blocked.iter_mut().enumerate() {
-        let what = format!(
-            "gram in blocks of {block}, second core {}",
-            second_core == 1
-        );
-        time(&what, || {
-            for start in (0..p).step_by(block) {
-                let count = block.min(p - start);
-                let a = &phi[start * n..(start + count) * n];
-                dense::gram_lower_add_on(kb, n, a, count, 1.0, second_core == 1);
-            }
-        });
-    }
-    let same = blocked[0]
-        .iter()
-        .zip(&blocked[1])
-        .all(|(x, y)| x.to_bits() == y.to_bits());
-    println!("  the same bits with a second core: {same}");
     dense::mirror_lower(&mut k, n);
     let a = DMatrix::from_column_slice(n, p, &phi);
     let kn = time(&format!("gram n={n} p={p} nalgebra (A·Aᵀ)"), || {
