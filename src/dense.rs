@@ -46,23 +46,6 @@ fn view_mut(a: &mut [f64], rows: usize, cols: usize) -> MatMut<'_, f64> {
 /// alone (see [`mirror_lower`]). Through faer natively; in wasm through this
 /// module's own simd128 tiles (`gram_lower_tiles`, near the end of the file).
 pub fn gram_lower_add(c: &mut [f64], m: usize, a: &[f64], k: usize, alpha: f64) {
-    gram_lower_add_on(c, m, a, k, alpha, false);
-}
-
-/// [`gram_lower_add`], with C's rows cut in two bands at [`band_split`]`(m)`
-/// natively when `two_cores` and m ≥ [`SECOND_CORE_MIN_M`]: the leading r×r
-/// triangle on a second thread, the rows from r (a rectangle and a triangle)
-/// on this one. Each entry is the same sum over A's k columns in the same
-/// order as in one call (tested bit for bit), so the bits do not depend on
-/// the split. wasm has no threads.
-pub fn gram_lower_add_on(
-    c: &mut [f64],
-    m: usize,
-    a: &[f64],
-    k: usize,
-    alpha: f64,
-    two_cores: bool,
-) {
     if m == 0 || k == 0 {
         return;
     }
@@ -70,61 +53,18 @@ pub fn gram_lower_add_on(
         gram_lower_tiles(c, m, a, k, alpha);
         return;
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    if two_cores && m >= SECOND_CORE_MIN_M {
-        return gram_lower_add_in_two_bands(c, m, a, k, alpha);
-    }
-    let _ = two_cores;
-    gram_lower_add_faer(c, m, a, k, alpha);
-}
-
-/// The two bands of [`gram_lower_add_on`], the first on a scoped thread (a
-/// block's product takes tens of ms at the kernel path's sizes, against tens
-/// of µs to start a thread).
-#[cfg(not(target_arch = "wasm32"))]
-fn gram_lower_add_in_two_bands(c: &mut [f64], m: usize, a: &[f64], k: usize, alpha: f64) {
-    let r = band_split(m);
     let a = view(a, m, k);
-    let (a_top, a_bottom) = a.split_at_row(r);
-    let (c_top, c_bottom) = view_mut(c, m, m).split_at_row_mut(r);
-    let (c_top_left, _) = c_top.split_at_col_mut(r);
-    let (c_bottom_left, c_bottom_right) = c_bottom.split_at_col_mut(r);
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            lower_product(c_top_left, a_top, a_top, alpha);
-            clean_upper_state();
-        });
-        matmul(
-            c_bottom_left,
-            Accum::Add,
-            a_bottom,
-            a_top.transpose(),
-            alpha,
-            Par::Seq,
-        );
-        lower_product(c_bottom_right, a_bottom, a_bottom, alpha);
-    });
-    clean_upper_state();
-}
-
-/// The lower triangle of C += alpha·A Bᵀ (C square), by faer.
-fn lower_product(c: MatMut<'_, f64>, a: MatRef<'_, f64>, b: MatRef<'_, f64>, alpha: f64) {
     triangular_matmul(
-        c,
+        view_mut(c, m, m),
         BlockStructure::TriangularLower,
         Accum::Add,
         a,
         BlockStructure::Rectangular,
-        b.transpose(),
+        a.transpose(),
         BlockStructure::Rectangular,
         alpha,
         Par::Seq,
     );
-}
-
-fn gram_lower_add_faer(c: &mut [f64], m: usize, a: &[f64], k: usize, alpha: f64) {
-    let a = view(a, m, k);
-    lower_product(view_mut(c, m, m), a, a, alpha);
     clean_upper_state();
 }
 
@@ -346,32 +286,6 @@ mod tests {
             for i in 0..k {
                 let want: f64 = 0.5 * (0..m).map(|q| a[i * m + q] * ab[j * m + q]).sum::<f64>();
                 assert!((atab[j * k + i] - want).abs() < 1e-12);
-            }
-        }
-    }
-
-    #[test]
-    fn the_gram_in_two_bands_is_the_one_call_bit_for_bit() {
-        // From SECOND_CORE_MIN_M the two bands run on two threads; k = 256 is
-        // the kernel path's feature block, k = 300 crosses it. Accumulated
-        // twice, as the Gram pass does block after block.
-        for (m, k) in [(SECOND_CORE_MIN_M, 256), (1100, 300), (2000, 256)] {
-            let a = pseudo_random(m * k, 11);
-            let mut one = pseudo_random(m * m, 12);
-            let mut two = one.clone();
-            for _ in 0..2 {
-                gram_lower_add_on(&mut one, m, &a, k, 1.5, false);
-                gram_lower_add_on(&mut two, m, &a, k, 1.5, true);
-            }
-            assert!(band_split(m) > 0);
-            for j in 0..m {
-                for i in j..m {
-                    assert_eq!(
-                        one[j * m + i].to_bits(),
-                        two[j * m + i].to_bits(),
-                        "m = {m}, k = {k}, entry ({i}, {j})"
-                    );
-                }
             }
         }
     }

@@ -454,11 +454,11 @@ fn batched_and_kernel_widths_count_their_progress_exactly() {
 }
 
 #[test]
-fn the_runs_give_the_same_numbers_with_a_second_core_or_without() {
-    // n ≥ dense::SECOND_CORE_MIN_M: with a second core the Gram pass computes
-    // K's leading triangle on another thread, and each step's lower-triangle
-    // product gives one of its two bands of rows to a helper thread. Neither
-    // changes a sum, so neither changes the runs. p ≥ 1.5n: K factored by Cholesky (a short test).
+fn the_steps_give_the_same_numbers_with_a_second_core_or_without() {
+    // n ≥ dense::SECOND_CORE_MIN_M: each step's lower-triangle product cuts K
+    // into two bands of rows, and with a second core one band runs on a helper
+    // thread. The bands and their sum do not depend on the thread, so neither
+    // do the runs. p ≥ 1.5n: K factored by Cholesky (a short test).
     let n = dp_explorer::dense::SECOND_CORE_MIN_M + 76;
     let p = 3 * n / 2 + 10;
     let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, n, 50, Target::Sign));
@@ -478,7 +478,7 @@ fn the_runs_give_the_same_numbers_with_a_second_core_or_without() {
         })
         .collect();
         let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
-            .on_second_core(second_core);
+            .steps_on_second_core(second_core);
         while !k.step() {}
         assert!(k.failure().is_none());
         k.results()

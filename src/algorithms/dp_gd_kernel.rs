@@ -183,10 +183,9 @@ pub struct KernelWidth {
     ahead: Option<(usize, bool, FeatureThread)>,
     /// Whether blocks may be computed ahead (when a second core exists).
     ahead_allowed: bool,
-    /// Whether the Gram pass and the steps' lower-triangle products may give
-    /// one of their two bands of rows to a second core
-    /// (`dense::gram_lower_add_on`, `dense::symmetric_lower_product_on`).
-    second_core: bool,
+    /// Whether a step's lower-triangle product may give one of its two bands
+    /// of rows to a second core (`dense::symmetric_lower_product_on`).
+    steps_second_core: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -298,7 +297,7 @@ impl KernelWidth {
             kept: keeps_features(n, n_test, p).then(Vec::new),
             ahead: None,
             ahead_allowed: has_spare_core(),
-            second_core: has_spare_core(),
+            steps_second_core: has_spare_core(),
         }
     }
 
@@ -318,14 +317,14 @@ impl KernelWidth {
         self
     }
 
-    /// Whether the Gram pass's K += Φ_blk Φ_blkᵀ and the steps' lower-triangle
-    /// products may run one of their two bands of rows on a second core (by
-    /// default natively, when the machine has one: [`has_spare_core`]; the
-    /// caller turns it off when its other cores are busy, as `sweep --threads
-    /// 2` is). Either way the results are the same numbers: each band is the
-    /// same sums whichever thread computes it. Before the first `step()`.
-    pub fn on_second_core(mut self, allowed: bool) -> Self {
-        self.second_core = allowed;
+    /// Whether the steps' lower-triangle products may run one of their two
+    /// bands on a second core (by default natively, when the machine has one:
+    /// [`has_spare_core`]; the caller turns it off when its other cores are
+    /// busy, as `sweep --threads 2` is). Either way the results are the same
+    /// numbers: the bands are the same whichever thread computes them. Before
+    /// the first `step()`.
+    pub fn steps_on_second_core(mut self, allowed: bool) -> Self {
+        self.steps_second_core = allowed;
         self
     }
 
@@ -421,7 +420,7 @@ impl KernelWidth {
         let count = FEATURE_BLOCK.min(self.p - start);
         // The test features are only needed here to keep them for pass 2.
         let (phi, phi_test) = self.pass_features(start, count, self.kept.is_some());
-        dense::gram_lower_add_on(&mut self.k, self.n, &phi, count, 1.0, self.second_core);
+        dense::gram_lower_add(&mut self.k, self.n, &phi, count, 1.0);
         let noisy: Vec<usize> = (0..self.columns.len())
             .filter(|&j| self.columns[j].noise_std > 0.0)
             .collect();
@@ -596,7 +595,7 @@ impl KernelWidth {
                 n,
                 &w,
                 active.len(),
-                self.second_core,
+                self.steps_second_core,
             );
         } else {
             dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);

@@ -98,12 +98,12 @@ impl DpGdSweep {
                     }
                 })
                 .collect();
-            // A second core for the Gram pass and the steps only when this sweep is the whole
+            // A second core for the steps only when this sweep is the whole
             // of it: shared out (`sweep --threads 2`, the page's workers, `--shard`)
             // the other shares keep the other cores busy.
             self.kernel = Some(
                 KernelWidth::new(inputs, seed, p, self.config.activation, specs)
-                    .on_second_core(self.whole),
+                    .steps_on_second_core(self.whole),
             );
         }
         let Some(kernel) = self.kernel.as_mut() else {
