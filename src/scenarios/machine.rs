@@ -49,14 +49,15 @@ pub const REFERENCE_WASM: ProbeTimes = ProbeTimes {
 /// The probe natively on the reference machine (`dp-explorer sweep` times it
 /// before a sweep, src/cli/machine.rs: the fastest of 5 chunks after one to
 /// warm up), where the native cost models were fitted: the project's 2-core
-/// AMD EPYC (Zen 4, AVX-512): 1.98–2.05 ms and 0.88–1.24 ms over six
-/// sweeps at a load average of 4 (docs/performance.md). With the narrower
-/// builds of the lower-triangle kernel forced (`DP_EXPLORER_SIMD`), the dense
-/// chunk read 0.98–1.28 ms (`avx2`) and 1.79–1.99 ms (`scalar`): it sees the
-/// vector units, as the DP-GD kernels do.
+/// AMD EPYC (Zen 4, AVX-512), quiet (load average 1.0): 1.88–1.91 ms and
+/// 0.855–0.871 ms over six sweeps. With the narrower builds of the
+/// lower-triangle kernel forced (`DP_EXPLORER_SIMD`), the dense chunk read
+/// 0.935 ms (`avx2`) and 1.72–1.74 ms (`scalar`): it sees the vector units, as
+/// the DP-GD kernels do (faer's own kernels stay AVX-512 here; on a CPU
+/// without AVX-512 they slow the chunk too).
 pub const REFERENCE_NATIVE: ProbeTimes = ProbeTimes {
-    scalar_ms: 2.0,
-    dense_ms: 0.9,
+    scalar_ms: 1.9,
+    dense_ms: 0.86,
 };
 
 /// Seconds the page spends on a run besides the workers' sweep, on the
