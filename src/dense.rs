@@ -1034,14 +1034,24 @@ symmetric_lower_kernel_256!("avx2", symmetric_lower_avx2);
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use std::arch::wasm32::{f64x2_add, f64x2_mul, f64x2_splat, v128, v128_load, v128_store};
 
+/// Completes a kernel macro's arguments (`symmetric_lower_kernel!`,
+/// `gram_lower_kernel!`, after their name and vector type) with wasm's simd128
+/// operations on two-lane `v128` vectors: one list for every wasm kernel.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-symmetric_lower_kernel!(
-    symmetric_lower_fallback, v128, 2,
-    zero: f64x2_splat(0.0), splat: f64x2_splat,
-    load: |p: *const f64| v128_load(p as *const v128),
-    store: |p: *mut f64, v: v128| v128_store(p as *mut v128, v),
-    add: f64x2_add, mul: f64x2_mul
-);
+macro_rules! with_simd128 {
+    ($kernel:ident!($($head:tt)*)) => {
+        $kernel!(
+            $($head)*
+            zero: f64x2_splat(0.0), splat: f64x2_splat,
+            load: |p: *const f64| v128_load(p as *const v128),
+            store: |p: *mut f64, v: v128| v128_store(p as *mut v128, v),
+            add: f64x2_add, mul: f64x2_mul
+        );
+    };
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+with_simd128!(symmetric_lower_kernel!(symmetric_lower_fallback, v128, 2,));
 
 // Anywhere else (and x86-64 without AVX2): four scalar lanes.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
@@ -1147,13 +1157,7 @@ macro_rules! gram_lower_kernel {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-gram_lower_kernel!(
-    gram_lower_tiles, v128,
-    zero: f64x2_splat(0.0), splat: f64x2_splat,
-    load: |p: *const f64| v128_load(p as *const v128),
-    store: |p: *mut f64, v: v128| v128_store(p as *mut v128, v),
-    add: f64x2_add, mul: f64x2_mul
-);
+with_simd128!(gram_lower_kernel!(gram_lower_tiles, v128,));
 
 // Elsewhere the same tiles with two scalar lanes: never called natively (faer
 // runs there), kept so the wasm kernel's order is tested natively.
