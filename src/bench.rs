@@ -38,7 +38,7 @@ pub const BENCHES: &[(&str, &str)] = &[
     ),
     (
         "dense-gram-faer",
-        "K = ΦΦᵀ at n = 2000, p = 4000 through faer (lower triangle)",
+        "K = ΦΦᵀ at n = 2000, p = 4000, lower triangle (faer natively; in wasm the module's own simd128 tiles, src/dense.rs)",
     ),
     (
         "dense-gram-nalgebra",
