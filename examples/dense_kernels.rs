@@ -48,6 +48,21 @@ fn main() {
                     dense::symmetric_lower_product(&mut out, &k, n, &w, b);
                 }
             });
+            // The same products with the first band on a second core.
+            let mut two = vec![0.0; n * b];
+            time(
+                &format!("{reps}× K·W n={n} B={b} ... second core"),
+                || {
+                    for _ in 0..reps {
+                        dense::symmetric_lower_product_on(&mut two, &k, n, &w, b, true);
+                    }
+                },
+            );
+            let same = out
+                .iter()
+                .zip(&two)
+                .all(|(x, y)| x.to_bits() == y.to_bits());
+            println!("  the same bits with a second core: {same}");
         }
         time(&format!("{reps}× K·W n={n} B={b} faer"), || {
             for _ in 0..reps {

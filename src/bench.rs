@@ -54,7 +54,7 @@ pub const BENCHES: &[(&str, &str)] = &[
     ),
     (
         "dense-kw-symmetric",
-        "500 products K·W, K 2000×2000 (lower triangle read), W 2000×2 (the paper cell's steps), one thread (natively also timed with a second core)",
+        "500 products K·W, K 2000×2000 (lower triangle read), W 2000×2 (the paper cell's steps), one thread",
     ),
     (
         "dense-eigen-faer",
@@ -165,41 +165,28 @@ fn dense_bench(name: &str) -> Result<String, BenchError> {
         "dense-gram-faer" => Ok(summary(&gram_faer())),
         "dense-kw-symmetric" => {
             let k: Vec<f64> = gram_faer().iter().map(|x| x / p as f64).collect();
-            let products = |second_core: bool| {
-                let mut w: Vec<f64> = (0..n * 2).map(|i| (i as f64).cos()).collect();
-                let mut out = vec![0.0; n * 2];
-                for _ in 0..500 {
-                    crate::dense::symmetric_lower_product_on(&mut out, &k, n, &w, 2, second_core);
-                    out.iter_mut().for_each(|x| *x /= n as f64);
-                    std::mem::swap(&mut out, &mut w);
-                }
-                w
-            };
+            let mut w: Vec<f64> = (0..n * 2).map(|i| (i as f64).cos()).collect();
+            let mut out = vec![0.0; n * 2];
             // Timed apart from the Gram matrix natively: the line reports the
-            // products alone, on one thread and with the second band on a
-            // second core (the same bits); wasm32-unknown-unknown has no clock
-            // in std and no threads: the page's line is the whole benchmark.
+            // products alone (wasm32-unknown-unknown has no clock in std; the
+            // page's line is the whole benchmark). One thread, the same work
+            // as in wasm; `examples/dense_kernels.rs` times them with a second
+            // core.
             #[cfg(not(target_arch = "wasm32"))]
-            {
-                let started = std::time::Instant::now();
-                let w = products(false);
-                let one = started.elapsed().as_secs_f64();
-                let started = std::time::Instant::now();
-                let w2 = products(true);
-                let two = started.elapsed().as_secs_f64();
-                let same = w.iter().zip(&w2).all(|(x, y)| x.to_bits() == y.to_bits());
-                Ok(format!(
-                    "{}; the products alone {one:.3} s, {two:.3} s with a second core ({})",
-                    summary(&w),
-                    if same {
-                        "the same bits"
-                    } else {
-                        "DIFFERENT BITS"
-                    }
-                ))
+            let started = std::time::Instant::now();
+            for _ in 0..500 {
+                crate::dense::symmetric_lower_product(&mut out, &k, n, &w, 2);
+                out.iter_mut().for_each(|x| *x /= n as f64);
+                std::mem::swap(&mut out, &mut w);
             }
+            #[cfg(not(target_arch = "wasm32"))]
+            return Ok(format!(
+                "{}; the products alone {:.3} s",
+                summary(&w),
+                started.elapsed().as_secs_f64()
+            ));
             #[cfg(target_arch = "wasm32")]
-            Ok(summary(&products(false)))
+            Ok(summary(&w))
         }
         "dense-gram-nalgebra" => {
             let a = DMatrix::from_column_slice(n, p, &phi);
