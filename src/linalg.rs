@@ -50,71 +50,92 @@ pub fn symmetric_rank_update_upper(c: &mut [f64], d: usize, vectors: &[f64], coe
         vectors.len() >= terms * d,
         "symmetric_rank_update_upper: too few vectors"
     );
-    let row = |t: usize| &vectors[t * d..(t + 1) * d];
-    let mut t = 0;
+    // Terms t.. as a group of N (its rows and coefficients).
+    fn group<'v, const N: usize>(
+        vectors: &'v [f64],
+        coefs: &[f64],
+        d: usize,
+        t: usize,
+    ) -> Group<'v, N> {
+        (
+            std::array::from_fn(|q| &vectors[(t + q) * d..(t + q + 1) * d]),
+            std::array::from_fn(|q| coefs[t + q]),
+        )
+    }
+    let g4 = |t| group::<4>(vectors, coefs, d, t);
+    let g2 = |t| group::<2>(vectors, coefs, d, t);
+    let g1 = |t| group::<1>(vectors, coefs, d, t);
+    const NONE: Group<'static, 0> = ([], []);
     // Groups of four terms, then two, then one, each group's sum added to c
-    // in that order; the last four and the two after them (six terms: the
-    // private initialization's m/2 + 1 at m = 10) in one pass over c, which
-    // adds the same two sums in the same order (c + s₄) + s₂.
-    while t + 4 <= terms {
-        let four = [row(t), row(t + 1), row(t + 2), row(t + 3)];
-        let four_coefs = [coefs[t], coefs[t + 1], coefs[t + 2], coefs[t + 3]];
-        if terms - t == 6 {
-            rank_update_upper_groups::<4, 2>(
-                c,
-                d,
-                (four, four_coefs),
-                ([row(t + 4), row(t + 5)], [coefs[t + 4], coefs[t + 5]]),
-            );
-            return;
-        }
-        rank_update_upper_groups::<4, 0>(c, d, (four, four_coefs), ([], []));
+    // in that order. Every group of four but the last in a pass of its own;
+    // the last four with the two and the one after them in one pass over c,
+    // which adds the same group sums in the same order ((c + s₄) + s₂) + s₁.
+    let (fours, two, one) = (terms / 4, terms % 4 >= 2, terms % 2 == 1);
+    let mut t = 0;
+    while t + 4 < 4 * fours {
+        rank_update_upper_groups(c, d, g4(t), NONE, NONE);
         t += 4;
     }
-    if t + 2 <= terms {
-        rank_update_upper_groups::<2, 0>(
-            c,
-            d,
-            ([row(t), row(t + 1)], [coefs[t], coefs[t + 1]]),
-            ([], []),
-        );
-        t += 2;
-    }
-    if t < terms {
-        rank_update_upper_groups::<1, 0>(c, d, ([row(t)], [coefs[t]]), ([], []));
+    match (fours > 0, two, one) {
+        (true, true, true) => rank_update_upper_groups(c, d, g4(t), g2(t + 4), g1(t + 6)),
+        (true, true, false) => rank_update_upper_groups(c, d, g4(t), g2(t + 4), NONE),
+        (true, false, true) => rank_update_upper_groups(c, d, g4(t), g1(t + 4), NONE),
+        (true, false, false) => rank_update_upper_groups(c, d, g4(t), NONE, NONE),
+        (false, true, true) => rank_update_upper_groups(c, d, g2(t), g1(t + 2), NONE),
+        (false, true, false) => rank_update_upper_groups(c, d, g2(t), NONE, NONE),
+        (false, false, true) => rank_update_upper_groups(c, d, g1(t), NONE, NONE),
+        (false, false, false) => {}
     }
 }
 
-/// c += Σ_q a_q w_qᵀ over the upper triangle for group A, then (if B > 0)
-/// the same for group B: each entry gets its group sums (summed from 0 in
-/// term order) added one after the other.
+/// N rank-one terms: their rows v_q and coefficients.
+type Group<'a, const N: usize> = ([&'a [f64]; N], [f64; N]);
+
+/// c += Σ_q a_q v_q v_qᵀ over the upper triangle for group A, then the same
+/// for group B, then C (a group of 0 terms adds nothing): each entry gets its
+/// group sums (each summed from 0 in term order) added one after the other, so
+/// one pass gives the bits of one pass per group.
 #[inline(always)]
-#[allow(clippy::type_complexity)]
-fn rank_update_upper_groups<const A: usize, const B: usize>(
+fn rank_update_upper_groups<const A: usize, const B: usize, const C: usize>(
     c: &mut [f64],
     d: usize,
-    (va, ca): ([&[f64]; A], [f64; A]),
-    (vb, cb): ([&[f64]; B], [f64; B]),
+    ga: Group<'_, A>,
+    gb: Group<'_, B>,
+    gc: Group<'_, C>,
 ) {
+    /// The group's coefficients times its rows' i-th entries, and the rows
+    /// from column i on.
+    #[inline(always)]
+    fn at<'a, const N: usize>(
+        (v, coef): &Group<'a, N>,
+        i: usize,
+        len: usize,
+    ) -> ([f64; N], [&'a [f64]; N]) {
+        (
+            std::array::from_fn(|q| coef[q] * v[q][i]),
+            std::array::from_fn(|q| &v[q][i..i + len]),
+        )
+    }
+    /// Σ_q a_q w_q[j], summed from 0 in term order.
+    #[inline(always)]
+    fn sum<const N: usize>((a, w): &([f64; N], [&[f64]; N]), j: usize) -> f64 {
+        let mut s = 0.0;
+        for q in 0..N {
+            s += a[q] * w[q][j];
+        }
+        s
+    }
     for i in 0..d {
-        let a: [f64; A] = std::array::from_fn(|t| ca[t] * va[t][i]);
-        let b: [f64; B] = std::array::from_fn(|t| cb[t] * vb[t][i]);
         let len = d - i;
+        let (a, b, cc) = (at(&ga, i, len), at(&gb, i, len), at(&gc, i, len));
         let row = &mut c[i * d + i..i * d + d];
-        let wa: [&[f64]; A] = std::array::from_fn(|t| &va[t][i..i + len]);
-        let wb: [&[f64]; B] = std::array::from_fn(|t| &vb[t][i..i + len]);
         for (j, cij) in row.iter_mut().enumerate() {
-            let mut s = 0.0;
-            for q in 0..A {
-                s += a[q] * wa[q][j];
-            }
-            let mut total = *cij + s;
+            let mut total = *cij + sum(&a, j);
             if B > 0 {
-                let mut s = 0.0;
-                for q in 0..B {
-                    s += b[q] * wb[q][j];
-                }
-                total += s;
+                total += sum(&b, j);
+            }
+            if C > 0 {
+                total += sum(&cc, j);
             }
             *cij = total;
         }
@@ -397,10 +418,10 @@ mod tests {
 
     #[test]
     fn the_rank_update_adds_its_groups_of_terms_in_order_bit_for_bit() {
-        // 6 and 10 terms end in the fused pass of four and two terms: the
-        // same bits as adding the groups one call after the other.
+        // Every count of terms ends in one fused pass of the last four, two
+        // and one: the same bits as adding the groups one call after the other.
         let d = 37;
-        for terms in [6, 10] {
+        for terms in [1, 2, 3, 5, 6, 7, 10, 11] {
             let v: Vec<f64> = (0..terms * d)
                 .map(|i| ((i * 7919 % 1013) as f64).sqrt() - 15.3)
                 .collect();
@@ -409,10 +430,16 @@ mod tests {
             let mut fused = start.clone();
             symmetric_rank_update_upper(&mut fused, d, &v, &coefs);
             let mut grouped = start;
-            for g in (0..terms).step_by(4) {
-                let end = (g + 4).min(terms);
-                symmetric_rank_update_upper(&mut grouped, d, &v[g * d..], &coefs[g..end]);
+            // Groups of four, then two, then one, each in a call of its own.
+            let mut sizes = vec![4; terms / 4];
+            sizes.extend((terms % 4 >= 2).then_some(2));
+            sizes.extend((terms % 2 == 1).then_some(1));
+            let mut g = 0;
+            for size in sizes {
+                symmetric_rank_update_upper(&mut grouped, d, &v[g * d..], &coefs[g..g + size]);
+                g += size;
             }
+            assert_eq!(g, terms);
             let bits = |c: &[f64]| c.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fused), bits(&grouped), "{terms} terms");
         }
