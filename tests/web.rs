@@ -313,3 +313,29 @@ fn run_to_end_and_progress_as_the_docs_show() {
     assert_eq!(get(&snap, "finished").as_bool(), Some(true));
     assert_eq!(Array::from(&get(&snap, "charts")).length(), 4);
 }
+
+/// The activation's two-lane tanh in wasm (src/data/tanh_pairs.rs) gives the
+/// bits of `f64::tanh` here, value by value, on both sides of every branch.
+#[wasm_bindgen_test]
+fn the_two_lane_tanh_gives_the_bits_of_f64_tanh() {
+    use dp_explorer::data::tanh_pairs::tanh_in_place;
+    // A fixed spread: magnitudes from 2⁻³⁰ to 2⁵ (log-spaced) with both signs,
+    // and a fine grid over [−20, 20].
+    let mut values: Vec<f64> = (0..60_000)
+        .map(|i| {
+            let m = 2f64.powf(-30.0 + 35.0 * ((i as f64) * 0.618_033_988_7).fract());
+            if i % 2 == 0 {
+                m
+            } else {
+                -m
+            }
+        })
+        .collect();
+    values.extend((0..80_001).map(|i| -20.0 + 40.0 * i as f64 / 80_000.0));
+    values.extend([0.0, -0.0, f64::NAN, f64::INFINITY, 19.0, -19.0]);
+    let mut out = values.clone();
+    tanh_in_place(&mut out);
+    for (&x, &t) in values.iter().zip(&out) {
+        assert_eq!(t.to_bits(), x.tanh().to_bits(), "tanh({x:e})");
+    }
+}

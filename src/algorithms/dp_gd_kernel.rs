@@ -233,7 +233,7 @@ fn feature_block(
     let features = |x: &[f64], rows: usize| {
         let mut out = vec![0.0; rows * count];
         dense::gemm(&mut out, rows, count, x, d, w.as_slice(), 1.0, false);
-        out.iter_mut().for_each(|z| *z = act.apply(*z));
+        act.apply_in_place(&mut out);
         out
     };
     let train = features(inputs.x_train.as_slice(), inputs.n());

@@ -5,5 +5,6 @@ pub mod margin_classification;
 pub mod normal_lanes;
 pub mod random_features;
 pub mod shared_representation;
+pub mod tanh_pairs;
 pub mod trace_regression;
 pub mod under_parameterized;
