@@ -63,8 +63,9 @@ export class SweepPool {
   }
 
   /** Starts the workers now, so that each has compiled the wasm module before the first Run;
-   * with `settings` ({ preset, fields, shards }), each also runs a short slice of its share of
-   * them and throws it away, so that the module's code a run calls is compiled too. */
+   * with `settings` ({ preset, fields, shards }), each also runs its share of them for a while
+   * (worker.js: at most WARM_BUDGET_MS, in slices that any message preempts) and throws it away,
+   * so that the module's code a run calls is compiled, its hot code tiered up, before the Run. */
   warm(settings = null) {
     this.worker(this.size - 1);
     if (!settings) return;
@@ -109,6 +110,11 @@ export class SweepPool {
   }
 
   receive(index, msg) {
+    // A worker's warm-up ended (the latency's phases: scripts/bench-latency.mjs reads the marks).
+    if (msg.type === 'warmed') {
+      performance.mark(`dp-worker-${index}-warmed`, { detail: msg });
+      return;
+    }
     const a = this.active;
     if (!a || msg.generation !== a.generation) return; // a stale message from an earlier run
     switch (msg.type) {

@@ -34,6 +34,8 @@ function freeQuietly(runner) {
 
 self.onmessage = async (event) => {
   const msg = event.data;
+  // Any message ends the warm-up at once (a run waits for at most the slice in progress).
+  if (msg.type !== 'warm') stopWarm();
   if (msg.type === 'cancel') {
     current = -1;
     unpark();
@@ -211,24 +213,75 @@ function unpark() {
   parked = null;
 }
 
-/** At page load: one short slice of the settings shown, thrown away. The module's
- * functions are compiled on their first call (about 0.15 s for a sweep's
- * start, step and snapshot): paid here, not by the first Run. */
+// The warm-up at page load (below): a thrown-away run of the shown settings' share in short
+// slices, each followed by a turn of the message loop, so that a run posted meanwhile
+// starts after at most the slice in progress.
+const WARM_SLICE_MS = 10;
+// The warm-up's total (wall time from its start). V8 runs a wasm function in its baseline tier
+// first and compiles a hot one with its optimizing tier in the background: a share's first
+// ~10 ms leave most of the hot code in the baseline tier, a few hundred ms of it move it on.
+const WARM_BUDGET_MS = 400;
+let warming = null; // the warm-up in progress: { runner }
+// Its own turn of the message loop (as worker-slices.js's yieldThen, but a stopped warm-up's
+// pending turn cannot call a run's slice).
+const warmTurn = new MessageChannel();
+warmTurn.port1.onmessage = (event) => {
+  if (warming && warming.id === event.data) warming.slice();
+};
+let warmId = 0;
+
+/** At page load: the shown settings' share (`msg.shard` of `msg.shards`), run in slices of
+ * WARM_SLICE_MS for at most WARM_BUDGET_MS (or `msg.budget`), or until the share is done, then
+ * thrown away. The module's functions are compiled on their first call (about 0.15 s for a
+ * sweep's start, step and snapshot) and the hot ones tiered up as they run: paid here, not by
+ * the first Run. Not when a run (or a cancel) came first; every message ends it at once
+ * (stopWarm); an error only ends it (a setting that does not run: the run reports it). Its end
+ * is posted, `{ type: 'warmed', ended: 'done' | 'budget' | 'message' | 'error', ms, slices }`
+ * (no generation: the pool only marks it, for the benchmarks' phases). */
 async function warm(msg) {
   try {
     await ready;
   } catch {
     return; // the run reports it
   }
-  if (poisoned || current !== 0) return; // a run came first
-  let runner = null;
+  if (poisoned || current !== 0 || warming) return; // a run came first, or one warm-up is enough
+  let runner;
   try {
     runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
-    runner.run_for(msg.ms ?? 10);
-    runner.snapshot();
-    runner.part();
   } catch {
-    // settings that do not run: nothing to warm
+    return; // settings that do not run: nothing to warm
   }
-  freeQuietly(runner);
+  warmId += 1;
+  const w = { runner, id: warmId, slice: null, started: performance.now(), slices: 0 };
+  warming = w;
+  const budget = msg.budget ?? WARM_BUDGET_MS;
+  const slice = () => {
+    let ended = null;
+    try {
+      if (runner.run_for(WARM_SLICE_MS)) ended = 'done';
+      if (w.slices === 0) {
+        // What a run's reports call, compiled once.
+        runner.snapshot();
+        runner.part();
+      }
+      w.slices += 1;
+      if (!ended && performance.now() - w.started >= budget) ended = 'budget';
+    } catch (e) {
+      if (isPanic(e)) poisoned = true;
+      ended = 'error';
+    }
+    if (ended) stopWarm(ended);
+    else warmTurn.port2.postMessage(w.id);
+  };
+  w.slice = slice;
+  slice();
+}
+
+/** Ends the warm-up in progress, if any (`ended`: why), frees its runner and says so. */
+function stopWarm(ended = 'message') {
+  const w = warming;
+  if (!w) return;
+  warming = null;
+  freeQuietly(w.runner);
+  self.postMessage({ type: 'warmed', ended, ms: performance.now() - w.started, slices: w.slices });
 }
