@@ -219,8 +219,13 @@ function unpark() {
 const WARM_SLICE_MS = 10;
 // The warm-up's total (wall time from its start). V8 runs a wasm function in its baseline tier
 // first and compiles a hot one with its optimizing tier in the background: a share's first
-// ~10 ms leave most of the hot code in the baseline tier, a few hundred ms of it move it on.
-const WARM_BUDGET_MS = 400;
+// ~10 ms leave most of the hot code in the baseline tier. In node (the same engine; two samples
+// each on a busy 2-core machine), shard 1 of 2 of dpgd-browser took 0.88 s of CPU cold, 0.65
+// after a 0.4 s warm-up, 0.60 after 0.8 s, 0.54 after its whole share, 0.48 the second time; the
+// warm-up also grows the module's memory, whose page faults (0.12 s of the cold run's CPU) the
+// run then skips. On a phone: at most this much CPU per worker, once per page load, and only for
+// a short run (main.js).
+const WARM_BUDGET_MS = 1000;
 let warming = null; // the warm-up in progress: { runner }
 // Its own turn of the message loop (as worker-slices.js's yieldThen, but a stopped warm-up's
 // pending turn cannot call a run's slice).
@@ -245,6 +250,7 @@ async function warm(msg) {
     return; // the run reports it
   }
   if (poisoned || current !== 0 || warming) return; // a run came first, or one warm-up is enough
+  const started = performance.now();
   let runner;
   try {
     runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
@@ -252,17 +258,18 @@ async function warm(msg) {
     return; // settings that do not run: nothing to warm
   }
   warmId += 1;
-  const w = { runner, id: warmId, slice: null, started: performance.now(), slices: 0 };
+  const w = { runner, id: warmId, slice: null, started, slices: 0 };
   warming = w;
   const budget = msg.budget ?? WARM_BUDGET_MS;
   const slice = () => {
     let ended = null;
     try {
-      if (runner.run_for(WARM_SLICE_MS)) ended = 'done';
-      if (w.slices === 0) {
-        // What a run's reports call, compiled once.
+      if (w.slices === 1) {
+        // What a run's reports call, compiled once (a slice of its own: a few ms cold).
         runner.snapshot();
         runner.part();
+      } else if (runner.run_for(WARM_SLICE_MS)) {
+        ended = 'done';
       }
       w.slices += 1;
       if (!ended && performance.now() - w.started >= budget) ended = 'budget';
@@ -274,7 +281,8 @@ async function warm(msg) {
     else warmTurn.port2.postMessage(w.id);
   };
   w.slice = slice;
-  slice();
+  // The runner's start (the share's data, ~50 ms cold for dpgd-browser) was a slice too.
+  warmTurn.port2.postMessage(w.id);
 }
 
 /** Ends the warm-up in progress, if any (`ended`: why), frees its runner and says so. */
