@@ -877,9 +877,6 @@ async function main() {
     setStatus('loading', LOADING_TEXT);
     await afterPaint();
   }
-  // The workers start now, beside the module's load here: each loads and compiles it while this
-  // thread does, not after the page is ready (then a Run pressed at once waits for them).
-  pool.warm();
   const ready = init();
   try {
     await ready;
@@ -921,7 +918,7 @@ async function main() {
   }
   drawEmptyCharts();
   const est = showEstimate();
-  // For a short run of valid settings the workers also compile and tier up what a run calls.
+  // The workers start now; for a short run of valid settings they also compile what a run calls.
   pool.warm(errors.length || est === null || est > AUTO_RUN_SECONDS ? null : { ...formSettings(), shards: info.splits ? pool.size : 1 });
   // The hosted site keeps itself for offline use (after the first paint and the module: it fetches every file).
   registerOffline();
