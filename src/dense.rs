@@ -351,6 +351,17 @@ mod tests {
                 symmetric_lower_fallback::<1>([y[0]], a, m, lo, m, [w[0]]);
                 symmetric_lower_fallback::<1>([y[1]], a, m, lo, m, [w[1]]);
             });
+            // wasm's order: the panel in sub-passes (of 4 columns there; 2
+            // as well here), one column per pass or two.
+            let sub4 = columns(&|y| unsafe { symmetric_lower_sub4::<2>(y, a, m, lo, m, w) });
+            assert_eq!(sub4, portable, "sub-passes of 4, pairs, m = {m}, lo = {lo}");
+            let sub2 = columns(&|y| unsafe {
+                symmetric_lower_sub2::<1>([y[0]], a, m, lo, m, [w[0]]);
+                symmetric_lower_sub2::<1>([y[1]], a, m, lo, m, [w[1]]);
+            });
+            assert_eq!(sub2, portable, "sub-passes of 2, m = {m}, lo = {lo}");
+            let pairs = columns(&|y| unsafe { symmetric_lower_fallback::<2>(y, a, m, lo, m, w) });
+            assert_eq!(pairs, portable, "portable pairs, m = {m}, lo = {lo}");
             #[cfg(target_arch = "x86_64")]
             {
                 if std::arch::is_x86_feature_detected!("avx2") {
@@ -573,9 +584,9 @@ pub fn x86_build_from_env() -> Result<X86Build, String> {
 /// registers do not hold both columns' accumulators, the spills go to L1, and
 /// one pass still beats two: 500 products at n = 2000 took 0.30–0.36 s against
 /// 0.45–0.46 s on the AMD EPYC Zen 4 with the AVX2 build forced,
-/// docs/performance.md), simd128 in wasm (one column per pass: there the
-/// arithmetic bounds it and a fused pass was no faster), and portable code
-/// elsewhere. Natively the build is the widest the CPU has unless
+/// docs/performance.md), simd128 in wasm (two columns per pass too, each
+/// panel in two sub-passes of four columns: see its instantiation), and
+/// portable code elsewhere. Natively the build is the widest the CPU has unless
 /// `DP_EXPLORER_SIMD` forces a narrower one ([`x86_build`]). Plain multiplies
 /// and adds in one fixed order with [`LANES`] lanes: every build and every
 /// pairing of columns gives the same bits (tested).
@@ -714,8 +725,9 @@ impl Band {
             b,
         } = *self;
         let col = |c: usize| (y.add(c * ldy), w.add(c * ld));
-        // Natively, columns of W in pairs through the widest build's kernel.
-        #[cfg(target_arch = "x86_64")]
+        // Natively and in wasm, columns of W in pairs through the build's
+        // kernel (natively the widest build's).
+        #[cfg(any(target_arch = "x86_64", target_arch = "wasm32"))]
         macro_rules! in_pairs {
             ($kernel:ident) => {{
                 let mut c = 0;
@@ -742,6 +754,10 @@ impl Band {
         }
         // In wasm the build enables simd128 (.cargo/config.toml), which the
         // kernel is cfg'd on.
+        #[cfg(target_arch = "wasm32")]
+        in_pairs!(symmetric_lower_fallback);
+        // Elsewhere (and x86-64 without AVX2), one column per pass.
+        #[cfg(not(target_arch = "wasm32"))]
         for c in 0..b {
             let (y0, w0) = col(c);
             symmetric_lower_fallback::<1>([y0], a, ld, lo, m, [w0]);
@@ -901,15 +917,19 @@ unsafe fn symmetric_lower_diagonal_block(
 
 /// Writes `unsafe fn $name<const NC: usize>(y, a, m, w)`: y_c = A w_c for NC
 /// columns in one pass over A's lower triangle, with a vector type of `$width`
-/// lanes and its operations. The order of the floating-point operations is the
-/// same for every vector type (LANES accumulators per panel column):
+/// lanes and its operations, a panel's columns swept down its rows in
+/// sub-passes of `$sub` columns (a divisor of PANEL: PANEL natively, one
+/// sweep; fewer where the registers do not hold a whole panel's accumulators).
+/// The order of the floating-point operations is the same for every vector
+/// type and every `$sub` (LANES accumulators per panel column):
 /// - the panel's triangle, scalar ([`symmetric_lower_diagonal_block`]);
-/// - each row i below it: t = y_i, then t += A_{i,j0+p}·w_{j0+p} for p = 0..PANEL;
+/// - each row i below it: t = y_i, then t += A_{i,j0+p}·w_{j0+p} for p = 0..PANEL
+///   (a sub-pass stores t into y_i and the next loads it back: the same sums);
 /// - each panel column's dot product with w: lane l takes the rows with
 ///   (i − start) mod LANES = l in increasing i; the last (m − start) mod LANES rows
 ///   go into lane 0 after them; then y_{j0+p} += ((l0 + l1) + l2) + l3.
 macro_rules! symmetric_lower_kernel {
-    ($(#[$attr:meta])* $name:ident, $vector:ty, $width:expr,
+    ($(#[$attr:meta])* $name:ident, $vector:ty, $width:expr, $sub:expr,
      zero: $zero:expr, splat: $splat:expr, load: $load:expr, store: $store:expr,
      add: $add:expr, mul: $mul:expr) => {
         $(#[$attr])*
@@ -921,8 +941,10 @@ macro_rules! symmetric_lower_kernel {
             m: usize,
             w: [*const f64; NC],
         ) {
-            // Vectors per chunk of LANES rows.
+            // Vectors per chunk of LANES rows; panel columns per sub-pass.
             const V: usize = LANES / $width;
+            const SUB: usize = $sub;
+            const _: () = assert!(PANEL % SUB == 0);
             for &yc in &y {
                 for i in 0..m {
                     *yc.add(i) = 0.0;
@@ -952,38 +974,56 @@ macro_rules! symmetric_lower_kernel {
                         wj[c][p] = $splat(*w[c].add(j0 + p));
                     }
                 }
-                let mut acc: [[[$vector; V]; PANEL]; NC] = [[[$zero; V]; PANEL]; NC];
                 let full = (m - start) / LANES * LANES;
-                let mut off = 0;
-                while off < full {
-                    for v in 0..V {
-                        let o = off + v * $width;
-                        let mut t: [$vector; NC] = [$zero; NC];
-                        let mut wc: [$vector; NC] = [$zero; NC];
+                let mut lanes = [[[0.0f64; LANES]; PANEL]; NC];
+                // The panel's columns in sub-passes of SUB over the rows (one
+                // natively): y_i and each accumulator take the same terms in
+                // the same order as in one pass.
+                let mut q0 = 0;
+                while q0 < PANEL {
+                    let mut cq = [a; SUB];
+                    let mut wq: [[$vector; SUB]; NC] = [[$zero; SUB]; NC];
+                    for q in 0..SUB {
+                        cq[q] = cols[q0 + q];
                         for c in 0..NC {
-                            t[c] = $load(y[c].add(start + o));
-                            wc[c] = $load(w[c].add(start + o));
+                            wq[c][q] = wj[c][q0 + q];
                         }
-                        for p in 0..PANEL {
-                            let k = $load(cols[p].add(o));
+                    }
+                    let mut acc: [[[$vector; V]; SUB]; NC] = [[[$zero; V]; SUB]; NC];
+                    let mut off = 0;
+                    while off < full {
+                        for v in 0..V {
+                            let o = off + v * $width;
+                            let mut t: [$vector; NC] = [$zero; NC];
+                            let mut wc: [$vector; NC] = [$zero; NC];
                             for c in 0..NC {
-                                t[c] = $add(t[c], $mul(k, wj[c][p]));
-                                acc[c][p][v] = $add(acc[c][p][v], $mul(k, wc[c]));
+                                t[c] = $load(y[c].add(start + o));
+                                wc[c] = $load(w[c].add(start + o));
+                            }
+                            for q in 0..SUB {
+                                let k = $load(cq[q].add(o));
+                                for c in 0..NC {
+                                    t[c] = $add(t[c], $mul(k, wq[c][q]));
+                                    acc[c][q][v] = $add(acc[c][q][v], $mul(k, wc[c]));
+                                }
+                            }
+                            for c in 0..NC {
+                                $store(y[c].add(start + o), t[c]);
                             }
                         }
-                        for c in 0..NC {
-                            $store(y[c].add(start + o), t[c]);
+                        off += LANES;
+                    }
+                    for c in 0..NC {
+                        for q in 0..SUB {
+                            for v in 0..V {
+                                let l = lanes[c][q0 + q].as_mut_ptr().add(v * $width);
+                                $store(l, acc[c][q][v]);
+                            }
                         }
                     }
-                    off += LANES;
+                    q0 += SUB;
                 }
-                for c in 0..NC {
-                    let mut lanes = [[0.0f64; LANES]; PANEL];
-                    for p in 0..PANEL {
-                        for v in 0..V {
-                            $store(lanes[p].as_mut_ptr().add(v * $width), acc[c][p][v]);
-                        }
-                    }
+                for (c, lanes) in lanes.iter_mut().enumerate() {
                     for i in start + full..m {
                         let wi = *w[c].add(i);
                         for p in 0..PANEL {
@@ -1014,7 +1054,7 @@ macro_rules! symmetric_lower_kernel_256 {
     ($features:literal, $name:ident) => {
         symmetric_lower_kernel!(
             #[target_feature(enable = $features)]
-            $name, __m256d, 4,
+            $name, __m256d, 4, PANEL,
             zero: _mm256_setzero_pd(), splat: _mm256_set1_pd, load: _mm256_loadu_pd,
             store: _mm256_storeu_pd, add: _mm256_add_pd, mul: _mm256_mul_pd
         );
@@ -1050,17 +1090,44 @@ macro_rules! with_simd128 {
     };
 }
 
+// Two columns of W per pass, as natively (A read once for both: 500 products
+// at n = 2000 in 0.76–0.81 s of CPU against 0.90 s one column per pass, in
+// node), and the panel's columns in two sub-passes of four (0.75–0.80 s against
+// 0.77–0.82 s in one pass of eight): V8 spills part of a whole panel's
+// accumulators and splats (x86-64 has 16 xmm registers).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-with_simd128!(symmetric_lower_kernel!(symmetric_lower_fallback, v128, 2,));
+with_simd128!(symmetric_lower_kernel!(
+    symmetric_lower_fallback,
+    v128,
+    2,
+    4,
+));
 
-// Anywhere else (and x86-64 without AVX2): four scalar lanes.
+/// Completes `symmetric_lower_kernel!`'s arguments (after its name) with
+/// four scalar lanes in one sub-pass per `$sub` columns.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
+macro_rules! with_scalar_lanes {
+    ($name:ident, $sub:expr) => {
+        symmetric_lower_kernel!(
+            $name, f64, 1, $sub,
+            zero: 0.0, splat: |x: f64| x, load: |p: *const f64| *p,
+            store: |p: *mut f64, v: f64| *p = v,
+            add: |x: f64, y: f64| x + y, mul: |x: f64, y: f64| x * y
+        );
+    };
+}
+
+// Anywhere else (and x86-64 without AVX2): four scalar lanes, one sweep per
+// panel.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-symmetric_lower_kernel!(
-    symmetric_lower_fallback, f64, 1,
-    zero: 0.0, splat: |x: f64| x, load: |p: *const f64| *p,
-    store: |p: *mut f64, v: f64| *p = v,
-    add: |x: f64, y: f64| x + y, mul: |x: f64, y: f64| x * y
-);
+with_scalar_lanes!(symmetric_lower_fallback, PANEL);
+
+// wasm's sub-passes of four columns (and of two) in scalar lanes, so that
+// native tests check they give the one sweep's bits.
+#[cfg(test)]
+with_scalar_lanes!(symmetric_lower_sub4, 4);
+#[cfg(test)]
+with_scalar_lanes!(symmetric_lower_sub2, 2);
 
 // wasm's [`gram_lower_add`] (`gram_lower_tiles`): C's lower triangle +=
 // alpha·A Aᵀ in 4×4 tiles of two-lane vectors, A packed per chunk of GRAM_KC
