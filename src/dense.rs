@@ -351,15 +351,8 @@ mod tests {
                 symmetric_lower_fallback::<1>([y[0]], a, m, lo, m, [w[0]]);
                 symmetric_lower_fallback::<1>([y[1]], a, m, lo, m, [w[1]]);
             });
-            // wasm's order: the panel in sub-passes (of 4 columns there; 2
-            // as well here), one column per pass or two.
-            let sub4 = columns(&|y| unsafe { symmetric_lower_sub4::<2>(y, a, m, lo, m, w) });
-            assert_eq!(sub4, portable, "sub-passes of 4, pairs, m = {m}, lo = {lo}");
-            let sub2 = columns(&|y| unsafe {
-                symmetric_lower_sub2::<1>([y[0]], a, m, lo, m, [w[0]]);
-                symmetric_lower_sub2::<1>([y[1]], a, m, lo, m, [w[1]]);
-            });
-            assert_eq!(sub2, portable, "sub-passes of 2, m = {m}, lo = {lo}");
+            // wasm's pairing (its simd128 build runs two columns per pass) in
+            // the portable lanes.
             let pairs = columns(&|y| unsafe { symmetric_lower_fallback::<2>(y, a, m, lo, m, w) });
             assert_eq!(pairs, portable, "portable pairs, m = {m}, lo = {lo}");
             #[cfg(target_arch = "x86_64")]
@@ -584,9 +577,8 @@ pub fn x86_build_from_env() -> Result<X86Build, String> {
 /// registers do not hold both columns' accumulators, the spills go to L1, and
 /// one pass still beats two: 500 products at n = 2000 took 0.30–0.36 s against
 /// 0.45–0.46 s on the AMD EPYC Zen 4 with the AVX2 build forced,
-/// docs/performance.md), simd128 in wasm (two columns per pass too, each
-/// panel in two sub-passes of four columns: see its instantiation), and
-/// portable code elsewhere. Natively the build is the widest the CPU has unless
+/// docs/performance.md), simd128 in wasm (two columns per pass too: see its
+/// instantiation), and portable code elsewhere. Natively the build is the widest the CPU has unless
 /// `DP_EXPLORER_SIMD` forces a narrower one ([`x86_build`]). Plain multiplies
 /// and adds in one fixed order with [`LANES`] lanes: every build and every
 /// pairing of columns gives the same bits (tested).
@@ -917,19 +909,15 @@ unsafe fn symmetric_lower_diagonal_block(
 
 /// Writes `unsafe fn $name<const NC: usize>(y, a, m, w)`: y_c = A w_c for NC
 /// columns in one pass over A's lower triangle, with a vector type of `$width`
-/// lanes and its operations, a panel's columns swept down its rows in
-/// sub-passes of `$sub` columns (a divisor of PANEL: PANEL natively, one
-/// sweep; fewer where the registers do not hold a whole panel's accumulators).
-/// The order of the floating-point operations is the same for every vector
-/// type and every `$sub` (LANES accumulators per panel column):
+/// lanes and its operations. The order of the floating-point operations is the
+/// same for every vector type (LANES accumulators per panel column):
 /// - the panel's triangle, scalar ([`symmetric_lower_diagonal_block`]);
-/// - each row i below it: t = y_i, then t += A_{i,j0+p}·w_{j0+p} for p = 0..PANEL
-///   (a sub-pass stores t into y_i and the next loads it back: the same sums);
+/// - each row i below it: t = y_i, then t += A_{i,j0+p}·w_{j0+p} for p = 0..PANEL;
 /// - each panel column's dot product with w: lane l takes the rows with
 ///   (i − start) mod LANES = l in increasing i; the last (m − start) mod LANES rows
 ///   go into lane 0 after them; then y_{j0+p} += ((l0 + l1) + l2) + l3.
 macro_rules! symmetric_lower_kernel {
-    ($(#[$attr:meta])* $name:ident, $vector:ty, $width:expr, $sub:expr,
+    ($(#[$attr:meta])* $name:ident, $vector:ty, $width:expr,
      zero: $zero:expr, splat: $splat:expr, load: $load:expr, store: $store:expr,
      add: $add:expr, mul: $mul:expr) => {
         $(#[$attr])*
@@ -941,10 +929,8 @@ macro_rules! symmetric_lower_kernel {
             m: usize,
             w: [*const f64; NC],
         ) {
-            // Vectors per chunk of LANES rows; panel columns per sub-pass.
+            // Vectors per chunk of LANES rows.
             const V: usize = LANES / $width;
-            const SUB: usize = $sub;
-            const _: () = assert!(PANEL % SUB == 0);
             for &yc in &y {
                 for i in 0..m {
                     *yc.add(i) = 0.0;
@@ -974,56 +960,38 @@ macro_rules! symmetric_lower_kernel {
                         wj[c][p] = $splat(*w[c].add(j0 + p));
                     }
                 }
+                let mut acc: [[[$vector; V]; PANEL]; NC] = [[[$zero; V]; PANEL]; NC];
                 let full = (m - start) / LANES * LANES;
-                let mut lanes = [[[0.0f64; LANES]; PANEL]; NC];
-                // The panel's columns in sub-passes of SUB over the rows (one
-                // natively): y_i and each accumulator take the same terms in
-                // the same order as in one pass.
-                let mut q0 = 0;
-                while q0 < PANEL {
-                    let mut cq = [a; SUB];
-                    let mut wq: [[$vector; SUB]; NC] = [[$zero; SUB]; NC];
-                    for q in 0..SUB {
-                        cq[q] = cols[q0 + q];
+                let mut off = 0;
+                while off < full {
+                    for v in 0..V {
+                        let o = off + v * $width;
+                        let mut t: [$vector; NC] = [$zero; NC];
+                        let mut wc: [$vector; NC] = [$zero; NC];
                         for c in 0..NC {
-                            wq[c][q] = wj[c][q0 + q];
+                            t[c] = $load(y[c].add(start + o));
+                            wc[c] = $load(w[c].add(start + o));
                         }
-                    }
-                    let mut acc: [[[$vector; V]; SUB]; NC] = [[[$zero; V]; SUB]; NC];
-                    let mut off = 0;
-                    while off < full {
-                        for v in 0..V {
-                            let o = off + v * $width;
-                            let mut t: [$vector; NC] = [$zero; NC];
-                            let mut wc: [$vector; NC] = [$zero; NC];
+                        for p in 0..PANEL {
+                            let k = $load(cols[p].add(o));
                             for c in 0..NC {
-                                t[c] = $load(y[c].add(start + o));
-                                wc[c] = $load(w[c].add(start + o));
-                            }
-                            for q in 0..SUB {
-                                let k = $load(cq[q].add(o));
-                                for c in 0..NC {
-                                    t[c] = $add(t[c], $mul(k, wq[c][q]));
-                                    acc[c][q][v] = $add(acc[c][q][v], $mul(k, wc[c]));
-                                }
-                            }
-                            for c in 0..NC {
-                                $store(y[c].add(start + o), t[c]);
+                                t[c] = $add(t[c], $mul(k, wj[c][p]));
+                                acc[c][p][v] = $add(acc[c][p][v], $mul(k, wc[c]));
                             }
                         }
-                        off += LANES;
-                    }
-                    for c in 0..NC {
-                        for q in 0..SUB {
-                            for v in 0..V {
-                                let l = lanes[c][q0 + q].as_mut_ptr().add(v * $width);
-                                $store(l, acc[c][q][v]);
-                            }
+                        for c in 0..NC {
+                            $store(y[c].add(start + o), t[c]);
                         }
                     }
-                    q0 += SUB;
+                    off += LANES;
                 }
-                for (c, lanes) in lanes.iter_mut().enumerate() {
+                for c in 0..NC {
+                    let mut lanes = [[0.0f64; LANES]; PANEL];
+                    for p in 0..PANEL {
+                        for v in 0..V {
+                            $store(lanes[p].as_mut_ptr().add(v * $width), acc[c][p][v]);
+                        }
+                    }
                     for i in start + full..m {
                         let wi = *w[c].add(i);
                         for p in 0..PANEL {
@@ -1054,7 +1022,7 @@ macro_rules! symmetric_lower_kernel_256 {
     ($features:literal, $name:ident) => {
         symmetric_lower_kernel!(
             #[target_feature(enable = $features)]
-            $name, __m256d, 4, PANEL,
+            $name, __m256d, 4,
             zero: _mm256_setzero_pd(), splat: _mm256_set1_pd, load: _mm256_loadu_pd,
             store: _mm256_storeu_pd, add: _mm256_add_pd, mul: _mm256_mul_pd
         );
@@ -1090,44 +1058,25 @@ macro_rules! with_simd128 {
     };
 }
 
-// Two columns of W per pass, as natively (A read once for both: 500 products
-// at n = 2000 in 0.76–0.81 s of CPU against 0.90 s one column per pass, in
-// node), and the panel's columns in two sub-passes of four (0.75–0.80 s against
-// 0.77–0.82 s in one pass of eight): V8 spills part of a whole panel's
-// accumulators and splats (x86-64 has 16 xmm registers).
+// wasm: two columns of W per pass, as natively (A read once for both). 500
+// products at n = 2000, two columns, in a module of the kernel alone (node 20,
+// CPU s, medians of 3 in each of several processes): one column per pass
+// 0.90–1.36, two 0.74–0.82; in this crate the paper cell
+// (`run_bench("dpgd-paper-cell")`) took 3.03–3.14 s of CPU against 3.26–3.41 s.
+// A panel's columns in sub-passes of four (V8 has 15 xmm registers; a whole
+// panel keeps 32 accumulators and 16 splats for two columns, and spills)
+// measured no faster: 0.76–0.83 against 0.76–0.82 s in one sweep.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-with_simd128!(symmetric_lower_kernel!(
-    symmetric_lower_fallback,
-    v128,
-    2,
-    4,
-));
+with_simd128!(symmetric_lower_kernel!(symmetric_lower_fallback, v128, 2,));
 
-/// Completes `symmetric_lower_kernel!`'s arguments (after its name) with
-/// four scalar lanes in one sub-pass per `$sub` columns.
-#[cfg(any(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
-macro_rules! with_scalar_lanes {
-    ($name:ident, $sub:expr) => {
-        symmetric_lower_kernel!(
-            $name, f64, 1, $sub,
-            zero: 0.0, splat: |x: f64| x, load: |p: *const f64| *p,
-            store: |p: *mut f64, v: f64| *p = v,
-            add: |x: f64, y: f64| x + y, mul: |x: f64, y: f64| x * y
-        );
-    };
-}
-
-// Anywhere else (and x86-64 without AVX2): four scalar lanes, one sweep per
-// panel.
+// Anywhere else (and x86-64 without AVX2): four scalar lanes.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-with_scalar_lanes!(symmetric_lower_fallback, PANEL);
-
-// wasm's sub-passes of four columns (and of two) in scalar lanes, so that
-// native tests check they give the one sweep's bits.
-#[cfg(test)]
-with_scalar_lanes!(symmetric_lower_sub4, 4);
-#[cfg(test)]
-with_scalar_lanes!(symmetric_lower_sub2, 2);
+symmetric_lower_kernel!(
+    symmetric_lower_fallback, f64, 1,
+    zero: 0.0, splat: |x: f64| x, load: |p: *const f64| *p,
+    store: |p: *mut f64, v: f64| *p = v,
+    add: |x: f64, y: f64| x + y, mul: |x: f64, y: f64| x * y
+);
 
 // wasm's [`gram_lower_add`] (`gram_lower_tiles`): C's lower triangle +=
 // alpha·A Aᵀ in 4×4 tiles of two-lane vectors, A packed per chunk of GRAM_KC
