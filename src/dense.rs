@@ -578,8 +578,9 @@ pub fn x86_build_from_env() -> Result<X86Build, String> {
 /// one pass still beats two: 500 products at n = 2000 took 0.30–0.36 s against
 /// 0.45–0.46 s on the AMD EPYC Zen 4 with the AVX2 build forced,
 /// docs/performance.md), simd128 in wasm (two columns per pass too: see its
-/// instantiation), and portable code elsewhere. Natively the build is the widest the CPU has unless
-/// `DP_EXPLORER_SIMD` forces a narrower one ([`x86_build`]). Plain multiplies
+/// instantiation), and portable code elsewhere. Natively the build is the
+/// widest the CPU has unless `DP_EXPLORER_SIMD` forces a narrower one
+/// ([`x86_build`]). Plain multiplies
 /// and adds in one fixed order with [`LANES`] lanes: every build and every
 /// pairing of columns gives the same bits (tested).
 pub fn symmetric_lower_product(y: &mut [f64], a: &[f64], m: usize, w: &[f64], b: usize) {
@@ -1061,8 +1062,10 @@ macro_rules! with_simd128 {
 // wasm: two columns of W per pass, as natively (A read once for both). 500
 // products at n = 2000, two columns, in a module of the kernel alone (node 20,
 // CPU s, medians of 3 in each of several processes): one column per pass
-// 0.90–1.36, two 0.74–0.82; in this crate the paper cell
-// (`run_bench("dpgd-paper-cell")`) took 3.03–3.14 s of CPU against 3.26–3.41 s.
+// 0.90–1.36, two 0.74–0.82. In this crate, the paper cell
+// (`run_bench("dpgd-paper-cell")`, node, alternating, 7 runs each) took
+// 2.90–3.25 s of CPU (median 3.06) against 2.98–3.47 s (3.21), the products'
+// self time in its profile 0.76–0.80 s against 0.85–0.89 s.
 // A panel's columns in sub-passes of four (V8 has 15 xmm registers; a whole
 // panel keeps 32 accumulators and 16 splats for two columns, and spills)
 // measured no faster: 0.76–0.83 against 0.76–0.82 s in one sweep.
