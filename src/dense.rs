@@ -745,8 +745,8 @@ impl Band {
             X86Build::Avx2 => in_pairs!(symmetric_lower_avx2),
             X86Build::Scalar => {}
         }
-        // In wasm the build enables simd128 (.cargo/config.toml), which the
-        // kernel is cfg'd on.
+        // In wasm, the simd128 build (.cargo/config.toml enables simd128, which
+        // the kernel is cfg'd on).
         #[cfg(target_arch = "wasm32")]
         in_pairs!(symmetric_lower_fallback);
         // Elsewhere (and x86-64 without AVX2), one column per pass.

@@ -40,14 +40,6 @@ pub enum Activation {
 }
 
 impl Activation {
-    #[inline]
-    pub fn apply(self, z: f64) -> f64 {
-        match self {
-            Activation::Tanh => z.tanh(),
-            Activation::Sin => z.sin(),
-        }
-    }
-
     /// Every value of `zs` through the activation (tanh two at a time in
     /// wasm, with the bits of one call per value: `tanh_pairs`).
     pub fn apply_in_place(self, zs: &mut [f64]) {

@@ -47,9 +47,10 @@ pub const REFERENCE_WASM: ProbeTimes = ProbeTimes {
 };
 
 /// The probe natively on the reference machine (`dp-explorer sweep` times it
-/// before a sweep, src/cli/machine.rs: the fastest of 5 chunks after one to
-/// warm up), where the native cost models were fitted: the project's 2-core
-/// AMD EPYC (Zen 4, AVX-512), quiet (load average 1.0): 1.88–1.91 ms and
+/// after a sweep, for the estimate it prints, src/cli/machine.rs: the fastest
+/// of 5 chunks after one to warm up), where the native cost models were
+/// fitted: the project's 2-core AMD EPYC (Zen 4, AVX-512), quiet (load
+/// average 1.0): 1.88–1.91 ms and
 /// 0.855–0.871 ms over six sweeps. With the narrower builds of the
 /// lower-triangle kernel forced (`DP_EXPLORER_SIMD`), the dense chunk read
 /// 0.935 ms (`avx2`) and 1.72–1.74 ms (`scalar`): it sees the vector units, as
