@@ -2,20 +2,26 @@
 // share: how they give the event loop a turn between slices of work, and how
 // they word an error, a panic inside the wasm module included.
 
-// Yields to the event loop (so a "cancel" message is read) and continues.
-// A message to ourselves rather than setTimeout(0): nested timeouts are
-// clamped to at least 4 ms, a tenth of every 40 ms slice.
-const channel = new MessageChannel();
-let next = null;
-channel.port1.onmessage = () => {
-  const f = next;
-  next = null;
-  if (f) f();
-};
-export function yieldThen(f) {
-  next = f;
-  channel.port2.postMessage(null);
+/** A function `then(f)` that yields to the event loop (so a "cancel" message is read) and
+ * then calls `f`, the last `f` given if called again meanwhile. A message to ourselves rather
+ * than setTimeout(0): nested timeouts are clamped to at least 4 ms, a tenth of every 40 ms
+ * slice. Each has its own channel, so one loop's pending turn never calls another's `f`. */
+export function turnTaker() {
+  const channel = new MessageChannel();
+  let next = null;
+  channel.port1.onmessage = () => {
+    const f = next;
+    next = null;
+    if (f) f();
+  };
+  return (f) => {
+    next = f;
+    channel.port2.postMessage(null);
+  };
 }
+
+/** The slices' turns of the sweep's (or the audit's) run. */
+export const yieldThen = turnTaker();
 
 /** A wasm panic surfaces as a RuntimeError ("unreachable"); a JsError from
  * Rust (a refused setting) is a plain Error. */

@@ -8,7 +8,7 @@
 // each pass over its share of the users: the worker posts its partials
 // ('exchange') and parks until the pool sends every worker's ('deliver').
 import init, { Runner, last_panic } from './pkg/dp_explorer.js';
-import { errorMessage, isPanic, sendClaims, yieldThen } from './worker-slices.js';
+import { errorMessage, isPanic, sendClaims, turnTaker, yieldThen } from './worker-slices.js';
 
 const ready = init();
 let current = 0; // generation of the run this worker should be doing
@@ -219,21 +219,15 @@ function unpark() {
 const WARM_SLICE_MS = 10;
 // The warm-up's total (wall time from its start). V8 runs a wasm function in its baseline tier
 // first and compiles a hot one with its optimizing tier in the background: a share's first
-// ~10 ms leave most of the hot code in the baseline tier. In node (the same engine; two samples
-// each on a busy 2-core machine), shard 1 of 2 of dpgd-browser took 0.88 s of CPU cold, 0.65
-// after a 0.4 s warm-up, 0.60 after 0.8 s, 0.54 after its whole share, 0.48 the second time; the
-// warm-up also grows the module's memory, whose page faults (0.12 s of the cold run's CPU) the
-// run then skips. On a phone: at most this much CPU per worker, once per page load, and only for
-// a short run (main.js).
+// ~10 ms leave most of the hot code in the baseline tier; about 1 s of a share brings a Run
+// close to a second Run's time (measured: docs/performance.md, "The first Run's tier-up").
+// On a phone: at most this much CPU per worker, once per page load, and only for a short run
+// (main.js).
 const WARM_BUDGET_MS = 1000;
-let warming = null; // the warm-up in progress: { runner }
-// Its own turn of the message loop (as worker-slices.js's yieldThen, but a stopped warm-up's
-// pending turn cannot call a run's slice).
-const warmTurn = new MessageChannel();
-warmTurn.port1.onmessage = (event) => {
-  if (warming && warming.id === event.data) warming.slice();
-};
-let warmId = 0;
+let warming = null; // the warm-up in progress: { runner, started, slices }
+// Its own turns of the message loop, so that a stopped warm-up's pending turn never calls a
+// run's slice.
+const warmThen = turnTaker();
 
 /** At page load: the shown settings' share (`msg.shard` of `msg.shards`), run in slices of
  * WARM_SLICE_MS for at most WARM_BUDGET_MS (or `msg.budget`), or until the share is done, then
@@ -257,8 +251,7 @@ async function warm(msg) {
   } catch {
     return; // settings that do not run: nothing to warm
   }
-  warmId += 1;
-  const w = { runner, id: warmId, slice: null, started, slices: 0 };
+  const w = { runner, started, slices: 0 };
   warming = w;
   const budget = msg.budget ?? WARM_BUDGET_MS;
   const slice = () => {
@@ -278,11 +271,12 @@ async function warm(msg) {
       ended = 'error';
     }
     if (ended) stopWarm(ended);
-    else warmTurn.port2.postMessage(w.id);
+    else next();
   };
-  w.slice = slice;
-  // The runner's start (the share's data, ~50 ms cold for dpgd-browser) was a slice too.
-  warmTurn.port2.postMessage(w.id);
+  // The next slice, unless this warm-up has been stopped meanwhile.
+  const next = () => warmThen(() => { if (warming === w) slice(); });
+  // The runner's start (the share's data: tens of ms cold) was a slice too.
+  next();
 }
 
 /** Ends the warm-up in progress, if any (`ended`: why), frees its runner and says so. */
