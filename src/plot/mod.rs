@@ -11,6 +11,6 @@ mod tests;
 
 pub use draw::{chart_svg, draw_chart, PlotError};
 pub use spec::{
-    mean_points, readable_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint, Series,
-    PIN_COLOR_BASE,
+    mean_points, readable_points, spread_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint,
+    Series, PIN_COLOR_BASE,
 };

@@ -95,6 +95,36 @@ pub fn mean_points<R>(
         .collect()
 }
 
+/// The lowest and highest `y` of the rows that `keep`, grouped by `x` (in
+/// increasing x), for the groups of two rows or more: the band of a mean over
+/// seeds ([`mean_points`]); empty with one seed.
+pub fn spread_points<R>(
+    rows: &[R],
+    keep: impl Fn(&R) -> bool,
+    x: impl Fn(&R) -> f64,
+    y: impl Fn(&R) -> f64,
+) -> Vec<(f64, f64, f64)> {
+    // (x, lowest, highest, count), in order of first appearance.
+    let mut groups: Vec<(f64, f64, f64, usize)> = Vec::new();
+    for r in rows.iter().filter(|r| keep(r)) {
+        let (x, y) = (x(r), y(r));
+        match groups.iter_mut().find(|g| g.0 == x) {
+            Some(g) => {
+                g.1 = g.1.min(y);
+                g.2 = g.2.max(y);
+                g.3 += 1;
+            }
+            None => groups.push((x, y, y, 1)),
+        }
+    }
+    groups.sort_by(|a, b| a.0.total_cmp(&b.0));
+    groups
+        .into_iter()
+        .filter(|g| g.3 > 1 && g.1.is_finite() && g.2.is_finite())
+        .map(|(x, lo, hi, _)| (x, lo, hi))
+        .collect()
+}
+
 /// A whole chart: axes, scales and series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChartSpec {

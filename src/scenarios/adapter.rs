@@ -371,7 +371,7 @@ impl<E: Experiment> Run for SweepRun<E> {
         self.sweep.phase()
     }
     fn view(&self) -> View {
-        in_x_order(E::view(self.sweep.config(), &E::part(&self.sweep)))
+        view_of::<E>(self.sweep.config(), &E::part(&self.sweep))
     }
     fn part(&self) -> Vec<u8> {
         let part = E::part(&self.sweep);
@@ -401,6 +401,14 @@ impl<E: Experiment> Run for SweepRun<E> {
     fn grant(&mut self, chunk: usize) -> Result<(), RunError> {
         self.sweep.grant(chunk)
     }
+}
+
+/// The view of `part` under `config`, in x order ([`in_x_order`]), carrying
+/// the config's settings for the claims' scopes.
+fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
+    let mut view = in_x_order(E::view(config, part));
+    view.settings = config.to_fields();
+    view
 }
 
 /// A scenario's view with every chart's lines in increasing x
@@ -498,7 +506,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
     ) -> Result<View, RunError> {
         let config = Self::config_of(preset, pairs)?;
         let part = Self::combined(&config, parts, kept, coverage)?;
-        Ok(in_x_order(E::view(&config, &part)))
+        Ok(view_of::<E>(&config, &part))
     }
 
     fn whole_part(

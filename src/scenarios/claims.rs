@@ -39,15 +39,78 @@ impl Check {
 }
 
 /// A claim of a scenario's description: an id (stable: `claims.csv`, the
-/// tests and the page's marks use it), the sentence a reader sees, and the
-/// predicate that decides it on a finished run.
+/// tests and the page's marks use it), the sentence a reader sees, where it is
+/// asserted, and the predicate that decides it on a finished run.
 #[derive(Clone, Copy, Serialize)]
 pub struct Claim {
     pub id: &'static str,
     pub text: &'static str,
+    /// The settings the sentence was written for: off them the claim is not
+    /// decided ("not this run's setting"), never marked as failed.
+    pub scope: Scope,
     #[serde(skip)]
     pub check: fn(&View) -> Check,
 }
+
+/// The settings of the run a view shows, as the field table writes them
+/// (`Config::to_fields`): what a claim's [`Scope`] reads.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings<'a>(pub &'a [(&'static str, String)]);
+
+impl<'a> Settings<'a> {
+    /// A setting's text ("exact", "0.01", "1,2,4").
+    pub fn text(&self, key: &str) -> Option<&'a str> {
+        self.0
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+    }
+    /// A setting's values as numbers: one for a number, several for a list.
+    pub fn numbers(&self, key: &str) -> Vec<f64> {
+        self.text(key)
+            .map(|t| t.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+            .unwrap_or_default()
+    }
+    /// Within when the setting `key` (every value of a list) is at most `bound`.
+    pub fn at_most(&self, key: &str, bound: f64) -> Result<(), String> {
+        self.bounded(key, |x| x <= bound)
+    }
+    /// Within when the setting `key` (every value of a list) is at least `bound`.
+    pub fn at_least(&self, key: &str, bound: f64) -> Result<(), String> {
+        self.bounded(key, |x| x >= bound)
+    }
+    /// Within when the setting `key` reads `value`.
+    pub fn is(&self, key: &str, value: &str) -> Result<(), String> {
+        match self.text(key) {
+            Some(v) if v == value => Ok(()),
+            v => Err(format!("{key} = {}", v.unwrap_or("—"))),
+        }
+    }
+    fn bounded(&self, key: &str, ok: impl Fn(f64) -> bool) -> Result<(), String> {
+        let values = self.numbers(key);
+        if !values.is_empty() && values.iter().all(|&x| ok(x)) {
+            Ok(())
+        } else {
+            Err(format!("{key} = {}", self.text(key).unwrap_or("—")))
+        }
+    }
+}
+
+/// Where a claim is asserted: a sentence for the reader ("clip ψ ≤ 0.01") and
+/// the test of a run's settings, which names what differs when it fails
+/// ("clip = 10").
+#[derive(Clone, Copy, Serialize)]
+pub struct Scope {
+    pub text: &'static str,
+    #[serde(skip)]
+    pub within: fn(Settings) -> Result<(), String>,
+}
+
+/// A claim about every run of its scenario.
+pub const EVERY_RUN: Scope = Scope {
+    text: "every run",
+    within: |_| Ok(()),
+};
 
 impl std::fmt::Debug for Claim {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -90,15 +153,30 @@ pub struct Verdict {
     pub numbers: String,
 }
 
-/// Every claim judged on a finished run's view, in declaration order.
+/// Every claim judged on a finished run's view, in declaration order: a claim
+/// whose scope the run's settings are outside is not decided, with what
+/// differs (a view without settings, built by hand, is judged on its data).
 pub fn judge(claims: &[Claim], view: &View) -> Vec<Verdict> {
+    let settings = Settings(&view.settings);
     claims
         .iter()
         .map(|c| {
-            let (status, numbers) = match (c.check)(view) {
-                Check::Held(n) => (Status::Held, n),
-                Check::NotHeld(n) => (Status::NotHeld, n),
-                Check::Undecided(n) => (Status::Undecided, n),
+            let scoped = if view.settings.is_empty() {
+                Ok(())
+            } else {
+                (c.scope.within)(settings)
+            };
+            let (status, numbers) = match scoped.map(|()| (c.check)(view)) {
+                Err(differs) => (
+                    Status::Undecided,
+                    format!(
+                        "not this run's setting: stated for {} (here {differs})",
+                        c.scope.text
+                    ),
+                ),
+                Ok(Check::Held(n)) => (Status::Held, n),
+                Ok(Check::NotHeld(n)) => (Status::NotHeld, n),
+                Ok(Check::Undecided(n)) => (Status::Undecided, n),
             };
             Verdict {
                 id: c.id,
@@ -248,25 +326,76 @@ fn two_or_more_points(
     Ok(pts)
 }
 
-/// The claim "`name` falls as x grows": at least two finite points, the last
-/// below the first, and no step up by more than the fraction `slack` of the
-/// previous value (seed noise between neighbouring points is not a trend).
+/// A fall is a drop beyond the noise: with one seed the last point at most this
+/// fraction of the first (a fall of at least a fifth, which the sentences that
+/// claim a fall say); with several seeds also the last point's band wholly below
+/// the first's.
+pub const FALL_TO: f64 = 0.8;
+
+/// The claim "`name` falls as x grows": at least two finite points, the last at
+/// most [`FALL_TO`] times the first (and, where the curve has a band over
+/// seeds, the band at the last point wholly below the band at the first), and
+/// no step up beyond the noise between neighbours: beyond the seeds' band
+/// where the curve has one, else by more than the fraction `slack`.
 pub fn falls(s: Option<&Series>, name: &str, x_name: &str, slack: f64) -> Check {
     let pts = match two_or_more_points(s, name, x_name) {
         Ok(pts) => pts,
         Err(undecided) => return undecided,
     };
-    let worst_rise = pts
+    let band_at = |x: f64| s.and_then(|s| s.band.iter().find(|b| b.0 == x).copied());
+    // A rise between neighbours is a trend when it exceeds the seeds' band
+    // (the later band wholly above the earlier), or with one seed `slack`.
+    let rises: Vec<(f64, bool)> = pts
         .windows(2)
-        .map(|w| w[1].1 / w[0].1 - 1.0)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let held = pts[pts.len() - 1].1 < pts[0].1 && worst_rise <= slack;
-    let mut numbers = format!("{name}: {}", ends_text(&pts, x_name));
-    if worst_rise > 0.0 {
+        .map(|w| {
+            let rise = w[1].1 / w[0].1 - 1.0;
+            let beyond = match (band_at(w[0].0), band_at(w[1].0)) {
+                (Some(b0), Some(b1)) => b1.1 > b0.2,
+                _ => rise > slack,
+            };
+            (rise, beyond)
+        })
+        .collect();
+    let worst_rise = rises.iter().map(|r| r.0).fold(f64::NEG_INFINITY, f64::max);
+    let (first, last) = (pts[0], pts[pts.len() - 1]);
+    let ratio = last.1 / first.1;
+    let mut held = ratio <= FALL_TO && !rises.iter().any(|r| r.1);
+    let mut numbers = format!(
+        "{name}: {} (last/first {}, a fall needs at most {})",
+        ends_text(&pts, x_name),
+        fmt_num(ratio),
+        fmt_num(FALL_TO)
+    );
+    let banded = band_at(first.0).is_some();
+    // Several seeds: the band at the last x wholly below the band at the first.
+    if let (Some(b0), Some(b1)) = (band_at(first.0), band_at(last.0)) {
+        let apart = b1.2 < b0.1;
+        held &= apart;
         numbers.push_str(&format!(
-            "; largest rise between neighbours {:.0} % (allowed {:.0} %)",
+            "; seeds' band {}–{} at {x_name} = {} against {}–{} at {x_name} = {}{}",
+            fmt_num(b1.1),
+            fmt_num(b1.2),
+            fmt_num(last.0),
+            fmt_num(b0.1),
+            fmt_num(b0.2),
+            fmt_num(first.0),
+            if apart { "" } else { " (overlapping)" }
+        ));
+    }
+    if worst_rise > 0.0 {
+        let allowed = if banded {
+            "allowed within the seeds' band".to_string()
+        } else {
+            format!("allowed {:.0} %", 100.0 * slack)
+        };
+        numbers.push_str(&format!(
+            "; largest rise between neighbours {:.0} % ({allowed}{})",
             100.0 * worst_rise,
-            100.0 * slack
+            if rises.iter().any(|r| r.1) {
+                ", exceeded"
+            } else {
+                ""
+            }
         ));
     }
     Check::from_bool(held, numbers)
@@ -425,6 +554,7 @@ mod tests {
             privacy: vec![],
             files: vec![],
             claims: vec![],
+            settings: vec![],
             summary: String::new(),
         }
     }
@@ -444,6 +574,12 @@ mod tests {
         let cases = [
             (vec![(1.0, 0.5), (2.0, 0.2), (4.0, 0.1)], "Private", "held"),
             (vec![(1.0, 0.1), (2.0, 0.2)], "Private", "not held"),
+            // Down, but by less than a fifth: within the noise, not a fall.
+            (
+                vec![(1.0, 0.5), (2.0, 0.48), (4.0, 0.45)],
+                "Private",
+                "not held",
+            ),
             // Down overall but one neighbour step up by 50 %: not a fall.
             (
                 vec![(1.0, 0.5), (2.0, 0.2), (3.0, 0.3), (4.0, 0.1)],

@@ -165,6 +165,10 @@ pub struct View {
     /// The scenario's claims judged on these results: filled by
     /// [`judged`] once the run is finished (empty while it runs).
     pub claims: Vec<claims::Verdict>,
+    /// The settings of the run shown (`Config::to_fields`): what the claims'
+    /// scopes read. Filled by the adapter for every run and merge.
+    #[serde(skip)]
+    pub settings: Vec<(&'static str, String)>,
     /// A console table of the rows (the CLI prints it).
     #[serde(skip)]
     pub summary: String,
@@ -186,6 +190,7 @@ impl View {
             privacy,
             files,
             claims: Vec::new(),
+            settings: Vec::new(),
             summary,
         }
     }

@@ -7,7 +7,7 @@
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
     all_series, epsilon_in_name, falls, finite_points, flat, level, series, spent_within_target,
-    Check, Claim,
+    Check, Claim, Scope, Settings, EVERY_RUN,
 };
 use crate::scenarios::View;
 
@@ -18,8 +18,9 @@ const PRIVATE: &str = "JL + exponential mechanism";
 const BEST: &str = "best candidate (non-private)";
 
 /// How far above the best candidate the private learner may end at the
-/// largest ε, in 0-1 error (issue 26's "within 0.05").
-pub const NEAR_BEST: f64 = 0.05;
+/// largest ε, in 0-1 error: at ε = 10 the gap is 0.0001–0.002 over seeds 1–3
+/// of jl-random, against a span of about 0.07 between ε = 0.1 and ε = 10.
+pub const NEAR_BEST: f64 = 0.01;
 /// Largest / smallest error over d that still reads as flat.
 pub const FLAT_RATIO: f64 = 1.2;
 
@@ -27,37 +28,54 @@ pub const CLAIMS: &[Claim] = &[
     Claim {
         id: "jl-pure-epsilon",
         text: "Every run of the mechanism spends at most its target ε, with δ = 0: one pure ε-DP release.",
+        scope: EVERY_RUN,
         check: spent_within_target,
     },
     Claim {
         id: "jl-error-falls-with-eps",
-        text: "The private learner's 0-1 error falls as ε grows.",
+        text: "The private learner's 0-1 error falls as ε grows (by at least a fifth from the smallest ε to the largest).",
+        scope: Scope {
+            text: "random candidates (with the exact cover's 16 the mechanism finds the best already at a small ε)",
+            within: |s| s.is("cover", "random"),
+        },
         check: error_falls_with_epsilon,
     },
     Claim {
         id: "jl-near-best-candidate",
-        text: "At the largest ε the private learner's error is within 0.05 of the best candidate's (the \
+        text: "At the largest ε the private learner's error is within 0.01 of the best candidate's (the \
                non-private choice from the same candidates).",
+        scope: EVERY_RUN,
         check: near_best_candidate,
     },
     Claim {
         id: "jl-flat-in-d",
         text: "At the largest ε the error is flat in d: its largest value over the dimensions is at most 1.2 times its \
                smallest.",
+        scope: Scope {
+            text: "the default inputs (a share of each input in span(U*)) with k′ ≥ 8",
+            within: subspace_inputs_wide_projection,
+        },
         check: flat_in_d,
     },
     Claim {
         id: "jl-candidates-flat",
         text: "At this ε the error is flat in the number of candidates: its largest value is at most 1.2 times its smallest.",
+        scope: EVERY_RUN,
         check: candidates_flat,
     },
     Claim {
         id: "jl-ball-climbs-to-chance",
         text: "With inputs uniform in the d-ball, the best candidate's error climbs towards chance as d grows: at the \
                largest d it is above 0.4 and at least 0.1 above its value at the smallest d.",
+        scope: EVERY_RUN,
         check: ball_climbs_to_chance,
     },
 ];
+
+fn subspace_inputs_wide_projection(s: Settings) -> Result<(), String> {
+    s.is("inputs", "subspace")?;
+    s.at_least("k_prime", 8.0)
+}
 
 fn error_falls_with_epsilon(view: &View) -> Check {
     falls(series(view, EPS, PRIVATE), PRIVATE, "ε", 0.1)

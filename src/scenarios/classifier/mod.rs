@@ -116,8 +116,8 @@ const LESSON: &[LessonStep] = &[
     },
     LessonStep {
         title: "The price of privacy",
-        text: "At a small ε the exponential mechanism's pick is close to uniform over the candidates; as ε grows it \
-               concentrates on the best scores. On the error-versus-ε chart the error falls as ε grows, to the best \
+        text: "The exponential mechanism favours a candidate by exp(ε·n·score/2): at a small ε it spreads its pick over \
+               many candidates, and as ε grows it concentrates on the best scores. On the error-versus-ε chart the error falls as ε grows, to the best \
                candidate's at the largest ε.",
         preset: "jl-random",
         settings: &[],

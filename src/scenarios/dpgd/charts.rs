@@ -2,7 +2,7 @@
 //! rescaled time ηTp/d) from a sweep's finished rows.
 
 use super::rows::{fmt_eps, DpGdRow, Method};
-use crate::plot::{mean_points, ChartSpec, LineStyle, Series};
+use crate::plot::{mean_points, spread_points, ChartSpec, LineStyle, Series};
 use crate::scenarios::labels::spent_suffix;
 
 /// Mean test loss over seeds of rows matching `keep`, grouped by `key`, sorted by key.
@@ -199,12 +199,17 @@ fn private_curve(
             .filter(|r| keep(r))
             .map(|r| (r.epsilon, r.epsilon_spent)),
     );
-    Series::line(
-        format!("{name}{spent}"),
-        mean_by(rows, keep, x),
-        LineStyle::Solid,
-        k,
-    )
+    // The seeds' lowest and highest loss around the mean (several seeds).
+    let band = spread_points(rows, &keep, &x, |r| r.test_loss);
+    Series {
+        band,
+        ..Series::line(
+            format!("{name}{spent}"),
+            mean_by(rows, keep, x),
+            LineStyle::Solid,
+            k,
+        )
+    }
 }
 
 /// Up to `k` entries spread across `v` (first, last and evenly in between).

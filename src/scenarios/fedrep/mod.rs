@@ -50,7 +50,11 @@ const CHARTS: &[ChartInfo] = &[
                   The table's “clipped users” is a diagnostic computed from the data without noise: ε does not cover it.",
         toggle: Some(("theory guide", "theory guide A/(nε)² + floor")),
         animate: false,
-        claims: &["fedrep-risk-falls-with-eps", "fedrep-approaches-non-private"],
+        claims: &[
+            "fedrep-risk-falls-with-eps",
+            "fedrep-approaches-non-private",
+            "fedrep-authors-code-overspends",
+        ],
     },
     ChartInfo {
         id: "angle-chart",
@@ -94,11 +98,20 @@ const LESSON: &[LessonStep] = &[
         title: "More users make privacy cheaper",
         text: "The noise is added to an average over n users, so each user's influence is 1/n: with 5 times fewer users the \
                same ε costs much more risk. At n = 4000 Private FedRep stays far above non-private FedRep at every ε. Pin \
-               this run, then set n back to 20000 and run again: the same check now fails, because the largest ε comes \
-               close to the non-private line.",
+               this run for the next step.",
         preset: "fedrep-paper",
         settings: &[("n", "4000"), ("altmin", "off")],
         claims: &["fedrep-far-at-every-eps", "fedrep-risk-falls-with-eps"],
+        test_settings: &[],
+    },
+    LessonStep {
+        title: "Back to 20000 users",
+        text: "The same settings with n = 20000: each user's influence is 5 times smaller, so is the noise, and at the \
+               largest ε Private FedRep now comes within 100 times the non-private line. Compare with the pinned run at \
+               n = 4000.",
+        preset: "fedrep-paper",
+        settings: &[("n", "20000"), ("altmin", "off")],
+        claims: &["fedrep-close-with-many-users", "fedrep-risk-falls-with-eps"],
         test_settings: &[],
     },
     LessonStep {
@@ -185,6 +198,7 @@ impl Experiment for FedRep {
         View {
             charts: charts_for_config(config, rows, curves),
             tables: vec![risk_table(rows), angle_table(curves)],
+            settings: Vec::new(),
             privacy: rows
                 .iter()
                 .filter_map(|r| {

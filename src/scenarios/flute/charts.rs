@@ -231,6 +231,30 @@ fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
 
 /// `value` at the end against ε: the private pair and the levels of their non-private
 /// forms (Private FedRep is the analysed FedRep, noised).
+/// The lowest and highest of `value` over the seeds at each ε of `method`'s
+/// private runs (empty with one seed): the band the chart draws and the
+/// claims read, so a fall is judged against the seeds' spread.
+fn seeds_band(
+    eps: &[f64],
+    rows: &[FluteRow],
+    method: &str,
+    value: fn(&FluteRow) -> f64,
+) -> Vec<(f64, f64, f64)> {
+    eps.iter()
+        .filter_map(|&e| {
+            let values: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.method == method && r.epsilon == e)
+                .map(value)
+                .filter(|v| v.is_finite())
+                .collect();
+            let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            (values.len() > 1).then_some((e, lo, hi))
+        })
+        .collect()
+}
+
 fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) -> Vec<Series> {
     let eps = c.private_epsilons();
     let mut out = Vec::new();
@@ -257,12 +281,9 @@ fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) 
                 .filter(|r| r.method == method)
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
-        out.push(series(
-            format!("{name}{spent}"),
-            points,
-            LineStyle::Solid,
-            color,
-        ));
+        let mut line = series(format!("{name}{spent}"), points, LineStyle::Solid, color);
+        line.band = seeds_band(&eps, rows, method, value);
+        out.push(line);
     }
     let x0 = eps[0];
     for (method, name, color) in [

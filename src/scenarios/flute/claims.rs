@@ -9,7 +9,9 @@ use super::charts::{METHODS, TRUNCATION};
 use super::run::{FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE};
 use crate::plot::Series;
 use crate::privacy::report::fmt_num;
-use crate::scenarios::claims::{falls, finite_points, level, series, Check, Claim};
+use crate::scenarios::claims::{
+    falls, finite_points, level, series, Check, Claim, Scope, Settings, EVERY_RUN,
+};
 use crate::scenarios::View;
 
 const ERROR: usize = 0;
@@ -28,60 +30,147 @@ pub const CLAIMS: &[Claim] = &[
         id: "flute-all-end-at-erm-floor",
         text: "With k < r no method gets near 0: FLUTE and all four FedReps end within 10 % of the finite-N ERM floor, \
                which lies above the rank-k truncation's error.",
+        scope: Scope {
+            text: "App. C.1's setting (flute-c1: 15 clients × 20 samples, d = 10, k = 2, r = 10, label noise 0.3)",
+            within: app_c1,
+        },
         check: all_end_at_erm_floor,
     },
     Claim {
         id: "flute-before-gradient-fedrep-ri",
         text: "From the same random start, FLUTE comes within 10 % of the ERM floor in less than half the rounds gradient \
                FedRep(RI) takes (the paper's §7.1 finding).",
+        scope: Scope {
+            text: "App. C.1's setting (flute-c1: 15 clients × 20 samples, d = 10, k = 2, r = 10, label noise 0.3)",
+            within: app_c1,
+        },
         check: flute_before_gradient_fedrep_ri,
     },
     Claim {
         id: "flute-gradient-fedrep-moments-as-quick",
         text: "From its moments start, gradient FedRep comes within 10 % of the ERM floor no later than FLUTE.",
+        scope: Scope {
+            text: "App. C.1's setting (flute-c1: 15 clients × 20 samples, d = 10, k = 2, r = 10, label noise 0.3)",
+            within: app_c1,
+        },
         check: gradient_fedrep_moments_as_quick,
     },
     Claim {
         id: "flute-altmin-quickest",
         text: "The alternating-minimization FedRep comes within 10 % of the ERM floor sooner than FLUTE and gradient \
                FedRep, from either start.",
+        scope: Scope {
+            text: "App. C.1's setting (flute-c1: 15 clients × 20 samples, d = 10, k = 2, r = 10, label noise 0.3)",
+            within: app_c1,
+        },
         check: altmin_quickest,
     },
     Claim {
         id: "flute-one-component-at-a-time",
-        text: "FLUTE learns the components of Φ one at a time, largest first: σⱼ(BW) reaches half of σⱼ(Φ) later for \
-               each next j.",
+        text: "FLUTE learns the components of Φ one at a time, largest first: σⱼ(BW) reaches half of σⱼ(Φ) no sooner for \
+               each next j (two neighbours may tie), and the last later than the first.",
+        scope: Scope {
+            text: "k < r, non-private, with a few clients (n ≤ 100) from FLUTE's small random start",
+            within: few_clients_under_parameterized,
+        },
         check: one_component_at_a_time,
     },
     Claim {
         id: "flute-overparam-same-subspace",
         text: "With r = k and no label noise, FLUTE and the alternating-minimization FedReps end within 0.001 of U_k (sine of the largest \
-               principal angle), gradient FedRep within 0.002.",
+               principal angle), gradient FedRep, slower, within 0.005 from either start.",
+        scope: Scope {
+            text: "r = k and no label noise",
+            within: over_parameterized_noiseless,
+        },
         check: overparam_same_subspace,
     },
     Claim {
         id: "flute-stays-balanced",
         text: "FLUTE ends with ‖BᵀB − WWᵀ‖_F under 1 % of gradient FedRep's, from either of FedRep's starts.",
+        scope: EVERY_RUN,
         check: stays_balanced,
     },
     Claim {
         id: "flute-private-error-moves-little",
         text: "DP-FLUTE's final error is within 10 % of non-private FLUTE's at every ε.",
+        scope: Scope {
+            text: "private runs on",
+            within: |s| s.is("private", "on"),
+        },
         check: private_error_moves_little,
     },
     Claim {
         id: "flute-private-angle-falls",
-        text: "DP-FLUTE's distance to U_k falls as ε grows.",
+        text: "DP-FLUTE's distance to U_k falls as ε grows (by at least a fifth from the smallest ε to the largest, and \
+               no rise beyond the seeds' band once it nears FLUTE's non-private level), in the mean of 3 or more seeds.",
+        scope: Scope {
+            text: "private runs on, the mean of 3 or more seeds (one seed rises by up to a third between neighbours)",
+            within: private_over_three_seeds,
+        },
         check: private_angle_falls,
     },
     Claim {
         id: "flute-private-fedrep-farther",
         text: "Private FedRep ends farther from U_k than DP-FLUTE at every ε.",
+        scope: Scope {
+            text: "private runs on",
+            within: |s| s.is("private", "on"),
+        },
         check: private_fedrep_farther,
     },
 ];
 
 /// (k, r) as the error chart's title states them ("… k = 2, r = 10)").
+/// App. C.1 (the flute-c1 preset) in every setting its curves depend on but
+/// the rounds, the seeds and FLUTE's own knobs.
+fn app_c1(s: Settings) -> Result<(), String> {
+    for (key, value) in [
+        ("n", "15"),
+        ("m", "20"),
+        ("d", "10"),
+        ("k", "2"),
+        ("rank", "10"),
+        ("spectrum", "decaying"),
+        ("noise", "0.3"),
+    ] {
+        s.is(key, value)?;
+    }
+    Ok(())
+}
+
+fn few_clients_under_parameterized(s: Settings) -> Result<(), String> {
+    s.is("private", "off")?;
+    s.at_most("n", 100.0)?;
+    let (k, r) = (s.numbers("k"), s.numbers("rank"));
+    match (k.first(), r.first()) {
+        (Some(k), Some(r)) if k < r => Ok(()),
+        _ => Err(format!(
+            "k = {}, r = {}",
+            s.text("k").unwrap_or("—"),
+            s.text("rank").unwrap_or("—")
+        )),
+    }
+}
+
+fn over_parameterized_noiseless(s: Settings) -> Result<(), String> {
+    s.at_most("noise", 0.0)?;
+    let (k, r) = (s.numbers("k"), s.numbers("rank"));
+    match (k.first(), r.first()) {
+        (Some(k), Some(r)) if r <= k => Ok(()),
+        _ => Err(format!(
+            "k = {}, r = {}",
+            s.text("k").unwrap_or("—"),
+            s.text("rank").unwrap_or("—")
+        )),
+    }
+}
+
+fn private_over_three_seeds(s: Settings) -> Result<(), String> {
+    s.is("private", "on")?;
+    s.at_least("seeds", 3.0)
+}
+
 fn k_and_r(view: &View) -> Option<(usize, usize)> {
     let title = &view.charts.get(ERROR)?.title;
     let number = |key: &str| -> Option<usize> {
@@ -273,10 +362,10 @@ fn one_component_at_a_time(view: &View) -> Check {
     if halves.len() < 2 {
         return Check::Undecided("k = 1: a single component".into());
     }
+    let round = |h: &(usize, Option<f64>)| h.1.unwrap_or(f64::INFINITY);
     let held = halves.iter().all(|h| h.1.is_some())
-        && halves
-            .windows(2)
-            .all(|w| w[0].1.unwrap_or(f64::INFINITY) < w[1].1.unwrap_or(f64::INFINITY));
+        && halves.windows(2).all(|w| round(&w[0]) <= round(&w[1]))
+        && round(&halves[0]) < round(&halves[halves.len() - 1]);
     Check::from_bool(
         held,
         format!(
@@ -304,8 +393,10 @@ fn overparam_same_subspace(view: &View) -> Check {
         (FLUTE, 1e-3),
         (FEDREP, 1e-3),
         (FEDREP_RI, 1e-3),
-        (FEDREP_GD, 2e-3),
-        (FEDREP_GD_RI, 2e-3),
+        // Over base seeds 1–10 gradient FedRep(RI) ends at 1.0e-4–3.2e-3 and
+        // gradient FedRep at 3.6e-5–1.4e-3: the bar sits above that spread.
+        (FEDREP_GD, 5e-3),
+        (FEDREP_GD_RI, 5e-3),
     ] {
         let Some((_, end)) = series(view, ANGLE, legend(method)).and_then(last) else {
             return Check::Undecided(format!("no finished {} curve", short(method)));

@@ -157,7 +157,7 @@ const LESSON: &[LessonStep] = &[
     LessonStep {
         title: "When r = k, everyone agrees",
         text: "In the over-parameterized case a k-dimensional representation fits every client: FLUTE and the \
-               alternating-minimization FedReps end within 0.001 of U_k, and gradient FedRep, slower, within 0.002 in 600 rounds.",
+               alternating-minimization FedReps end within 0.001 of U_k, and gradient FedRep, slower, within 0.005 in 600 rounds.",
         preset: "flute-overparam",
         settings: &[],
         claims: &["flute-overparam-same-subspace"],

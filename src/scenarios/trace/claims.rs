@@ -7,6 +7,7 @@ use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
     all_series, every_falls, falls, finite_points, results, series, strictly_inside, Check, Claim,
+    Scope, EVERY_RUN,
 };
 use crate::scenarios::View;
 
@@ -20,39 +21,49 @@ const RGRAD: &str = "DP-RGrad (Alg. 2)";
 pub const CLAIMS: &[Claim] = &[
     Claim {
         id: "trace-error-falls-with-eps",
-        text: "DP-RGrad's error falls as ε grows.",
+        text: "DP-RGrad's error falls as ε grows (by at least a fifth from the smallest ε to the largest).",
+        scope: EVERY_RUN,
         check: error_falls_with_epsilon,
     },
     Claim {
         id: "trace-rgrad-improves-start",
         text: "At every ε, DP-RGrad ends below the private start it refines.",
+        scope: EVERY_RUN,
         check: rgrad_improves_start,
     },
     Claim {
         id: "trace-error-falls-with-n",
-        text: "At every ε, DP-RGrad's error falls as n grows.",
+        text: "At every ε, DP-RGrad's error falls as n grows (by at least a fifth from the smallest n to the largest).",
+        scope: EVERY_RUN,
         check: error_falls_with_n,
     },
     Claim {
         id: "trace-iterates-contract",
         text: "DP-RGrad's iterates contract: at every ε the last iterate's error is at most half the first's.",
+        scope: Scope {
+            text: "strong DP (under weak DP the private start is already close, with less left to contract)",
+            within: |s| s.is("privacy", "strong"),
+        },
         check: iterates_contract,
     },
     Claim {
         id: "trace-lstar-inside",
         text: "The best number of iterations l* lies inside the range tried: more iterations contract further but each \
                is noisier.",
+        scope: EVERY_RUN,
         check: lstar_inside,
     },
     Claim {
         id: "trace-run-within-2eps",
         text: "Every DP-RGrad run (its private start and its iterations together) spends at most 2ε at 2δ; the clipped \
                variant's start alone spends more than ε.",
+        scope: EVERY_RUN,
         check: run_within_two_epsilon,
     },
     Claim {
         id: "trace-weak-below-strong",
         text: "At every ε, DP-RGrad under weak DP ends below DP-RGrad under (strong) DP.",
+        scope: EVERY_RUN,
         check: weak_below_strong,
     },
 ];
