@@ -5,6 +5,7 @@ use super::errors::CliError;
 use crate::privacy::query::{epsilon_for_sigma, sigma_for_epsilon};
 use crate::privacy::rdp::{epsilon_classic, epsilon_improved, epsilon_improved_grid};
 use crate::privacy::report::fmt_num;
+use crate::privacy::risk::loss_above;
 use crate::privacy::{AccountingError, GaussianStage};
 use serde_json::json;
 
@@ -17,7 +18,8 @@ pub struct AccountArgs {
     /// Target ε: print the σ per step that each accountant needs.
     #[arg(long)]
     pub epsilon: Option<f64>,
-    /// δ, the probability that the ε guarantee may fail (e.g. 1e-5).
+    /// δ of (ε, δ)-DP (e.g. 1e-5): every membership test has TPR ≤ e^ε·FPR + δ. Not a chance of failure:
+    /// the chance that the privacy loss exceeds ε is printed beside it.
     #[arg(long)]
     pub delta: f64,
     /// Number of Gaussian releases composed.
@@ -94,6 +96,7 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
             "rdp_classic": classic.epsilon,
             "rdp_classic_alpha": classic.alpha,
             "zcdp": zcdp,
+            "loss_above_epsilon": loss_above(stage.mu(), exact),
         });
         return Ok(json_answer(args, ("sigma", sigma), "epsilon", numbers));
     }
@@ -126,13 +129,7 @@ fn epsilon_from_sigma(args: &AccountArgs, sigma: f64) -> Result<String, Accounti
         Some(classic.alpha),
     );
     s += &row("zCDP, simple conversion", zcdp, None);
-    s += &format!(
-        "\nReading (exact): whatever the rest of the data, any outcome of the {} release(s) becomes at most \
-         e^ε {} times as likely with or without one contribution, except for a probability of at most δ = {}.\n",
-        args.steps,
-        exp_factor(exact),
-        fmt_num(args.delta)
-    );
+    s += &reading(args.steps, stage.mu(), exact, args.delta);
     Ok(s)
 }
 
@@ -169,6 +166,24 @@ fn sigma_from_epsilon(args: &AccountArgs, epsilon: f64) -> Result<String, Accoun
         fmt_num(exact / sens)
     );
     Ok(s)
+}
+
+/// What the exact ε means, in words that are true: (ε, δ) bounds every test
+/// (TPR ≤ e^ε·FPR + δ), and the chance that the privacy loss of these Gaussian
+/// releases exceeds ε is Φ(−ε/μ + μ/2), not δ (Dong, Roth & Su 2022).
+fn reading(steps: u64, mu: f64, epsilon: f64, delta: f64) -> String {
+    let p = loss_above(mu, epsilon);
+    format!(
+        "\nReading (exact): whatever the rest of the data, the probability of any set of outcomes of the {steps} \
+         release(s) becomes at most e^ε {} times as large, plus δ = {}, with or without one contribution: \
+         every membership test has TPR ≤ e^ε·FPR + δ.\n\
+         The chance that the privacy loss exceeds ε: Φ(−ε/μ + μ/2) = {} ({} × δ). δ is not that chance: \
+         single outcomes beyond it are more than e^ε times as likely.\n",
+        exp_factor(epsilon),
+        fmt_num(delta),
+        fmt_num(p),
+        fmt_num(p / delta),
+    )
 }
 
 fn row(name: &str, value: f64, alpha: Option<f64>) -> String {
@@ -245,6 +260,25 @@ mod tests {
         for k in ["rdp", "rdp_classic", "zcdp"] {
             assert!(v[k].as_f64().unwrap() > v["exact"].as_f64().unwrap());
         }
+    }
+
+    #[test]
+    fn the_chance_of_a_loss_above_epsilon_is_stated_not_delta() {
+        // σ = 9.446669 over 5 releases: μ = √5/σ ≈ 0.2367, ε = 1 at δ = 1e-6, and the loss
+        // exceeds that ε with a chance of Φ(−1/μ + μ/2) ≈ 2.0e-5, twenty times δ.
+        let argv = ["--sigma", "9.446669", "--delta", "1e-6", "--steps", "5"];
+        let text = run(&parse(&argv).unwrap()).unwrap();
+        assert!(
+            text.contains("Φ(−ε/μ + μ/2) = 2.01e-5 (20.1 × δ)"),
+            "{text}"
+        );
+        assert!(!text.contains("probability of at most δ"), "{text}");
+        let json: Vec<&str> = argv.iter().copied().chain(["--json"]).collect();
+        let v: serde_json::Value =
+            serde_json::from_str(&run(&parse(&json).unwrap()).unwrap()).unwrap();
+        let p = v["loss_above_epsilon"].as_f64().unwrap();
+        assert!((1.95e-5..2.05e-5).contains(&p), "{p}");
+        assert!((p / 1e-6 - 20.0).abs() < 0.5, "{p}");
     }
 
     #[test]

@@ -27,8 +27,7 @@ pub struct ExplainEntry {
 /// the `n` `unit`s in the data: the exact Gaussian curve too when every stage
 /// is Gaussian, and δ judged against 1/n.
 pub fn attacker_reading(p: &PrivacyReport, unit: &str, n: usize) -> AttackerReading {
-    let mu = (p.pure.is_empty() && !p.stages.is_empty()).then(|| p.mu_total());
-    AttackerReading::new(p.epsilon_exact, p.delta, mu, unit).with_population(n)
+    AttackerReading::new(p.epsilon_exact, p.delta, p.gaussian_mu(), unit).with_population(n)
 }
 
 /// The released stages of one run: mechanism, relation, sensitivity, σ, releases.
