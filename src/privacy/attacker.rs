@@ -56,6 +56,8 @@ pub struct AttackerReading {
     pub sentence: String,
     /// δ against 1/n: a sentence, when the number of people is known.
     pub delta_reading: Option<String>,
+    /// n, the number of people (the unit of privacy) in the data, when known.
+    pub population: Option<usize>,
 }
 
 /// Bayes' rule with a likelihood ratio of at most e^ε: the largest posterior
@@ -149,6 +151,7 @@ impl AttackerReading {
             gaussian_curve,
             sentence,
             delta_reading: None,
+            population: None,
         }
     }
 
@@ -156,8 +159,16 @@ impl AttackerReading {
     pub fn with_population(mut self, n: usize) -> Self {
         if n > 0 {
             self.delta_reading = Some(delta_reading(self.delta, n));
+            self.population = Some(n);
         }
         self
+    }
+
+    /// δ ≥ 1/n: publishing one person's record at random would meet this δ,
+    /// so the guarantee is weak whatever ε says. False when n is unknown.
+    pub fn delta_at_least_one_over_n(&self) -> bool {
+        self.population
+            .is_some_and(|n| self.delta > 0.0 && self.delta >= 1.0 / n as f64)
     }
 }
 
@@ -266,7 +277,11 @@ mod tests {
         assert!(delta_reading(1e-6, 2000).contains("negligible"));
         assert!(delta_reading(0.0, 2000).contains("no slack"));
         let r = AttackerReading::new(1.0, 5e-4, None, "user").with_population(2000);
+        assert!(r.delta_at_least_one_over_n());
         assert!(r.delta_reading.unwrap().contains("weak"));
+        let below = AttackerReading::new(1.0, 4.9e-4, None, "user").with_population(2000);
+        assert!(!below.delta_at_least_one_over_n());
+        assert!(!AttackerReading::new(1.0, 0.5, None, "user").delta_at_least_one_over_n());
     }
 
     #[test]
