@@ -45,3 +45,44 @@ fn a_sweep_at_delta_one_over_n_warns_and_one_below_does_not() {
     assert!(ok, "{stderr}");
     assert!(!stdout.contains("warning: δ"), "{stdout}");
 }
+
+/// `account --tpr T --fpr A`: μ of the Gaussian curve through (A, T), σ per
+/// release for K releases and the exact ε at δ (Kulynych & Gomez 2024).
+#[test]
+fn account_by_risk_gives_mu_sigma_and_epsilon() {
+    let args = [
+        "account", "--tpr", "0.1", "--fpr", "0.01", "--delta", "1e-6", "--steps", "5", "--json",
+    ];
+    let (ok, stdout, stderr) = dp_explorer(&args);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let num = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k}: {v}"));
+    // Φ⁻¹(0.99) − Φ⁻¹(0.90), from tables: 2.326348 − 1.281552.
+    let mu = 2.326_347_874 - 1.281_551_566;
+    assert!((num("mu") - mu).abs() < 1e-8, "{v}");
+    assert!((num("sigma") - 5f64.sqrt() / mu).abs() < 1e-7, "{v}");
+    assert!(((num("epsilon") - 5.136816) / 5.136816).abs() < 1e-6, "{v}");
+    assert_eq!(num("epsilon"), num("exact"));
+    assert!(num("rdp") > num("epsilon") && num("zcdp") > num("epsilon"));
+    assert!((num("epsilon_pure") - 10f64.ln()).abs() < 1e-12);
+}
+
+#[test]
+fn account_by_risk_refuses_bad_values_naming_the_flag() {
+    for (argv, flag) in [
+        (["--tpr", "0.1", "--fpr", "0.2", "--delta", "1e-6"], "--tpr"),
+        (["--tpr", "1", "--fpr", "0.01", "--delta", "1e-6"], "--tpr"),
+        (["--tpr", "0.1", "--fpr", "0", "--delta", "1e-6"], "--fpr"),
+        (["--tpr", "0.1", "--fpr", "nan", "--delta", "1e-6"], "--fpr"),
+        (["--tpr", "0.1", "--fpr", "0.01", "--delta", "2"], "--delta"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_dp-explorer"))
+            .arg("account")
+            .args(argv)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{argv:?}: {stderr}");
+        assert!(stderr.contains(flag), "{argv:?}: {stderr}");
+    }
+}

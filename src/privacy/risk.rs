@@ -9,8 +9,85 @@
 //!   Gaussian, L ~ N(μ²/2, μ²) when the person is in, so the chance that it
 //!   exceeds ε is exactly P(L > ε) = Φ(−ε/μ + μ/2). It is not δ: (ε, δ)-DP
 //!   bounds every test (TPR ≤ e^ε·FPR + δ), not the chance of a loss above ε.
+//! - A target risk, TPR t at FPR a, fixes μ = Φ⁻¹(1 − a) − Φ⁻¹(1 − t), the
+//!   Gaussian curve through (a, t) (Kulynych & Gomez, "Attack-aware noise
+//!   calibration for differential privacy", NeurIPS 2024); its ε at δ is the
+//!   exact GDP conversion ([`gdp::epsilon_for_mu`]). A pure ε-DP mechanism
+//!   allows that risk from ε = max(ln(t/a), ln((1 − a)/(1 − t))).
 
 use super::audit::{phi, phi_inverse};
+use super::error::AccountingError;
+use super::gdp;
+use thiserror::Error;
+
+/// A target risk refused, naming the field at fault.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum RiskError {
+    #[error("the attacker's false-positive rate (fpr) must be a number strictly between 0 and 1 (got {value})")]
+    Fpr { value: f64 },
+    #[error("the attacker's true-positive rate (tpr) must be a number strictly between 0 and 1 (got {value})")]
+    Tpr { value: f64 },
+    #[error("the attacker's true-positive rate (tpr = {tpr}) must exceed its false-positive rate (fpr = {fpr}): at tpr ≤ fpr the attack is no better than a coin flip, which any noise allows")]
+    TprNotAboveFpr { tpr: f64, fpr: f64 },
+    #[error(transparent)]
+    Accounting(#[from] AccountingError),
+}
+
+impl RiskError {
+    /// The field at fault: "fpr", "tpr" or, for the accountant's refusal, "delta".
+    pub fn field(&self) -> &'static str {
+        match self {
+            RiskError::Fpr { .. } => "fpr",
+            RiskError::Tpr { .. } | RiskError::TprNotAboveFpr { .. } => "tpr",
+            RiskError::Accounting(_) => "delta",
+        }
+    }
+}
+
+/// A risk an attacker may reach: true-positive rate `tpr` at false-positive rate `fpr`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Risk {
+    pub tpr: f64,
+    pub fpr: f64,
+}
+
+impl Risk {
+    /// The target, refused unless 0 < fpr < tpr < 1 (both finite).
+    pub fn new(tpr: f64, fpr: f64) -> Result<Self, RiskError> {
+        let inside = |x: f64| x.is_finite() && x > 0.0 && x < 1.0;
+        if !inside(fpr) {
+            return Err(RiskError::Fpr { value: fpr });
+        }
+        if !inside(tpr) {
+            return Err(RiskError::Tpr { value: tpr });
+        }
+        if tpr <= fpr {
+            return Err(RiskError::TprNotAboveFpr { tpr, fpr });
+        }
+        Ok(Risk { tpr, fpr })
+    }
+
+    /// μ of the Gaussian trade-off curve through (fpr, tpr):
+    /// Φ⁻¹(1 − a) − Φ⁻¹(1 − t), computed as Φ⁻¹(t) − Φ⁻¹(a) (the same by
+    /// symmetry, without 1 − a's rounding). A μ-GDP run reaches this TPR at
+    /// this FPR and no more.
+    pub fn mu(&self) -> f64 {
+        phi_inverse(self.tpr) - phi_inverse(self.fpr)
+    }
+
+    /// ε at δ of the μ-GDP run that allows exactly this risk (the crate's
+    /// exact conversion).
+    pub fn epsilon(&self, delta: f64) -> Result<f64, RiskError> {
+        Ok(gdp::epsilon_for_mu(self.mu(), delta)?)
+    }
+
+    /// The smallest pure ε (δ = 0) whose region TPR ≤ e^ε·FPR,
+    /// 1 − FPR ≤ e^ε·(1 − TPR) admits this risk: max(ln(t/a), ln((1 − a)/(1 − t))).
+    pub fn pure_epsilon(&self) -> f64 {
+        let (t, a) = (self.tpr, self.fpr);
+        (t / a).ln().max(((1.0 - a) / (1.0 - t)).ln())
+    }
+}
 
 /// The μ-GDP trade-off curve as the highest TPR any test can have at
 /// false-positive rate `fpr`: 1 − Φ(Φ⁻¹(1 − FPR) − μ), computed as
@@ -40,6 +117,60 @@ pub fn loss_above(mu: f64, epsilon: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::privacy::gdp::{delta_for_epsilon, epsilon_for_mu};
+    use crate::privacy::relative_error as rel;
+
+    /// (FPR a, TPR t, μ, ε at δ = 1e-6), computed independently.
+    const TABLE: [(f64, f64, f64, f64); 3] = [
+        (0.01, 0.05, 0.681494, 3.174390),
+        (0.01, 0.10, 1.044796, 5.136816),
+        (0.01, 0.20, 1.484727, 7.713342),
+    ];
+
+    #[test]
+    fn mu_and_epsilon_of_a_target_risk_match_the_reference_table() {
+        for (a, t, mu, eps) in TABLE {
+            let risk = Risk::new(t, a).unwrap();
+            assert!(rel(risk.mu(), mu) < 1e-6, "μ({t} at {a}) = {}", risk.mu());
+            let got = risk.epsilon(1e-6).unwrap();
+            assert!(rel(got, eps) < 1e-6, "ε({t} at {a}) = {got}");
+            // The curve of that μ passes through the target.
+            assert!((tpr_at(risk.mu(), a) - t).abs() < 1e-10);
+        }
+    }
+
+    #[test]
+    fn a_target_outside_zero_fpr_tpr_one_is_refused_naming_its_field() {
+        for (t, a, field) in [
+            (0.1, 0.0, "fpr"),
+            (0.1, 1.0, "fpr"),
+            (0.1, f64::NAN, "fpr"),
+            (1.0, 0.01, "tpr"),
+            (f64::INFINITY, 0.01, "tpr"),
+            (0.01, 0.01, "tpr"),
+            (0.005, 0.01, "tpr"),
+        ] {
+            let e = Risk::new(t, a).unwrap_err();
+            assert_eq!(e.field(), field, "({t}, {a}): {e}");
+            assert!(e.to_string().contains(field), "{e}");
+        }
+        let bad_delta = Risk::new(0.1, 0.01).unwrap().epsilon(0.0).unwrap_err();
+        assert_eq!(bad_delta.field(), "delta");
+    }
+
+    #[test]
+    fn the_pure_epsilon_is_the_smallest_region_through_the_target() {
+        // t = 0.1 at a = 0.01: ln 10 from TPR ≤ e^ε·FPR; the other edge binds near t → 1.
+        let r = Risk::new(0.1, 0.01).unwrap();
+        assert!((r.pure_epsilon() - 10f64.ln()).abs() < 1e-15);
+        let r = Risk::new(0.999, 0.5).unwrap();
+        assert!((r.pure_epsilon() - (0.5f64 / 0.001).ln()).abs() < 1e-12);
+        // At that ε the target sits on the region's edge, just inside.
+        for (t, a) in [(0.1, 0.01), (0.999, 0.5), (0.6, 0.3)] {
+            let e = Risk::new(t, a).unwrap().pure_epsilon();
+            let edge = crate::privacy::attacker::tpr_bound(e, 0.0, a);
+            assert!((edge - t).abs() < 1e-12, "({t}, {a}): edge {edge}");
+        }
+    }
 
     /// P(L > ε) by summing the Gaussian loss's density, not through Φ: the
     /// loss is N(μ²/2, μ²), so integrate its tail numerically (Simpson).
