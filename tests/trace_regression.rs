@@ -205,3 +205,35 @@ fn a_million_samples_through_the_sufficient_statistics() {
     let e = cell(&rows, DP_RGRAD, 1_000_000, 1.0);
     assert!(e.is_finite() && e < 0.01, "{e}");
 }
+
+/// The paper's variant's ε rests on high-probability sensitivities: its explain-ε
+/// entries say, in the reading and beside the attacker's bound, that the ε holds
+/// only on a likely event, with the paper's constants; the clipped variant's do not.
+/// (A clipped sweep runs the paper's variant beside it: both kinds of entry.)
+#[test]
+fn the_paper_variant_says_its_epsilon_holds_on_a_likely_event() {
+    let pairs = [
+        ("n", "2000"),
+        ("repeats", "1"),
+        ("epsilons", "1"),
+        ("variant", "clipped"),
+        ("data", "direct"),
+    ];
+    let (_, mut run) = scenarios::start("trace-paper", &pairs, Shard::WHOLE).unwrap();
+    scenarios::run_to_end(run.as_mut()).unwrap();
+    let view = run.view();
+    let mut kinds = Vec::new();
+    for e in &view.privacy {
+        let paper = e.summary.contains("the paper's sensitivities");
+        let reading = e.reading.as_deref().unwrap();
+        let sentence = &e.attacker.as_ref().unwrap().sentence;
+        let says =
+            reading.contains("holds only on a likely event") && sentence.contains("likely event");
+        assert_eq!(says, paper, "{}: {reading} / {sentence}", e.summary);
+        if paper {
+            assert!(reading.contains("the constant C = "), "{reading}");
+        }
+        kinds.push(paper);
+    }
+    assert!(kinds.contains(&true) && kinds.contains(&false), "{kinds:?}");
+}

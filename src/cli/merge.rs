@@ -362,6 +362,7 @@ pub fn run(args: &MergeArgs) -> Result<String, CliError> {
     let count = merged.shards;
     let mut out = merged.view.summary.clone();
     out.push_str(&scenarios::claims::summary(&merged.view.claims));
+    out.push_str(&scenarios::explain::delta_warnings(&merged.view.privacy));
     out.push_str(&format!(
         "merged {count} shard{} of --preset {} with {}\n",
         if count == 1 { "" } else { "s" },

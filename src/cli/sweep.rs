@@ -361,6 +361,7 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let written = write_view(&args.out, info.charts, &view)?;
     let mut out = view.summary.clone();
     out.push_str(&scenarios::claims::summary(&view.claims));
+    out.push_str(&scenarios::explain::delta_warnings(&view.privacy));
     out.push_str(&format!(
         "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s; this machine's probe: scalar work {:.2}×, dense {:.2}× the reference machine's time)\n",
         if threads == 1 { "" } else { "s" },

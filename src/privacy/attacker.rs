@@ -13,13 +13,18 @@
 //! Cor. 3.3): TPR ≤ Φ(Φ⁻¹(FPR) + μ), inside the (ε, δ) region.
 //!
 //! Two readings of the region for someone who has never seen DP:
-//! - the posterior bound: an attacker who was 50 % sure is, after seeing the
-//!   output, at most e^ε / (1 + e^ε) sure (Bayes' rule with the likelihood
-//!   ratio bounded by e^ε), except for a chance of at most δ;
+//! - the posterior bound: an attacker who was 50 % sure is, after seeing an
+//!   output whose privacy loss (the log of its likelihood ratio) is at most ε,
+//!   at most e^ε / (1 + e^ε) sure (Bayes' rule). δ is *not* the chance of an
+//!   output with a larger loss: for a Gaussian run that chance is exactly
+//!   Φ(−ε/μ + μ/2) (often 10–20 × δ; [`super::risk::loss_above`]); for a bare
+//!   (ε, δ) guarantee the region above only gives, for any ε′ > ε,
+//!   P(loss > ε′) ≤ δ / (1 − e^(ε − ε′)), e.g. at most 2δ above ε + ln 2;
 //! - the best membership guess from a 50/50 prior is right at most
 //!   (1 + max(TPR − FPR)) / 2 of the time over the region.
 
-use super::audit::{phi, phi_inverse};
+use super::audit::phi;
+use super::risk;
 use serde::Serialize;
 
 /// How many points of each boundary curve are sampled for drawing.
@@ -35,8 +40,12 @@ pub struct AttackerReading {
     pub mu: Option<f64>,
     /// The attacker's prior that the person is in (0.5).
     pub prior: f64,
-    /// The most the attacker can believe after seeing the output (outside a chance of δ).
+    /// The most the attacker can believe after seeing an output whose privacy loss is at
+    /// most ε: e^ε / (1 + e^ε) from the 50 % prior.
     pub posterior: f64,
+    /// For a Gaussian run, the exact chance that the privacy loss exceeds ε (the outputs
+    /// the posterior bound does not cover): Φ(−ε/μ + μ/2). None without μ, or at δ = 0.
+    pub loss_above_epsilon: Option<f64>,
     /// The best accuracy of any membership guess from a 50/50 prior.
     pub best_accuracy: f64,
     /// (FPR, TPR) along the upper edge of the region every test stays in, by (ε, δ).
@@ -47,6 +56,8 @@ pub struct AttackerReading {
     pub sentence: String,
     /// δ against 1/n: a sentence, when the number of people is known.
     pub delta_reading: Option<String>,
+    /// n, the number of people (the unit of privacy) in the data, when known.
+    pub population: Option<usize>,
 }
 
 /// Bayes' rule with a likelihood ratio of at most e^ε: the largest posterior
@@ -65,16 +76,9 @@ pub fn tpr_bound(epsilon: f64, delta: f64, fpr: f64) -> f64 {
     a.min(b).clamp(0.0, 1.0)
 }
 
-/// The Gaussian trade-off curve's TPR at `fpr`: Φ(Φ⁻¹(FPR) + μ).
-pub fn gaussian_tpr(mu: f64, fpr: f64) -> f64 {
-    if fpr <= 0.0 {
-        return 0.0;
-    }
-    if fpr >= 1.0 {
-        return 1.0;
-    }
-    phi(phi_inverse(fpr) + mu)
-}
+/// How much wider than ε the bare (ε, δ) statement of the sentence is: at
+/// ε′ = ε + ln 2, P(loss > ε′) ≤ δ / (1 − e^(ε − ε′)) = 2δ.
+const BARE_WIDENING: f64 = std::f64::consts::LN_2;
 
 /// max over the (ε, δ) region of TPR − FPR, reached where its two edges meet
 /// (FPR = (1 − δ)/(1 + e^ε)): (e^ε − 1)(1 − δ)/(1 + e^ε) + δ.
@@ -87,7 +91,7 @@ fn best_advantage(epsilon: f64, delta: f64) -> f64 {
 pub fn delta_reading(delta: f64, n: usize) -> String {
     let one_in_n = 1.0 / n as f64;
     if delta == 0.0 {
-        "δ = 0: no exception to the bound.".into()
+        "δ = 0: no slack in the bound (TPR ≤ e^ε·FPR exactly).".into()
     } else if delta >= one_in_n {
         format!(
             "δ ≥ 1/n (n = {n}): a release that published one person's whole record at random would meet \
@@ -95,11 +99,14 @@ pub fn delta_reading(delta: f64, n: usize) -> String {
         )
     } else if delta > 0.1 * one_in_n {
         format!(
-            "δ is below 1/n (n = {n}) but not far below: the exception is rare, not negligible \
-             (δ ≤ 1/(10 n) is a common rule)."
+            "δ is below 1/n (n = {n}) but not far below: the slack δ adds to every test's \
+             true-positive rate is small, not negligible (δ ≤ 1/(10 n) is a common rule)."
         )
     } else {
-        format!("δ is far below 1/n (n = {n}): the exception is negligible for any one person.")
+        format!(
+            "δ is far below 1/n (n = {n}): the slack δ adds to every test's true-positive rate \
+             is negligible for any one person."
+        )
     }
 }
 
@@ -119,7 +126,7 @@ impl AttackerReading {
             .map(|f| [f, tpr_bound(epsilon, delta, f)])
             .collect();
         let gaussian_curve = mu
-            .map(|m| fprs.map(|f| [f, gaussian_tpr(m, f)]).collect())
+            .map(|m| fprs.map(|f| [f, risk::tpr_at(m, f)]).collect())
             .unwrap_or_default();
         let mut advantage = best_advantage(epsilon, delta);
         if let Some(m) = mu {
@@ -128,17 +135,23 @@ impl AttackerReading {
         }
         let posterior = posterior_bound(epsilon, prior);
         let best_accuracy = (1.0 + advantage) / 2.0;
+        let loss_above_epsilon = mu
+            .filter(|_| delta > 0.0)
+            .map(|m| risk::loss_above(m, epsilon));
+        let sentence = sentence(epsilon, delta, loss_above_epsilon, best_accuracy, unit);
         AttackerReading {
             epsilon,
             delta,
             mu,
             prior,
             posterior,
+            loss_above_epsilon,
             best_accuracy,
             region,
             gaussian_curve,
-            sentence: sentence(posterior, best_accuracy, delta, unit),
+            sentence,
             delta_reading: None,
+            population: None,
         }
     }
 
@@ -146,27 +159,58 @@ impl AttackerReading {
     pub fn with_population(mut self, n: usize) -> Self {
         if n > 0 {
             self.delta_reading = Some(delta_reading(self.delta, n));
+            self.population = Some(n);
         }
         self
     }
+
+    /// δ ≥ 1/n: publishing one person's record at random would meet this δ,
+    /// so the guarantee is weak whatever ε says. False when n is unknown.
+    pub fn delta_at_least_one_over_n(&self) -> bool {
+        self.population
+            .is_some_and(|n| self.delta > 0.0 && self.delta >= 1.0 / n as f64)
+    }
 }
 
-/// One sentence for the panel: the posterior bound and the best guess.
-fn sentence(posterior: f64, best_accuracy: f64, delta: f64, unit: &str) -> String {
+/// One sentence for the panel: the posterior bound, the outputs it does not
+/// cover (exactly for a Gaussian run, `loss_above`; by the (ε, δ) region
+/// otherwise), and the best guess.
+fn sentence(
+    epsilon: f64,
+    delta: f64,
+    loss_above: Option<f64>,
+    best_accuracy: f64,
+    unit: &str,
+) -> String {
     let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-    let exception = if delta == 0.0 {
-        String::new()
+    let fmt = super::report::fmt_num;
+    let who = format!(
+        "An attacker who was 50 % sure whether one {unit}'s data is in (or which of two values it \
+         holds) is, after seeing everything this run releases,"
+    );
+    let bound = if delta == 0.0 {
+        format!("{who} at most {} sure.", pct(posterior_bound(epsilon, 0.5)))
+    } else if let Some(p) = loss_above {
+        format!(
+            "{who} at most {} sure unless the output's privacy loss exceeds ε = {}; with this run's \
+             Gaussian noise that happens with a chance of exactly {} (Φ(−ε/μ + μ/2), {} × δ: \
+             δ is not that chance).",
+            pct(posterior_bound(epsilon, 0.5)),
+            super::report::fmt_eps(epsilon),
+            fmt(p),
+            fmt(p / delta),
+        )
     } else {
         format!(
-            " (outside a chance of at most δ = {})",
-            super::report::fmt_num(delta)
+            "{who} at most {} sure unless the output's privacy loss exceeds ε + ln 2; (ε, δ) bounds \
+             the chance of that by 2δ = {} (it does not bound the chance of a loss above ε by δ).",
+            pct(posterior_bound(epsilon + BARE_WIDENING, 0.5)),
+            fmt(delta / (1.0 - (-BARE_WIDENING).exp())),
         )
     };
     format!(
-        "An attacker who was 50 % sure whether one {unit}'s data is in (or which of two values it \
-         holds) is, after seeing everything this run releases, at most {post} sure{exception}. \
-         Averaged over runs, their best guess is right at most {acc} of the time; a coin flip is right 50 %.",
-        post = pct(posterior),
+        "{bound} Averaged over runs, their best guess is right at most {acc} of the time; a coin \
+         flip is right 50 %.",
         acc = pct(best_accuracy),
     )
 }
@@ -231,9 +275,13 @@ mod tests {
         assert!(delta_reading(1.0 / 2000.0, 2000).contains("weak"));
         assert!(delta_reading(1e-4, 2000).contains("not far below"));
         assert!(delta_reading(1e-6, 2000).contains("negligible"));
-        assert!(delta_reading(0.0, 2000).contains("no exception"));
+        assert!(delta_reading(0.0, 2000).contains("no slack"));
         let r = AttackerReading::new(1.0, 5e-4, None, "user").with_population(2000);
+        assert!(r.delta_at_least_one_over_n());
         assert!(r.delta_reading.unwrap().contains("weak"));
+        let below = AttackerReading::new(1.0, 4.9e-4, None, "user").with_population(2000);
+        assert!(!below.delta_at_least_one_over_n());
+        assert!(!AttackerReading::new(1.0, 0.5, None, "user").delta_at_least_one_over_n());
     }
 
     #[test]
@@ -241,7 +289,29 @@ mod tests {
         let s = AttackerReading::new(1.0, 0.0, None, "user").sentence;
         assert!(s.contains("73.1 %"), "{s}");
         assert!(!s.contains("NaN") && !s.contains("δ ="), "{s}");
+        // A bare (ε, δ): the posterior of ε + ln 2 (2e/(1 + 2e) ≈ 84.5 %) outside a chance of 2δ.
         let s = AttackerReading::new(1.0, 1e-5, None, "user").sentence;
-        assert!(s.contains("at most δ = 1e-5"), "{s}");
+        assert!(s.contains("84.5 %") && s.contains("2δ = 2e-5"), "{s}");
+        assert!(!s.contains("73.1 % sure"), "{s}");
+    }
+
+    #[test]
+    fn a_gaussian_run_states_the_exact_chance_of_a_loss_above_epsilon() {
+        let (mu, delta) = (1.0, 1e-6);
+        let eps = super::super::gdp::epsilon_for_mu(mu, delta).unwrap();
+        let r = AttackerReading::new(eps, delta, Some(mu), "user");
+        let p = r.loss_above_epsilon.unwrap();
+        assert!((p - phi(-eps / mu + mu / 2.0)).abs() < 1e-15);
+        // Several times δ, never δ itself.
+        assert!(p > 5.0 * delta, "{p}");
+        let s = &r.sentence;
+        let shown = super::super::report::fmt_num(p);
+        assert!(s.contains(&format!("chance of exactly {shown}")), "{s}");
+        assert!(s.contains("δ is not that chance"), "{s}");
+        // At δ = 0 (a pure run) there is nothing outside the bound.
+        assert_eq!(
+            AttackerReading::new(1.0, 0.0, Some(mu), "user").loss_above_epsilon,
+            None
+        );
     }
 }

@@ -18,7 +18,7 @@ pub const MAX_MU: f64 = 1e100;
 pub enum AccountingError {
     #[error("ε must be a finite number in (0, {}] (got {})", num(.max), num(.value))]
     Epsilon { value: f64, max: f64 },
-    #[error("δ must be strictly between 0 and 1 (got {}); δ is the probability that the ε guarantee fails, so it must be small but positive, e.g. 1e-5", num(.value))]
+    #[error("δ must be strictly between 0 and 1 (got {}); δ is the additive slack of (ε, δ)-DP (every membership test has TPR ≤ e^ε·FPR + δ), so it must be small but positive, e.g. 1e-5", num(.value))]
     Delta { value: f64 },
     #[error("σ (noise standard deviation) must be a positive finite number (got {}); σ = 0 adds no noise and cannot be accounted: leave that stage out and label the run as not private", num(.value))]
     Sigma { value: f64 },

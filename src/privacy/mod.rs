@@ -11,6 +11,7 @@
 //! - [`event`]: what an algorithm releases, as typed events the accountant composes;
 //! - [`query`]: ε for σ, σ for ε, ε of a stage list, under every accountant at once;
 //! - [`report`]: what a run spends, under every accountant, in plain words;
+//! - [`risk`]: an attacker's risk (TPR at an FPR) ↔ μ-GDP, and the chance of a privacy loss above ε;
 //! - [`relation`]: neighbouring datasets and the sensitivity of a clipped mean;
 //! - [`gaussian`]: the Gaussian mechanism itself; [`clipping`]: bounding norms.
 
@@ -27,6 +28,7 @@ pub mod query;
 pub mod rdp;
 pub mod relation;
 pub mod report;
+pub mod risk;
 pub mod zcdp;
 
 pub use calibration::{calibrate_exact, Calibration};

@@ -192,6 +192,12 @@ impl PrivacyReport {
             .sqrt()
     }
 
+    /// μ of the whole run when every release is Gaussian (the run is then μ-GDP
+    /// and its trade-off curve is exact); none with a pure ε-DP release.
+    pub fn gaussian_mu(&self) -> Option<f64> {
+        (self.pure.is_empty() && !self.stages.is_empty()).then(|| self.mu_total())
+    }
+
     /// One-paragraph plain-language reading of the headline (exact) ε, for
     /// users as the unit of privacy.
     pub fn plain_language(&self) -> String {
@@ -217,29 +223,52 @@ impl PrivacyReport {
         self.reading(unit, size)
     }
 
-    /// What ε and δ bound, in words, then `size`: how strong that is.
+    /// What ε and δ bound, in words, then `size`: how strong that is. With
+    /// δ > 0 the bound is on sets of outcomes (e^ε times plus δ), and δ is not
+    /// the chance that an outcome's privacy loss exceeds ε: for a Gaussian run
+    /// that chance is stated exactly, Φ(−ε/μ + μ/2) (Dong, Roth & Su 2022).
     fn reading(&self, unit: &str, size: String) -> String {
         let eps = self.epsilon_exact;
         let change = match self.relation {
             Relation::ReplaceOne => format!("one {unit}'s data replaced by anyone else's"),
             Relation::AddRemoveOne => format!("one {unit}'s data added or removed"),
         };
-        let exception = if self.delta == 0.0 {
-            "with no exception (δ = 0: a pure guarantee)".to_string()
-        } else {
-            format!(
-                "except for a probability of at most δ = {} that escapes this bound",
-                fmt_num(self.delta)
-            )
-        };
-        format!(
-            "This run is (ε = {eps_s}, δ = {delta})-differentially private for each {unit}. Whatever \
-             everyone else's data, any outcome of the run (everything it releases) becomes at most \
-             e^ε {factor} times as likely with {change}, {exception}. {size}",
+        let head = format!(
+            "This run is (ε = {eps_s}, δ = {delta})-differentially private for each {unit}.",
             eps_s = fmt_eps(eps),
             delta = fmt_num(self.delta),
-            factor = exp_factor(eps),
-        )
+        );
+        let factor = exp_factor(eps);
+        let bound = if self.delta == 0.0 {
+            format!(
+                "Whatever everyone else's data, any outcome of the run (everything it releases) becomes at \
+                 most e^ε {factor} times as likely with {change}, with no exception (δ = 0: a pure guarantee)."
+            )
+        } else {
+            let tail = match self.gaussian_mu() {
+                Some(mu) => {
+                    let p = super::risk::loss_above(mu, eps);
+                    format!(
+                        " Single outcomes can be more than e^ε times as likely: with this run's Gaussian \
+                         noise (μ = {}) the privacy loss exceeds ε with a chance of exactly {} \
+                         (Φ(−ε/μ + μ/2), {} × δ); δ is not that chance.",
+                        fmt_num(mu),
+                        fmt_num(p),
+                        fmt_num(p / self.delta)
+                    )
+                }
+                None => " δ is not the chance that a single outcome's privacy loss exceeds ε: (ε, δ) \
+                         bounds the chance of a loss above any ε′ > ε by δ/(1 − e^(ε − ε′)), e.g. by 2δ \
+                         above ε + ln 2."
+                    .to_string(),
+            };
+            format!(
+                "Whatever everyone else's data, the probability of any set of outcomes of the run \
+                 (everything it releases) becomes at most e^ε {factor} times as large, plus δ, with \
+                 {change}: every membership test has true-positive rate ≤ e^ε × false-positive rate + δ.{tail}"
+            )
+        };
+        format!("{head} {bound} {size}")
     }
 }
 
@@ -355,6 +384,16 @@ mod tests {
         assert!(text.contains("one user's data replaced"), "{text}");
         // e^ε is rounded, not rounded up; the size is graded.
         assert!(text.contains("e^ε ≈ 79.61 times"), "{text}");
+        // δ > 0 bounds sets of outcomes; the chance of a loss above ε is stated, not δ.
+        let p = crate::privacy::risk::loss_above(1.0, r.epsilon_exact);
+        assert!(
+            text.contains(&format!(
+                "exceeds ε with a chance of exactly {}",
+                fmt_num(p)
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("probability of at most δ"), "{text}");
         assert!(text.contains("weak guarantee"), "{text}");
         let sample = r.plain_language_for("training sample");
         assert!(sample.contains("for each training sample"), "{sample}");

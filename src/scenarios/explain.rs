@@ -27,8 +27,31 @@ pub struct ExplainEntry {
 /// the `n` `unit`s in the data: the exact Gaussian curve too when every stage
 /// is Gaussian, and δ judged against 1/n.
 pub fn attacker_reading(p: &PrivacyReport, unit: &str, n: usize) -> AttackerReading {
-    let mu = (p.pure.is_empty() && !p.stages.is_empty()).then(|| p.mu_total());
-    AttackerReading::new(p.epsilon_exact, p.delta, mu, unit).with_population(n)
+    AttackerReading::new(p.epsilon_exact, p.delta, p.gaussian_mu(), unit).with_population(n)
+}
+
+/// One warning line for each (δ, n) among `entries` whose δ is at least 1/n
+/// (every scenario's runs are judged alike), for the CLI's summary: at such
+/// a δ a release that published one record at random meets the guarantee.
+/// Empty when no entry's δ is that large.
+pub fn delta_warnings(entries: &[ExplainEntry]) -> String {
+    let mut seen: Vec<(u64, usize)> = Vec::new();
+    let mut out = String::new();
+    for a in entries.iter().filter_map(|e| e.attacker.as_ref()) {
+        let Some(n) = a.population.filter(|_| a.delta_at_least_one_over_n()) else {
+            continue;
+        };
+        if seen.contains(&(a.delta.to_bits(), n)) {
+            continue;
+        }
+        seen.push((a.delta.to_bits(), n));
+        out.push_str(&format!(
+            "warning: δ = {} ≥ 1/n (n = {n}): a release that published one record at random would meet \
+             this δ, so these runs' guarantee is weak whatever ε says; δ well below 1/n is the usual rule\n",
+            fmt_num(a.delta)
+        ));
+    }
+    out
 }
 
 /// The released stages of one run: mechanism, relation, sensitivity, σ, releases.
@@ -161,5 +184,29 @@ mod tests {
         let text = serde_json::to_string(&entry).unwrap();
         assert!(!text.contains("NaN"), "{text}");
         assert!(text.contains("no Gaussian stage"), "{text}");
+    }
+
+    #[test]
+    fn a_delta_of_one_over_n_warns_once_and_a_smaller_one_not_at_all() {
+        let stage = crate::privacy::GaussianStage::new("steps", "Gaussian", 1.0, 10.0, 100);
+        let at = |delta: f64| {
+            PrivacyReport::from_stages(
+                vec![stage.clone()],
+                delta,
+                Relation::ReplaceOne,
+                Calibration::Exact,
+                10.0,
+            )
+            .unwrap()
+        };
+        let weak = run_entry("weak", &at(1.0 / 400.0), "sample", 400);
+        let fine = run_entry("fine", &at(1e-6), "sample", 400);
+        let text = delta_warnings(&[weak.clone(), fine.clone(), weak]);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(
+            text.starts_with("warning: δ = 0.0025 ≥ 1/n (n = 400)"),
+            "{text}"
+        );
+        assert_eq!(delta_warnings(&[fine]), "");
     }
 }

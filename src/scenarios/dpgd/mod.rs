@@ -42,8 +42,11 @@ const CHARTS: &[ChartInfo] = &[
         name: "loss versus ε chart",
         alt: "Test loss of DP-GD versus epsilon for a few widths; the same numbers are in the table below",
         caption: "Test loss of DP-GD versus ε for a few widths p. From p = n/2 up the loss falls as ε grows (less noise); far \
-                  below n it is mostly the small model's bias and moves little. Compare each curve with \
-                  “predict 0”, the trivial baseline: a private run below it has learned something despite the noise.",
+                  below n it is mostly the small model's bias and moves little. Compare each curve with “predict 0”, the \
+                  trivial baseline: a private run below it has learned something despite the noise. All four presets use \
+                  δ = 1/n, the paper's choice: at that δ a release that published one training sample at random would meet \
+                  the guarantee, so read these ε as a comparison between runs, not as strong privacy (δ well below 1/n is \
+                  the usual rule).",
         toggle: None,
         animate: false,
         claims: &["dpgd-loss-falls-with-eps", "dpgd-below-predict-0"],

@@ -18,6 +18,7 @@ pub mod run;
 
 use self::config::{TraceConfig, PRESETS};
 use self::run::{csv, TraceRow, TraceSweep};
+use crate::privacy::report::fmt_num;
 use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
@@ -178,7 +179,17 @@ impl Experiment for Trace {
                     if r.privacy == "weak" { ", weak DP" } else { "" },
                     r.n
                 );
-                run_entry(&who, p, "sample", r.n)
+                let mut entry = run_entry(&who, p, "sample", r.n);
+                if r.variant != "clipped" {
+                    entry.reading = entry.reading.map(|text| likely_event_only(text, c));
+                    if let Some(a) = entry.attacker.as_mut() {
+                        a.sentence = format!(
+                            "If the paper's high-probability bounds hold (a likely event, not a certain one): {}",
+                            a.sentence
+                        );
+                    }
+                }
+                entry
             },
         );
         let rows = &part.rows;
@@ -195,6 +206,22 @@ impl Experiment for Trace {
     fn estimated_wasm_seconds(c: &TraceConfig, machine: &Machine) -> f64 {
         machine.seconds(c.estimated_seconds() * 1.5, 0.0)
     }
+}
+
+/// The paper's variant's reading: its noise is set by high-probability
+/// sensitivities (Zha 2024, Theorems 1 and 3) with the true σ's and the
+/// constant C, so its ε is a guarantee only on the likely event where those
+/// bounds hold, and only for an oracle that knows them.
+fn likely_event_only(reading: String, c: &TraceConfig) -> String {
+    format!(
+        "With the paper's sensitivities this ε holds only on a likely event: the paper's high-probability \
+         bounds on each sample's effect, with the true σ₁ = {}, σ_r = {}, σ_ξ = {} and the constant C = {}. \
+         Outside that event no ε is guaranteed. On it: {reading}",
+        fmt_num(c.singular_values[0]),
+        fmt_num(c.singular_values[c.r - 1]),
+        fmt_num(c.noise),
+        fmt_num(c.constant),
+    )
 }
 
 /// The CLI's table: one line per (method, configuration, n, ε or l*), the

@@ -1,0 +1,88 @@
+//! What the CLI says about privacy, through the binary: a sweep whose δ is at
+//! least 1/n says so in its summary (any scenario; DP-GD's presets all use the
+//! paper's δ = 1/n).
+
+mod common;
+
+use std::process::Command;
+
+fn dp_explorer(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dp-explorer"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn a_sweep_at_delta_one_over_n_warns_and_one_below_does_not() {
+    let quick = [
+        "sweep",
+        "--preset",
+        "dpgd-quick",
+        "--set",
+        "p_grid=20,200",
+        "--set",
+        "trace_p=",
+        "--set",
+        "epsilons=1",
+        "--threads",
+        "1",
+    ];
+    let warning = "warning: δ = 0.01 ≥ 1/n (n = 100)";
+    let out = common::scratch("cli_privacy", "one-over-n");
+    let mut args = quick.to_vec();
+    args.extend(["--out", out.to_str().unwrap()]);
+    let (ok, stdout, stderr) = dp_explorer(&args);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.matches(warning).count(), 1, "{stdout}");
+
+    let out = common::scratch("cli_privacy", "below");
+    let mut args = quick.to_vec();
+    args.extend(["--set", "delta=1e-4", "--out", out.to_str().unwrap()]);
+    let (ok, stdout, stderr) = dp_explorer(&args);
+    assert!(ok, "{stderr}");
+    assert!(!stdout.contains("warning: δ"), "{stdout}");
+}
+
+/// `account --tpr T --fpr A`: μ of the Gaussian curve through (A, T), σ per
+/// release for K releases and the exact ε at δ (Kulynych & Gomez 2024).
+#[test]
+fn account_by_risk_gives_mu_sigma_and_epsilon() {
+    let args = [
+        "account", "--tpr", "0.1", "--fpr", "0.01", "--delta", "1e-6", "--steps", "5", "--json",
+    ];
+    let (ok, stdout, stderr) = dp_explorer(&args);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let num = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k}: {v}"));
+    // Φ⁻¹(0.99) − Φ⁻¹(0.90), from tables: 2.326348 − 1.281552.
+    let mu = 2.326_347_874 - 1.281_551_566;
+    assert!((num("mu") - mu).abs() < 1e-8, "{v}");
+    assert!((num("sigma") - 5f64.sqrt() / mu).abs() < 1e-7, "{v}");
+    assert!(((num("epsilon") - 5.136816) / 5.136816).abs() < 1e-6, "{v}");
+    assert_eq!(num("epsilon"), num("exact"));
+    assert!(num("rdp") > num("epsilon") && num("zcdp") > num("epsilon"));
+    assert!((num("epsilon_pure") - 10f64.ln()).abs() < 1e-12);
+}
+
+#[test]
+fn account_by_risk_refuses_bad_values_naming_the_flag() {
+    for (argv, flag) in [
+        (["--tpr", "0.1", "--fpr", "0.2", "--delta", "1e-6"], "--tpr"),
+        (["--tpr", "1", "--fpr", "0.01", "--delta", "1e-6"], "--tpr"),
+        (["--tpr", "0.1", "--fpr", "0", "--delta", "1e-6"], "--fpr"),
+        (["--tpr", "0.1", "--fpr", "nan", "--delta", "1e-6"], "--fpr"),
+        (["--tpr", "0.1", "--fpr", "0.01", "--delta", "2"], "--delta"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_dp-explorer"))
+            .arg("account")
+            .args(argv)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{argv:?}: {stderr}");
+        assert!(stderr.contains(flag), "{argv:?}: {stderr}");
+    }
+}
