@@ -15,6 +15,12 @@
 //! No QR, no exact head, no regularizer; η and c are FLUTE's (App. C.1:
 //! η = 0.03; c = 1 is the appendix's constant). The analysed form of FedRep
 //! (exact heads, a step on U, QR every round) is `algorithms/fedrep.rs`.
+//!
+//! [`Aggregation::Sum`] is this project's extension, in no paper: the server
+//! takes FLUTE's data step instead, B ← B − η Σ_i ∇_B L_i (a sum, as the FLUTE
+//! paper's eq. 5), M times the averaged step. It keeps everything else of
+//! FedRep (the head steps first, no regularizer), so that FLUTE's server step
+//! and its regularizer can be told apart.
 
 use crate::algorithms::flute::GradientScale;
 use crate::data::shared_representation::{FederatedDataset, Part};
@@ -29,6 +35,19 @@ pub struct FedRepGdParams {
     /// τ_h, gradient steps on each head per round before the step on B.
     pub head_steps: usize,
     pub scale: GradientScale,
+    /// How the server combines the clients' steps on B.
+    pub aggregation: Aggregation,
+}
+
+/// The server's step on B from the clients' ∇_B L_i.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Aggregation {
+    /// FedRep's: the mean of the clients' B_i, B − η (1/M) Σ_i ∇_B L_i.
+    #[default]
+    Mean,
+    /// FLUTE's data step (eq. 5): B − η Σ_i ∇_B L_i (this project's extension
+    /// of FedRep).
+    Sum,
 }
 
 /// A gradient FedRep run as a state machine: `step()` is one communication round.
@@ -103,8 +122,11 @@ impl FedRepGd {
             }
             self.w.column_mut(i).copy_from_slice(&wi);
         });
-        // The server's average of B_i = B − η ∇_B L_i.
-        let step = eta / m.max(1) as f64;
+        // The server's average of B_i = B − η ∇_B L_i, or FLUTE's sum.
+        let step = match self.params.aggregation {
+            Aggregation::Mean => eta / m.max(1) as f64,
+            Aggregation::Sum => eta,
+        };
         for (b, s) in self.b.as_mut_slice().iter_mut().zip(&sum) {
             *b -= step * s;
         }
@@ -126,6 +148,7 @@ mod tests {
             eta: 0.03,
             head_steps,
             scale,
+            aggregation: Aggregation::Mean,
         }
     }
 
@@ -162,6 +185,27 @@ mod tests {
             assert!((run.w() - &heads).norm() < 1e-12, "τ_h = {steps}");
             assert_eq!(run.round(), 1);
         }
+    }
+
+    /// With the summed step the server moves B by η Σ_i ∇_B L_i: the clients'
+    /// heads are the mean form's, B moves M times as far.
+    #[test]
+    fn the_summed_step_moves_b_m_times_as_far_as_the_mean() {
+        let data = data();
+        let mut rng = stream(5, Purpose::Initialization, 0);
+        let b = gaussian_matrix(5, 2, &mut rng);
+        let w = gaussian_matrix(2, 6, &mut rng);
+        let mut mean = FedRepGd::new(b.clone(), w.clone(), params(2, GradientScale::One));
+        let summed_params = FedRepGdParams {
+            aggregation: Aggregation::Sum,
+            ..params(2, GradientScale::One)
+        };
+        let mut summed = FedRepGd::new(b.clone(), w, summed_params);
+        mean.step(&data);
+        summed.step(&data);
+        assert_eq!(mean.w(), summed.w());
+        let expected = &b + (mean.b() - &b) * 6.0;
+        assert!((summed.b() - expected).norm() < 1e-12);
     }
 
     /// The heads persist across rounds: the second round starts from the

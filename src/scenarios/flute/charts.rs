@@ -7,8 +7,8 @@
 
 use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::run::{
-    Curve, CurvePoint, FluteRow, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE,
-    FLUTE_ABLATION, PRIVATE_FEDREP,
+    Curve, CurvePoint, FluteRow, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI,
+    FEDREP_RI, FLUTE, FLUTE_ABLATION, PRIVATE_FEDREP,
 };
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
@@ -95,6 +95,19 @@ pub const METHODS: [(&str, &str, usize); 5] = [
     ),
 ];
 
+/// Gradient FedRep(RI) with FLUTE's summed server step (this project's
+/// extension; drawn when `fedrep_summed` is on): (id, legend, colour).
+pub const SUMMED: (&str, &str, usize) = (
+    FEDREP_GD_SUM_RI,
+    "FedRep(RI), gradient steps summed as FLUTE's (project's extension)",
+    10,
+);
+
+/// The non-private methods the config runs: [`METHODS`], and [`SUMMED`] when on.
+fn methods_run(c: &FluteConfig) -> impl Iterator<Item = (&'static str, &'static str, usize)> {
+    METHODS.into_iter().chain(c.fedrep_summed.then_some(SUMMED))
+}
+
 /// The legend of the error of the rank-k truncation Φ_k.
 pub const TRUNCATION: &str = "rank-k truncation Φₖ (not a lower bound)";
 
@@ -125,10 +138,13 @@ fn floors(rows: &[FluteRow], x: f64) -> impl Iterator<Item = Series> {
 }
 
 /// The mean curve of `value` of every non-private method, against the rounds.
-fn methods_by_round(curves: &[Curve], value: fn(&CurvePoint) -> f64) -> Vec<Series> {
-    METHODS
-        .iter()
-        .map(|&(method, name, color)| {
+fn methods_by_round(
+    c: &FluteConfig,
+    curves: &[Curve],
+    value: fn(&CurvePoint) -> f64,
+) -> Vec<Series> {
+    methods_run(c)
+        .map(|(method, name, color)| {
             series(
                 name.into(),
                 mean_curve(curves, method, f64::NAN, value),
@@ -141,7 +157,7 @@ fn methods_by_round(curves: &[Curve], value: fn(&CurvePoint) -> f64) -> Vec<Seri
 
 /// The paper's error against the rounds (Fig. 1/3), with the floors.
 fn error_by_round(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> ChartSpec {
-    let mut error = methods_by_round(curves, |p| p.error);
+    let mut error = methods_by_round(c, curves, |p| p.error);
     error.extend(floors(rows, 0.0));
     let title = format!(
         "Error versus rounds (d = {}, k = {}, r = {})",
@@ -192,7 +208,7 @@ fn singular_values(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
 
 /// The principal angle to U_k against the rounds.
 fn angle_by_round(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
-    let angle = methods_by_round(curves, |p| p.principal_angle);
+    let angle = methods_by_round(c, curves, |p| p.principal_angle);
     versus_rounds(
         c,
         "Distance to the top-k subspace U_k",
@@ -205,10 +221,11 @@ fn angle_by_round(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
 /// ‖BᵀB − WWᵀ‖_F of FLUTE's own factors and gradient FedRep's (the analysed form has
 /// none), and DP-FLUTE's at the middle ε.
 fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
-    let mut balance: Vec<Series> = METHODS
-        .iter()
-        .filter(|(method, _, _)| [FLUTE, FEDREP_GD, FEDREP_GD_RI].contains(method))
-        .map(|&(method, name, color)| {
+    let mut balance: Vec<Series> = methods_run(c)
+        .filter(|(method, _, _)| {
+            [FLUTE, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI].contains(method)
+        })
+        .map(|(method, name, color)| {
             series(
                 name.into(),
                 mean_curve(curves, method, f64::NAN, |p| p.balancedness),

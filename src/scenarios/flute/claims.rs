@@ -5,8 +5,8 @@
 //! balancedness, 4 the final error versus ε, 5 the final distance to U_k
 //! versus ε. Every predicate reads the mean-over-seeds curves a reader sees.
 
-use super::charts::{METHODS, TRUNCATION};
-use super::run::{FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE};
+use super::charts::{METHODS, SUMMED, TRUNCATION};
+use super::run::{FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI, FEDREP_RI, FLUTE};
 use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
@@ -45,6 +45,16 @@ pub const CLAIMS: &[Claim] = &[
             within: app_c1,
         },
         check: flute_before_gradient_fedrep_ri,
+    },
+    Claim {
+        id: "flute-summed-fedrep-ri-as-quick",
+        text: "Gradient FedRep(RI) whose server sums the clients' steps on B as FLUTE's does (this project's extension, \
+               no regularizer) comes within 10 % of the ERM floor within 20 % of FLUTE's rounds.",
+        scope: Scope {
+            text: "App. C.1's setting (flute-c1: 15 clients × 20 samples, d = 10, k = 2, r = 10, label noise 0.3)",
+            within: app_c1,
+        },
+        check: summed_fedrep_ri_as_quick,
     },
     Claim {
         id: "flute-gradient-fedrep-moments-as-quick",
@@ -112,7 +122,7 @@ pub const CLAIMS: &[Claim] = &[
     },
     Claim {
         id: "flute-private-fedrep-farther",
-        text: "Private FedRep ends farther from U_k than DP-FLUTE at every ε.",
+        text: "Private FedRep's distance to U_k falls as ε grows, and it ends farther from U_k than DP-FLUTE at every ε.",
         scope: Scope {
             text: "private runs on",
             within: |s| s.is("private", "on"),
@@ -195,10 +205,11 @@ fn under_parameterized(view: &View) -> Result<(), Check> {
     }
 }
 
-/// The legend of a method's curves (`charts::METHODS`).
+/// The legend of a method's curves (`charts::METHODS`, `charts::SUMMED`).
 fn legend(method: &str) -> &'static str {
     METHODS
         .iter()
+        .chain([&SUMMED])
         .find(|m| m.0 == method)
         .map(|m| m.1)
         .expect("a method of the charts")
@@ -209,6 +220,7 @@ fn short(method: &str) -> &'static str {
         m if m == FLUTE => "FLUTE",
         m if m == FEDREP_GD => "gradient FedRep",
         m if m == FEDREP_GD_RI => "gradient FedRep(RI)",
+        m if m == FEDREP_GD_SUM_RI => "summed gradient FedRep(RI)",
         m if m == FEDREP => "alt.-min. FedRep",
         _ => "alt.-min. FedRep(RI)",
     }
@@ -281,6 +293,28 @@ fn flute_before_gradient_fedrep_ri(view: &View) -> Check {
         ),
         Err(c) => c,
     }
+}
+
+fn summed_fedrep_ri_as_quick(view: &View) -> Check {
+    // FLUTE's missing curve is reported first, as in the checks around.
+    let flute = match rounds_to_floor(view, FLUTE) {
+        Ok(f) => f,
+        Err(c) => return c,
+    };
+    let summed = match rounds_to_floor(view, FEDREP_GD_SUM_RI) {
+        Ok(s) => s,
+        Err(c) => return c,
+    };
+    // Both must get there; one that never does is not "as quick".
+    let held = matches!((summed, flute), (Some(s), Some(f)) if (s - f).abs() <= 0.2 * f);
+    Check::from_bool(
+        held,
+        format!(
+            "rounds to within 10 % of the ERM floor (mean curves): summed gradient FedRep(RI) {}, FLUTE {}",
+            rounds_text(summed),
+            rounds_text(flute)
+        ),
+    )
 }
 
 fn gradient_fedrep_moments_as_quick(view: &View) -> Check {
@@ -475,10 +509,21 @@ fn private_fedrep_farther(view: &View) -> Check {
     if pairs.is_empty() {
         return Check::Undecided("no ε at which both finished".into());
     }
+    let falling = falls(
+        series(view, ANGLE_BY_EPS, PRIVATE_FEDREP),
+        "Private FedRep's distance to U_k",
+        "ε",
+        0.1,
+    );
+    let (falls_held, falls_numbers) = match falling {
+        Check::Held(n) => (true, n),
+        Check::NotHeld(n) => (false, n),
+        Check::Undecided(n) => return Check::Undecided(n),
+    };
     Check::from_bool(
-        pairs.iter().all(|&(_, a, b)| b > a),
+        falls_held && pairs.iter().all(|&(_, a, b)| b > a),
         format!(
-            "final distance to U_k, DP-FLUTE against Private FedRep: {}",
+            "{falls_numbers}; final distance to U_k, DP-FLUTE against Private FedRep: {}",
             pairs
                 .iter()
                 .map(|(e, a, b)| format!(
@@ -491,4 +536,104 @@ fn private_fedrep_farther(view: &View) -> Check {
                 .join(", ")
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::{ChartSpec, LineStyle};
+
+    fn line(name: &str, points: Vec<(f64, f64)>) -> Series {
+        Series::line(name, points, LineStyle::Solid, 0)
+    }
+
+    fn level_at(name: &str, y: f64) -> Series {
+        Series {
+            horizontal: true,
+            ..Series::line(name, vec![(0.0, y)], LineStyle::Dashed, 6)
+        }
+    }
+
+    /// A view whose error chart (k = 2 < r = 10) and distance-by-ε chart hold
+    /// `error` and `by_eps`; the other charts are empty.
+    fn view(error: Vec<Series>, by_eps: Vec<Series>) -> View {
+        let chart = |title: &str, series| ChartSpec::new(title, "x", "y", series);
+        View::of_charts(
+            vec![
+                chart("Error versus rounds (d = 10, k = 2, r = 10)", error),
+                chart("σ", vec![]),
+                chart("angle", vec![]),
+                chart("balance", vec![]),
+                chart("error by ε", vec![]),
+                chart("distance by ε", by_eps),
+            ],
+            vec![],
+            vec![],
+            String::new(),
+        )
+    }
+
+    /// An error curve from 3 at round 0 down to the floor 1 at round `at`
+    /// (None: it stays at 2, never within 10 % of the floor).
+    fn reaching(method: &str, at: Option<f64>) -> Series {
+        let points = match at {
+            Some(r) => vec![(0.0, 3.0), (r - 1.0, 1.5), (r, 1.0), (300.0, 1.0)],
+            None => vec![(0.0, 3.0), (300.0, 2.0)],
+        };
+        line(legend(method), points)
+    }
+
+    fn verdict(c: Check) -> &'static str {
+        match c {
+            Check::Held(_) => "held",
+            Check::NotHeld(_) => "not held",
+            Check::Undecided(_) => "undecided",
+        }
+    }
+
+    #[test]
+    fn the_summed_fedrep_ri_is_as_quick_only_within_a_fifth_of_flutes_rounds() {
+        let floor = level_at(ERM, 1.0);
+        for (summed, expected) in [
+            (Some(Some(28.0)), "held"),
+            (Some(Some(35.0)), "held"),
+            (Some(Some(60.0)), "not held"),
+            (Some(Some(20.0)), "not held"),
+            (Some(None), "not held"),
+            (None, "undecided"),
+        ] {
+            let mut error = vec![floor.clone(), reaching(FLUTE, Some(30.0))];
+            error.extend(summed.map(|at| reaching(FEDREP_GD_SUM_RI, at)));
+            let got = verdict(summed_fedrep_ri_as_quick(&view(error, vec![])));
+            assert_eq!(got, expected, "summed {summed:?}");
+        }
+        // FLUTE never at the floor: the summed one cannot be "as quick".
+        let error = vec![
+            floor,
+            reaching(FLUTE, None),
+            reaching(FEDREP_GD_SUM_RI, Some(30.0)),
+        ];
+        let got = verdict(summed_fedrep_ri_as_quick(&view(error, vec![])));
+        assert_eq!(got, "not held");
+    }
+
+    #[test]
+    fn private_fedrep_must_fall_with_epsilon_and_stay_above_dp_flute() {
+        let eps = [0.5, 1.0, 2.0, 4.0];
+        let curve = |name: &str, ys: [f64; 4]| line(name, eps.into_iter().zip(ys).collect());
+        let dp = curve(DP_FLUTE, [0.5, 0.3, 0.2, 0.15]);
+        for (fedrep, expected) in [
+            ([0.9, 0.45, 0.33, 0.28], "held"),
+            // Above DP-FLUTE everywhere but not falling (a 50 % rise).
+            ([0.9, 0.4, 0.6, 0.3], "not held"),
+            // Falling but below DP-FLUTE at ε = 1.
+            ([0.9, 0.25, 0.22, 0.18], "not held"),
+        ] {
+            let by_eps = vec![dp.clone(), curve(PRIVATE_FEDREP, fedrep)];
+            let got = verdict(private_fedrep_farther(&view(vec![], by_eps)));
+            assert_eq!(got, expected, "Private FedRep {fedrep:?}");
+        }
+        let got = verdict(private_fedrep_farther(&view(vec![], vec![dp])));
+        assert_eq!(got, "undecided");
+    }
 }

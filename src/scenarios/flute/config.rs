@@ -56,6 +56,9 @@ pub struct FluteConfig {
     /// τ_h: gradient steps on each head per round in FedRep's gradient form
     /// (FedRep's code: one local epoch; the FLUTE paper's FedRep*: 10).
     pub fedrep_head_steps: usize,
+    /// Also run gradient FedRep(RI) with FLUTE's summed server step (this
+    /// project's extension): it separates FLUTE's step from its regularizer.
+    pub fedrep_summed: bool,
     /// Run the private methods (DP-FLUTE and Private FedRep).
     pub private: bool,
     /// Rounds of the private runs (the noise grows like √T, so they run fewer).
@@ -79,7 +82,7 @@ pub struct FluteConfig {
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "flute-c1",
-        label: "App. C.1: d = 10, k = 2, 15 clients × 20 samples, r = 10",
+        label: "App. C.1: d = 10, k = 2, 15 clients × 20 samples, r = 10 (with FedRep(RI) summed as FLUTE)",
     },
     Preset {
         name: "flute-gamma",
@@ -95,7 +98,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "flute-private",
-        label: "DP-FLUTE vs Private FedRep (project's extension, 2000 clients)",
+        label: "DP-FLUTE vs Private FedRep, tuned (project's extension, 2000 clients)",
     },
 ];
 
@@ -117,6 +120,7 @@ impl Default for FluteConfig {
             scale: GradientScale::One,
             fedrep_step: 0.1,
             fedrep_head_steps: 1,
+            fedrep_summed: false,
             private: false,
             private_rounds: 150,
             epsilons: vec![0.5, 1.0, 2.0, 4.0, 8.0],
@@ -198,6 +202,9 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
             .label("FedRep (gradient) head steps τ_h")
             .help("the code's form: τ_h gradient steps on each head, then one on B, at FLUTE's η and c; the paper's FedRep* takes 10")
             .range(1..=100),
+                field!(fedrep_summed)
+            .label("FedRep(RI), gradient steps, summed (project's extension)")
+            .help("gradient FedRep(RI) whose server sums the clients' steps on B as FLUTE's does, instead of averaging them: FLUTE's step without its regularizer"),
             ],
         ),
         (
@@ -280,8 +287,10 @@ impl FluteConfig {
     /// Round-equivalents of work per seed, each costing M·N·d·(k + 2) (the
     /// cost model of [`estimated_seconds`](Self::estimated_seconds)).
     pub fn rounds_per_seed(&self) -> f64 {
-        // FLUTE, the two analysed FedReps and the two gradient ones (with their head steps).
-        let main = (3.0 + 2.0 * self.fedrep_gd_round()) * self.rounds as f64
+        // FLUTE, the two analysed FedReps and the two (or three, with the
+        // summed one) gradient ones (with their head steps).
+        let gradient = if self.fedrep_summed { 3.0 } else { 2.0 };
+        let main = (3.0 + gradient * self.fedrep_gd_round()) * self.rounds as f64
             + (2 * self.private_epsilons().len()) as f64 * self.private_rounds as f64;
         let ablation: f64 = self
             .ablation_m

@@ -3,7 +3,8 @@
 //! truncation, then FLUTE; FedRep in two forms, each from the
 //! method-of-moments start and from FLUTE's random start (RI): alternating
 //! minimization + QR (Collins et al.'s analysed form) and gradient steps as
-//! FedRep's code runs them; the private pair at every ε (DP-FLUTE, this
+//! FedRep's code runs them (and, where set, gradient FedRep(RI) with FLUTE's
+//! summed server step, this project's extension); the private pair at every ε (DP-FLUTE, this
 //! project's extension, and Private FedRep), and the γ ablation of Fig. 4 on
 //! datasets with N = 8, 9, … samples. A step advances one run by a bounded
 //! number of rounds, so the page can show progress and stop between steps;
@@ -23,8 +24,8 @@ use crate::scenarios::{Checked, RunError};
 pub(super) use learners::flute_params;
 use learners::{divergence, measure, start, Active, Learner, Problem, Task};
 pub use learners::{
-    CurvePoint, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_RI, FLUTE, FLUTE_ABLATION,
-    PRIVATE_FEDREP,
+    CurvePoint, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI, FEDREP_RI, FLUTE,
+    FLUTE_ABLATION, PRIVATE_FEDREP,
 };
 pub use metrics::{balancedness, mean_regressor_error, product_singular_values};
 use serde::{Deserialize, Serialize};
@@ -235,6 +236,9 @@ impl FluteSweep {
             Task::FedRepGdRandom,
         ]
         .into();
+        if c.fedrep_summed {
+            tasks.push_back(Task::FedRepGdSumRandom);
+        }
         for e in 0..c.private_epsilons().len() {
             tasks.push_back(Task::DpFlute(e));
             tasks.push_back(Task::PrivateFedRep(e));

@@ -7,7 +7,7 @@ use super::super::config::FluteConfig;
 use super::super::plan::FlutePlan;
 use super::metrics::{balancedness, mean_regressor_error, product_singular_values};
 use crate::algorithms::fedrep::{BatchMode, FedRep, FedRepParams};
-use crate::algorithms::fedrep_gd::{FedRepGd, FedRepGdParams};
+use crate::algorithms::fedrep_gd::{Aggregation, FedRepGd, FedRepGdParams};
 use crate::algorithms::flute::{Flute, FluteParams};
 use crate::algorithms::low_rank_erm::{alternating_least_squares, least_squares_heads};
 use crate::algorithms::private_init::{spectral_init, spectral_statistic, PairNormalization};
@@ -32,12 +32,15 @@ pub const FEDREP_RI: &str = "fedrep-ri";
 pub const FEDREP_GD: &str = "fedrep-gd";
 /// The same from FLUTE's exact (B⁰, W⁰).
 pub const FEDREP_GD_RI: &str = "fedrep-gd-ri";
+/// Gradient FedRep(RI) whose server sums the clients' steps on B as FLUTE's
+/// data step does (eq. 5) instead of averaging them: this project's extension,
+/// FLUTE's step without FLUTE's regularizer.
+pub const FEDREP_GD_SUM_RI: &str = "fedrep-gd-sum-ri";
 pub const DP_FLUTE: &str = "dp-flute";
 pub const PRIVATE_FEDREP: &str = "private-fedrep";
 /// FLUTE in the γ ablation (γ₁ = ratio·γ₂, N samples).
 pub const FLUTE_ABLATION: &str = "flute-ablation";
 
-/// What a model says at one round.
 /// What a model says at one round.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CurvePoint {
@@ -154,6 +157,7 @@ pub(super) enum Task {
     FedRepRandom,
     FedRepGd,
     FedRepGdRandom,
+    FedRepGdSumRandom,
     DpFlute(usize),
     PrivateFedRep(usize),
     Ablation { samples: usize, ratio: f64 },
@@ -176,7 +180,7 @@ pub(super) fn divergence(method: &str, private: bool, round: usize) -> RunError 
         )
     } else if method == FEDREP || method == FEDREP_RI {
         ("fedrep_step", "lower FedRep's step")
-    } else if method == FEDREP_GD || method == FEDREP_GD_RI {
+    } else if [FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI].contains(&method) {
         (
             "eta",
             "lower the step η (FedRep's gradient form uses FLUTE's η)",
@@ -246,12 +250,13 @@ pub(in crate::scenarios::registry::flute) fn flute_params(
     }
 }
 
-fn fedrep_gd_params(c: &FluteConfig) -> FedRepGdParams {
+fn fedrep_gd_params(c: &FluteConfig, aggregation: Aggregation) -> FedRepGdParams {
     FedRepGdParams {
         rounds: c.rounds,
         eta: c.eta,
         head_steps: c.fedrep_head_steps,
         scale: c.scale,
+        aggregation,
     }
 }
 
@@ -360,16 +365,21 @@ pub(super) fn start(
             Learner::FedRepGd(FedRepGd::new(
                 moments_start(points, k, seed),
                 DMatrix::zeros(k, c.n),
-                fedrep_gd_params(c),
+                fedrep_gd_params(c, Aggregation::Mean),
             )),
         ),
-        Task::FedRepGdRandom => {
+        Task::FedRepGdRandom | Task::FedRepGdSumRandom => {
             // FLUTE's exact start: B⁰ then W⁰ from the same stream as `Flute::new`.
             let mut rng = init(1);
             let b0 = gaussian_matrix(d, k, &mut rng) * c.alpha;
             let w0 = gaussian_matrix(k, c.n, &mut rng) * c.alpha;
-            let learner = Learner::FedRepGd(FedRepGd::new(b0, w0, fedrep_gd_params(c)));
-            Active::public(c, FEDREP_GD_RI, f64::NAN, learner)
+            let (method, aggregation) = match task {
+                Task::FedRepGdSumRandom => (FEDREP_GD_SUM_RI, Aggregation::Sum),
+                _ => (FEDREP_GD_RI, Aggregation::Mean),
+            };
+            let learner =
+                Learner::FedRepGd(FedRepGd::new(b0, w0, fedrep_gd_params(c, aggregation)));
+            Active::public(c, method, f64::NAN, learner)
         }
         Task::DpFlute(e) => dp_flute(c, seed, problem, &plans[e], e),
         Task::PrivateFedRep(e) => private_fedrep(c, seed, problem, &plans[e], e),
