@@ -11,7 +11,7 @@
 use dp_explorer::plot::{ChartSpec, Series};
 use dp_explorer::scenarios::claims::{Check, Claim};
 use dp_explorer::scenarios::csv_out::{records, CsvFile};
-use dp_explorer::scenarios::table::chart_table;
+use dp_explorer::scenarios::table::{cell, chart_table};
 use dp_explorer::scenarios::{self, Shard, Table, View, SCENARIOS};
 
 // ---------- the real runs on which the claims hold ----------
@@ -195,28 +195,28 @@ fn contradiction(id: &str) -> Option<fn(&mut View)> {
         // A private run spends more than its target ε.
         "fedrep-spent-within-target" => |v| overspend(v, |_| true, 1.5),
         // Private FedRep's risk rises as ε grows.
-        "fedrep-risk-falls-with-eps" => |v| reverse(curve(v, 0, "Private FedRep")),
+        "fedrep-risk-falls-with-eps" => |v| {
+            reverse(curve(v, 0, "Private FedRep"));
+            fedrep_tables(v);
+        },
         // Private FedRep's risk stays where it is at the smallest ε: no approach.
         "fedrep-approaches-non-private" => |v| {
             let s = curve(v, 0, "Private FedRep");
             let first = s.points[0].1;
             map_y(s, |_, _| first);
+            fedrep_tables(v);
         },
         // At the largest ε Private FedRep comes within 2× of FedRep's risk.
         "fedrep-far-at-every-eps" => |v| {
             let floor = level(v, 0, "FedRep (non-private)");
             set_last(curve(v, 0, "Private FedRep"), 2.0 * floor);
+            fedrep_tables(v);
         },
         // The smallest ε ends nearest U*, the largest farthest (their curves swapped).
         "fedrep-angle-larger-for-smaller-eps" => |v| {
-            let eps = epsilons(v, 1, "Private FedRep ε = ");
-            let (lo, hi) = (eps[0], eps[eps.len() - 1]);
-            swap_y(
-                v,
-                1,
-                &format!("Private FedRep ε = {lo}"),
-                &format!("Private FedRep ε = {hi}"),
-            );
+            let eps = by_epsilon(v, 1, "Private FedRep ε = ");
+            swap_y(v, 1, &eps[0], &eps[eps.len() - 1]);
+            fedrep_tables(v);
         },
         // One private run reports 3 % of its users clipped.
         "fedrep-no-user-clipped" => |v| clip_one_private_run(v, "3.0%", "0.03"),
@@ -281,8 +281,8 @@ fn contradiction(id: &str) -> Option<fn(&mut View)> {
         },
         // At the largest ε the error doubles at the largest d.
         "jl-flat-in-d" => |v| {
-            let eps = epsilons(v, 1, "ε = ");
-            let s = curve(v, 1, &format!("ε = {}", eps[eps.len() - 1]));
+            let eps = by_epsilon(v, 1, "ε = ");
+            let s = curve(v, 1, &eps[eps.len() - 1]);
             let top = max_y(s);
             set_last(s, 2.0 * top);
         },
@@ -415,9 +415,10 @@ fn level(v: &mut View, chart: usize, prefix: &str) -> f64 {
         .unwrap()
 }
 
-/// The ε's in the names of chart `chart`'s series named `prefix<ε>…`, ascending.
-fn epsilons(v: &View, chart: usize, prefix: &str) -> Vec<f64> {
-    let mut eps: Vec<f64> = v.charts[chart]
+/// The names of chart `chart`'s series named `prefix<ε>…`, by ascending ε
+/// (at least two).
+fn by_epsilon(v: &View, chart: usize, prefix: &str) -> Vec<String> {
+    let mut named: Vec<(f64, String)> = v.charts[chart]
         .series
         .iter()
         .filter_map(|s| {
@@ -425,15 +426,15 @@ fn epsilons(v: &View, chart: usize, prefix: &str) -> Vec<f64> {
             let end = rest
                 .find(|c: char| !(c.is_ascii_digit() || c == '.'))
                 .unwrap_or(rest.len());
-            rest[..end].parse().ok()
+            Some((rest[..end].parse().ok()?, s.name.clone()))
         })
         .collect();
-    eps.sort_by(f64::total_cmp);
+    named.sort_by(|a, b| a.0.total_cmp(&b.0));
     assert!(
-        eps.len() >= 2,
+        named.len() >= 2,
         "chart {chart}: fewer than two “{prefix}” curves"
     );
-    eps
+    named.into_iter().map(|n| n.1).collect()
 }
 
 /// Sets each y to `f(x, y)`, moving the series' band along with its line.
@@ -641,6 +642,45 @@ fn clip_one_private_run(v: &mut View, cell: &str, fraction: &str) {
         .expect("the run's row in results.csv");
     csv.set(r, "clipped_fraction", fraction.parse().unwrap());
     csv.store(v);
+}
+
+/// After an edit of Private FedRep's curves, its tables show the edited
+/// numbers too: the risk table's excess risk at each ε (chart 0), the angle
+/// table's rows (chart 1).
+fn fedrep_tables(v: &mut View) {
+    let risk = curve(v, 0, "Private FedRep").points.clone();
+    let t = &mut v.tables[0];
+    let col = |t: &Table, h: &str| t.headers.iter().position(|x| x == h).unwrap();
+    let (eps_col, risk_col) = (col(t, "target ε"), col(t, "excess risk"));
+    let mut updated = 0;
+    for row in t.rows.iter_mut().filter(|r| r[0] == "Private FedRep") {
+        if let Some(p) = risk.iter().find(|p| cell(p.0) == row[eps_col]) {
+            row[risk_col] = cell(p.1);
+            updated += 1;
+        }
+    }
+    assert_eq!(
+        updated,
+        risk.len(),
+        "the risk table's rows are not the curve's ε"
+    );
+    for name in by_epsilon(v, 1, "Private FedRep ε = ") {
+        let points = curve(v, 1, &name).points.clone();
+        let label = name.replace("FedRep ε", "FedRep, ε");
+        let t = &mut v.tables[1];
+        let cols: Vec<usize> = points
+            .iter()
+            .map(|p| col(t, &format!("t = {}", p.0)))
+            .collect();
+        let row = t
+            .rows
+            .iter_mut()
+            .find(|r| r[0] == label)
+            .unwrap_or_else(|| panic!("no angle-table row {label}"));
+        for (c, p) in cols.into_iter().zip(points) {
+            row[c] = cell(p.1);
+        }
+    }
 }
 
 /// After an edit of the charts, the tables that show a chart's numbers
