@@ -30,7 +30,9 @@ pub use bench::{bench_names, run_bench};
 pub use cache::{reuse, whole_part};
 pub use drawing::{chart_svg, draw_chart};
 pub use machine::{estimated_page_seconds, estimated_seconds, machine_factors, machine_probe};
-pub use registry::{default_preset, find_preset, preset_fields, scenarios, validate_fields};
+pub use registry::{
+    default_preset, describe_json, find_preset, preset_fields, scenarios, validate_fields,
+};
 pub use runner::{merge, split_by_users, Runner};
 
 use crate::scenarios::{self, ConfigError};

@@ -84,3 +84,12 @@ pub fn validate_fields(
         .collect();
     to_js(&out)
 }
+
+/// The page's `describe.json` as text: every scenario's description, each
+/// preset's settings and empty charts, the audit's charts and the default
+/// preset (`crate::describe`): what `dp-explorer describe --json` prints, byte
+/// for byte. `make build` writes the file with it in node (`scripts/describe.mjs`).
+#[wasm_bindgen]
+pub fn describe_json() -> Result<String, JsError> {
+    crate::describe::description_json().map_err(|e| JsError::new(&e))
+}
