@@ -19,7 +19,8 @@ setup:
 # The JS package in pkg/ (package.json, .js, .wasm, .d.ts, the licences and
 # docs/js-api.md as its README), and its module and wasm copied into www/pkg/
 # for the page, with www/pkg/describe.json (the scenarios' descriptions the page paints from before the
-# module has loaded; `dp-explorer describe --json`). All generated, git-ignored.
+# module has loaded; written by the built module in node, the same bytes as `dp-explorer describe --json`:
+# no native build). All generated, git-ignored.
 build: setup
 	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
 	bash scripts/copy-pkg.sh
@@ -38,6 +39,7 @@ test: setup
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory test-wasm
+	# With DP_EXPLORER_BIN, scripts/describe.sh also checks that the CLI's description is the module's, byte for byte.
 	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory build
 	SKIP_WASM_BUILD=1 bash scripts/build-dist.sh
 	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory test-e2e

@@ -16,6 +16,7 @@ pub mod algorithms;
 pub mod bench;
 pub mod data;
 pub mod dense;
+pub mod describe;
 pub mod linalg;
 pub mod metrics;
 pub mod names;

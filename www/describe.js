@@ -1,5 +1,5 @@
 // The scenarios' descriptions without the wasm module: `pkg/describe.json`, written at build time from the
-// registry by `dp-explorer describe --json` (presets, field tables, charts, lessons, each preset's settings
+// registry by the module's `describe_json()` in node, the bytes of `dp-explorer describe --json` (presets, field tables, charts, lessons, each preset's settings
 // and empty charts). The page paints its menu, lede, form, lesson and chart titles from it at once, while the
 // module loads; it answers the few registry questions painting asks (the module's `scenarios`,
 // `default_preset`, `find_preset`, `preset_fields`) the way the module does. No scenario is named here.

@@ -3,8 +3,9 @@
 //! every run's score (`scores.csv`). The scenario supplies its canary and
 //! score through the registry; the game and the bounds are shared.
 
+use super::args::{preset_and_pairs, SettingsArgs};
 use super::errors::CliError;
-use super::sweep::{create_dir, preset_and_pairs, svg, write_file, SweepArgs};
+use super::files::{create_dir, svg, write_file};
 use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
 use crate::scenarios::{self};
 use std::path::PathBuf;
@@ -49,16 +50,11 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
             ),
         )
     })?;
-    let sweep_like = SweepArgs {
-        preset: args.preset.clone(),
-        config: None,
-        set: args.set.clone(),
-        seed: None,
-        out: args.out.clone(),
-        threads: None,
-        shard: None,
-    };
-    let (preset, pairs) = preset_and_pairs(&sweep_like)?;
+    let (preset, pairs) = preset_and_pairs(SettingsArgs {
+        preset: args.preset.as_deref(),
+        set: &args.set,
+        ..SettingsArgs::default()
+    })?;
     let pairs: Vec<(&str, &str)> = pairs
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))

@@ -1,5 +1,6 @@
 //! `dp-explorer describe`: what the page needs to draw itself before the wasm
-//! module has loaded, read from the registry: every scenario's description
+//! module has loaded, read from the registry (`crate::describe`, which the wasm
+//! `describe_json()` shares): every scenario's description
 //! (presets, field table, charts, lesson, claims; the same object as the wasm
 //! `scenarios()`), each preset's settings, each preset's empty charts (titles
 //! and axes), the audit's charts and the default preset. `make build` writes
@@ -7,9 +8,7 @@
 //! short listing.
 
 use super::errors::CliError;
-use crate::scenarios::{self, audit::AUDIT_CHARTS, ChartInfo, Coverage, ScenarioInfo, SCENARIOS};
-use serde::Serialize;
-use std::collections::BTreeMap;
+use crate::describe::{description, description_json};
 
 #[derive(clap::Args, Debug)]
 pub struct DescribeArgs {
@@ -18,69 +17,11 @@ pub struct DescribeArgs {
     pub json: bool,
 }
 
-/// A preset's settings and its charts before any run (title, axis labels, scales).
-#[derive(Serialize)]
-struct PresetDescription {
-    /// `[[name, text], …]` in the field table's order (the wasm `preset_fields`).
-    fields: Vec<(&'static str, String)>,
-    /// Charts with no data, in the scenario's chart order (the wasm `merge` of no parts).
-    charts: Vec<crate::plot::ChartSpec>,
-}
-
-/// One scenario: its description as the wasm `scenarios()` gives it, and its presets.
-#[derive(Serialize)]
-struct ScenarioDescription {
-    #[serde(flatten)]
-    info: &'static ScenarioInfo,
-    audit: bool,
-    preset_settings: BTreeMap<&'static str, PresetDescription>,
-}
-
-#[derive(Serialize)]
-struct Description {
-    /// The crate's version: a page can tell a description from another release.
-    version: &'static str,
-    default_preset: &'static str,
-    scenarios: Vec<ScenarioDescription>,
-    audit_charts: &'static [ChartInfo],
-}
-
-fn description() -> Result<Description, CliError> {
-    let mut out = Vec::new();
-    for s in SCENARIOS {
-        let info = s.info();
-        let mut preset_settings = BTreeMap::new();
-        for p in info.presets {
-            let fields = s
-                .preset_fields(p.name)
-                .map_err(|e| CliError::Internal(format!("preset {}: {e}", p.name)))?;
-            let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            let charts = s
-                .merge(p.name, &pairs, &[], Coverage::SoFar)
-                .map_err(|e| CliError::Internal(format!("preset {}: {e}", p.name)))?
-                .charts;
-            preset_settings.insert(p.name, PresetDescription { fields, charts });
-        }
-        out.push(ScenarioDescription {
-            audit: s.has_audit(),
-            info,
-            preset_settings,
-        });
-    }
-    Ok(Description {
-        version: env!("CARGO_PKG_VERSION"),
-        default_preset: scenarios::default_preset(),
-        scenarios: out,
-        audit_charts: AUDIT_CHARTS,
-    })
-}
-
 pub fn run(args: &DescribeArgs) -> Result<String, CliError> {
-    let d = description()?;
     if args.json {
-        let text = serde_json::to_string(&d).map_err(|e| CliError::Internal(e.to_string()))?;
-        return Ok(format!("{text}\n"));
+        return description_json().map_err(CliError::Internal);
     }
+    let d = description().map_err(CliError::Internal)?;
     let mut out = String::new();
     for s in &d.scenarios {
         out.push_str(&format!(
@@ -102,6 +43,7 @@ pub fn run(args: &DescribeArgs) -> Result<String, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenarios::{self, SCENARIOS};
 
     #[test]
     fn the_json_holds_every_preset_with_its_settings_and_charts() {

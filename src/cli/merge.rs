@@ -7,8 +7,8 @@
 //! file, so a failed job of an array is found before anything is written.
 
 use super::errors::{CliError, FileAction};
+use super::files::{create_dir, write_view};
 use super::shard::{self, ShardFile};
-use super::sweep::{create_dir, write_view};
 use crate::scenarios::{self, Coverage, RunError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,10 +3,12 @@
 //! account` prints what each accountant says about a mechanism.
 
 pub mod account;
+pub mod args;
 pub mod audit;
 pub mod bench;
 pub mod describe;
 pub mod errors;
+pub mod files;
 pub mod machine;
 pub mod merge;
 pub mod shard;

@@ -277,7 +277,7 @@ pub fn run_share(
     shard: Shard,
     out: &Path,
 ) -> Result<String, CliError> {
-    super::sweep::create_dir(out)?;
+    super::files::create_dir(out)?;
     let started = Instant::now();
     let part = run_part(scenario, preset, pairs, shard)?;
     let seconds = started.elapsed().as_secs_f64();

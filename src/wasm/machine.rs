@@ -1,0 +1,73 @@
+//! The machine probe the page times, its factors, and the time estimates on them.
+
+use super::{errors_to_js, fields_from_js, pairs, preset_or_default};
+use crate::scenarios::machine::{self, ProbeKind, ProbeTimes};
+use crate::scenarios::{self, Machine};
+use wasm_bindgen::prelude::*;
+
+/// Seconds the sweep of a preset with these settings takes in one worker
+/// (wasm), estimated from its size before it runs (within about 2×), on a
+/// machine whose `machine_factors` are `[scalar, dense]` (none: the reference
+/// machine); throws with `field: message` lines for settings that do not validate.
+#[wasm_bindgen]
+pub fn estimated_seconds(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    machine: Option<Vec<f64>>,
+) -> Result<f64, JsError> {
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    s.estimated_wasm_seconds_on(name, &pairs(&fields), &machine_of(machine)?)
+        .map_err(|errors| errors_to_js(&errors))
+}
+
+/// Seconds from Run to done in the page with `workers` workers (the busiest
+/// worker's share of the sweep, as the pool splits it, and the page's own
+/// work), on a machine whose `machine_factors` are `[scalar, dense]` (none:
+/// the reference machine); throws like `estimated_seconds`.
+#[wasm_bindgen]
+pub fn estimated_page_seconds(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    workers: usize,
+    machine: Option<Vec<f64>>,
+) -> Result<f64, JsError> {
+    let fields = fields_from_js(fields)?;
+    let preset = preset_or_default(preset);
+    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    s.estimated_page_seconds(name, &pairs(&fields), workers, &machine_of(machine)?)
+        .map_err(|errors| errors_to_js(&errors))
+}
+
+fn machine_of(factors: Option<Vec<f64>>) -> Result<Machine, JsError> {
+    match factors.as_deref() {
+        Some(&[scalar, dense]) => Ok(Machine { scalar, dense }),
+        Some(_) => Err(JsError::new("machine: give [scalar, dense] factors")),
+        None => Ok(Machine::REFERENCE),
+    }
+}
+
+/// One chunk of the machine probe's fixed work of `kind` ("scalar" or
+/// "dense"), for the page to time (`scenarios::machine`); returns a number
+/// computed from it.
+#[wasm_bindgen]
+pub fn machine_probe(kind: &str) -> Result<f64, JsError> {
+    let kind =
+        ProbeKind::parse(kind).ok_or_else(|| JsError::new("kind: \"scalar\" or \"dense\""))?;
+    Ok(machine::probe(kind))
+}
+
+/// This page's `[scalar, dense]` factors against the reference machine's page,
+/// from the probe's milliseconds per chunk of each kind.
+#[wasm_bindgen]
+pub fn machine_factors(scalar_ms: f64, dense_ms: f64) -> Vec<f64> {
+    let m = Machine::from_probe(
+        ProbeTimes {
+            scalar_ms,
+            dense_ms,
+        },
+        machine::REFERENCE_WASM,
+    );
+    vec![m.scalar, m.dense]
+}
