@@ -299,7 +299,7 @@ fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) 
                 .map(|r| (r.epsilon, r.epsilon_spent)),
         );
         let mut line = series(format!("{name}{spent}"), points, LineStyle::Solid, color);
-        line.band = seeds_band(&eps, rows, method, value);
+        line.band = seeds_band(eps, rows, method, value);
         out.push(line);
     }
     let x0 = eps[0];
