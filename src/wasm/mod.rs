@@ -83,7 +83,7 @@ export interface ScenarioInfo {
   user_split: boolean;
   lesson: LessonStep[];
   /** What the lesson and captions say the charts show: judged on every finished run (`View.claims`). */
-  claims: { id: string; text: string }[];
+  claims: { id: string; text: string; scope: { text: string } }[];
   /** The results.csv columns that measure the outcome: a finite number in every row. */
   metrics: string[];
   /** Whether its private runs can be audited (Auditor). */
@@ -123,6 +123,10 @@ export interface Table { caption: string; headers: string[]; rows: string[][] }
 export interface AttackerReading {
   epsilon: number; delta: number; mu: number | null; prior: number; posterior: number; best_accuracy: number;
   region: [number, number][]; gaussian_curve: [number, number][]; sentence: string; delta_reading: string | null;
+  /** A Gaussian run's exact chance that the privacy loss exceeds ε, Φ(−ε/μ + μ/2); null otherwise. */
+  loss_above_epsilon: number | null;
+  /** The number of units of privacy (users, samples) δ is judged against; null where unknown. */
+  population: number | null;
 }
 export interface ExplainEntry {
   summary: string; paragraphs: string[]; tables: Table[]; notes: string[]; reading: string | null;

@@ -34,8 +34,8 @@ const CHARTS: &[ChartInfo] = &[
         alt: "0-1 error of the private learner versus epsilon, against the baselines; the same numbers are in the table below",
         caption: "0-1 error on fresh points (against the true labels) versus ε at the main d, for Algorithm 3 and three \
                   references: the candidate with the best score (non-private), each user alone on a random representation, and \
-                  the true U* with heads fitted on S¹. The mechanism is pure ε-DP: δ = 0. At a small ε its pick is close to \
-                  uniform over the candidates; the error falls as ε grows, and at the largest ε it is near the best candidate's. \
+                  the true U* with heads fitted on S¹. The mechanism is pure ε-DP: δ = 0. With random candidates the error falls as \
+                  ε grows, and at the largest ε it is within 0.01 of the best candidate's. \
                   The model: each input keeps a share a = 0.98 of its norm in the true subspace span(U*) (a = 0.6 in the \
                   k = 1 preset; in the ball model the share shrinks like 1/√d instead), and each training label is flipped with probability 5 %; the \
                   error is measured against the true labels, so the flips are no floor under it.",
