@@ -6,6 +6,8 @@
 //! never ✗. A claim that cannot be made to hold honestly is rewritten, not
 //! loosened.
 
+mod common;
+
 use dp_explorer::scenarios::claims::Status;
 use dp_explorer::scenarios::{self, Shard, SCENARIOS};
 
@@ -100,27 +102,7 @@ fn judge_case(case: &Case) -> Vec<String> {
 
 /// Every case on two threads (the machine's cores), the failures gathered.
 fn judge_all(cases: &[Case]) -> Vec<String> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(case) = cases.get(i) else {
-                            return out;
-                        };
-                        out.extend(judge_case(case));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    })
+    common::on_two_threads(cases, judge_case)
 }
 
 #[test]

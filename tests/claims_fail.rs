@@ -8,6 +8,8 @@
 //! A claim added without a held run in [`RUNS`] and a contradiction in
 //! [`contradiction`] fails `every_claim_has_a_held_run_and_a_contradiction`.
 
+mod common;
+
 use dp_explorer::plot::{ChartSpec, Series};
 use dp_explorer::scenarios::claims::{Check, Claim};
 use dp_explorer::scenarios::csv_out::{records, CsvFile};
@@ -782,30 +784,12 @@ fn every_claim_has_a_held_run_and_a_contradiction() {
 
 /// Runs `RUNS[i]` for each `i` of `which`, two at a time: the finished views.
 fn run_all(which: &[usize]) -> Vec<(usize, View)> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&i) = which.get(k) else {
-                            return out;
-                        };
-                        let r = &RUNS[i];
-                        let (_, mut run) = scenarios::start(r.preset, r.settings, Shard::WHOLE)
-                            .unwrap_or_else(|e| panic!("{} {:?}: {e:?}", r.preset, r.settings));
-                        scenarios::run_to_end(run.as_mut()).unwrap();
-                        out.push((i, run.view()));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
+    common::on_two_threads(which, |&i| {
+        let r = &RUNS[i];
+        let (_, mut run) = scenarios::start(r.preset, r.settings, Shard::WHOLE)
+            .unwrap_or_else(|e| panic!("{} {:?}: {e:?}", r.preset, r.settings));
+        scenarios::run_to_end(run.as_mut()).unwrap();
+        vec![(i, run.view())]
     })
 }
 

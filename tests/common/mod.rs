@@ -104,3 +104,28 @@ pub fn with<'a>(
     }
     pairs
 }
+
+/// `work` on every item, on two threads (the machine's cores) taking the items
+/// in turn: every result, in no particular order.
+pub fn on_two_threads<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> Vec<R> + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    while let Some(item) =
+                        items.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        out.extend(work(item));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    })
+}
