@@ -152,14 +152,24 @@ test('a lesson step sets the controls, and the presenter view keeps the charts',
     assert.equal(await marks.nth(i).getAttribute('data-status'), 'held');
     assert.match(await marks.nth(i).textContent(), /Holds in this run: .*\(.*ε = 8/);
   }
-  // Set n back to 20000: the same check now fails, and the page says so.
+  // Set n back to 20000: the n = 4000 claim is off its scope (not decided, never ✗), and the page says why.
   await page.uncheck('#auto-run');
   await fillField(page, 'n', '20000');
   await page.click('#run');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
   const far = page.locator('#lesson-claims li[data-claim="fedrep-far-at-every-eps"]');
-  assert.equal(await far.getAttribute('data-status'), 'not-held');
-  assert.match(await far.textContent(), /Does not hold in this run/);
+  assert.equal(await far.getAttribute('data-status'), 'undecided');
+  assert.match(await far.textContent(), /not this run's setting: stated for n ≤ 5000 users \(here n = 20000\)/);
+  // The next step states the after-state as its own claim, and it holds here.
+  await page.click('#lesson-next');
+  assert.match(await page.textContent('#lesson-step-title'), /Back to 20000 users/);
+  await page.click('#lesson-apply');
+  assert.equal(await page.inputValue('#n'), '20000');
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  const close = page.locator('#lesson-claims li[data-claim="fedrep-close-with-many-users"]');
+  assert.equal(await close.getAttribute('data-status'), 'held');
+  assert.match(await close.textContent(), /Holds in this run/);
   await accessible(page, 'lesson');
   await page.check('#present');
   assert.ok(!(await page.isVisible('#n')), 'presenter view hides the settings');

@@ -122,10 +122,12 @@ pub const CLAIMS: &[Claim] = &[
     },
     Claim {
         id: "flute-private-fedrep-farther",
-        text: "Private FedRep's distance to U_k falls as ε grows, and it ends farther from U_k than DP-FLUTE at every ε.",
+        text: "Private FedRep's distance to U_k falls as ε grows, and at every ε up to 4 it ends farther from U_k than \
+               DP-FLUTE, in the mean of 3 or more seeds (at ε = 8 DP-FLUTE's own distance sometimes rises above it: on 3 \
+               of base seeds 1–10).",
         scope: Scope {
-            text: "private runs on",
-            within: |s| s.is("private", "on"),
+            text: "private runs on, the mean of 3 or more seeds",
+            within: private_over_three_seeds,
         },
         check: private_fedrep_farther,
     },
@@ -492,6 +494,11 @@ fn private_angle_falls(view: &View) -> Check {
     )
 }
 
+/// The largest ε at which the claim compares the two: at ε = 8 DP-FLUTE's mean
+/// distance over base seeds 7–9 (of 1–10, three seeds each) rose to 0.21–0.31,
+/// above Private FedRep's 0.16–0.18, while every ε up to 4 kept the order.
+const FARTHER_UP_TO: f64 = 4.0;
+
 fn private_fedrep_farther(view: &View) -> Check {
     let points = |name: &str| -> Vec<(f64, f64)> {
         series(view, ANGLE_BY_EPS, name)
@@ -504,6 +511,7 @@ fn private_fedrep_farther(view: &View) -> Check {
     }
     let pairs: Vec<(f64, f64, f64)> = dp
         .iter()
+        .filter(|p| p.0 <= FARTHER_UP_TO)
         .filter_map(|&(e, a)| fedrep.iter().find(|p| p.0 == e).map(|p| (e, a, p.1)))
         .collect();
     if pairs.is_empty() {
