@@ -116,6 +116,7 @@ fn share_bytes(preset: &str, set: &[&str], seed: u64, shard: Shard, dir: &Path) 
         out: out.clone(),
         threads: None,
         shard: Some(shard),
+        resume: false,
     };
     sweep::run(&args).unwrap_or_else(|e| panic!("{preset} {shard:?}: {e}"));
     std::fs::read(out.join(shard::file_name(shard))).unwrap()

@@ -11,6 +11,7 @@ pub mod errors;
 pub mod files;
 pub mod machine;
 pub mod merge;
+pub mod resume;
 pub mod shard;
 pub mod sweep;
 

@@ -6,8 +6,9 @@
 use super::args::{preset_and_pairs, SettingsArgs};
 use super::errors::CliError;
 use super::files::{create_dir, write_view};
+use super::resume::{self, Keeper, Prepared};
 use super::shard;
-use crate::scenarios::{self, field::FieldKind, Run, Shard, View, SCENARIOS};
+use crate::scenarios::{self, field::FieldKind, Coverage, Run, Scenario, Shard, SCENARIOS};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -48,6 +49,18 @@ pub struct SweepArgs {
     /// shards write an empty share. One process runs one share: not with --threads.
     #[arg(long, value_name = "I/N", value_parser = shard::parse_shard, conflicts_with = "threads")]
     pub shard: Option<Shard>,
+    /// Continue a sweep that was stopped (killed, out of time) with the same
+    /// settings and --out: the jobs it finished are read from OUT/.jobs and
+    /// only the others are computed; the files are those of an uninterrupted
+    /// sweep. While a sweep runs it keeps each finished job there (the folder
+    /// is removed when the sweep's files are written); a scenario whose sweep
+    /// cannot skip jobs keeps none, and --resume computes it whole. Refused
+    /// if the kept jobs are of other settings (the setting is named) or a
+    /// kept job is damaged (the file is named). Without --resume, a sweep
+    /// into an OUT whose .jobs holds finished jobs is refused rather than
+    /// throwing them away: resume it, or remove OUT/.jobs to start over.
+    #[arg(long, conflicts_with = "shard")]
+    pub resume: bool,
 }
 
 impl SweepArgs {
@@ -100,11 +113,19 @@ pub fn settings_help() -> String {
     out
 }
 
-/// The sweep's runs shared out over `threads` shards (as the page's worker
-/// pool shares them), merged by the scenario: the same view as one thread.
-fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<View, CliError> {
-    let (scenario, _) = scenarios::by_preset(preset)?;
-    let parts = std::thread::scope(|scope| {
+/// The parts of the sweep's runs but those kept (`skip`), shared out over
+/// `threads` shards as the page's worker pool shares them, each keeping its
+/// jobs as they finish: merged beside the kept results, the same view as one
+/// thread's.
+fn run_sharded(
+    scenario: &dyn Scenario,
+    preset: &str,
+    pairs: &[(&str, &str)],
+    threads: usize,
+    keeper: &Keeper,
+    skip: &[usize],
+) -> Result<Vec<Vec<u8>>, CliError> {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|index| {
                 scope.spawn(move || -> Result<Vec<u8>, CliError> {
@@ -112,8 +133,8 @@ fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<V
                         index,
                         count: threads,
                     };
-                    let (_, mut run) = scenarios::start(preset, pairs, shard)?;
-                    scenarios::run_to_end(run.as_mut())?;
+                    let mut run = scenario.start_skipping(preset, pairs, shard, skip)?;
+                    keeper.run_to_end(run.as_mut())?;
                     Ok(run.part())
                 })
             })
@@ -125,14 +146,7 @@ fn run_sharded(preset: &str, pairs: &[(&str, &str)], threads: usize) -> Result<V
                     .map_err(|_| CliError::Internal("a sweep thread panicked".into()))?
             })
             .collect::<Result<Vec<_>, CliError>>()
-    })?;
-    Ok(scenarios::merge_judged(
-        scenario,
-        preset,
-        pairs,
-        &parts,
-        scenarios::Coverage::Whole,
-    )?)
+    })
 }
 
 pub fn run(args: &SweepArgs) -> Result<String, CliError> {
@@ -162,13 +176,25 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     };
     let threads = if info.splits { threads } else { 1 };
     create_dir(&args.out)?;
+    let Prepared {
+        keeper,
+        kept,
+        keeps_jobs,
+    } = resume::prepare(scenario, name, &pairs, &args.out, args.resume)?;
     let started = Instant::now();
-    let view = if threads > 1 {
-        run_sharded(name, &pairs, threads)?
-    } else {
+    let (view, computed) = if threads == 1 && kept.jobs.is_empty() {
         let mut run: Box<dyn Run> = scenario.start(name, &pairs, Shard::WHOLE)?;
-        scenarios::run_to_end(run.as_mut())?;
-        scenarios::judged(scenario, run.view())
+        keeper.run_to_end(run.as_mut())?;
+        let computed = resume::jobs_in(&run.part())?;
+        (scenarios::judged(scenario, run.view()), computed)
+    } else {
+        let parts = run_sharded(scenario, name, &pairs, threads, &keeper, &kept.jobs)?;
+        let mut computed = 0;
+        for part in &parts {
+            computed += resume::jobs_in(part)?;
+        }
+        let view = scenario.merge_beside(name, &pairs, &parts, Some(&kept), Coverage::Whole)?;
+        (scenarios::judged(scenario, view), computed)
     };
     let seconds = started.elapsed().as_secs_f64();
     // The estimate is only printed beside the time taken: the machine's probe
@@ -177,7 +203,18 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let estimate = scenario.estimated_seconds_on(name, &pairs, &machine)? / threads as f64;
 
     let written = write_view(&args.out, info.charts, &view)?;
+    keeper.finish()?;
     let mut out = view.summary.clone();
+    if args.resume {
+        let (k, jobs) = (kept.jobs.len(), if computed == 1 { "job" } else { "jobs" });
+        out.push_str(&if keeps_jobs {
+            format!("resumed: kept {k} finished jobs of the interrupted sweep, computed {computed} {jobs}\n")
+        } else {
+            format!(
+                "resumed: a {name} sweep of these settings keeps no jobs (it cannot skip any), so it was computed whole\n"
+            )
+        });
+    }
     out.push_str(&scenarios::claims::summary(&view.claims));
     out.push_str(&scenarios::explain::delta_warnings(&view.privacy));
     out.push_str(&format!(

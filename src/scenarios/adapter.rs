@@ -315,9 +315,6 @@ impl<E: Experiment> Adapter<E> {
         coverage: Coverage,
     ) -> Result<E::Part, RunError> {
         let plan = E::plan(config);
-        fn held<E: Experiment>(p: &Stamped<E::Part>) -> (&Stamps, Vec<usize>) {
-            (&p.stamps, E::row_jobs(&p.part))
-        }
         let mut kept_part = None;
         let mut kept_jobs: &[usize] = &[];
         if let Some(k) = kept.filter(|k| !k.jobs.is_empty()) {
@@ -347,6 +344,25 @@ impl<E: Experiment> Adapter<E> {
             parts.into_iter().map(|p| p.part).chain(kept_part).collect(),
         ))
     }
+}
+
+/// The stamps a part ([`Run::part`]) leads with: the share it was computed
+/// as and the jobs it holds (e.g. to count what a sweep computed).
+pub fn stamps_of(part: &[u8]) -> Result<Stamps, RunError> {
+    postcard::take_from_bytes::<Stamps>(part)
+        .map(|(stamps, _)| stamps)
+        .map_err(|e| RunError::Part(format!("its stamps could not be read ({e})")))
+}
+
+/// A part's stamps and the job of each of its results, for [`decode_parts`].
+fn held<E: Experiment>(p: &Stamped<E::Part>) -> (&Stamps, Vec<usize>) {
+    (&p.stamps, E::row_jobs(&p.part))
+}
+
+/// Whether the jobs of `config` have keys, so that they can be kept and
+/// skipped ([`Scenario::keeps_jobs`]).
+fn has_job_keys<E: Experiment>(config: &E::Config) -> bool {
+    !E::plan(config).is_empty() && E::job_key(config, 0).is_some()
 }
 
 /// A started sweep as a [`Run`]: `shard` is the share its parts are stamped
@@ -584,6 +600,111 @@ impl<E: Experiment> Scenario for Adapter<E> {
         };
         let sweep = E::start_skipping(config, shard, skip)?;
         Ok(Box::new(SweepRun::<E> { sweep, shard }))
+    }
+
+    fn settings(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<Vec<(&'static str, String)>, Vec<ConfigError>> {
+        Ok(Self::config_of(preset, pairs)?.to_fields())
+    }
+
+    fn keeps_jobs(&self, preset: &str, pairs: &[(&str, &str)]) -> bool {
+        Self::config_of(preset, pairs).is_ok_and(|c| has_job_keys::<E>(&c))
+    }
+
+    fn keep_finished(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        part: &[u8],
+        known: &[usize],
+    ) -> Result<Vec<Kept>, RunError> {
+        let config = Self::config_of(preset, pairs)?;
+        if !has_job_keys::<E>(&config) {
+            return Ok(Vec::new());
+        }
+        let plan = E::plan(&config);
+        let decode = || -> Result<Stamped<E::Part>, RunError> {
+            postcard::from_bytes(part)
+                .map_err(|e| RunError::Part(format!("a running sweep's results: {e}")))
+        };
+        let stamps = decode()?.stamps;
+        let mut kept = Vec::new();
+        for (job, fingerprint) in stamps.jobs {
+            if job >= plan.len() || fingerprint != plan.fingerprint(job) {
+                return Err(RunError::Part(format!(
+                    "a running sweep's results hold job {job}, which is not of these settings"
+                )));
+            }
+            if known.contains(&job) {
+                continue;
+            }
+            let part = E::renumber(decode()?.part, &|j| (j == job).then_some(job));
+            let stamps = plan.stamps(Shard::WHOLE, true, [job]);
+            let part = postcard::to_allocvec(&Stamped { stamps, part })
+                .map_err(|e| RunError::Part(e.to_string()))?;
+            kept.push(Kept {
+                part,
+                jobs: vec![job],
+            });
+        }
+        Ok(kept)
+    }
+
+    fn join_kept(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        kept: &[Vec<u8>],
+    ) -> Result<Kept, RunError> {
+        let config = Self::config_of(preset, pairs)?;
+        let plan = E::plan(&config);
+        let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
+        let mut parts = Vec::with_capacity(kept.len());
+        for (i, bytes) in kept.iter().enumerate() {
+            let refuse = |message: String| RunError::PartRefused { part: i, message };
+            // Each is checked as a whole sweep's only shard holding its jobs.
+            let mut decoded = decode_parts::<Stamped<E::Part>>(
+                std::slice::from_ref(bytes),
+                &plan,
+                Coverage::SoFar,
+                held::<E>,
+            )
+            .map_err(|e| match e {
+                RunError::PartRefused { message, .. } => refuse(message),
+                other => refuse(other.to_string()),
+            })?;
+            let Some(Stamped { stamps, part }) = decoded.pop() else {
+                return Err(refuse("it holds no results".into()));
+            };
+            let listed = stamps.listed();
+            let mut rows = E::row_jobs(&part);
+            rows.sort_unstable();
+            rows.dedup();
+            if rows != listed || listed.is_empty() {
+                return Err(refuse(
+                    "its results are not those of the jobs it lists".into(),
+                ));
+            }
+            for &job in &listed {
+                if let Some(other) = owner[job] {
+                    return Err(refuse(format!(
+                        "it holds {}, which kept part {other} holds too",
+                        plan.label(job)
+                    )));
+                }
+                owner[job] = Some(i);
+            }
+            parts.push(part);
+        }
+        let jobs: Vec<usize> = (0..plan.len()).filter(|&j| owner[j].is_some()).collect();
+        let part = E::combine(parts);
+        let stamps = plan.stamps(Shard::WHOLE, true, jobs.iter().copied());
+        let part = postcard::to_allocvec(&Stamped { stamps, part })
+            .map_err(|e| RunError::Part(e.to_string()))?;
+        Ok(Kept { part, jobs })
     }
 
     fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {

@@ -36,6 +36,7 @@ pub use field::Checked;
 pub use field::FieldInfo;
 pub use machine::Machine;
 // The scenarios' modules (`scenarios::fedrep`, …) and the list, as the registry declares them.
+pub use adapter::stamps_of;
 pub use registry::*;
 pub use shards::{
     assign_longest_first, decode_partials, decode_parts, fnv1a64, Coverage, Plan, Shard, Stamps,
@@ -415,6 +416,42 @@ pub trait Scenario: Sync {
         shard: Shard,
         skip: &[usize],
     ) -> StartResult;
+    /// Every setting of the checked config as text, in the field table's
+    /// order (what the settings mean, however they were written): what the
+    /// CLI's kept jobs of an interrupted sweep are compared with.
+    fn settings(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<Vec<(&'static str, String)>, Vec<ConfigError>>;
+    /// Whether a sweep of these settings can keep its finished jobs and a
+    /// later sweep skip them ([`Scenario::keep_finished`],
+    /// [`Scenario::start_skipping`]): only a scenario whose jobs have keys
+    /// ([`adapter::Experiment::job_key`]); the others are computed whole again.
+    fn keeps_jobs(&self, preset: &str, pairs: &[(&str, &str)]) -> bool;
+    /// The finished jobs of `part` (a shard's [`Run::part`], its run finished
+    /// or not) but those of `known`, each as a [`Kept`] of that job alone,
+    /// stamped as the whole sweep's: what an interrupted sweep keeps of its
+    /// work. Empty where [`Scenario::keeps_jobs`] is false. An error for a
+    /// part that does not decode or is not of these settings.
+    fn keep_finished(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        part: &[u8],
+        known: &[usize],
+    ) -> Result<Vec<Kept>, RunError>;
+    /// Kept parts ([`Scenario::keep_finished`]'s) as one [`Kept`], for
+    /// [`Scenario::start_skipping`] and [`Scenario::merge_beside`]: each
+    /// checked against the plan of these settings (its jobs' fingerprints, its
+    /// rows those of the jobs it lists) and no job in two; a refusal names
+    /// the kept part at fault ([`RunError::PartRefused`], its index in `kept`).
+    fn join_kept(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        kept: &[Vec<u8>],
+    ) -> Result<Kept, RunError>;
     /// Whether `workers` workers should share each run's users
     /// ([`Scenario::start_user_split`]) rather than take whole runs: the
     /// scenario's cost model decides (false for a scenario that cannot).
