@@ -176,7 +176,7 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let machine = super::machine::this_machine();
     let estimate = scenario.estimated_seconds_on(name, &pairs, &machine)? / threads as f64;
 
-    let written = write_view(&args.out, info.charts, &view)?;
+    let written = write_view(&args.out, info, &view)?;
     let mut out = view.summary.clone();
     out.push_str(&scenarios::claims::summary(&view.claims));
     out.push_str(&scenarios::explain::delta_warnings(&view.privacy));
