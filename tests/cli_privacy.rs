@@ -86,3 +86,87 @@ fn account_by_risk_refuses_bad_values_naming_the_flag() {
         assert!(stderr.contains(flag), "{argv:?}: {stderr}");
     }
 }
+
+/// The statement names the relation, δ, the accountant and the unit of privacy.
+fn assert_statement(dir: &std::path::Path, delta: &str, unit: &str) {
+    let path = dir.join("privacy-statement.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for needle in [
+        "Neighbouring relation: replace-one",
+        &format!("at δ = {delta}"),
+        "Accountant: exact Gaussian DP composition",
+        &format!("Unit of privacy: one {unit}"),
+        "Not covered:",
+    ] {
+        assert!(text.contains(needle), "{needle:?} not in:\n{text}");
+    }
+}
+
+const QUICK: [&str; 9] = [
+    "--preset",
+    "dpgd-quick",
+    "--set",
+    "p_grid=20,200",
+    "--set",
+    "trace_p=",
+    "--set",
+    "epsilons=1",
+    "--set",
+];
+
+#[test]
+fn sweep_and_merge_write_a_privacy_statement() {
+    let single = common::scratch("cli_privacy", "statement-sweep");
+    let mut args = vec!["sweep"];
+    args.extend(QUICK);
+    args.extend([
+        "delta=1e-4",
+        "--threads",
+        "1",
+        "--out",
+        single.to_str().unwrap(),
+    ]);
+    let (ok, _, stderr) = dp_explorer(&args);
+    assert!(ok, "{stderr}");
+    assert_statement(&single, "1e-4", "training sample");
+
+    let root = common::scratch("cli_privacy", "statement-merge");
+    let shards: Vec<_> = (0..2).map(|i| root.join(i.to_string())).collect();
+    for (i, dir) in shards.iter().enumerate() {
+        let share = format!("{i}/2");
+        let mut args = vec!["sweep"];
+        args.extend(QUICK);
+        args.extend([
+            "delta=1e-4",
+            "--shard",
+            &share,
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let (ok, _, stderr) = dp_explorer(&args);
+        assert!(ok, "{stderr}");
+    }
+    let merged = root.join("merged");
+    let (ok, _, stderr) = dp_explorer(&[
+        "merge",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert_statement(&merged, "1e-4", "training sample");
+    let read = |d: &std::path::Path| std::fs::read(d.join("privacy-statement.txt")).unwrap();
+    assert_eq!(read(&single), read(&merged));
+}
+
+#[test]
+fn audit_writes_a_privacy_statement() {
+    let out = common::scratch("cli_privacy", "statement-audit");
+    let mut args = vec!["audit"];
+    args.extend(QUICK);
+    args.extend(["delta=1e-4", "--runs", "20", "--out", out.to_str().unwrap()]);
+    let (ok, _, stderr) = dp_explorer(&args);
+    assert!(ok, "{stderr}");
+    assert_statement(&out, "1e-4", "training sample");
+}

@@ -122,6 +122,12 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         let path = write_file(&args.out, file.name, file.text.as_bytes())?;
         out.push_str(&format!("wrote {}\n", path.display()));
     }
+    let path = write_file(
+        &args.out,
+        scenarios::statement::FILE_NAME,
+        statement(&preset, &pairs, &audit).as_bytes(),
+    )?;
+    out.push_str(&format!("wrote {}\n", path.display()));
     for (spec, chart) in view.charts.iter().zip(AUDIT_CHARTS) {
         let path = write_file(
             &args.out,
@@ -131,4 +137,19 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         out.push_str(&format!("wrote {}\n", path.display()));
     }
     Ok(out)
+}
+
+/// The privacy statement of the audited releases: the preset's settings with
+/// the command's over them name the seed.
+fn statement(preset: &str, pairs: &[(&str, &str)], audit: &scenarios::audit::AuditRun) -> String {
+    let Ok((scenario, name)) = scenarios::by_preset(preset) else {
+        return String::new();
+    };
+    let mut settings = scenario.preset_fields(name).unwrap_or_default();
+    for (k, v) in pairs {
+        if let Some(s) = settings.iter_mut().find(|(key, _)| key == k) {
+            s.1 = v.to_string();
+        }
+    }
+    audit.statement(scenario.info(), &settings)
 }

@@ -4,7 +4,7 @@
 
 use super::errors::{CliError, FileAction};
 use crate::plot::chart_svg;
-use crate::scenarios::{self, ChartInfo, View};
+use crate::scenarios::{self, ScenarioInfo, View};
 use std::path::{Path, PathBuf};
 
 pub fn write_file(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, CliError> {
@@ -23,9 +23,9 @@ pub fn svg(spec: &crate::plot::ChartSpec) -> Result<String, CliError> {
     chart_svg(spec, 800, 500).map_err(|e| CliError::Internal(e.to_string()))
 }
 
-/// Writes a view's files and one SVG per chart (named by the chart's id)
-/// into `dir`: what `sweep` and `merge` write.
-pub fn write_view(dir: &Path, charts: &[ChartInfo], view: &View) -> Result<Vec<PathBuf>, CliError> {
+/// Writes a view's files, its privacy statement and one SVG per chart (named
+/// by the chart's id) into `dir`: what `sweep` and `merge` write.
+pub fn write_view(dir: &Path, info: &ScenarioInfo, view: &View) -> Result<Vec<PathBuf>, CliError> {
     let mut written = Vec::new();
     for file in &view.files {
         written.push(write_file(dir, file.name, file.text.as_bytes())?);
@@ -34,7 +34,13 @@ pub fn write_view(dir: &Path, charts: &[ChartInfo], view: &View) -> Result<Vec<P
         let csv = scenarios::claims::claims_csv(&view.claims);
         written.push(write_file(dir, "claims.csv", csv.as_bytes())?);
     }
-    for (spec, chart) in view.charts.iter().zip(charts) {
+    let statement = scenarios::statement::of_view(info, &view.settings, &view.privacy);
+    written.push(write_file(
+        dir,
+        scenarios::statement::FILE_NAME,
+        statement.as_bytes(),
+    )?);
+    for (spec, chart) in view.charts.iter().zip(info.charts) {
         let svg = svg(spec)?;
         written.push(write_file(
             dir,

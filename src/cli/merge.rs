@@ -303,7 +303,7 @@ fn merge_error(error: RunError, paths: &[PathBuf]) -> CliError {
 /// their settings gives, or a message naming the file at fault.
 pub struct Merged {
     pub view: scenarios::View,
-    pub charts: &'static [scenarios::ChartInfo],
+    pub info: &'static scenarios::ScenarioInfo,
     /// The preset's canonical name, the settings and N, as the headers say.
     pub preset: &'static str,
     pub settings: Vec<(String, String)>,
@@ -349,7 +349,7 @@ pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, CliError> {
         .map_err(|e| merge_error(e, &paths))?;
     Ok(Merged {
         view,
-        charts: info.charts,
+        info,
         preset: name,
         settings: header.settings,
         shards: header.shards,
@@ -369,7 +369,7 @@ pub fn run(args: &MergeArgs) -> Result<String, CliError> {
         merged.preset,
         settings_text(&merged.settings)
     ));
-    for p in write_view(&args.out, merged.charts, &merged.view)? {
+    for p in write_view(&args.out, merged.info, &merged.view)? {
         out.push_str(&format!("wrote {}\n", p.display()));
     }
     Ok(out)

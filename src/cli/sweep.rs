@@ -202,7 +202,7 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let machine = super::machine::this_machine();
     let estimate = scenario.estimated_seconds_on(name, &pairs, &machine)? / threads as f64;
 
-    let written = write_view(&args.out, info.charts, &view)?;
+    let written = write_view(&args.out, info, &view)?;
     keeper.finish()?;
     let mut out = view.summary.clone();
     if args.resume {

@@ -34,6 +34,10 @@ pub struct PrivacyReport {
     /// zCDP, simple conversion.
     pub epsilon_zcdp: f64,
     pub notes: Vec<String>,
+    /// The sensitivities are high-probability bounds (a paper's variant with
+    /// no clipping): the guarantee holds only on that likely event.
+    #[serde(default)]
+    pub high_probability_sensitivities: bool,
 }
 
 /// Relative slack for "spends the target": the solvers leave up to ~1e-12
@@ -112,6 +116,7 @@ impl PrivacyReport {
             rdp_classic_alpha: classic.alpha,
             epsilon_zcdp,
             notes,
+            high_probability_sensitivities: false,
         })
     }
 
@@ -175,6 +180,7 @@ impl PrivacyReport {
                 "A pure ε-DP mechanism: δ = 0, and every accountant gives ε = {} (no Gaussian noise to compose).",
                 fmt_eps(epsilon)
             )],
+            high_probability_sensitivities: false,
         })
     }
 

@@ -539,6 +539,17 @@ impl AuditRun {
         });
     }
 
+    /// The privacy statement of the releases this audit attacks, as their
+    /// plans state them (`settings`: the audited settings, for the seed).
+    pub fn statement(&self, info: &super::ScenarioInfo, settings: &[(&str, String)]) -> String {
+        let releases: Vec<&super::statement::Release> = self
+            .targets
+            .iter()
+            .filter_map(|t| t.claim.release.as_ref())
+            .collect();
+        super::statement::write(info, settings, &releases, Some(self.options.broken))
+    }
+
     pub fn rows(&self) -> &[AuditRow] {
         &self.rows
     }

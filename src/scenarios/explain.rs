@@ -21,6 +21,8 @@ pub struct ExplainEntry {
     pub reading: Option<String>,
     /// The ε spent in an attacker's terms: posterior bound, (FPR, TPR) region.
     pub attacker: Option<AttackerReading>,
+    /// The reports of the runs it shows, for the privacy statement.
+    pub release: Option<super::statement::Release>,
 }
 
 /// What `p`'s ε spent lets an attacker do, for a guarantee protecting each of
@@ -160,6 +162,7 @@ pub fn run_entry(who: &str, p: &PrivacyReport, unit: &str, n: usize) -> ExplainE
         notes: p.notes.clone(),
         reading: Some(p.plain_language_among(unit, n)),
         attacker: Some(attacker_reading(p, unit, n)),
+        release: Some(super::statement::Release::new(who, unit, n, p)),
     }
 }
 

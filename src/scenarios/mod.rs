@@ -27,6 +27,7 @@ pub mod machine;
 pub mod privacy_entries;
 pub mod registry;
 pub mod shards;
+pub mod statement;
 pub mod table;
 pub mod text;
 

@@ -71,6 +71,7 @@ mod tests {
                 notes: Vec::new(),
                 reading: None,
                 attacker: None,
+                release: None,
             },
         );
         let shown: Vec<&str> = entries.iter().map(|e| e.summary.as_str()).collect();

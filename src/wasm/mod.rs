@@ -131,6 +131,8 @@ export interface AttackerReading {
 export interface ExplainEntry {
   summary: string; paragraphs: string[]; tables: Table[]; notes: string[]; reading: string | null;
   attacker: AttackerReading | null;
+  /** The accountant's reports of the runs the entry shows, its unit of privacy and n: what the privacy statement is written from. */
+  release: { who: string; unit: string; n: number; reports: unknown[] } | null;
 }
 export interface OutputFile { name: string; text: string }
 /** What a run has to show: charts, one table per chart, explain-ε entries, files (results.csv first). */

@@ -119,6 +119,8 @@ pub struct Claim {
     /// on sensitivities that hold only with high probability, which a canary
     /// may exceed (the trace-regression paper's variant).
     pub worst_case: bool,
+    /// The accountant's report of the run audited, for the privacy statement.
+    pub release: Option<crate::scenarios::statement::Release>,
 }
 
 impl Claim {
@@ -140,7 +142,24 @@ impl Claim {
             delta,
             curve: None,
             worst_case: true,
+            release: None,
         }
+    }
+
+    /// The report of the audited run (its plan's), whose `n` `unit`s it protects.
+    pub fn with_report(
+        mut self,
+        unit: &str,
+        n: usize,
+        report: &crate::privacy::PrivacyReport,
+    ) -> Self {
+        self.release = Some(crate::scenarios::statement::Release::new(
+            &self.method,
+            unit,
+            n,
+            report,
+        ));
+        self
     }
 
     /// The accountant's ε rests on high-probability sensitivities, not a worst

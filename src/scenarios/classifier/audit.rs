@@ -104,7 +104,8 @@ pub fn classifier_audit_targets(
             .broken
             .then_some("the exponent without its factor 2, twice the ε it claims");
         let claim = Claim::new("jl-em", broken, epsilon, report.epsilon_exact, 0.0)
-            .on_curve("JL + exponential mechanism");
+            .on_curve("JL + exponential mechanism")
+            .with_report("user", c.n, &report);
         targets.push(AuditTarget {
             claim,
             seconds_per_run: SECONDS_PER_DRAW + main as f64 * SECONDS_PER_CANDIDATE,

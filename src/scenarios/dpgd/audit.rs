@@ -107,15 +107,26 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
             eta,
             sensitivity,
         });
+        let mut claim = Claim::new(
+            Method::DpGd.name(),
+            options.broken.then_some("half the noise"),
+            epsilon,
+            epsilon_spent,
+            c.delta,
+        )
+        .on_curve(format!("DP-GD, p = {p}"));
+        // The release the sweep's plan states for this run, for the privacy statement.
+        if let Ok(report) = crate::privacy::PrivacyReport::from_event(
+            &super::plan::dpgd_event(sensitivity, sigma, eta, steps),
+            c.delta,
+            crate::privacy::Relation::ReplaceOne,
+            c.calibration.into(),
+            epsilon,
+        ) {
+            claim = claim.with_report("training sample", c.n, &report);
+        }
         targets.push(AuditTarget {
-            claim: Claim::new(
-                Method::DpGd.name(),
-                options.broken.then_some("half the noise"),
-                epsilon,
-                epsilon_spent,
-                c.delta,
-            )
-            .on_curve(format!("DP-GD, p = {p}")),
+            claim,
             seconds_per_run,
             wasm_factor: Some(WASM_AUDIT_FACTOR),
             attack: Box::new(DpGdAudit {

@@ -356,6 +356,12 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)], n: usize) -> Vec<Explain
                 notes: p.notes.clone(),
                 reading: Some(p.plain_language_among(UNIT, n)),
                 attacker: Some(attacker_reading(p, UNIT, n)),
+                release: Some(crate::scenarios::statement::Release {
+                    who: method.label().to_string(),
+                    unit: UNIT.into(),
+                    n,
+                    reports: runs.iter().map(|(_, q)| (*q).clone()).collect(),
+                }),
             }
         })
         .collect()

@@ -102,6 +102,7 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
             data: data.clone(),
             u0: u0.clone(),
         };
+        let claim = claim.with_report("user", c.n, &plan.report);
         Ok((claim.on_curve("Private FedRep"), seconds_per_run, rounds))
     })
 }

@@ -87,7 +87,9 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
             start: Flute::new(&data, c.alpha, params, &mut init, 0),
             data: data.clone(),
         };
-        let claim = claim.on_curve("DP-FLUTE (project's extension)");
+        let claim = claim
+            .on_curve("DP-FLUTE (project's extension)")
+            .with_report("client", c.n, &p.flute_report);
         Ok((claim, seconds_per_run, rounds))
     })
 }

@@ -154,7 +154,9 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
                 Variant::Paper => "dp-rgrad, paper's sensitivities",
                 Variant::Clipped => "dp-rgrad, clipped",
             };
-            let claim = options.gaussian_claim(method, epsilon, epsilon_spent, c.delta);
+            let claim = options
+                .gaussian_claim(method, epsilon, epsilon_spent, c.delta)
+                .with_report("sample", n, &pl.report);
             targets.push(AuditTarget {
                 claim: match variant {
                     Variant::Paper => claim.high_probability(),

@@ -138,6 +138,10 @@ pub fn plan(
     };
     let note = |report: &mut PrivacyReport| {
         match variant {
+            Variant::Paper => report.high_probability_sensitivities = true,
+            Variant::Clipped => {}
+        }
+        match variant {
             Variant::Paper => report.add_note(format!(
                 "These sensitivities are the paper's high-probability bounds, with no clipping: they use the true σ₁ = {}, σ_r = {}, σ_ξ = {} and an unspecified constant C = {}. The ε shown is a guarantee only on a likely event, and only for an oracle that knows them.",
                 c.singular_values[0],
