@@ -141,14 +141,16 @@ pub(crate) fn value_label(x: f64) -> String {
     tick_label(x.log10(), true, 0.0)
 }
 
-/// The distinct x values of the spec's lines (and its hint's ends) that a log
+/// The distinct x values of the spec's measured lines (solid, with a marker
+/// at each point; every line where none is) and its hint's ends that a log
 /// axis can show, in plotting coordinates (log10), increasing; None past
-/// [`DATA_TICKS`] of them. A horizontal line's x is no data.
+/// [`DATA_TICKS`] of them. A horizontal line's x is no data, nor a guide's
+/// (a fitted curve drawn through many x).
 pub(crate) fn data_xs(spec: &ChartSpec) -> Option<Vec<f64>> {
-    let mut xs: Vec<f64> = spec
-        .series
-        .iter()
-        .filter(|s| !s.horizontal)
+    let lines = || spec.series.iter().filter(|s| !s.horizontal);
+    let measured = lines().any(|s| s.style == LineStyle::Solid);
+    let mut xs: Vec<f64> = lines()
+        .filter(|s| !measured || s.style == LineStyle::Solid)
         .flat_map(|s| s.points.iter().map(|p| p.0))
         .chain(spec.x_hint.into_iter().flat_map(|(a, b)| [a, b]))
         .filter_map(|x| transform(x, true))

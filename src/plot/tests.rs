@@ -419,8 +419,12 @@ fn a_log_axis_of_a_few_values_is_labelled_at_them() {
     );
     let (layout, _) = drawn(&eps_spec(&[1.0, 2.0, 4.0]), (640, 400), 1.0);
     assert_eq!(layout.x_ticks, [1.0, 2.0, 4.0]);
-    // The level's x (100) is no data value.
-    let (layout, _) = drawn(&eps_spec(&[0.125, 1.5, 3.0]), (640, 400), 1.0);
+    // The level's x (100) is no data value, nor a guide's many x.
+    let mut spec = eps_spec(&[0.125, 1.5, 3.0]);
+    let guide = (0..40).map(|i| (0.125 + 0.07 * i as f64, 0.1)).collect();
+    spec.series
+        .push(Series::line("guide", guide, LineStyle::Dotted, 2));
+    let (layout, _) = drawn(&spec, (640, 400), 1.0);
     assert_eq!(layout.x_ticks, [0.125, 1.5, 3.0]);
 }
 
