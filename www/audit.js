@@ -126,8 +126,6 @@ export class AuditPanel {
       return;
     }
     el.textContent = 'Estimating…';
-    // Off until the plan says these settings can be audited.
-    this.runnable(false);
     const plan = this.planGeneration;
     this.planTimer = setTimeout(() => {
       this.ensureWorker();
