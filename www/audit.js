@@ -51,6 +51,8 @@ export class AuditPanel {
     this.userRuns = false;
     this.planGeneration = 0;
     this.planTimer = null;
+    // Why the audit cannot run these settings (the plan's error), or null: "Run audit" is off while it is set.
+    this.planError = null;
     // The estimate before the audit starts, beside its buttons.
     const estimate = document.createElement('span');
     estimate.id = 'audit-estimate';
@@ -95,6 +97,7 @@ export class AuditPanel {
     this.status(supported ? 'Press “Run audit” to attack the private runs of these settings.' : why);
     // New settings: the scenario's default runs per side again.
     this.userRuns = false;
+    this.planError = null;
     this.plan();
   }
 
@@ -119,6 +122,7 @@ export class AuditPanel {
     const runs = this.userRuns ? fieldRuns() : 0;
     if (runs === null) {
       el.textContent = 'Runs per side: a whole number between 10 and 100000.';
+      this.runnable(true); // pressed, it says so beside the runs
       return;
     }
     el.textContent = 'Estimating…';
@@ -137,8 +141,13 @@ export class AuditPanel {
     const el = $('audit-estimate');
     if (m.error) {
       el.textContent = `The audit cannot run: ${m.error}`;
+      this.planError = m.error;
+      this.runnable(false);
+      this.status('“Run audit” is off: the audit cannot run these settings (the reason is beside the button).');
       return;
     }
+    this.planError = null;
+    this.runnable(true);
     if (!this.userRuns) $('audit-runs').value = String(m.runs);
     el.dataset.seconds = String(m.estimate);
     el.dataset.runs = String(m.runs);
@@ -156,6 +165,11 @@ export class AuditPanel {
       def = ' (this scenario\'s default; more runs prove more and take longer)';
     }
     el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${at}${def}, ${m.total} pairs of runs in all.`;
+  }
+
+  /** "Run audit" on where these settings can be audited (`ok`) and no audit is running. */
+  runnable(ok) {
+    $('audit-run').disabled = this.running || !ok;
   }
 
   status(text) {
@@ -203,7 +217,7 @@ export class AuditPanel {
     this.worker.postMessage({ type: 'cancel', generation: this.generation });
     this.generation += 1;
     document.body.dataset.audit = 'idle';
-    $('audit-run').disabled = false;
+    this.runnable(this.planError === null);
     $('audit-stop').disabled = true;
     this.status('Audit stopped.');
   }
@@ -239,7 +253,7 @@ export class AuditPanel {
       });
       $('audit-notes').replaceChildren(...m.view.notes.map((n) => cell('li', n)));
       $('audit-csv').disabled = false;
-      $('audit-run').disabled = false;
+      this.runnable(this.planError === null);
       $('audit-stop').disabled = true;
       document.body.dataset.audit = 'done';
       const est = this.estimate === null ? '' : ` (estimated ${duration(this.estimate)})`;
@@ -257,7 +271,7 @@ export class AuditPanel {
         this.worker.terminate();
         this.worker = null;
       }
-      $('audit-run').disabled = false;
+      this.runnable(this.planError === null);
       $('audit-stop').disabled = true;
       document.body.dataset.audit = 'error';
       this.status(`The audit could not run: ${m.message}`);

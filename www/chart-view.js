@@ -5,6 +5,7 @@
 // the pixel of every readable point come from Rust (`draw_chart`); this class
 // keeps what was drawn and answers the reader.
 import { draw_chart, chart_svg } from './pkg/dp_explorer.js';
+import { describeDrawn } from './chart-contract.js';
 import { fmt, shortLabel } from './format.js';
 import { fillTable, collapseLong } from './tables.js';
 import { download, downloadBlob } from './download.js';
@@ -367,9 +368,9 @@ export class ChartView {
       this.dpr = dpr;
       this.layout = layout;
       this.scale = scale;
-      // The smallest text as the reader sees it, in CSS px (tests read it).
+      // What was drawn, in CSS px: ticks, plot area, smallest text (tests read them).
       canvas.dataset.scale = scale.toFixed(3);
-      canvas.dataset.minFontPx = (layout.min_font_px * (rect.width / canvas.width)).toFixed(2);
+      describeDrawn(canvas, layout, rect);
       // The page's overlay on the drawn chart (main.js: the selected ε), kept under the pointer's ring.
       if (this.o.afterDraw) this.o.afterDraw(this, canvas.getContext('2d'));
       // The drawn chart's pixels, under a ring the pointer draws: copied when a ring is first drawn.

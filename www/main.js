@@ -16,6 +16,7 @@ import { ExplainPanel } from './explain.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
+import { missingPresetText, setMode, wireLinks, wireModes } from './links.js';
 import { claimsList, showClaims } from './claims.js';
 import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
 
@@ -45,6 +46,7 @@ const pins = new Pins(); // pinned runs, drawn behind the results shown
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
 let audit = null; // the audit panel (built once the module is loaded)
+let missingPreset = null; // the link's preset, where the registry has none of that name
 // Painting's registry questions: answered by the description until the module has loaded.
 let reg = { scenarios, default_preset, find_preset, preset_fields, preset_charts: null };
 let moduleReady = false; // the wasm module has loaded: validation, estimates, charts and runs work
@@ -84,11 +86,6 @@ function showError(message) {
   el.hidden = !message;
 }
 
-/** Large text or presenter view on or off (early.js sets them from the link before the first paint). */
-function setMode(name, on) {
-  body.classList.toggle(name, on);
-  document.documentElement.classList.toggle(name, on);
-}
 
 function currentPreset() { return $('preset').value; }
 
@@ -299,8 +296,11 @@ function readUrl() {
     try {
       chosen = reg.find_preset(preset).preset;
     } catch {
-      notes.push(`unknown preset "${preset.slice(0, 40)}" in the link; the default preset is shown, without the link's settings`);
+      missingPreset = preset;
+      notes.push(`${missingPresetText(preset)}, without the link's settings`);
       loadPreset(chosen);
+      // The link's screen still applies (early.js has applied it already): its boxes say so.
+      for (const key of ['large', 'present']) if (params.has(key)) setMode(key, params.get(key) === '1');
       return notes;
     }
   }
@@ -314,9 +314,7 @@ function readUrl() {
       continue;
     }
     if (key === 'large' || key === 'present') {
-      const box = $(key === 'large' ? 'large-text' : 'present');
-      box.checked = value === '1';
-      setMode(key, box.checked);
+      setMode(key, value === '1');
       continue;
     }
     const name = form.canonical(key);
@@ -810,16 +808,7 @@ $('preset').addEventListener('change', () => {
   writeUrl();
   showEstimate();
 });
-$('large-text').addEventListener('change', () => {
-  setMode('large', $('large-text').checked);
-  writeUrl();
-  redraw();
-});
-$('present').addEventListener('change', () => {
-  setMode('present', $('present').checked);
-  writeUrl();
-  redraw();
-});
+wireModes({ update: writeUrl, redraw });
 $('lesson-prev').addEventListener('click', () => { lessonStep = Math.max(0, lessonStep - 1); showLesson(); });
 $('lesson-next').addEventListener('click', () => { lessonStep = Math.min(info.lesson.length - 1, lessonStep + 1); showLesson(); });
 $('lesson-apply').addEventListener('click', applyLessonStep);
@@ -835,16 +824,10 @@ $('export-json').addEventListener('click', () => {
   const r = lastRun && lastSnapshot ? lastRun : { preset: currentPreset(), fields: form.read() };
   download('config.json', 'application/json', `${JSON.stringify({ preset: r.preset, ...r.fields }, null, 2)}\n`);
 });
-$('copy-link').addEventListener('click', async () => {
-  writeUrl();
-  // The address holds the form's settings; when the results on screen are of others, the link says so.
-  const note = outOfDate() ? ' It holds the edited settings, not the results on screen: press Run to show them.' : '';
-  try {
-    await navigator.clipboard.writeText(location.href);
-    $('link-note').textContent = `Link copied.${note}`;
-  } catch {
-    $('link-note').textContent = `Copying was not allowed: copy the link from the address bar.${note}`;
-  }
+// The address holds the form's settings; when the results on screen are of others, the link says so.
+wireLinks({
+  update: writeUrl,
+  note: () => (outOfDate() ? ' It holds the edited settings, not the results on screen: press Run to show them.' : ''),
 });
 let resizeTimer = null;
 window.addEventListener('resize', () => {
@@ -905,8 +888,8 @@ async function main() {
   await new Promise((ok) => setTimeout(ok, 0));
   const { errors, unplaced } = validate();
   const messages = [...unplaced, ...notes];
-  const unknownPreset = notes.some((n) => n.startsWith('unknown preset'));
-  if (errors.length || unknownPreset) {
+  // An unknown preset is no setting to fix: the default is shown, ready to run, and the status names it.
+  if (errors.length) {
     setStatus('error', 'Some settings from the link are not valid: see the marked fields.');
     // Each marked setting by its label, with its message (one folded under "More settings" is shown open).
     const placed = errors.filter((e) => !unplaced.includes(e.message));
@@ -914,7 +897,7 @@ async function main() {
     showError(messages.length ? messages.join('\n') : 'Fix the marked settings.');
   } else {
     if (messages.length) showError(messages.join('\n'));
-    setStatus('idle', 'Ready. Press Run.');
+    setStatus('idle', missingPreset === null ? 'Ready. Press Run.' : `${missingPresetText(missingPreset, 'N')}. Press Run.`);
   }
   drawEmptyCharts();
   const est = showEstimate();

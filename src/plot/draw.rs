@@ -1,14 +1,16 @@
 //! Draws a [`ChartSpec`] on any plotters backend. The browser passes a
 //! `CanvasBackend`, the CLI and the tests an `SVGBackend`: one chart code.
 //!
-//! Log axes are drawn by plotting log10 of the values on a linear axis and
-//! labelling ticks as powers of ten; this keeps one code path for every
-//! combination of linear and log axes.
+//! Log axes are drawn by plotting log10 of the values on a linear axis; this
+//! keeps one code path for every combination of linear and log axes. A log x
+//! axis of a few distinct values (a sweep's ε) is labelled at those values
+//! where they fit ([`data_ticks`]); other axes at plotters' round ticks.
 
 use super::legend::Legend;
 use super::spec::{ChartLayout, ChartSpec, LineStyle};
 pub use super::style::PlotError;
 use super::style::*;
+use plotters::coord::ranged1d::{BoldPoints, DefaultFormatting, KeyPointHint, LightPoints, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -115,7 +117,145 @@ fn data_ranges(spec: &ChartSpec) -> ((f64, f64), (f64, f64)) {
     (x, y)
 }
 
-type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// At most this many distinct x values are labelled at the data on a log axis.
+pub(crate) const DATA_TICKS: usize = 12;
+
+/// A data value as a tick label: as few significant digits as say it (0.5,
+/// 0.125, 1.5), two past that; the same forms as [`tick_label`].
+pub(crate) fn value_label(x: f64) -> String {
+    let a = x.abs();
+    if x != 0.0 && (1e-3..1e5).contains(&a) {
+        let lead = (1 - a.log10().floor() as i32).max(0);
+        for extra in 0..=2 {
+            let digits = (lead + extra) as usize;
+            let s = format!("{x:.digits$}");
+            if s.parse::<f64>().is_ok_and(|v| (v - x).abs() <= 1e-9 * a) {
+                return if s.contains('.') {
+                    s.trim_end_matches('0').trim_end_matches('.').to_string()
+                } else {
+                    s
+                };
+            }
+        }
+    }
+    tick_label(x.log10(), true, 0.0)
+}
+
+/// The distinct x values of the spec's measured lines (solid, with a marker
+/// at each point; every line where none is) and its hint's ends that a log
+/// axis can show, in plotting coordinates (log10), increasing; None past
+/// [`DATA_TICKS`] of them. A horizontal line's x is no data, nor a guide's
+/// (a fitted curve drawn through many x).
+pub(crate) fn data_xs(spec: &ChartSpec) -> Option<Vec<f64>> {
+    let lines = || spec.series.iter().filter(|s| !s.horizontal);
+    let measured = lines().any(|s| s.style == LineStyle::Solid);
+    let mut xs: Vec<f64> = lines()
+        .filter(|s| !measured || s.style == LineStyle::Solid)
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .chain(spec.x_hint.into_iter().flat_map(|(a, b)| [a, b]))
+        .filter_map(|x| transform(x, true))
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+    (xs.len() <= DATA_TICKS).then_some(xs)
+}
+
+/// Which of the labels at pixels `at` (centres, increasing) with widths
+/// `widths` to draw so that no two are closer than `gap`: the first and the
+/// last, then each between them that keeps clear of the ones kept before it
+/// and of the last. Indices, increasing.
+pub(crate) fn spaced_labels(at: &[f64], widths: &[f64], gap: f64) -> Vec<usize> {
+    let n = at.len();
+    if n <= 1 {
+        return (0..n).collect();
+    }
+    let clear = |i: usize, j: usize| at[j] - at[i] >= (widths[i] + widths[j]) / 2.0 + gap;
+    if !clear(0, n - 1) {
+        return vec![0];
+    }
+    let mut kept = vec![0];
+    for i in 1..n - 1 {
+        if clear(*kept.last().unwrap(), i) && clear(i, n - 1) {
+            kept.push(i);
+        }
+    }
+    kept.push(n - 1);
+    kept
+}
+
+/// The x ticks of a log axis at the data (plotting coordinates), those that
+/// fit the plot's pixels `px_x` apart: None where fewer than three (or than
+/// the data's distinct values, if two) would show, or the data has more than
+/// [`DATA_TICKS`] values; the axis keeps its round ticks then.
+fn data_ticks<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    (x_lo, x_hi): (f64, f64),
+    px_x: &std::ops::Range<i32>,
+    tick_font: &FontDesc,
+) -> Result<Option<Vec<f64>>, PlotError> {
+    if !spec.log_x {
+        return Ok(None);
+    }
+    let Some(xs) = data_xs(spec) else {
+        return Ok(None);
+    };
+    if xs.len() < 2 || x_hi <= x_lo {
+        return Ok(None);
+    }
+    let style = TextStyle::from(tick_font.clone());
+    let mut widths = Vec::with_capacity(xs.len());
+    for &x in &xs {
+        let (w, _) = root
+            .estimate_text_size(&value_label(10f64.powf(x)), &style)
+            .map_err(err)?;
+        widths.push(w as f64);
+    }
+    let span = (px_x.end - px_x.start) as f64;
+    let at: Vec<f64> = xs
+        .iter()
+        .map(|x| px_x.start as f64 + (x - x_lo) / (x_hi - x_lo) * span)
+        .collect();
+    let kept = spaced_labels(&at, &widths, tick_font.get_size());
+    Ok((kept.len() >= xs.len().min(3)).then(|| kept.into_iter().map(|i| xs[i]).collect()))
+}
+
+/// A tick label as a number, as a reader reads it ("0.63", "1e-5").
+fn as_read(label: &str, v: f64) -> f64 {
+    label.parse().unwrap_or(v)
+}
+
+/// A linear axis whose ticks (bold) and grid lines between them (light) are
+/// chosen beforehand: plotters' `WithKeyPoints` without its formatting rule,
+/// so that the mesh can be configured with label formatters.
+struct Ticked {
+    inner: RangedCoordf64,
+    bold: Vec<f64>,
+    light: Vec<f64>,
+}
+
+impl Ranged for Ticked {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            self.light.clone()
+        } else {
+            self.bold.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
+}
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, RangedCoordf64>>;
 
 /// The series' bands, each a tinted polygon between its low and high edges.
 fn draw_bands<DB: DrawingBackend>(
@@ -282,12 +422,47 @@ pub fn draw_chart<DB: DrawingBackend>(
     let (width, _) = root.dim_in_pixel();
     let (title, title_size) = fitted_title(root, &spec.title, scale, width as i32 - 2 * margin)?;
 
-    let mut chart = ChartBuilder::on(root)
-        .caption(&title, font(title_size))
-        .margin(margin as u32)
-        .x_label_area_size(px(48.0))
-        .y_label_area_size(px(72.0))
-        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
+    // The plot area's pixels across (the title changes only its height):
+    // where the x ticks go, chosen before the axes are built.
+    let tick_font = font(TICK_FONT);
+    let build = |builder: &mut ChartBuilder<'_, '_, DB>| {
+        builder
+            .margin(margin as u32)
+            .x_label_area_size(px(48.0))
+            .y_label_area_size(px(72.0));
+    };
+    let across = {
+        let mut probe = ChartBuilder::on(root);
+        build(&mut probe);
+        let probe = probe
+            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
+            .map_err(err)?;
+        probe.plotting_area().get_pixel_range().0
+    };
+    let (x_labels, _) = tick_counts(root, scale, across.end - across.start, 0)?;
+    let round_x = RangedCoordf64::from(x_lo..x_hi);
+    let at_data = data_ticks(root, spec, (x_lo, x_hi), &across, &tick_font)?;
+    let (x_bold, x_light) = match &at_data {
+        // No light lines between a sweep's values: they would be at no value.
+        Some(ticks) => (ticks.clone(), Vec::new()),
+        None => (
+            round_x.key_points(BoldPoints(x_labels)),
+            round_x.key_points(LightPoints::new(x_labels, x_labels)),
+        ),
+    };
+
+    let mut builder = ChartBuilder::on(root);
+    builder.caption(&title, font(title_size));
+    build(&mut builder);
+    let mut chart = builder
+        .build_cartesian_2d(
+            Ticked {
+                inner: round_x,
+                bold: x_bold.clone(),
+                light: x_light,
+            },
+            y_lo..y_hi,
+        )
         .map_err(err)?;
     let (log_x, log_y) = (spec.log_x, spec.log_y);
     let (px_x, px_y) = chart.plotting_area().get_pixel_range();
@@ -301,22 +476,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         .into_iter()
         .map(|size| font(size).get_size())
         .fold(f64::INFINITY, f64::min);
-    let layout = ChartLayout {
-        left: px_x.start,
-        right: px_x.end,
-        top: px_y.start,
-        bottom: px_y.end,
-        x_min: x_lo,
-        x_max: x_hi,
-        y_min: y_lo,
-        y_max: y_hi,
-        log_x,
-        log_y,
-        min_font_px,
-    };
-    let tick_font = font(TICK_FONT);
-    let (x_labels, y_labels) =
-        tick_counts(root, scale, px_x.end - px_x.start, px_y.end - px_y.start)?;
+    let (_, y_labels) = tick_counts(root, scale, px_x.end - px_x.start, px_y.end - px_y.start)?;
     // About the distance between two ticks of a linear axis (plotters picks
     // round steps for at most this many labels).
     let step = |lo: f64, hi: f64, log: bool, labels: usize| {
@@ -330,6 +490,34 @@ pub fn draw_chart<DB: DrawingBackend>(
         step(x_lo, x_hi, log_x, x_labels),
         step(y_lo, y_hi, log_y, y_labels),
     );
+    let x_text = |v: f64| {
+        if at_data.is_some() {
+            value_label(10f64.powf(v))
+        } else {
+            tick_label(v, log_x, x_step)
+        }
+    };
+    let y_text = |v: f64| tick_label(v, log_y, y_step);
+    // The labels drawn, as numbers (plotters draws one at each bold point).
+    let read = |points: &[f64], text: &dyn Fn(f64) -> String| -> Vec<f64> {
+        points.iter().map(|&v| as_read(&text(v), v)).collect()
+    };
+    let y_bold = RangedCoordf64::from(y_lo..y_hi).key_points(BoldPoints(y_labels));
+    let layout = ChartLayout {
+        left: px_x.start,
+        right: px_x.end,
+        top: px_y.start,
+        bottom: px_y.end,
+        x_min: x_lo,
+        x_max: x_hi,
+        y_min: y_lo,
+        y_max: y_hi,
+        log_x,
+        log_y,
+        min_font_px,
+        x_ticks: read(&x_bold, &x_text),
+        y_ticks: read(&y_bold, &y_text),
+    };
     chart
         .configure_mesh()
         .x_desc(&spec.x_label)
@@ -338,8 +526,8 @@ pub fn draw_chart<DB: DrawingBackend>(
         .label_style(tick_font)
         .x_labels(x_labels)
         .y_labels(y_labels)
-        .x_label_formatter(&|v| tick_label(*v, log_x, x_step))
-        .y_label_formatter(&|v| tick_label(*v, log_y, y_step))
+        .x_label_formatter(&|v| x_text(*v))
+        .y_label_formatter(&|v| y_text(*v))
         .max_light_lines(1)
         .light_line_style(RGBColor(240, 240, 240))
         .bold_line_style(RGBColor(215, 215, 215))

@@ -237,6 +237,13 @@ pub struct ChartLayout {
     /// canvas), so that a page can check what a reader has to read.
     #[serde(default)]
     pub min_font_px: f64,
+    /// The x axis's tick labels as drawn, as numbers (data units: "0.5" on a
+    /// log axis is 0.5), left to right.
+    #[serde(default)]
+    pub x_ticks: Vec<f64>,
+    /// The y axis's tick labels as drawn, as numbers, bottom to top.
+    #[serde(default)]
+    pub y_ticks: Vec<f64>,
 }
 
 impl ChartLayout {

@@ -375,3 +375,129 @@ fn non_positive_values_on_a_log_axis_are_skipped_not_fatal() {
     s.series[0].points.push((9.5, f64::NAN));
     assert!(chart_svg(&s, 300, 200).is_ok());
 }
+
+/// A log ε axis of these values, one private curve and one level.
+fn eps_spec(eps: &[f64]) -> ChartSpec {
+    let points = eps.iter().map(|&e| (e, 0.1 / e)).collect();
+    ChartSpec::new(
+        "risk",
+        "target ε",
+        "excess risk",
+        vec![
+            Series::line("private", points, LineStyle::Solid, 0),
+            Series {
+                horizontal: true,
+                ..Series::line("non-private", vec![(100.0, 0.001)], LineStyle::Dashed, 1)
+            },
+        ],
+    )
+    .log_x()
+    .log_y()
+    .x_range_of(eps.iter().copied())
+}
+
+fn drawn(spec: &ChartSpec, (w, h): (u32, u32), scale: f64) -> (ChartLayout, String) {
+    let mut out = String::new();
+    let layout = {
+        let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+        draw_chart(&root, spec, scale).unwrap()
+    };
+    (layout, out)
+}
+
+#[test]
+fn a_log_axis_of_a_few_values_is_labelled_at_them() {
+    let (layout, svg) = drawn(&eps_spec(&[0.5, 1.0, 2.0, 4.0, 8.0]), (640, 400), 1.0);
+    assert_eq!(layout.x_ticks, [0.5, 1.0, 2.0, 4.0, 8.0]);
+    let texts: Vec<String> = text_boxes(&svg).into_iter().map(|t| t.0).collect();
+    for label in ["0.5", "1", "2", "4", "8"] {
+        assert!(texts.iter().any(|t| t == label), "{label} not in {texts:?}");
+    }
+    assert!(
+        !texts.iter().any(|t| t == "0.63" || t == "1.6"),
+        "{texts:?}"
+    );
+    let (layout, _) = drawn(&eps_spec(&[1.0, 2.0, 4.0]), (640, 400), 1.0);
+    assert_eq!(layout.x_ticks, [1.0, 2.0, 4.0]);
+    // The level's x (100) is no data value, nor a guide's many x.
+    let mut spec = eps_spec(&[0.125, 1.5, 3.0]);
+    let guide = (0..40).map(|i| (0.125 + 0.07 * i as f64, 0.1)).collect();
+    spec.series
+        .push(Series::line("guide", guide, LineStyle::Dotted, 2));
+    let (layout, _) = drawn(&spec, (640, 400), 1.0);
+    assert_eq!(layout.x_ticks, [0.125, 1.5, 3.0]);
+}
+
+#[test]
+fn crowded_data_labels_drop_between_the_first_and_the_last() {
+    let eps = [1.0, 1.2, 1.4, 1.6, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0];
+    let (layout, svg) = drawn(&eps_spec(&eps), (360, 300), 2.0);
+    let t = &layout.x_ticks;
+    assert!(t.len() >= 3 && t.len() < eps.len(), "{t:?}");
+    assert_eq!((t[0], t[t.len() - 1]), (1.0, 8.0), "{t:?}");
+    assert!(t.iter().all(|x| eps.contains(x)), "{t:?}");
+    // The x labels drawn (the row of the last one, "8") do not overlap.
+    let boxes = text_boxes(&svg);
+    let row = boxes.iter().find(|b| b.0 == "8").expect("the label 8").1[1];
+    let boxes: Vec<_> = boxes.into_iter().filter(|b| b.1[1] == row).collect();
+    assert_eq!(boxes.len(), t.len(), "{boxes:?}");
+    for (i, (a, p)) in boxes.iter().enumerate() {
+        for (b, q) in &boxes[i + 1..] {
+            let apart = p[2] <= q[0] || q[2] <= p[0] || p[3] <= q[1] || q[3] <= p[1];
+            assert!(apart, "{a:?} {p:?} overlaps {b:?} {q:?}");
+        }
+    }
+}
+
+#[test]
+fn many_values_or_a_linear_axis_keep_round_ticks() {
+    // Thirteen values: more than a reader could tell apart.
+    let eps: Vec<f64> = (1..=13).map(|i| i as f64).collect();
+    let (layout, _) = drawn(&eps_spec(&eps), (640, 400), 1.0);
+    assert!(!layout.x_ticks.is_empty());
+    assert!(
+        layout.x_ticks.iter().any(|x| !eps.contains(x)),
+        "{:?}",
+        layout.x_ticks
+    );
+    // A linear axis from 1 to 8: round steps, not the data's 1, 2, 8.
+    let (layout, _) = drawn(&spec(), (640, 400), 1.0);
+    let t = &layout.x_ticks;
+    assert!(t.len() >= 3, "{t:?}");
+    let step = t[1] - t[0];
+    assert!(
+        t.windows(2).all(|w| ((w[1] - w[0]) - step).abs() < 1e-9),
+        "{t:?}"
+    );
+    assert!(
+        t.iter()
+            .all(|x| (x / step - (x / step).round()).abs() < 1e-9),
+        "{t:?}"
+    );
+    // The y ticks are said too, increasing.
+    assert!(layout.y_ticks.len() >= 2, "{:?}", layout.y_ticks);
+    assert!(layout.y_ticks.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn a_data_value_is_labelled_in_as_few_digits_as_say_it() {
+    assert_eq!(value_label(0.5), "0.5");
+    assert_eq!(value_label(0.125), "0.125");
+    assert_eq!(value_label(1.5), "1.5");
+    assert_eq!(value_label(8.0), "8");
+    assert_eq!(value_label(250.0), "250");
+    assert_eq!(value_label(1.0 / 3.0), "0.33");
+    assert_eq!(value_label(1e-5), "1e-5");
+}
+
+#[test]
+fn spaced_labels_keep_the_ends_and_what_fits_between() {
+    // Centres 0, 10, 20, 100 with labels 8 wide and a gap of 4: 10 is too
+    // close to 0, 20 keeps clear of both ends.
+    assert_eq!(
+        spaced_labels(&[0.0, 10.0, 20.0, 100.0], &[8.0; 4], 4.0),
+        [0, 2, 3]
+    );
+    assert_eq!(spaced_labels(&[0.0, 5.0], &[8.0; 2], 4.0), [0]);
+    assert_eq!(spaced_labels(&[3.0], &[8.0], 4.0), [0]);
+}

@@ -144,6 +144,8 @@ export interface ChartLayout {
   x_min: number; x_max: number; y_min: number; y_max: number; log_x: boolean; log_y: boolean;
   /** The smallest font drawn, in canvas pixels. */
   min_font_px: number;
+  /** The tick labels drawn, as numbers in data units: x left to right, y bottom to top. */
+  x_ticks: number[]; y_ticks: number[];
 }
 export interface ReadablePoint { series: number; name: string; x: number; y: number; px: number; py: number; horizontal: boolean }
 export interface Drawn { layout: ChartLayout; points: ReadablePoint[] }

@@ -79,9 +79,10 @@ test('the exponential mechanism\'s audit (pure ε) runs to done with the Clopper
 
 test('after switching scenario with the preset menu the audit can run at once', async () => {
   const { page, errors } = await open('preset=dpgd-quick');
-  // Another scenario's preset, picked from the menu as a user would.
-  const other = await page.$$eval('#preset option', (os) => os.map((o) => o.value).find((v) => v.startsWith('flute')));
-  assert.ok(other, 'a FLUTE preset is in the menu');
+  // Another scenario's preset with private runs (the audit has something to attack), picked from the
+  // menu as a user would.
+  const other = await page.$$eval('#preset option', (os) => os.map((o) => o.value).find((v) => v.startsWith('flute') && v.includes('private')));
+  assert.ok(other, 'a private FLUTE preset is in the menu');
   await page.selectOption('#preset', other);
   await page.waitForFunction(() => document.body.dataset.scenario === 'flute');
   await page.waitForFunction(() => !document.getElementById('audit-run').disabled, null, { timeout: 10_000 });

@@ -176,7 +176,7 @@ test('a hostile URL value gives a message, never a crash or injected markup', as
   assert.match(await page.textContent('#error'), /ignored unknown settings in the link: bogus/);
   assert.deepEqual(errors, []);
   const unknown = await open('?preset=nonsense');
-  assert.match(await unknown.page.textContent('#error'), /unknown preset "nonsense"/);
+  assert.match(await unknown.page.textContent('#error'), /no preset named “nonsense”: showing the default/);
   await unknown.page.close();
   await page.close();
 });
