@@ -6,8 +6,12 @@
 // comes from the registry.
 import init, {
   scenarios, default_preset, find_preset, preset_fields, validate_fields, merge, audit_overlay,
-  split_by_users, reuse, whole_part, machine_probe, machine_factors, estimated_page_seconds,
+  split_by_users, estimated_page_seconds,
 } from './pkg/dp_explorer.js';
+import { machineFactors, fmtDuration } from './estimate.js';
+import { ResultCache } from './result-cache.js';
+import { LOADING_TEXT, sayStatus, setStatusOf, showError } from './status.js';
+import { wirePins } from './pin-controls.js';
 import { loadDescription, describedRegistry } from './describe.js';
 import { registerOffline, watchForRelease } from './offline.js';
 import { SettingsForm } from './form.js';
@@ -38,10 +42,7 @@ let selected = null; // { name, value }: the value a list setting's slider selec
 let running = false;
 let runToken = 0; // counts the runs started: a finished run's last drawing belongs to the newest only
 let drawnThisRun = false; // the running sweep has drawn its own results once (its first points)
-// The result cache: the last finished run's results ({ preset, fields, parts, kept, whole }; `whole`
-// computed once, off the run's path). A run of settings that share jobs with it (an ε appended to
-// the list, the slider's value moved) keeps their results and computes only the others (wasm `reuse`).
-let resultCache = null;
+const resultCache = new ResultCache(); // the last finished run's results, which a new run may keep
 const pins = new Pins(); // pinned runs, drawn behind the results shown
 let confirmKey = null; // the settings of a long run the user was warned about
 let lessonStep = 0;
@@ -58,34 +59,7 @@ const AUTO_RUN_SECONDS = 3;
 const LONG_SECONDS = 30;
 
 // ---------- status ----------
-const LOADING_TEXT = 'Loading the module…';
-
-/** The status line's text (its box shows its first lines: the whole text is also its title). */
-function sayStatus(text) {
-  $('status').textContent = text;
-  $('status').title = text;
-}
-
-function setStatus(status, text) {
-  // Until the module has loaded nothing can run: the page stays "loading".
-  if (!moduleReady && status === 'idle') [status, text] = ['loading', LOADING_TEXT];
-  body.dataset.status = status;
-  sayStatus(text);
-  const runWasFocused = document.activeElement === $('run');
-  const stopWasFocused = document.activeElement === $('stop');
-  $('run').disabled = !moduleReady || status === 'running' || status === 'loading';
-  $('stop').disabled = status !== 'running';
-  // Keep the keyboard focus on a control when the focused button disables itself.
-  if (runWasFocused && $('run').disabled) $('stop').focus({ preventScroll: true });
-  if (stopWasFocused && $('stop').disabled) $('run').focus({ preventScroll: true });
-}
-
-function showError(message) {
-  const el = $('error');
-  el.textContent = message || '';
-  el.hidden = !message;
-}
-
+const setStatus = (status, text) => setStatusOf(moduleReady, status, text);
 
 function currentPreset() { return $('preset').value; }
 
@@ -108,45 +82,13 @@ const STALE_RUNNING = 'Settings changed: this run is of the previous ones (press
 function textScale() { return $('large-text').checked ? 1.45 : 1; }
 
 // ---------- time estimate ----------
-let machine = null; // [scalar, dense]: this machine's time over the one the estimates were fitted on
-const PROBE_CHUNKS = 4;
-
-/** This machine's factors, from the module's fixed probe (Rust scenarios::machine) timed once: one
- * chunk of each kind to warm up (the engine's tier-up), then the fastest of a few chunks of each kind,
- * taken in turn (about 30 ms in all): the machine's speed, not a moment's load. */
-function machineFactors() {
-  if (machine === null) {
-    const kinds = ['scalar', 'dense'];
-    const times = [[], []];
-    kinds.forEach((kind) => machine_probe(kind));
-    for (let i = 0; i < PROBE_CHUNKS; i += 1) {
-      kinds.forEach((kind, k) => {
-        const t = performance.now();
-        machine_probe(kind);
-        times[k].push(performance.now() - t);
-      });
-    }
-    const ms = times.map((xs) => Math.min(...xs));
-    machine = Array.from(machine_factors(ms[0], ms[1]));
-    $('estimate').dataset.machine = machine.map((f) => f.toFixed(2)).join(' ');
-    $('estimate').dataset.probeMs = ms.map((t) => t.toFixed(2)).join(' ');
-  }
-  return machine;
-}
-
 /** Seconds the current settings take on this page (null: they do not validate). */
 function estimate() {
   try {
-    return estimated_page_seconds(currentPreset(), form.read(), pool.size, machineFactors());
+    return estimated_page_seconds(currentPreset(), form.read(), pool.size, machineFactors($('estimate')));
   } catch {
     return null;
   }
-}
-
-function fmtDuration(seconds) {
-  if (seconds < 1) return 'under a second';
-  if (seconds < 90) return `about ${Math.round(seconds)} s`;
-  return `about ${Math.round(seconds / 60)} min`;
 }
 
 function showEstimate() {
@@ -604,14 +546,14 @@ function makePool() {
     onResult: (snap, seconds, finishedRun) => {
       // The whole run replaces the previous results; it counts as running until its charts are drawn.
       previous = null;
-      resultCache = { ...finishedRun, whole: null };
+      resultCache.keep(finishedRun);
       const token = runToken;
       render(snap, () => {
         if (token !== runToken) return; // a newer run has started meanwhile
         running = false;
         performance.mark('dp-done');
         // The cache's single part, computed now that the page is idle (not when the next run waits).
-        setTimeout(cachedWhole, 0);
+        setTimeout(() => resultCache.whole(), 0);
         setExportsEnabled(true);
         // A run whose settings were edited while it ran is of the previous settings: it says so.
         const stale = outOfDate();
@@ -640,35 +582,6 @@ function makePool() {
       showError(message);
     },
   });
-}
-
-/** The last finished run's results as one part (null: none, or they do not merge). */
-function cachedWhole() {
-  const c = resultCache;
-  if (!c) return null;
-  if (c.whole === null) {
-    try {
-      c.whole = c.kept
-        ? whole_part(c.preset, c.fields, c.parts, c.kept.part, c.kept.jobs)
-        : whole_part(c.preset, c.fields, c.parts);
-    } catch {
-      resultCache = null; // nothing to keep: the next run computes everything
-      return null;
-    }
-  }
-  return c.whole;
-}
-
-/** The results of the last finished run that a run of `settings` keeps ({ part, jobs }), or null. */
-function keptFor(settings) {
-  const whole = cachedWhole();
-  if (!whole) return null;
-  try {
-    const kept = reuse(resultCache.preset, resultCache.fields, whole, settings.preset, settings.fields);
-    return kept.jobs.length ? kept : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Starts a sweep of the form's settings; `scroll`: a press of Run on a phone brings the results into view
@@ -746,45 +659,13 @@ function startPool(settings) {
   // How the sweep is split, for tests and benchmarks: "users:2", "runs:2", "runs:1".
   document.body.dataset.pool = `${byUsers ? 'users' : 'runs'}:${shards}`;
   // Runs that the last finished run computed with the same numbers are kept, not computed again.
-  const kept = byUsers ? null : keptFor(settings);
+  const kept = byUsers ? null : resultCache.keptFor(settings);
   document.body.dataset.kept = kept ? String(kept.jobs.length) : '0';
   pool.run(settings.preset, settings.fields, shards, byUsers, kept);
 }
 
 function stop() {
   if (running) pool.cancel();
-}
-
-// ---------- pin a run ----------
-function pinRun() {
-  if (!lastSnapshot || !lastSnapshot.finished) return;
-  const series = {};
-  currentViews().forEach((v, i) => { series[v.id] = lastSnapshot.charts[i].series; });
-  const pin = pins.add(info.id, lastRun, series);
-  showPinCount();
-  $('pin-note').textContent = `Pinned: ${describeRun(lastRun)}. Drawn ${Pins.looks(pin)}, named “(pinned)” with the settings that differ.`;
-  redraw();
-}
-
-/** A run in words: its preset and the settings that differ from the preset's. */
-function describeRun(r) {
-  const changed = reg.preset_fields(r.preset)
-    .filter(([name, value]) => r.fields[name] !== undefined && r.fields[name] !== value)
-    .map(([name]) => `${form.label(name)} = ${r.fields[name]}`);
-  return changed.length ? `${r.preset} with ${changed.join(', ')}` : r.preset;
-}
-
-/** The Clear button names what it removes: "Clear pin", "Clear 2 pins" (the note says which runs). */
-function showPinCount() {
-  $('clear-pin').disabled = pins.size === 0;
-  $('clear-pin').textContent = pins.size > 1 ? `Clear ${pins.size} pins` : 'Clear pin';
-}
-
-function clearPin() {
-  pins.clear();
-  showPinCount();
-  $('pin-note').textContent = '';
-  redraw();
 }
 
 // ---------- wiring ----------
@@ -812,8 +693,17 @@ wireModes({ update: writeUrl, redraw });
 $('lesson-prev').addEventListener('click', () => { lessonStep = Math.max(0, lessonStep - 1); showLesson(); });
 $('lesson-next').addEventListener('click', () => { lessonStep = Math.min(info.lesson.length - 1, lessonStep + 1); showLesson(); });
 $('lesson-apply').addEventListener('click', applyLessonStep);
-$('pin-run').addEventListener('click', pinRun);
-$('clear-pin').addEventListener('click', clearPin);
+wirePins(pins, {
+  shown: () => lastSnapshot && lastSnapshot.finished && {
+    finished: true,
+    scenario: info.id,
+    run: lastRun,
+    series: Object.fromEntries(currentViews().map((v, i) => [v.id, lastSnapshot.charts[i].series])),
+  },
+  presetFields: (name) => reg.preset_fields(name),
+  label: (name) => form.label(name),
+  redraw: () => redraw(),
+});
 $('export-csv').addEventListener('click', () => {
   if (lastSnapshot && lastSnapshot.files.length) {
     download(lastSnapshot.files[0].name, 'text/csv', lastSnapshot.files[0].text);
