@@ -36,6 +36,7 @@ function attackerBlock(a, auditRows) {
   fig.appendChild(cell('figcaption', attackLegend(a, attacks.length > 0)));
   const words = document.createElement('div');
   words.appendChild(cell('p', a.sentence, { class: 'attacker-sentence' }));
+  if (a.frequencies) words.appendChild(cell('p', a.frequencies, { class: 'attacker-frequencies' }));
   words.appendChild(cell('p', `Every membership test on this output has true-positive rate ≤ e^ε × false-positive rate + δ.`));
   if (a.delta_reading) words.appendChild(cell('p', a.delta_reading));
   box.append(fig, words);

@@ -46,6 +46,10 @@ pub struct AttackerReading {
     /// For a Gaussian run, the exact chance that the privacy loss exceeds ε (the outputs
     /// the posterior bound does not cover): Φ(−ε/μ + μ/2). None without μ, or at δ = 0.
     pub loss_above_epsilon: Option<f64>,
+    /// The guarantee as frequencies (Nanayakkara et al., USENIX Security
+    /// 2023): of 100 people in and 100 out, how many of those in an attacker
+    /// who wrongly accuses at most one of those out can find.
+    pub frequencies: String,
     /// The best accuracy of any membership guess from a 50/50 prior.
     pub best_accuracy: f64,
     /// (FPR, TPR) along the upper edge of the region every test stays in, by (ε, δ).
@@ -139,6 +143,7 @@ impl AttackerReading {
             .filter(|_| delta > 0.0)
             .map(|m| risk::loss_above(m, epsilon));
         let sentence = sentence(epsilon, delta, loss_above_epsilon, best_accuracy, unit);
+        let frequencies = frequencies(epsilon, delta, mu);
         AttackerReading {
             epsilon,
             delta,
@@ -146,6 +151,7 @@ impl AttackerReading {
             prior,
             posterior,
             loss_above_epsilon,
+            frequencies,
             best_accuracy,
             region,
             gaussian_curve,
@@ -170,6 +176,40 @@ impl AttackerReading {
         self.population
             .is_some_and(|n| self.delta > 0.0 && self.delta >= 1.0 / n as f64)
     }
+}
+
+/// The false-positive rate of the frequencies sentence: 1 wrongly accused of 100.
+pub const FREQUENCY_FPR: f64 = 0.01;
+
+/// The largest true-positive rate of any test at false-positive rate `fpr`:
+/// the exact Gaussian trade-off curve where the run is μ-GDP (Dong, Roth & Su
+/// 2022), else the (ε, δ) region's TPR ≤ e^ε·FPR + δ.
+pub fn tpr_limit(epsilon: f64, delta: f64, mu: Option<f64>, fpr: f64) -> f64 {
+    match mu {
+        Some(m) => risk::tpr_at(m, fpr),
+        None => (epsilon.exp() * fpr + delta).min(1.0),
+    }
+}
+
+/// "Of 100 people …": the attacker's success at [`FREQUENCY_FPR`] as counts out
+/// of 100 (rounded up, so "at most" stays true).
+fn frequencies(epsilon: f64, delta: f64, mu: Option<f64>) -> String {
+    let found = 100.0 * tpr_limit(epsilon, delta, mu, FREQUENCY_FPR);
+    // Rounded up (less a hair for the last bit of the float), so "at most" stays true.
+    let found = if found < 10.0 {
+        ((found * 10.0 - 1e-9).ceil() / 10.0).to_string()
+    } else {
+        (found - 1e-9).ceil().to_string()
+    };
+    let source = if mu.is_some() {
+        "from this run's exact trade-off curve"
+    } else {
+        "from TPR ≤ e^ε·FPR + δ"
+    };
+    format!(
+        "In frequencies: of 100 people in the data and 100 not in it, an attacker who wrongly accuses at most 1 of \
+         the 100 outsiders finds on average at most {found} of the 100 insiders ({source}; guessing alone finds 1)."
+    )
 }
 
 /// One sentence for the panel: the posterior bound, the outputs it does not
@@ -218,6 +258,35 @@ fn sentence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frequencies_count_the_insiders_found_at_one_outsider_in_a_hundred() {
+        // The Gaussian curve through (FPR 0.01, TPR 0.1): 10 of 100 found.
+        let mu = risk::Risk::new(0.1, 0.01).unwrap().mu();
+        let gaussian = AttackerReading::new(5.136816, 1e-6, Some(mu), "user");
+        assert!(
+            gaussian
+                .frequencies
+                .contains("at most 10 of the 100 insiders"),
+            "{}",
+            gaussian.frequencies
+        );
+        assert!(gaussian.frequencies.contains("exact trade-off curve"));
+        // Pure ε = 1: e·0.01 = 0.0272, 2.72 of 100, said as at most 2.8.
+        let pure = AttackerReading::new(1.0, 0.0, None, "user");
+        assert!(
+            pure.frequencies.contains("at most 2.8 of"),
+            "{}",
+            pure.frequencies
+        );
+        // A large ε finds them all.
+        let loose = AttackerReading::new(20.0, 0.0, None, "user");
+        assert!(
+            loose.frequencies.contains("at most 100 of"),
+            "{}",
+            loose.frequencies
+        );
+    }
 
     #[test]
     fn posterior_from_a_fair_prior_is_the_logistic_of_epsilon() {

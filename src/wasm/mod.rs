@@ -125,6 +125,8 @@ export interface AttackerReading {
   region: [number, number][]; gaussian_curve: [number, number][]; sentence: string; delta_reading: string | null;
   /** A Gaussian run's exact chance that the privacy loss exceeds ε, Φ(−ε/μ + μ/2); null otherwise. */
   loss_above_epsilon: number | null;
+  /** The guarantee as frequencies: of 100 insiders, how many an attacker wrongly accusing 1 of 100 outsiders finds. */
+  frequencies: string;
   /** The number of units of privacy (users, samples) δ is judged against; null where unknown. */
   population: number | null;
 }
