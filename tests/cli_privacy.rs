@@ -17,19 +17,9 @@ fn dp_explorer(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn a_sweep_at_delta_one_over_n_warns_and_one_below_does_not() {
-    let quick = [
-        "sweep",
-        "--preset",
-        "dpgd-quick",
-        "--set",
-        "p_grid=20,200",
-        "--set",
-        "trace_p=",
-        "--set",
-        "epsilons=1",
-        "--threads",
-        "1",
-    ];
+    let mut quick = vec!["sweep"];
+    quick.extend(QUICK);
+    quick.extend(["--threads", "1"]);
     let warning = "warning: δ = 0.01 ≥ 1/n (n = 100)";
     let out = common::scratch("cli_privacy", "one-over-n");
     let mut args = quick.to_vec();
@@ -102,7 +92,8 @@ fn assert_statement(dir: &std::path::Path, delta: &str, unit: &str) {
     }
 }
 
-const QUICK: [&str; 9] = [
+/// A DP-GD sweep of two widths and one ε (a second or so in debug).
+const QUICK: [&str; 8] = [
     "--preset",
     "dpgd-quick",
     "--set",
@@ -111,7 +102,6 @@ const QUICK: [&str; 9] = [
     "trace_p=",
     "--set",
     "epsilons=1",
-    "--set",
 ];
 
 #[test]
@@ -120,6 +110,7 @@ fn sweep_and_merge_write_a_privacy_statement() {
     let mut args = vec!["sweep"];
     args.extend(QUICK);
     args.extend([
+        "--set",
         "delta=1e-4",
         "--threads",
         "1",
@@ -137,6 +128,7 @@ fn sweep_and_merge_write_a_privacy_statement() {
         let mut args = vec!["sweep"];
         args.extend(QUICK);
         args.extend([
+            "--set",
             "delta=1e-4",
             "--shard",
             &share,
@@ -165,7 +157,14 @@ fn audit_writes_a_privacy_statement() {
     let out = common::scratch("cli_privacy", "statement-audit");
     let mut args = vec!["audit"];
     args.extend(QUICK);
-    args.extend(["delta=1e-4", "--runs", "20", "--out", out.to_str().unwrap()]);
+    args.extend([
+        "--set",
+        "delta=1e-4",
+        "--runs",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let (ok, _, stderr) = dp_explorer(&args);
     assert!(ok, "{stderr}");
     assert_statement(&out, "1e-4", "training sample");
