@@ -207,8 +207,8 @@ fn frequencies(epsilon: f64, delta: f64, mu: Option<f64>) -> String {
         "from TPR ≤ e^ε·FPR + δ"
     };
     format!(
-        "In frequencies: of 100 people in the data and 100 not in it, an attacker who wrongly accuses at most 1 of \
-         the 100 outsiders finds on average at most {found} of the 100 insiders ({source}; guessing alone finds 1)."
+        "In frequencies: of 100 people in the data and 100 not in it, an attacker whose test wrongly accuses on \
+         average at most 1 of the 100 outsiders finds on average at most {found} of the 100 insiders ({source}; guessing alone finds 1)."
     )
 }
 

@@ -83,7 +83,7 @@ test('the dpgd-quick preset runs to done with ink on every chart and rows in eve
   // It opens with the ε spent in an attacker's terms: the posterior bound and the (FPR, TPR) picture.
   assert.match(first, /at most \d+(\.\d)? % sure/);
   // and as frequencies, from the run's exact trade-off curve (a Gaussian run).
-  assert.match(first, /wrongly accuses at most 1 of the 100 outsiders finds on average at most \d+(\.\d)? of the 100 insiders \(from this run's exact trade-off curve/);
+  assert.match(first, /wrongly accuses on average at most 1 of the 100 outsiders finds on average at most \d+(\.\d)? of the 100 insiders \(from this run's exact trade-off curve/);
   assert.equal(await reports.first().locator('.attacker svg[role="img"] polygon.region').count(), 1);
   assert.ok(!(await page.isDisabled('#export-csv')));
   assert.deepEqual(errors, []);
