@@ -33,7 +33,8 @@ pub const CLAIMS: &[Claim] = &[
     },
     Claim {
         id: "jl-error-falls-with-eps",
-        text: "The private learner's 0-1 error falls as ε grows (by at least a fifth from the smallest ε to the largest).",
+        text: "The private learner's 0-1 error falls as ε grows (by at least a fifth from the smallest ε to the largest, no step up over 10 % \
+               between neighbours).",
         scope: Scope {
             text: "random candidates (with the exact cover's 16 the mechanism finds the best already at a small ε)",
             within: |s| s.is("cover", "random"),

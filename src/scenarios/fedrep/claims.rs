@@ -37,7 +37,8 @@ pub const CLAIMS: &[Claim] = &[
     },
     Claim {
         id: "fedrep-risk-falls-with-eps",
-        text: "Private FedRep's risk falls as ε grows (by at least a fifth from the smallest ε to the largest).",
+        text: "Private FedRep's risk falls as ε grows (by at least a fifth from the smallest ε to the largest, no step up over 10 % \
+               between neighbours).",
         scope: EVERY_RUN,
         check: risk_falls,
     },

@@ -21,7 +21,8 @@ const RGRAD: &str = "DP-RGrad (Alg. 2)";
 pub const CLAIMS: &[Claim] = &[
     Claim {
         id: "trace-error-falls-with-eps",
-        text: "DP-RGrad's error falls as ε grows (by at least a fifth from the smallest ε to the largest).",
+        text: "DP-RGrad's error falls as ε grows (by at least a fifth from the smallest ε to the largest, no step up over 10 % \
+               between neighbours).",
         scope: EVERY_RUN,
         check: error_falls_with_epsilon,
     },
@@ -33,7 +34,8 @@ pub const CLAIMS: &[Claim] = &[
     },
     Claim {
         id: "trace-error-falls-with-n",
-        text: "At every ε, DP-RGrad's error falls as n grows (by at least a fifth from the smallest n to the largest).",
+        text: "At every ε, DP-RGrad's error falls as n grows (by at least a fifth from the smallest n to the largest, no step up over \
+               10 % between neighbours).",
         scope: EVERY_RUN,
         check: error_falls_with_n,
     },
