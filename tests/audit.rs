@@ -494,6 +494,54 @@ mod every_scenario {
         }
     }
 
+    /// The page's estimate on a machine the probe measured: each release
+    /// scaled by the machine's factor for its kind of work (DP-GD's products
+    /// are dense work, the others scalar), the runs per side unchanged.
+    #[test]
+    fn the_audit_estimate_scales_with_the_machine_by_its_kind_of_work() {
+        use dp_explorer::scenarios::machine::Machine;
+        let slow_scalar = Machine {
+            scalar: 2.0,
+            dense: 1.0,
+        };
+        let slow_dense = Machine {
+            scalar: 1.0,
+            dense: 3.0,
+        };
+        for s in SCENARIOS.iter().filter(|s| s.has_audit()) {
+            let info = s.info();
+            let &(_, preset, settings, _) = SMALL.iter().find(|c| c.0 == info.id).unwrap();
+            let run = start_audit(preset, settings, AuditOptions::default()).unwrap();
+            let reference = run.estimated_wasm_seconds();
+            assert_eq!(
+                run.estimated_wasm_seconds_on(&Machine::REFERENCE),
+                reference
+            );
+            let (scalar, dense) = if info.id == "dpgd" {
+                (1.0, 3.0)
+            } else {
+                (2.0, 1.0)
+            };
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+            assert!(
+                close(
+                    run.estimated_wasm_seconds_on(&slow_scalar),
+                    scalar * reference
+                ),
+                "{}",
+                info.id
+            );
+            assert!(
+                close(
+                    run.estimated_wasm_seconds_on(&slow_dense),
+                    dense * reference
+                ),
+                "{}",
+                info.id
+            );
+        }
+    }
+
     #[test]
     fn every_audit_under_every_relation_stays_under_its_claim_and_catches_a_broken_run() {
         let mut audited = 0;

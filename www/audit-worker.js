@@ -26,7 +26,7 @@ self.onmessage = async (event) => {
       const a = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
       const [, total] = a.progress();
       self.postMessage({
-        type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(), total,
+        type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(msg.machine ?? undefined), total,
         sized: a.size_words() ?? null, resized: a.resized(),
       });
       a.free();
@@ -50,7 +50,7 @@ self.onmessage = async (event) => {
   }
   const started = performance.now();
   post({
-    type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds(), runs: auditor.runs(),
+    type: 'progress', done: 0, total: auditor.progress()[1], estimate: auditor.estimated_seconds(msg.machine ?? undefined), runs: auditor.runs(),
     sized: auditor.size_words() ?? null,
   });
   const slice = () => {

@@ -131,7 +131,7 @@ export class AuditPanel {
       this.ensureWorker();
       this.worker.postMessage({
         type: 'plan', plan, preset: cur.preset, fields: cur.fields, runs,
-        mode: $('audit-mode').value, broken: $('audit-broken').checked, seed: 1,
+        mode: $('audit-mode').value, broken: $('audit-broken').checked, seed: 1, machine: this.machine(),
       });
     }, 150);
   }
@@ -208,7 +208,13 @@ export class AuditPanel {
       mode: $('audit-mode').value,
       broken: $('audit-broken').checked,
       seed: 1,
+      machine: this.machine(),
     });
+  }
+
+  /** This machine's factors over the one the estimates were fitted on (the page's probe), or none. */
+  machine() {
+    return this.o.machine ? this.o.machine() : null;
   }
 
   stop() {

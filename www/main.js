@@ -774,6 +774,8 @@ async function main() {
       if (lastSnapshot) explain.show(lastSnapshot.privacy, auditRows());
     },
     current: () => (validate().errors.length ? null : { preset: currentPreset(), fields: form.read(), info }),
+    // The estimate is scaled to this machine as the sweep's is (the default runs are not).
+    machine: () => machineFactors($('estimate')),
   });
   await new Promise((ok) => setTimeout(ok, 0));
   const { errors, unplaced } = validate();

@@ -33,6 +33,7 @@ mod target;
 mod view;
 
 use super::error::ConfigError;
+use super::machine::Machine;
 use super::WASM_FACTOR;
 use crate::privacy::audit::{audit_bounds, threshold_from_holdout};
 pub use dirac::{canary_words, dirac_targets, ClippedRounds};
@@ -124,11 +125,20 @@ fn target_cost(t: &AuditTarget, runs: usize) -> f64 {
     2.0 * r * t.seconds_per_run + holdout
 }
 
-/// Seconds in one wasm worker of the game over `targets` at `runs` per side.
+/// Seconds in one wasm worker of the reference machine of the game over
+/// `targets` at `runs` per side.
 fn wasm_cost(targets: &[AuditTarget], runs: usize) -> f64 {
+    wasm_cost_on(targets, runs, &Machine::REFERENCE)
+}
+
+/// Seconds in one wasm worker of `machine`: each target's cost times its wasm
+/// factor and the machine's factor for its kind of work.
+fn wasm_cost_on(targets: &[AuditTarget], runs: usize, machine: &Machine) -> f64 {
     targets
         .iter()
-        .map(|t| target_cost(t, runs) * t.wasm_factor.unwrap_or(WASM_FACTOR))
+        .map(|t| {
+            target_cost(t, runs) * t.wasm_factor.unwrap_or(WASM_FACTOR) * machine.factor(t.work)
+        })
         .sum()
 }
 
@@ -439,6 +449,13 @@ impl AuditRun {
     /// times each target's wasm factor ([`WASM_FACTOR`] unless it has its own).
     pub fn estimated_wasm_seconds(&self) -> f64 {
         wasm_cost(&self.targets, self.options.runs)
+    }
+
+    /// Seconds in one wasm worker of `machine` (the page passes the factors
+    /// its probe measured; the default runs stay those of the reference
+    /// machine, so an audit's runs do not depend on the machine).
+    pub fn estimated_wasm_seconds_on(&self, machine: &Machine) -> f64 {
+        wasm_cost_on(&self.targets, self.options.runs, machine)
     }
 
     /// The bound a sweep has, for an audit: an error at `runs` when the

@@ -104,6 +104,14 @@ impl Machine {
     pub fn seconds(&self, scalar: f64, dense: f64) -> f64 {
         scalar * self.scalar + dense * self.dense
     }
+
+    /// This machine's factor for work of `kind`.
+    pub fn factor(&self, kind: ProbeKind) -> f64 {
+        match kind {
+            ProbeKind::Scalar => self.scalar,
+            ProbeKind::Dense => self.dense,
+        }
+    }
 }
 
 /// The kinds of probe work.

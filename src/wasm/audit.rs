@@ -62,9 +62,13 @@ impl Auditor {
     }
 
     /// Seconds the whole audit takes in one wasm worker, estimated before it
-    /// runs (the audit is refused above the limit a sweep has).
-    pub fn estimated_seconds(&self) -> f64 {
-        self.inner.estimated_wasm_seconds()
+    /// runs (the audit is refused above the limit a sweep has), on a machine
+    /// whose `machine_factors` are `[scalar, dense]` (none: the reference
+    /// machine; the default runs per side never depend on the machine).
+    pub fn estimated_seconds(&self, machine: Option<Vec<f64>>) -> Result<f64, JsError> {
+        Ok(self
+            .inner
+            .estimated_wasm_seconds_on(&super::machine::machine_of(machine)?))
     }
 
     /// Runs per side: the ones asked for, or the default (asked for with 0:

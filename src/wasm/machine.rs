@@ -40,7 +40,7 @@ pub fn estimated_page_seconds(
         .map_err(|errors| errors_to_js(&errors))
 }
 
-fn machine_of(factors: Option<Vec<f64>>) -> Result<Machine, JsError> {
+pub(super) fn machine_of(factors: Option<Vec<f64>>) -> Result<Machine, JsError> {
     match factors.as_deref() {
         Some(&[scalar, dense]) => Ok(Machine { scalar, dense }),
         Some(_) => Err(JsError::new("machine: give [scalar, dense] factors")),

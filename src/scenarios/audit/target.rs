@@ -6,6 +6,7 @@ use crate::privacy::audit::AuditBounds;
 use crate::privacy::Relation;
 use crate::rng::combine;
 use crate::scenarios::error::ConfigError;
+use crate::scenarios::machine::ProbeKind;
 use serde::{Deserialize, Serialize};
 
 /// What the observer sees.
@@ -202,6 +203,9 @@ pub struct AuditTarget {
     /// How much longer a run takes in one wasm worker than natively (None:
     /// the sweeps' [`crate::scenarios::WASM_FACTOR`]).
     pub wasm_factor: Option<f64>,
+    /// The kind of work a run is, for scaling its estimate to the machine
+    /// the audit runs on (the probe's factor of that kind).
+    pub work: ProbeKind,
 }
 
 impl AuditTarget {
@@ -211,6 +215,7 @@ impl AuditTarget {
             seconds_per_run,
             attack: Box::new(attack),
             wasm_factor: None,
+            work: ProbeKind::Scalar,
         }
     }
 

@@ -110,6 +110,7 @@ pub fn classifier_audit_targets(
             claim,
             seconds_per_run: SECONDS_PER_DRAW + main as f64 * SECONDS_PER_CANDIDATE,
             wasm_factor: None,
+            work: crate::scenarios::machine::ProbeKind::Scalar,
             attack: Box::new(ClassifierAudit {
                 scores: scores.clone(),
                 target,

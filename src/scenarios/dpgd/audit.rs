@@ -129,6 +129,8 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
             claim,
             seconds_per_run,
             wasm_factor: Some(WASM_AUDIT_FACTOR),
+            // Matrix-vector products with Φ: the dense kind of work.
+            work: crate::scenarios::machine::ProbeKind::Dense,
             attack: Box::new(DpGdAudit {
                 params: DpGdParams {
                     eta,

@@ -164,6 +164,7 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
                 },
                 seconds_per_run: seconds_per_run(c, n, variant, options.mode),
                 wasm_factor: None,
+                work: crate::scenarios::machine::ProbeKind::Scalar,
                 attack: Box::new(TraceAudit {
                     params: RGradParams {
                         eta: c.eta,
