@@ -111,6 +111,27 @@ pub fn clipped_mean_gradient(
     (clipped, loss)
 }
 
+/// What one DP-GD step computed, stage by stage ([`DpGd::step_in_slow_motion`]).
+#[derive(Clone, Debug)]
+pub struct DpGdStep {
+    /// θ before the step.
+    pub theta_before: DVector<f64>,
+    /// r_i = φ_iᵀθ − y_i of every training sample.
+    pub residuals: Vec<f64>,
+    /// ‖g_i‖ = 2|r_i|‖φ_i‖ of every sample's gradient before clipping.
+    pub raw_norms: Vec<f64>,
+    /// Each sample's clip factor min(1, C/‖g_i‖) (1 without a clip).
+    pub factors: Vec<f64>,
+    /// How many samples were clipped (factor < 1).
+    pub clipped: usize,
+    /// ḡ = (1/n) Σ clip(g_i): what the step moves along, before noise.
+    pub mean_gradient: Vec<f64>,
+    /// The noise added to θ (per coordinate N(0, (√η·2C/n·σ)²)).
+    pub noise: Vec<f64>,
+    /// Training loss at θ before the step.
+    pub loss_before: f64,
+}
+
 /// One DP-GD run as a state machine: `step()` until `is_done()`.
 #[derive(Clone, Debug)]
 pub struct DpGd {
@@ -180,13 +201,77 @@ impl DpGd {
             &mut self.resid,
             &mut self.grad,
         );
-        // θ ← θ + (−η ḡ + N(0, σ² I)): the Gaussian mechanism on the step.
+        self.take_noisy_step(clipped, None);
+    }
+
+    /// θ ← θ + (−η ḡ + N(0, σ² I)) with ḡ in `grad`: the Gaussian mechanism
+    /// on the step. `noise`, when asked, receives the noise drawn (the same
+    /// draws, in the same order, added the same way).
+    fn take_noisy_step(&mut self, clipped: usize, noise: Option<&mut Vec<f64>>) {
         self.grad.iter_mut().for_each(|g| *g *= -self.params.eta);
-        add_gaussian_noise(self.grad.as_mut_slice(), self.noise_std, &mut self.rng);
+        match noise {
+            None => add_gaussian_noise(self.grad.as_mut_slice(), self.noise_std, &mut self.rng),
+            Some(drawn) => {
+                drawn.clear();
+                drawn.resize(self.grad.len(), 0.0);
+                add_gaussian_noise(drawn, self.noise_std, &mut self.rng);
+                // 0 + σz is σz exactly, so g + (0 + σz) is the sum `step` forms.
+                for (g, z) in self.grad.iter_mut().zip(drawn.iter()) {
+                    *g += z;
+                }
+            }
+        }
         self.theta += &self.grad;
         self.t += 1;
         self.last_clipped = clipped;
         self.clipped_total += clipped;
+    }
+
+    /// One step as [`step`](Self::step) takes it (the same θ after it, bit
+    /// for bit), with what each of its stages computed, for a view of the
+    /// mechanism in slow motion: every sample's gradient g_i = 2 r_i φ_i
+    /// before clipping (its norm and its clip factor), the clipped mean ḡ,
+    /// the noise added to θ, and θ before and after. None once T steps are done.
+    pub fn step_in_slow_motion(&mut self) -> Option<DpGdStep> {
+        if self.is_done() {
+            return None;
+        }
+        let data = &*self.data;
+        let theta_before = self.theta.clone();
+        // The raw residuals r = Φθ − y, as clipped_mean_gradient forms them.
+        let mut raw = data.y.clone();
+        raw.gemv(1.0, &data.phi, &self.theta, -1.0);
+        let raw_norms: Vec<f64> = raw
+            .iter()
+            .zip(&data.row_norms)
+            .map(|(r, norm)| 2.0 * r.abs() * norm)
+            .collect();
+        let factors: Vec<f64> = match self.params.clip {
+            Some(c) => raw_norms.iter().map(|&g| clip_factor(g, c)).collect(),
+            None => vec![1.0; raw_norms.len()],
+        };
+        let (clipped, loss_before) = clipped_mean_gradient(
+            &data.phi,
+            &data.y,
+            &data.row_norms,
+            &self.theta,
+            self.params.clip,
+            &mut self.resid,
+            &mut self.grad,
+        );
+        let mean_gradient = self.grad.as_slice().to_vec();
+        let mut noise = Vec::new();
+        self.take_noisy_step(clipped, Some(&mut noise));
+        Some(DpGdStep {
+            theta_before,
+            residuals: raw.as_slice().to_vec(),
+            raw_norms,
+            factors,
+            clipped,
+            mean_gradient,
+            noise,
+            loss_before,
+        })
     }
 
     /// Runs up to `max_steps` more steps; returns how many were taken.

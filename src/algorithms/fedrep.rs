@@ -303,6 +303,45 @@ impl FedRep {
         }
     }
 
+    /// Every user's contribution to the current round, in user order, for a
+    /// view of the round in slow motion: `f(user, ‖∇_i‖_F, clip factor, ∇_i)`
+    /// with ∇_i = g vᵀ (d×k column-major) before clipping, as
+    /// [`block_partials`](Self::block_partials) computes it (the same head
+    /// fit and gradient; its clipped sum adds factor·∇_i in the same order).
+    pub fn for_each_contribution(
+        &mut self,
+        data: &FederatedDataset,
+        mut f: impl FnMut(usize, f64, f64, &[f64]),
+    ) {
+        let (d, k) = (data.d(), data.k());
+        let (b, b_prime) =
+            self.params
+                .batch
+                .batches(data.model.m_train, self.params.rounds, self.round);
+        let mut contribution = vec![0.0; d * k];
+        data.for_each_user(0..data.n(), Part::Train, |user| {
+            let factor = self.user_gradient(user.train, d, k, b.clone(), b_prime.clone());
+            let s = &self.scratch;
+            let norm = dot(&s.g, &s.g).sqrt() * dot(&s.v, &s.v).sqrt();
+            for q in 0..k {
+                for (c, g) in contribution[q * d..(q + 1) * d].iter_mut().zip(&s.g) {
+                    *c = s.v[q] * g;
+                }
+            }
+            f(user.index, norm, factor, &contribution);
+        });
+    }
+
+    /// ξ of the current round: the noise [`apply_partials`](Self::apply_partials)
+    /// adds to the mean clipped gradient (drawn again from the round's own
+    /// stream: the same draws, d×k column-major).
+    pub fn round_noise(&self, len: usize) -> Vec<f64> {
+        let mut rng = self.noise.release(self.round as u64);
+        let mut xi = vec![0.0; len];
+        add_gaussian_noise(&mut xi, self.params.sigma, &mut rng);
+        xi
+    }
+
     /// Final heads on S¹ with U_T (Alg. 1 line 12) and the population risk.
     pub fn finish(&mut self, data: &FederatedDataset) -> FinalRisk {
         final_risk(data, &self.u)

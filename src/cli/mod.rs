@@ -13,6 +13,7 @@ pub mod machine;
 pub mod merge;
 pub mod resume;
 pub mod shard;
+pub mod step;
 pub mod sweep;
 
 pub use errors::CliError;
@@ -45,6 +46,8 @@ pub enum Command {
     Account(account::AccountArgs),
     /// Attack a preset's private runs and write lower bounds on ε beside the accountant's.
     Audit(audit::AuditArgs),
+    /// One private round of a preset's run in slow motion: clipped, summed, noised, stepped (this project's extension).
+    Step(step::StepArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -69,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Describe(args) => describe::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Sweep(args) => sweep::run(&args),
+        Command::Step(args) => step::run(&args),
     };
     match outcome {
         Ok(text) => {

@@ -14,6 +14,7 @@
 use super::audit::{AuditOptions, AuditTargets, SizeField};
 use super::claims::Claim;
 use super::field::{Checked, Config};
+use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
     ChartInfo, ConfigError, Estimate, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
@@ -124,6 +125,10 @@ impl<R> Default for Rows<R> {
 /// An audit of a scenario's private releases, from its checked config.
 pub type AuditFn<C> = fn(&Checked<C>, &AuditOptions) -> AuditTargets;
 
+/// One private round of a scenario's run in slow motion, from its checked
+/// config ([`super::round`]).
+pub type RoundFn<C> = fn(&Checked<C>, RoundRequest) -> Result<RoundTrace, Vec<ConfigError>>;
+
 /// The setting that sizes a scenario's audit (its records), which a default
 /// audit too slow at the preset's size lowers ([`super::audit::AuditRun::sized`]).
 pub struct AuditSizeBy<C> {
@@ -156,6 +161,9 @@ pub trait Experiment: Send + Sync + 'static {
     const AUDIT: Option<AuditFn<Self::Config>> = None;
     /// The setting that sizes its audit, if a default audit may lower it.
     const AUDIT_SIZE: Option<AuditSizeBy<Self::Config>> = None;
+    /// Its round in slow motion, if it has one (the page's "Look inside one
+    /// round", `dp-explorer step`).
+    const ROUND: Option<RoundFn<Self::Config>> = None;
 
     /// Its sweep, or the share of it of `shard` (a scenario that does not
     /// split is only ever given the whole sweep).
@@ -260,6 +268,15 @@ pub trait Experiment: Send + Sync + 'static {
     ) -> Result<Self::Sweep, Vec<ConfigError>> {
         Err(vec![no_user_split(Self::ABOUT.id)])
     }
+}
+
+fn no_round(id: &str) -> ConfigError {
+    ConfigError::invalid(
+        "preset",
+        format!(
+            "the {id} scenario has no round in slow motion yet (Private FedRep and DP-GD have one)"
+        ),
+    )
 }
 
 fn no_user_split(id: &str) -> ConfigError {
@@ -725,6 +742,18 @@ impl<E: Experiment> Scenario for Adapter<E> {
 
     fn has_audit(&self) -> bool {
         E::AUDIT.is_some()
+    }
+
+    fn round(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        request: RoundRequest,
+    ) -> Result<RoundTrace, Vec<ConfigError>> {
+        match E::ROUND {
+            Some(round) => round(&Self::config_of(preset, pairs)?, request),
+            None => Err(vec![no_round(E::ABOUT.id)]),
+        }
     }
 
     fn audit_size(&self, preset: &str, pairs: &[(&str, &str)]) -> Option<SizeField> {

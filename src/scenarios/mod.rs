@@ -26,6 +26,7 @@ pub mod labels;
 pub mod machine;
 pub mod privacy_entries;
 pub mod registry;
+pub mod round;
 pub mod shards;
 pub mod statement;
 pub mod table;
@@ -465,6 +466,16 @@ pub trait Scenario: Sync {
     fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> StartResult;
     /// Whether [`Scenario::audit_targets`] has an audit (the page offers it).
     fn has_audit(&self) -> bool;
+    /// One private round of the run of these settings in slow motion
+    /// ([`round::RoundTrace`]); an error naming `preset` for a scenario
+    /// without one, `round` for a round outside the run, or the field that
+    /// makes the run non-private.
+    fn round(
+        &self,
+        preset: &str,
+        pairs: &[(&str, &str)],
+        request: round::RoundRequest,
+    ) -> Result<round::RoundTrace, Vec<ConfigError>>;
     /// The private releases an audit attacks, each with its worst-case canary
     /// and the attack's score ([`audit::AuditTarget`]); a scenario without one
     /// says so at `preset`.

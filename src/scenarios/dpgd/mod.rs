@@ -15,6 +15,7 @@ pub mod claims;
 pub mod config;
 pub mod cost;
 pub mod plan;
+pub mod round;
 mod rows;
 pub mod run;
 
@@ -24,7 +25,7 @@ use self::run::{write_csv, DpGdRow, DpGdSweep, Method};
 use crate::plot::ChartSpec;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::{About, AuditFn, Experiment, Sweep};
+use crate::scenarios::adapter::{About, AuditFn, Experiment, RoundFn, Sweep};
 use crate::scenarios::explain::{attacker_reading, ExplainEntry};
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, Table};
@@ -153,6 +154,7 @@ impl Experiment for DpGd {
         claims: claims::CLAIMS,
         metrics: &["test_loss", "train_loss", "excess_risk"],
     };
+    const ROUND: Option<RoundFn<DpGdConfig>> = Some(round::round_of);
     const AUDIT: Option<AuditFn<DpGdConfig>> = Some(audit::dpgd_audit_targets);
 
     fn start(config: Checked<DpGdConfig>, shard: Shard) -> Result<DpGdRun, Vec<ConfigError>> {

@@ -26,7 +26,7 @@ use self::charts::{angle_table, charts_for_config, method_name, risk_table};
 use self::config::{FedRepConfig, PRESETS};
 use self::results::{angle_csv, csv_string, AngleCurve, ResultRow};
 use self::run::{merge_shards, FedRepSweep};
-use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment};
+use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, RoundFn};
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
@@ -168,6 +168,7 @@ impl Experiment for FedRep {
         claims: claims::CLAIMS,
         metrics: &["excess_risk", "mse"],
     };
+    const ROUND: Option<RoundFn<FedRepConfig>> = Some(run::round::round_of);
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
     const AUDIT_SIZE: Option<AuditSizeBy<FedRepConfig>> = Some(audit::AUDIT_SIZE);
 

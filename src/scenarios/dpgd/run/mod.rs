@@ -70,12 +70,15 @@ impl RunKind {
 
 /// Runs with the same (p, ε, η, T) share their noise stream (on either path).
 fn noise_key(p: usize, run: &RunSpec) -> u64 {
+    noise_key_of(p, run.epsilon, run.params.eta, run.params.steps)
+}
+
+/// [`noise_key`] of a run of width p at ε with step η and T steps (the slow-motion
+/// round replays that stream).
+pub(crate) fn noise_key_of(p: usize, epsilon: f64, eta: f64, steps: usize) -> u64 {
     rng::combine(
-        rng::combine(
-            rng::combine(p as u64, run.epsilon.to_bits()),
-            run.params.eta.to_bits(),
-        ),
-        run.params.steps as u64,
+        rng::combine(rng::combine(p as u64, epsilon.to_bits()), eta.to_bits()),
+        steps as u64,
     )
 }
 

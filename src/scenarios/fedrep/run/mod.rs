@@ -24,6 +24,7 @@ use crate::scenarios::RunError;
 
 mod group;
 mod record;
+pub mod round;
 mod runs;
 mod sweep;
 mod user_split;

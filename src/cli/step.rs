@@ -1,0 +1,61 @@
+//! `dp-explorer step`: one private round of a preset's run in slow motion
+//! (the page's "Look inside one round"): each contribution's norm before
+//! clipping, the clip bound and the share clipped, the clipped sum, the
+//! noise's σ and norm, the release, the model's step, and the 2-D picture's
+//! points (`--json`). This project's teaching extension; the round itself is
+//! the paper's algorithm, replayed from the run's own data and noise.
+
+use super::args::{preset_and_pairs, SettingsArgs};
+use super::errors::CliError;
+use crate::scenarios::round::RoundRequest;
+use crate::scenarios::{self};
+
+#[derive(clap::Args, Debug)]
+pub struct StepArgs {
+    /// The preset (Private FedRep's and DP-GD's; `sweep --help` lists them). The run shown is the
+    /// one at the first ε of the list (DP-GD: at the widest p), of the first seed.
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Override a setting, as for `sweep` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The run's seed (as `--set seed=S`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The round to show, from 1 to the run's rounds (DP-GD: its steps).
+    #[arg(long)]
+    pub round: usize,
+    /// Print the round as JSON (every number, the picture's points).
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &StepArgs) -> Result<String, CliError> {
+    let (preset, pairs) = preset_and_pairs(SettingsArgs {
+        preset: args.preset.as_deref(),
+        set: &args.set,
+        seed: args.seed,
+        ..SettingsArgs::default()
+    })?;
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let (scenario, name) = scenarios::by_preset(&preset)?;
+    let trace = scenario.round(name, &pairs, RoundRequest { round: args.round })?;
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&trace)
+            .map_err(|e| CliError::argument("--json", e.to_string()))?;
+        text.push('\n');
+        return Ok(text);
+    }
+    let mut out = format!("{}: {}\n", trace.method, trace.run);
+    for line in trace.stage_lines() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(
+        "(this project's extension: one round of the paper's algorithm replayed from the run's data and noise; --json prints every number)\n",
+    );
+    Ok(out)
+}

@@ -1,0 +1,118 @@
+//! One private round in slow motion (the "Look inside one round" view and
+//! `dp-explorer step`): the round replayed through the view's code path ends
+//! exactly where the run's own path does, and its numbers say what the
+//! stages did (the clipped share, the sum's bound, the noise's size).
+
+use dp_explorer::scenarios::dpgd::config::DpGdConfig;
+use dp_explorer::scenarios::dpgd::round::{dpgd_round, run_after};
+use dp_explorer::scenarios::field::Config;
+use dp_explorer::scenarios::round::{RoundRequest, RoundTrace};
+
+/// The stages' numbers agree with one another as the issue states them.
+fn check_stages(t: &RoundTrace) {
+    let n = t.raw_norms.len();
+    let above = t.raw_norms.iter().filter(|&&g| g > t.clip).count();
+    assert_eq!(t.clipped_fraction, above as f64 / n as f64);
+    assert!(
+        t.sum_norm <= n as f64 * t.clip * (1.0 + 1e-12),
+        "{} > {n}·{}",
+        t.sum_norm,
+        t.clip
+    );
+    // ‖noise‖²/(σ²·dims) is χ²/dims: within [0.8, 1.25] all but never at
+    // 1000+ coordinates (DP-GD's 2000); FedRep's 100 are pooled over rounds in
+    // tests/cli_step.rs.
+    if t.noise_dims >= 1000 {
+        let ratio = t.noise_norm * t.noise_norm / (t.sigma * t.sigma * t.noise_dims as f64);
+        assert!(
+            (0.8..=1.25).contains(&ratio),
+            "‖noise‖²/(σ²·dims) = {ratio}"
+        );
+    }
+    // The picture: the sum on the first axis, the noise and the release in the plane exactly.
+    assert!((t.plane.sum[0] - t.sum_norm).abs() <= 1e-9 * t.sum_norm);
+    assert!(t.plane.sum[1].abs() <= 1e-9 * t.sum_norm);
+    let noise = t.plane.noise[0].hypot(t.plane.noise[1]);
+    assert!((noise - t.noise_norm).abs() <= 1e-9 * t.noise_norm);
+    let release = t.plane.release[0].hypot(t.plane.release[1]);
+    assert!((release - t.release_norm).abs() <= 1e-9 * t.release_norm);
+    assert_eq!(t.plane.contributions.len(), t.plane.drawn.len());
+    assert!(t.plane.drawn.len() == n.min(dp_explorer::scenarios::round::MOST_DRAWN));
+}
+
+#[test]
+fn a_dpgd_round_in_slow_motion_is_the_runs_own_step_bit_for_bit() {
+    let config = DpGdConfig::from_pairs("dpgd-quick", [("epsilons", "2")])
+        .unwrap()
+        .into_inner();
+    let steps = {
+        let p = *config.p_grid.iter().max().unwrap();
+        config.schedule(p, config.time_scale).1
+    };
+    for round in [1, steps.div_ceil(2), steps] {
+        let (trace, theta) = dpgd_round(&config, RoundRequest { round }).unwrap();
+        let own = run_after(&config, round).unwrap();
+        assert_eq!(theta.len(), own.len());
+        assert!(
+            theta
+                .iter()
+                .zip(own.iter())
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "round {round}: θ after the slow-motion step differs from the run's"
+        );
+        assert_eq!(
+            (trace.round, trace.rounds, trace.unit),
+            (round, steps, "sample")
+        );
+        check_stages(&trace);
+        // The step moved the model and the loss is measured on both sides.
+        assert!(trace.step.change_norm > 0.0 && trace.step.before.is_finite());
+    }
+}
+
+#[test]
+fn a_round_outside_the_run_is_refused_at_the_round_field() {
+    let config = DpGdConfig::from_pairs("dpgd-quick", [("epsilons", "2")])
+        .unwrap()
+        .into_inner();
+    for round in [0, 1_000_000] {
+        let errors = dpgd_round(&config, RoundRequest { round }).unwrap_err();
+        assert_eq!(errors.field(), "round", "{errors}");
+    }
+}
+
+#[test]
+fn a_fedrep_round_in_slow_motion_is_the_sweeps_own_round_bit_for_bit() {
+    use dp_explorer::scenarios::fedrep::config::FedRepConfig;
+    use dp_explorer::scenarios::fedrep::run::round::fedrep_round;
+    use dp_explorer::scenarios::fedrep::run::FedRepSweep;
+    let pairs = [("n", "2000"), ("epsilons", "1"), ("altmin", "off")];
+    let checked = FedRepConfig::from_pairs("fedrep-paper", pairs).unwrap();
+    let config = checked.clone().into_inner();
+    // The sweep's own curve of Private FedRep at ε = 1.
+    let mut sweep = FedRepSweep::new(checked).unwrap();
+    sweep.run_to_end().unwrap();
+    let curve = sweep
+        .curves()
+        .into_iter()
+        .find(|c| c.method == "private-fedrep" && c.epsilon == Some(1.0))
+        .unwrap();
+    let rounds = config.rounds;
+    for round in [1, rounds] {
+        let (trace, _, _) = fedrep_round(&config, RoundRequest { round }).unwrap();
+        assert_eq!(
+            trace.step.before.to_bits(),
+            curve.angles[round - 1].to_bits(),
+            "round {round}"
+        );
+        assert_eq!(
+            trace.step.after.to_bits(),
+            curve.angles[round].to_bits(),
+            "round {round}"
+        );
+        assert_eq!((trace.unit, trace.raw_norms.len()), ("user", 2000));
+        check_stages(&trace);
+    }
+    let refused = fedrep_round(&config, RoundRequest { round: rounds + 1 }).unwrap_err();
+    assert_eq!(refused.field(), "round");
+}
