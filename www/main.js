@@ -20,6 +20,7 @@ import { ExplainPanel } from './explain.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
+import { RoundView } from './round-view.js';
 import { missingPresetText, setMode, wireLinks, wireModes } from './links.js';
 import { claimsList, showClaims } from './claims.js';
 import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
@@ -32,6 +33,7 @@ const body = document.body;
 
 const form = new SettingsForm($('fields'), selectValue);
 const explain = new ExplainPanel($('privacy-content'));
+const roundView = new RoundView($('privacy-panel'), { textScale });
 let infos = []; // every ScenarioInfo, in registry order
 let info = null; // the current scenario
 const views = new Map(); // chart id -> ChartView (every scenario's; others hidden)
@@ -140,6 +142,7 @@ function applyScenario(id) {
   selected = null;
   previous = null;
   buildCharts(info);
+  roundView.scenario(info);
   body.dataset.scenario = id;
   $('scenario-look').textContent = info.look_at;
   $('scenario-lede').textContent = info.lede;
@@ -385,6 +388,7 @@ function afterDraw(view, ctx) {
 let markFrame = null;
 function selectValue(name, value, { committed = false } = {}) {
   selected = { name, value };
+  if (name === 'epsilons') roundView.selectEpsilon(value);
   // Released (or a key, or a link): the link selects it too (a value added to the list is written by the edit).
   if (committed) writeUrl();
   if (markFrame) return;
@@ -449,6 +453,7 @@ function clearResults(message) {
   $('stale-note').hidden = true;
   setExportsEnabled(false);
   explain.clear(message);
+  roundView.show(null);
   $('progress').value = 0;
   showAllClaims();
 }
@@ -486,6 +491,8 @@ function render(snap, then) {
   // The claims' marks keep the previous run's verdicts (faded) until this run's are in.
   $('results').classList.toggle('replacing', !!replacing);
   if (!replacing) showAllClaims();
+  // A finished run: "Look inside one round" replays its settings' round (when opened).
+  if (snap.finished && lastRun) roundView.show(lastRun);
   renderCost = { ms: performance.now() - t0 };
   drawChartsSpread(snap.charts, then, renderCost);
 }

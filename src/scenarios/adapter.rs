@@ -471,6 +471,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 lesson: a.lesson,
                 claims: a.claims,
                 metrics: a.metrics,
+                round: E::ROUND.is_some(),
             }
         })
     }

@@ -131,6 +131,9 @@ pub struct ScenarioInfo {
     /// error): a finite number in every row of any run that ends
     /// (`tests/fuzz_configs.rs` checks it for every scenario).
     pub metrics: &'static [&'static str],
+    /// Whether one private round of its runs can be shown in slow motion
+    /// ([`Scenario::round`]; the page's "Look inside one round").
+    pub round: bool,
 }
 
 /// wasm in a worker against the native time: the Private FedRep benchmarks'

@@ -90,6 +90,11 @@ pub struct RoundTrace {
     pub signal_to_noise: f64,
     pub plane: Plane,
     pub step: ModelStep,
+    /// σ (on the sum's scale, as `sigma`) that the run's calibration gives
+    /// at other targets ε, as (ε, σ) pairs in increasing ε: the run's ε list
+    /// and a grid from 0.05 to 100, for a live ε slider that rescales the same
+    /// noise draw (the noise at ε′ is this round's draw times σ(ε′)/σ).
+    pub sigma_by_epsilon: Vec<[f64; 2]>,
 }
 
 /// The `drawn` contributions of `count`: all when few, else an evenly spaced sample.
@@ -242,7 +247,24 @@ impl RoundTrace {
             signal_to_noise: measured.signal_to_noise,
             plane,
             step,
+            sigma_by_epsilon: Vec::new(),
         }
+    }
+
+    /// The trace with σ at other ε from `sigma_at` (None where the
+    /// calibration gives none), over the run's `epsilons` and the grid.
+    pub fn with_sigmas(mut self, epsilons: &[f64], sigma_at: impl Fn(f64) -> Option<f64>) -> Self {
+        let mut at: Vec<f64> = (0..=40)
+            .map(|i| 0.05 * (2000.0f64).powf(i as f64 / 40.0))
+            .chain(epsilons.iter().copied())
+            .collect();
+        at.sort_by(f64::total_cmp);
+        at.dedup();
+        self.sigma_by_epsilon = at
+            .into_iter()
+            .filter_map(|e| sigma_at(e).filter(|s| s.is_finite() && *s > 0.0).map(|s| [e, s]))
+            .collect();
+        self
     }
 
     /// The stages in words, one line each (the CLI prints them; the page

@@ -10,7 +10,7 @@
 //! One file per domain: `registry.rs` (the scenarios' descriptions, presets,
 //! checking settings), `runner.rs` (a sweep driven step by step, its shards and
 //! their merge), `cache.rs` (the page's result cache), `audit.rs`, `machine.rs`
-//! (the machine probe and the time estimates), `drawing.rs` (charts on a canvas
+//! (the machine probe and the time estimates), `round.rs` (one private round in slow motion), `drawing.rs` (charts on a canvas
 //! or as SVG), `bench.rs` and `accounting.rs` (ε and σ for the explain panel).
 //! This file: the TypeScript shapes, the panic hook, and the conversions every
 //! file shares.
@@ -22,6 +22,7 @@ mod cache;
 mod drawing;
 mod machine;
 mod registry;
+mod round;
 mod runner;
 
 pub use accounting::{epsilon_for_sigma, epsilon_for_stages, sigma_for_epsilon};
@@ -33,6 +34,7 @@ pub use machine::{estimated_page_seconds, estimated_seconds, machine_factors, ma
 pub use registry::{
     default_preset, describe_json, find_preset, preset_fields, scenarios, validate_fields,
 };
+pub use round::round_trace;
 pub use runner::{merge, split_by_users, Runner};
 
 use crate::scenarios::{self, ConfigError};
@@ -86,8 +88,25 @@ export interface ScenarioInfo {
   claims: { id: string; text: string; scope: { text: string } }[];
   /** The results.csv columns that measure the outcome: a finite number in every row. */
   metrics: string[];
+  /** Whether one private round of its runs can be shown in slow motion (round_trace). */
+  round: boolean;
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
+}
+/** One private round in slow motion (round_trace): every number on the scale of the clipped sum Σ clip(g_i). */
+export interface RoundTrace {
+  method: string; run: string; unit: string; round: number; rounds: number; epsilon: number; delta: number;
+  /** Each contribution's norm before clipping (all of them). */
+  raw_norms: number[];
+  clip: number; clipped_fraction: number; sum_norm: number; non_private_sum_norm: number;
+  /** σ per coordinate of the noise added to the sum, in noise_dims coordinates. */
+  sigma: number; noise_dims: number; noise_norm: number; release_norm: number; signal_to_noise: number;
+  /** The plane of the sum (first axis) and of the noise's part orthogonal to it; at most 400 contributions drawn. */
+  plane: { drawn: number[]; contributions: [number, number][]; clipped: [number, number][]; sum: [number, number];
+    noise: [number, number]; release: [number, number]; non_private_sum: [number, number] };
+  step: { measure: string; before: number; after: number; change_norm: number };
+  /** σ at other target ε (the run's calibration), [ε, σ] in increasing ε. */
+  sigma_by_epsilon: [number, number][];
 }
 /** An audit's charts, their tables, audit.csv and scores.csv, what the bounds show in words, and the audited releases. */
 export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[]; rows: AuditRow[] }

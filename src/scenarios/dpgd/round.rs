@@ -171,7 +171,23 @@ pub fn dpgd_round(
             change_norm: norm(&change),
         },
     );
-    Ok((trace, theta))
+    // σ at other ε: the same schedule and sensitivity, σ of the sum's scale.
+    let sigma_at = |epsilon: f64| {
+        let multiplier = dpgd_sigma(&SigmaQuery {
+            calibration: c.calibration,
+            epsilon,
+            delta: c.delta,
+            steps,
+            eta: params.eta,
+            sensitivity: r.sensitivity,
+        });
+        let run = DpGdParams {
+            sigma: multiplier,
+            ..params
+        };
+        Some(run.noise_std(c.n) * n / params.eta)
+    };
+    Ok((trace.with_sigmas(&c.epsilons, sigma_at), theta))
 }
 
 /// The scenario's [`crate::scenarios::adapter::Experiment::ROUND`].

@@ -6,6 +6,7 @@
 //! with each user's contribution read beside it.
 
 use super::super::jobs::Job;
+use super::super::plan::plan_private_fedrep;
 use super::{Phase, SeedSweep};
 use crate::algorithms::fedrep::FedRep;
 use crate::data::shared_representation::FederatedDataset;
@@ -136,7 +137,13 @@ pub fn fedrep_round(
             change_norm: (&u_after - &u_before).norm(),
         },
     );
-    Ok((trace, u_after, released))
+    // σ at other ε: the run's calibration, σ̂ on the mean times n.
+    let sigma_at = |epsilon: f64| {
+        plan_private_fedrep(c, epsilon)
+            .ok()
+            .map(|plan| plan.sigma * n as f64)
+    };
+    Ok((trace.with_sigmas(&c.epsilons, sigma_at), u_after, released))
 }
 
 /// The scenario's [`crate::scenarios::adapter::Experiment::ROUND`].
