@@ -6,7 +6,9 @@
 //! `dp-explorer describe --json` and the wasm `describe_json()`, which `make
 //! build` runs in node to write `www/pkg/describe.json` (no native build).
 
-use crate::scenarios::{self, audit::AUDIT_CHARTS, ChartInfo, Coverage, ScenarioInfo, SCENARIOS};
+use crate::scenarios::{
+    self, audit::AUDIT_CHARTS, ChartInfo, Coverage, RunError, ScenarioInfo, SCENARIOS,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -50,7 +52,9 @@ pub fn description() -> Result<Description, String> {
                 .map_err(|e| format!("preset {}: {e}", p.name))?;
             let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let charts = s
-                .merge(p.name, &pairs, &[], Coverage::SoFar)
+                .configure(p.name, &pairs)
+                .map_err(RunError::from)
+                .and_then(|c| c.merge(&[], Coverage::SoFar))
                 .map_err(|e| format!("preset {}: {e}", p.name))?
                 .charts;
             preset_settings.insert(p.name, PresetDescription { fields, charts });

@@ -137,8 +137,9 @@ fn no_claim_fails_on_the_default_run_of_any_preset_on_seeds_1_to_3() {
     let mut cases = Vec::new();
     let mut skipped = Vec::new();
     for (_, preset) in scenarios::all_presets() {
-        let (scenario, name) = scenarios::by_preset(preset.name).unwrap();
-        let seconds = scenario.estimated_seconds(name, &[]).unwrap();
+        let seconds = scenarios::configure(preset.name, &[])
+            .unwrap()
+            .estimated_seconds();
         if seconds > MAX_SECONDS {
             skipped.push(preset.name);
             continue;

@@ -6,9 +6,9 @@
 use dp_explorer::scenarios::{self, Machine, SCENARIOS};
 
 fn page(preset: &str, pairs: &[(&str, &str)], machine: &Machine) -> f64 {
-    let (s, name) = scenarios::by_preset(preset).unwrap();
-    s.estimated_page_seconds(name, pairs, 2, machine)
+    scenarios::configure(preset, pairs)
         .unwrap_or_else(|e| panic!("{preset} {pairs:?}: {e:?}"))
+        .estimated_page_seconds(2, machine)
 }
 
 #[test]
@@ -43,17 +43,15 @@ fn every_preset_has_a_positive_estimate_that_the_machine_factors_scale_linearly(
                 );
             }
             // One worker takes at least as long as two; the native estimate scales too.
-            let (scenario, name) = scenarios::by_preset(p.name).unwrap();
-            let alone = scenario
-                .estimated_page_seconds(name, &[], 1, &Machine::REFERENCE)
-                .unwrap();
+            let configured = scenarios::configure(p.name, &[]).unwrap();
+            let alone = configured.estimated_page_seconds(1, &Machine::REFERENCE);
             assert!(
                 alone >= one,
                 "{}: 1 worker {alone} < 2 workers {one}",
                 p.name
             );
-            let native = scenario.estimated_seconds(name, &[]).unwrap();
-            let native_slow = scenario.estimated_seconds_on(name, &[], &slow).unwrap();
+            let native = configured.estimated_seconds();
+            let native_slow = configured.estimated_seconds_on(&slow);
             assert!((native_slow / native - 2.0).abs() < 1e-12, "{}", p.name);
         }
     }

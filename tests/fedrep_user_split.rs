@@ -201,17 +201,21 @@ fn partials_from_a_wrong_group_are_refused() {
 
 #[test]
 fn the_cost_model_splits_one_big_run_by_users() {
-    let (s, _) = scenarios::by_preset("fedrep-paper").unwrap();
+    let split = |pairs: &[(&str, &str)], workers| {
+        scenarios::configure("fedrep-paper", pairs)
+            .unwrap()
+            .split_by_users(workers)
+    };
     let big = [("n", "1000000"), ("epsilons", "1"), ("altmin", "off")];
-    assert!(s.split_by_users("fedrep-paper", &big, 2));
-    assert!(!s.split_by_users("fedrep-paper", &big, 1));
+    assert!(split(&big, 2));
+    assert!(!split(&big, 1));
     // Priv-AltMin, small stored sweeps and many runs keep whole runs per worker.
-    assert!(!s.split_by_users("fedrep-paper", &[], 2));
-    assert!(!s.split_by_users("fedrep-paper", &[("altmin", "off")], 2));
-    assert!(!s.split_by_users("fedrep-paper", &[("n", "1000000")], 2));
+    assert!(!split(&[], 2));
+    assert!(!split(&[("altmin", "off")], 2));
+    assert!(!split(&[("n", "1000000")], 2));
     assert!(
         scenarios::start_user_split("fedrep-paper", &[], Shard { index: 0, count: 2 }).is_err()
     );
-    let (dpgd, name) = scenarios::by_preset("dpgd-browser").unwrap();
-    assert!(!dpgd.split_by_users(name, &[], 2));
+    let dpgd = scenarios::configure("dpgd-browser", &[]).unwrap();
+    assert!(!dpgd.split_by_users(2));
 }

@@ -42,8 +42,9 @@ fn every_preset_gives_the_stored_results_byte_for_byte() {
             let parts: Vec<Vec<u8>> = (0..3)
                 .map(|index| common::finished(preset, &pairs, Shard { index, count: 3 }).part())
                 .collect();
-            let merged = scenario
-                .merge(preset, &pairs, &parts, scenarios::Coverage::Whole)
+            let merged = scenarios::configure(preset, &pairs)
+                .unwrap()
+                .merge(&parts, scenarios::Coverage::Whole)
                 .unwrap();
             check_files(case, &merged, "three workers, merged");
         }

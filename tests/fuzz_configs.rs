@@ -10,7 +10,9 @@
 
 use dp_explorer::scenarios::audit::AuditOptions;
 use dp_explorer::scenarios::field::FieldKind;
-use dp_explorer::scenarios::{self, ConfigError, Scenario, ScenarioInfo, Shard, SCENARIOS};
+use dp_explorer::scenarios::{
+    self, ConfigError, Configured, Scenario, ScenarioInfo, Shard, SCENARIOS,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::cell::Cell;
@@ -50,7 +52,7 @@ fn text_for(
 /// where a scenario needs more samples than that; two repeats where it has
 /// them), so that many of them run to the end; then the generated overrides.
 fn case_texts(
-    s: &dyn Scenario,
+    s: &'static dyn Scenario,
     preset: &str,
     overrides: &[(usize, u8, f64, u32)],
 ) -> Vec<(String, String)> {
@@ -58,7 +60,9 @@ fn case_texts(
     let mut texts: Vec<(String, String)> = Vec::new();
     if overrides.len() % 2 == 1 {
         let small = if s
-            .validate(preset, &[("n", "40")])
+            .configure(preset, &[("n", "40")])
+            .err()
+            .unwrap_or_default()
             .iter()
             .any(|e| e.field() == "n")
         {
@@ -107,14 +111,13 @@ fn check_refusals(
 /// ends), whatever it would print. `None`: it ended in an error that says what
 /// to change.
 fn run_small(
-    s: &dyn Scenario,
-    preset: &str,
+    configured: &dyn Configured,
     pairs: &[(&str, &str)],
     seconds: f64,
 ) -> Result<Option<String>, TestCaseError> {
-    let id = s.info().id;
-    let mut run = s
-        .start(preset, pairs, Shard::WHOLE)
+    let id = configured.info().id;
+    let mut run = configured
+        .start(Shard::WHOLE)
         .expect("valid settings start");
     let started = std::time::Instant::now();
     loop {
@@ -220,20 +223,18 @@ fn check(
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let errors = s.validate(preset, &pairs);
-    if !errors.is_empty() {
-        return check_refusals(info, &errors, &["preset", "settings"]);
-    }
+    let configured = match s.configure(preset, &pairs) {
+        Ok(configured) => configured,
+        Err(errors) => return check_refusals(info, &errors, &["preset", "settings"]),
+    };
     // Small runs run to the end; larger ones were validated (their estimate is checked to be finite).
-    let seconds = s
-        .estimated_seconds(preset, &pairs)
-        .expect("valid settings have an estimate");
+    let seconds = configured.estimated_seconds();
     prop_assert!(seconds.is_finite() && seconds >= 0.0, "{seconds}");
     if seconds > 0.02 || ran.get() >= 300 {
         return Ok(());
     }
     ran.set(ran.get() + 1);
-    let Some(csv) = run_small(s, preset, &pairs, seconds)? else {
+    let Some(csv) = run_small(configured.as_ref(), &pairs, seconds)? else {
         return Ok(());
     };
     check_metrics(info, &pairs, &csv)?;

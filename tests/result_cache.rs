@@ -1,10 +1,10 @@
-//! The page's result cache (`Scenario::reuse`, `start_skipping`, `merge_beside`):
+//! The page's result cache (`Configured::reuse`, `start_skipping`, `merge_beside`):
 //! after a finished sweep, a sweep of settings that only append to the ε list
 //! computes only the new runs and keeps the others' results; the kept results
 //! beside the new ones must be exactly a full re-run's, bit for bit (the view
 //! as JSON, whose numbers print every bit, and the whole part's bytes).
 
-use dp_explorer::scenarios::{self, Coverage, Kept, Scenario, Shard};
+use dp_explorer::scenarios::{self, Configured, Coverage, Kept, Shard};
 
 /// A test-size Private FedRep sweep (tests/merge_fuzz.rs) with two seeds and
 /// Priv-AltMin: appending an ε renumbers later jobs (Priv-AltMin's, the second
@@ -28,8 +28,8 @@ fn settings(epsilons: &str) -> Vec<(&str, &str)> {
     pairs
 }
 
-fn scenario() -> (&'static dyn Scenario, &'static str) {
-    scenarios::by_preset(PRESET).unwrap()
+fn configured(pairs: &[(&str, &str)]) -> Box<dyn Configured> {
+    scenarios::configure(PRESET, pairs).unwrap()
 }
 
 /// Every shard of `count` run to the end (skipping `skip`), its parts.
@@ -46,10 +46,10 @@ fn parts(pairs: &[(&str, &str)], count: usize, skip: &[usize]) -> Vec<Vec<u8>> {
 
 /// A full sweep's view (as JSON) and its whole part.
 fn full(pairs: &[(&str, &str)]) -> (String, Vec<u8>) {
-    let (s, name) = scenario();
+    let c = configured(pairs);
     let parts = parts(pairs, 2, &[]);
-    let view = s.merge(name, pairs, &parts, Coverage::Whole).unwrap();
-    let whole = s.whole_part(name, pairs, &parts, None).unwrap();
+    let view = c.merge(&parts, Coverage::Whole).unwrap();
+    let whole = c.whole_part(&parts, None).unwrap();
     (serde_json::to_string(&view).unwrap(), whole)
 }
 
@@ -61,13 +61,13 @@ fn cached(
     new: &[(&str, &str)],
     shards: usize,
 ) -> (Kept, String, Vec<u8>) {
-    let (s, name) = scenario();
-    let kept = s.reuse(name, old, old_whole, name, new).unwrap();
+    let c = configured(new);
+    let kept = c.reuse(configured(old).as_ref(), old_whole).unwrap();
     let parts = parts(new, shards, &kept.jobs);
-    let view = s
-        .merge_beside(name, new, &parts, Some(&kept), Coverage::Whole)
+    let view = c
+        .merge_beside(&parts, Some(&kept), Coverage::Whole)
         .unwrap();
-    let whole = s.whole_part(name, new, &parts, Some(&kept)).unwrap();
+    let whole = c.whole_part(&parts, Some(&kept)).unwrap();
     (kept, serde_json::to_string(&view).unwrap(), whole)
 }
 
@@ -107,46 +107,42 @@ fn appending_an_epsilon_keeps_every_earlier_run_and_equals_a_full_rerun() {
 
 #[test]
 fn nothing_is_kept_when_another_setting_or_an_earlier_place_changes() {
-    let (s, name) = scenario();
     let old = settings("1,4");
     let (_, old_whole) = full(&old);
+    let reuse = |old: &[(&str, &str)], new: &[(&str, &str)]| {
+        configured(new).reuse(configured(old).as_ref(), &old_whole)
+    };
     // Another n: every run's numbers change.
     let mut other = settings("1,4,2");
     other.retain(|(k, _)| *k != "n");
     other.push(("n", "240"));
-    assert!(s
-        .reuse(name, &old, &old_whole, name, &other)
-        .unwrap()
-        .jobs
-        .is_empty());
+    assert!(reuse(&old, &other).unwrap().jobs.is_empty());
     // ε = 4 moved to the first place: its noise seed changes, only the references are kept.
     let swapped = settings("4,1");
-    let kept = s.reuse(name, &old, &old_whole, name, &swapped).unwrap();
+    let kept = reuse(&old, &swapped).unwrap();
     assert_eq!(kept.jobs, vec![0, 1, 6, 7]);
     // The results of other settings are refused as the old run's.
-    assert!(s.reuse(name, &swapped, &old_whole, name, &old).is_err());
+    assert!(reuse(&swapped, &old).is_err());
 }
 
 #[test]
 fn a_shard_that_repeats_a_kept_job_is_refused() {
-    let (s, name) = scenario();
     let old = settings("1,4");
     let (_, old_whole) = full(&old);
     let new = settings("1,4,2");
-    let kept = s.reuse(name, &old, &old_whole, name, &new).unwrap();
+    let c = configured(&new);
+    let kept = c.reuse(configured(&old).as_ref(), &old_whole).unwrap();
     // The workers computed everything again: merged beside the kept results, jobs twice.
     let all = parts(&new, 1, &[]);
-    let err = s
-        .merge_beside(name, &new, &all, Some(&kept), Coverage::Whole)
+    let err = c
+        .merge_beside(&all, Some(&kept), Coverage::Whole)
         .unwrap_err();
     assert!(
         err.to_string().contains("kept from the previous run"),
         "{err}"
     );
     // The kept results alone are not the whole sweep.
-    assert!(s
-        .merge_beside(name, &new, &[], Some(&kept), Coverage::Whole)
-        .is_err());
+    assert!(c.merge_beside(&[], Some(&kept), Coverage::Whole).is_err());
 }
 
 #[test]
@@ -163,10 +159,15 @@ fn a_scenario_without_job_keys_keeps_nothing() {
         ("epsilons", "1,2"),
         ("trace_p", "none"),
     ];
-    let (s, name) = scenarios::by_preset("dpgd-quick").unwrap();
-    let (_, mut run) = scenarios::start(name, &pairs, Shard::WHOLE).unwrap();
+    let old = scenarios::configure("dpgd-quick", &pairs).unwrap();
+    let mut run = old.start(Shard::WHOLE).unwrap();
     while !run.step().unwrap() {}
-    let whole = s.whole_part(name, &pairs, &[run.part()], None).unwrap();
-    let kept = s.reuse(name, &pairs, &whole, name, &more).unwrap();
+    let whole = old.whole_part(&[run.part()], None).unwrap();
+    let new = scenarios::configure("dpgd-quick", &more).unwrap();
+    let kept = new.reuse(old.as_ref(), &whole).unwrap();
+    assert!(kept.jobs.is_empty());
+    // A configuration of another scenario keeps nothing of this one's run.
+    let other = scenarios::configure(PRESET, BASE).unwrap();
+    let kept = other.reuse(old.as_ref(), &whole).unwrap();
     assert!(kept.jobs.is_empty());
 }

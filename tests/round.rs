@@ -30,9 +30,16 @@ fn check_stages(t: &RoundTrace) {
         );
     }
     // σ at other ε: the run's own at its ε, and less noise for a larger ε.
-    let at = t.sigma_by_epsilon.iter().find(|p| p[0] == t.epsilon).unwrap();
+    let at = t
+        .sigma_by_epsilon
+        .iter()
+        .find(|p| p[0] == t.epsilon)
+        .unwrap();
     assert_eq!(at[1].to_bits(), t.sigma.to_bits());
-    assert!(t.sigma_by_epsilon.windows(2).all(|w| w[0][0] < w[1][0] && w[0][1] >= w[1][1]));
+    assert!(t
+        .sigma_by_epsilon
+        .windows(2)
+        .all(|w| w[0][0] < w[1][0] && w[0][1] >= w[1][1]));
     // The picture: the sum on the first axis, the noise and the release in the plane exactly.
     assert!((t.plane.sum[0] - t.sum_norm).abs() <= 1e-9 * t.sum_norm);
     assert!(t.plane.sum[1].abs() <= 1e-9 * t.sum_norm);

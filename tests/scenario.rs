@@ -105,8 +105,9 @@ fn the_dpgd_quick_preset_runs_to_the_end_through_the_registry() {
     }
     assert_eq!(lines.count(), 7 * 6 + 2 * 3);
     // Its one part merges back to the same view.
-    let merged = s
-        .merge("dpgd-quick", &[], &[run.part()], scenarios::Coverage::Whole)
+    let merged = scenarios::configure("dpgd-quick", &[])
+        .unwrap()
+        .merge(&[run.part()], scenarios::Coverage::Whole)
         .unwrap();
     assert_eq!(same_view(&merged, &run.view()), Ok(()));
 }
@@ -208,7 +209,7 @@ fn every_preset_of_every_scenario_round_trips_through_text() {
             let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
             // Under another preset of the same scenario, the same text gives the same config.
             let other = info.presets[(info.presets.len() - 1).min(1)].name;
-            assert!(s.validate(p.name, &pairs).is_empty(), "{}", p.name);
+            assert!(s.configure(p.name, &pairs).is_ok(), "{}", p.name);
             assert_eq!(s.preset_fields(other).unwrap().len(), fields.len());
             let (found, name) = scenarios::by_preset(&p.name.to_ascii_uppercase()).unwrap();
             assert_eq!((found.info().id, name), (info.id, p.name));
@@ -252,8 +253,9 @@ fn merged_shards(preset: &str, pairs: &[(&str, &str)], count: usize) -> scenario
     let parts: Vec<Vec<u8>> = (0..count)
         .map(|index| common::finished(preset, pairs, Shard { index, count }).part())
         .collect();
-    let (s, _) = scenarios::by_preset(preset).unwrap();
-    s.merge(preset, pairs, &parts, scenarios::Coverage::Whole)
+    scenarios::configure(preset, pairs)
+        .unwrap()
+        .merge(&parts, scenarios::Coverage::Whole)
         .unwrap()
 }
 
@@ -304,10 +306,11 @@ fn every_lesson_step_sets_valid_settings_of_its_scenario() {
         for step in info.lesson {
             let (found, name) = scenarios::by_preset(step.preset).unwrap();
             assert_eq!(found.info().id, info.id, "{}: {}", info.id, step.title);
-            let errors = found.validate(name, step.settings);
-            assert!(errors.is_empty(), "{}: {errors:?}", step.title);
+            let configured = found
+                .configure(name, step.settings)
+                .unwrap_or_else(|errors| panic!("{}: {errors:?}", step.title));
             // Short enough to run live in class.
-            let seconds = found.estimated_seconds(name, step.settings).unwrap();
+            let seconds = configured.estimated_seconds();
             assert!(seconds < 10.0, "{}: {seconds} s", step.title);
         }
     }
@@ -366,11 +369,10 @@ fn every_first_screen_names_a_chart_and_shows_few_settings() {
 /// lines as the sorted list.
 #[test]
 fn lines_are_in_x_order_whatever_the_order_of_the_lists() {
-    let (s, name) = scenarios::by_preset("trace-paper").unwrap();
     let small = [("repeats", "1"), ("iterations", "3")];
     let view = |pairs: &[(&str, &str)]| {
         let pairs: Vec<(&str, &str)> = small.iter().chain(pairs).copied().collect();
-        let mut run = s.start(name, &pairs, Shard::WHOLE).unwrap();
+        let (_, mut run) = scenarios::start("trace-paper", &pairs, Shard::WHOLE).unwrap();
         scenarios::run_to_end(run.as_mut()).unwrap();
         run.view()
     };
@@ -398,12 +400,48 @@ fn lines_are_in_x_order_whatever_the_order_of_the_lists() {
 
 #[test]
 fn the_estimate_grows_with_the_work() {
-    let (s, name) = scenarios::by_preset("fedrep-paper").unwrap();
-    let small = s.estimated_seconds(name, &[("n", "2000")]).unwrap();
-    let large = s.estimated_seconds(name, &[("n", "200000")]).unwrap();
+    let seconds = |preset: &str, pairs: &[(&str, &str)]| {
+        scenarios::configure(preset, pairs).map(|c| c.estimated_seconds())
+    };
+    let small = seconds("fedrep-paper", &[("n", "2000")]).unwrap();
+    let large = seconds("fedrep-paper", &[("n", "200000")]).unwrap();
     assert!(large > 50.0 * small, "{small} vs {large}");
-    let (s, name) = scenarios::by_preset("dpgd-quick").unwrap();
-    let quick = s.estimated_seconds(name, &[]).unwrap();
+    let quick = seconds("dpgd-quick", &[]).unwrap();
     assert!(quick > 0.0 && quick < 1.0, "{quick}");
-    assert!(s.estimated_seconds(name, &[("n", "x")]).is_err());
+    assert!(seconds("dpgd-quick", &[("n", "x")]).is_err());
+}
+
+/// Settings are checked once, at `configure`: bad ones are refused with every
+/// field's error (what `validate` says), and a configured value's estimate is
+/// the experiment's own on the same config.
+#[test]
+fn configure_refuses_bad_settings_at_their_fields_and_serves_the_same_estimate() {
+    use dp_explorer::scenarios::adapter::Experiment;
+    use dp_explorer::scenarios::fedrep::{config::FedRepConfig, FedRep};
+    use dp_explorer::scenarios::Machine;
+
+    let errors = scenarios::configure("fedrep-paper", &[("n", "x"), ("k", "0")])
+        .err()
+        .unwrap();
+    let fields: Vec<&str> = errors.iter().map(|e| e.field()).collect();
+    assert!(fields.contains(&"n") && fields.contains(&"k"), "{fields:?}");
+    assert_eq!(
+        scenarios::validate("fedrep-paper", &[("n", "x"), ("k", "0")]),
+        errors
+    );
+
+    let pairs = [("n", "3000"), ("epsilons", "1,4")];
+    let configured = scenarios::configure("FEDREP-PAPER", &pairs).unwrap();
+    assert_eq!(configured.preset(), "fedrep-paper");
+    assert_eq!(configured.info().id, "fedrep");
+    let config = FedRepConfig::from_pairs("fedrep-paper", pairs).unwrap();
+    let slow = Machine {
+        scalar: 2.0,
+        dense: 1.5,
+    };
+    assert_eq!(
+        configured.estimated_seconds_on(&slow),
+        FedRep::estimated_seconds(&config, &slow)
+    );
+    assert_eq!(configured.settings(), config.to_fields());
 }

@@ -7,7 +7,7 @@ use super::args::{preset_and_pairs, SettingsArgs};
 use super::errors::CliError;
 use super::files::{create_dir, svg, write_file};
 use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
-use crate::scenarios::{self};
+use crate::scenarios::{self, Configured};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -65,7 +65,13 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         broken: args.broken,
         seed: args.seed,
     };
-    let mut audit = scenarios::start_audit(&preset, &pairs, options)?;
+    scenarios::check_audit_runs(&options)?;
+    let configured = scenarios::configure(&preset, &pairs)?;
+    let mut audit = scenarios::audit_of(
+        configured.as_ref(),
+        options,
+        scenarios::audit::DEFAULT_AUDIT_SECONDS,
+    )?;
     create_dir(&args.out)?;
     let estimate = audit.estimated_seconds();
     // Said before the game starts (the report is printed at the end).
@@ -125,7 +131,7 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
     let path = write_file(
         &args.out,
         scenarios::statement::FILE_NAME,
-        statement(&preset, &pairs, &audit).as_bytes(),
+        statement(configured.as_ref(), &pairs, &audit).as_bytes(),
     )?;
     out.push_str(&format!("wrote {}\n", path.display()));
     for (spec, chart) in view.charts.iter().zip(AUDIT_CHARTS) {
@@ -141,11 +147,15 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
 
 /// The privacy statement of the audited releases: the preset's settings with
 /// the command's over them name the seed.
-fn statement(preset: &str, pairs: &[(&str, &str)], audit: &scenarios::audit::AuditRun) -> String {
-    let Ok((scenario, name)) = scenarios::by_preset(preset) else {
-        return String::new();
-    };
-    let mut settings = scenario.preset_fields(name).unwrap_or_default();
+fn statement(
+    configured: &dyn Configured,
+    pairs: &[(&str, &str)],
+    audit: &scenarios::audit::AuditRun,
+) -> String {
+    let scenario = configured.scenario();
+    let mut settings = scenario
+        .preset_fields(configured.preset())
+        .unwrap_or_default();
     for (k, v) in pairs {
         if let Some(s) = settings.iter_mut().find(|(key, _)| key == k) {
             s.1 = v.to_string();

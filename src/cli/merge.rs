@@ -345,7 +345,12 @@ pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, CliError> {
         .filter(|s| !s.header.empty)
         .map(|s| (s.path, s.part))
         .unzip();
-    let view = scenarios::merge_judged(scenario, name, &pairs, &parts, Coverage::Whole)
+    // Settings the headers claim that do not check are refused as the merge
+    // of those files.
+    let configured = scenario
+        .configure(name, &pairs)
+        .map_err(|e| merge_error(RunError::from(e), &paths))?;
+    let view = scenarios::merge_judged(configured.as_ref(), &parts, Coverage::Whole)
         .map_err(|e| merge_error(e, &paths))?;
     Ok(Merged {
         view,

@@ -10,15 +10,15 @@
 //! A job file is one line of JSON (format, version, the job's number, the
 //! length of its results and an FNV-1a digest of that line and the results),
 //! a newline, then the job's results as the scenario keeps them
-//! ([`Scenario::keep_finished`]): stamped, like a shard's part, with the
-//! job's fingerprint of every setting, which [`Scenario::join_kept`] checks
+//! ([`Configured::keep_finished`]): stamped, like a shard's part, with the
+//! job's fingerprint of every setting, which [`Configured::join_kept`] checks
 //! against the settings resumed. A scenario whose jobs cannot be skipped
-//! ([`Scenario::keeps_jobs`] false) keeps nothing: `--resume` computes it
+//! ([`Configured::keeps_jobs`] false) keeps nothing: `--resume` computes it
 //! whole.
 
 use super::errors::{CliError, FileAction};
 use super::files::create_dir;
-use crate::scenarios::{self, Kept, Run, RunError, Scenario};
+use crate::scenarios::{self, Configured, Kept, Run, RunError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -43,7 +43,7 @@ struct Manifest {
     dp_explorer: String,
     /// The preset's canonical name.
     preset: String,
-    /// Every setting of the checked config as text ([`Scenario::settings`]).
+    /// Every setting of the checked config as text ([`Configured::settings`]).
     settings: Vec<(String, String)>,
 }
 
@@ -176,9 +176,7 @@ fn job_files(dir: &Path) -> Result<Vec<(usize, PathBuf)>, CliError> {
 
 /// What a sweep keeps as it runs, and where.
 pub struct Keeper<'a> {
-    scenario: &'a dyn Scenario,
-    preset: &'a str,
-    pairs: &'a [(&'a str, &'a str)],
+    configured: &'a dyn Configured,
     dir: PathBuf,
     /// Whether the scenario's jobs can be kept (else nothing is written).
     active: bool,
@@ -199,9 +197,7 @@ pub struct Prepared<'a> {
 /// kept jobs, so that an interrupted sweep's work is never thrown away or
 /// mixed in unasked.
 pub fn prepare<'a>(
-    scenario: &'a dyn Scenario,
-    preset: &'a str,
-    pairs: &'a [(&'a str, &'a str)],
+    configured: &'a dyn Configured,
     out: &Path,
     resume: bool,
 ) -> Result<Prepared<'a>, CliError> {
@@ -210,14 +206,14 @@ pub fn prepare<'a>(
         format: MANIFEST_FORMAT.into(),
         version: VERSION,
         dp_explorer: env!("CARGO_PKG_VERSION").into(),
-        preset: preset.into(),
-        settings: scenario
-            .settings(preset, pairs)?
+        preset: configured.preset().into(),
+        settings: configured
+            .settings()
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
     };
-    let keeps_jobs = scenario.keeps_jobs(preset, pairs);
+    let keeps_jobs = configured.keeps_jobs();
     let mut kept = Kept::default();
     if dir.is_dir() {
         let files = job_files(&dir)?;
@@ -284,18 +280,16 @@ pub fn prepare<'a>(
                     std::fs::read(path).map_err(|e| CliError::io(FileAction::Read, path, e))?;
                 parts.push(decode_job(path, *job, &bytes)?);
             }
-            kept = scenario
-                .join_kept(preset, pairs, &parts)
-                .map_err(|e| match e {
-                    RunError::PartRefused { part, message } => CliError::file(
-                        &files[part].1,
-                        format!(
-                            " is refused ({message}): remove it, and `sweep --resume` computes \
+            kept = configured.join_kept(&parts).map_err(|e| match e {
+                RunError::PartRefused { part, message } => CliError::file(
+                    &files[part].1,
+                    format!(
+                        " is refused ({message}): remove it, and `sweep --resume` computes \
                              that job again"
-                        ),
                     ),
-                    other => CliError::Run(other),
-                })?;
+                ),
+                other => CliError::Run(other),
+            })?;
         }
         // What is not kept now (an empty folder's, temporary files) is dropped.
         if kept.jobs.is_empty() {
@@ -319,9 +313,7 @@ pub fn prepare<'a>(
     }
     Ok(Prepared {
         keeper: Keeper {
-            scenario,
-            preset,
-            pairs,
+            configured,
             dir,
             active: keeps_jobs,
         },
@@ -343,9 +335,7 @@ impl Keeper<'_> {
     /// Keeps the jobs `part` holds finished that `known` does not (and adds
     /// them to it).
     fn keep(&self, part: &[u8], known: &mut Vec<usize>) -> Result<(), CliError> {
-        let kept = self
-            .scenario
-            .keep_finished(self.preset, self.pairs, part, known)?;
+        let kept = self.configured.keep_finished(part, known)?;
         for Kept { part, jobs } in kept {
             for &job in &jobs {
                 let mut header = JobHeader {

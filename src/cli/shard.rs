@@ -21,7 +21,7 @@
 //! ([`crate::scenarios::decode_parts`]).
 
 use super::errors::{CliError, FileAction};
-use crate::scenarios::{self, Run, Scenario, Shard};
+use crate::scenarios::{self, Configured, Run, Shard};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -253,33 +253,30 @@ fn write(dir: &Path, header: &Header, part: &[u8]) -> Result<PathBuf, CliError> 
 /// The part of share `shard`, and whether it is empty. A sweep that does not
 /// split runs whole in shard 0 (as in the page's pool) and leaves the others
 /// empty, so `merge` sees exactly one part, as for one worker.
-fn run_part(
-    scenario: &dyn Scenario,
-    preset: &str,
-    pairs: &[(&str, &str)],
-    shard: Shard,
-) -> Result<Option<Vec<u8>>, CliError> {
-    let splits = scenario.info().splits;
+fn run_part(configured: &dyn Configured, shard: Shard) -> Result<Option<Vec<u8>>, CliError> {
+    let splits = configured.info().splits;
     if !splits && shard.index != 0 {
         return Ok(None);
     }
     let share = if splits { shard } else { Shard::WHOLE };
-    let mut run: Box<dyn Run> = scenario.start(preset, pairs, share)?;
+    let mut run: Box<dyn Run> = configured.start(share)?;
     scenarios::run_to_end(run.as_mut())?;
     Ok(Some(run.part()))
 }
 
-/// `sweep --shard I/N`: runs share I of N and writes its shard file into `out`.
+/// `sweep --shard I/N`: runs share I of N of `configured` and writes its
+/// shard file into `out`; its header keeps the settings as given (`pairs`),
+/// which `merge` configures again.
 pub fn run_share(
-    scenario: &dyn Scenario,
-    preset: &str,
+    configured: &dyn Configured,
     pairs: &[(&str, &str)],
     shard: Shard,
     out: &Path,
 ) -> Result<String, CliError> {
     super::files::create_dir(out)?;
+    let preset = configured.preset();
     let started = Instant::now();
-    let part = run_part(scenario, preset, pairs, shard)?;
+    let part = run_part(configured, shard)?;
     let seconds = started.elapsed().as_secs_f64();
     let (index, count) = (shard.index, shard.count);
     let mut text = match &part {

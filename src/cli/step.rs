@@ -41,8 +41,8 @@ pub fn run(args: &StepArgs) -> Result<String, CliError> {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let (scenario, name) = scenarios::by_preset(&preset)?;
-    let trace = scenario.round(name, &pairs, RoundRequest { round: args.round })?;
+    let configured = scenarios::configure(&preset, &pairs)?;
+    let trace = configured.round(RoundRequest { round: args.round })?;
     if args.json {
         let mut text = serde_json::to_string_pretty(&trace)
             .map_err(|e| CliError::argument("--json", e.to_string()))?;

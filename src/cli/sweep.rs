@@ -8,7 +8,7 @@ use super::errors::CliError;
 use super::files::{create_dir, write_view};
 use super::resume::{self, Keeper, Prepared};
 use super::shard;
-use crate::scenarios::{self, field::FieldKind, Coverage, Run, Scenario, Shard, SCENARIOS};
+use crate::scenarios::{self, field::FieldKind, Configured, Coverage, Run, Shard, SCENARIOS};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -118,9 +118,7 @@ pub fn settings_help() -> String {
 /// jobs as they finish: merged beside the kept results, the same view as one
 /// thread's.
 fn run_sharded(
-    scenario: &dyn Scenario,
-    preset: &str,
-    pairs: &[(&str, &str)],
+    configured: &dyn Configured,
     threads: usize,
     keeper: &Keeper,
     skip: &[usize],
@@ -133,7 +131,7 @@ fn run_sharded(
                         index,
                         count: threads,
                     };
-                    let mut run = scenario.start_skipping(preset, pairs, shard, skip)?;
+                    let mut run = configured.start_skipping(shard, skip)?;
                     keeper.run_to_end(run.as_mut())?;
                     Ok(run.part())
                 })
@@ -155,14 +153,13 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let (scenario, name) = scenarios::by_preset(&preset)?;
-    let info = scenario.info();
-    let errors = scenario.validate(name, &pairs);
-    if !errors.is_empty() {
-        return Err(CliError::Config(errors));
-    }
+    let (_, name) = scenarios::by_preset(&preset)?;
+    // Checked once here; everything below asks the configuration.
+    let configured = scenarios::configure(name, &pairs).map_err(CliError::Config)?;
+    let configured = configured.as_ref();
+    let (scenario, info) = (configured.scenario(), configured.info());
     if let Some(share) = args.shard {
-        return shard::run_share(scenario, name, &pairs, share, &args.out);
+        return shard::run_share(configured, &pairs, share, &args.out);
     }
     let threads = match args.threads {
         Some(t) if t == 0 || t > MAX_THREADS => {
@@ -180,27 +177,27 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
         keeper,
         kept,
         keeps_jobs,
-    } = resume::prepare(scenario, name, &pairs, &args.out, args.resume)?;
+    } = resume::prepare(configured, &args.out, args.resume)?;
     let started = Instant::now();
     let (view, computed) = if threads == 1 && kept.jobs.is_empty() {
-        let mut run: Box<dyn Run> = scenario.start(name, &pairs, Shard::WHOLE)?;
+        let mut run: Box<dyn Run> = configured.start(Shard::WHOLE)?;
         keeper.run_to_end(run.as_mut())?;
         let computed = resume::jobs_in(&run.part())?;
         (scenarios::judged(scenario, run.view()), computed)
     } else {
-        let parts = run_sharded(scenario, name, &pairs, threads, &keeper, &kept.jobs)?;
+        let parts = run_sharded(configured, threads, &keeper, &kept.jobs)?;
         let mut computed = 0;
         for part in &parts {
             computed += resume::jobs_in(part)?;
         }
-        let view = scenario.merge_beside(name, &pairs, &parts, Some(&kept), Coverage::Whole)?;
+        let view = configured.merge_beside(&parts, Some(&kept), Coverage::Whole)?;
         (scenarios::judged(scenario, view), computed)
     };
     let seconds = started.elapsed().as_secs_f64();
     // The estimate is only printed beside the time taken: the machine's probe
     // (~15 ms) runs after the sweep, not before it.
     let machine = super::machine::this_machine();
-    let estimate = scenario.estimated_seconds_on(name, &pairs, &machine)? / threads as f64;
+    let estimate = configured.estimated_seconds_on(&machine) / threads as f64;
 
     let written = write_view(&args.out, info, &view)?;
     keeper.finish()?;

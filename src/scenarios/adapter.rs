@@ -11,20 +11,20 @@
 //!
 //! The registry lists each scenario as an [`Adapter`] of its experiment.
 
-use super::audit::{AuditOptions, AuditTargets, SizeField};
+use super::audit::{AuditOptions, AuditTargets};
 use super::claims::Claim;
+use super::configured::{Configuration, Configured};
 use super::field::{Checked, Config};
 use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
-    ChartInfo, ConfigError, Estimate, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
-    ScenarioInfo, StartResult, View, WASM_FACTOR,
+    ChartInfo, ConfigError, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
+    ScenarioInfo, View, WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
@@ -223,7 +223,7 @@ pub trait Experiment: Send + Sync + 'static {
         parts.into_iter().next().unwrap_or_default()
     }
     /// The key of job `job` under these settings for the page's result cache
-    /// ([`Scenario::reuse`]): a fingerprint of every setting the job's numbers
+    /// ([`Configured::reuse`]): a fingerprint of every setting the job's numbers
     /// depend on, so that two jobs (of these or other settings) with the same
     /// key give the same results bit for bit. `None` (the default): the job
     /// is never kept, always computed.
@@ -270,7 +270,7 @@ pub trait Experiment: Send + Sync + 'static {
     }
 }
 
-fn no_round(id: &str) -> ConfigError {
+pub(super) fn no_round(id: &str) -> ConfigError {
     ConfigError::invalid(
         "preset",
         format!(
@@ -279,7 +279,7 @@ fn no_round(id: &str) -> ConfigError {
     )
 }
 
-fn no_user_split(id: &str) -> ConfigError {
+pub(super) fn no_user_split(id: &str) -> ConfigError {
     ConfigError::invalid(
         "shards",
         format!("the {id} scenario does not split runs by users"),
@@ -288,9 +288,9 @@ fn no_user_split(id: &str) -> ConfigError {
 
 /// A part as [`Run::part`] writes it: its stamps, then the results.
 #[derive(Serialize, Deserialize)]
-struct Stamped<P> {
-    stamps: Stamps,
-    part: P,
+pub(super) struct Stamped<P> {
+    pub(super) stamps: Stamps,
+    pub(super) part: P,
 }
 
 /// An experiment as the registry lists it: a [`Scenario`], with its
@@ -313,54 +313,45 @@ impl<E: Experiment> Adapter<E> {
             info: OnceLock::new(),
         }
     }
-
-    fn config_of(
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<Checked<E::Config>, Vec<ConfigError>> {
-        E::Config::from_pairs(preset, pairs.iter().copied())
-    }
 }
 
-impl<E: Experiment> Adapter<E> {
-    /// The shards' parts beside the `kept` part, checked against the plan of
-    /// `config` to `coverage`, as one part.
-    fn combined(
-        config: &E::Config,
-        parts: &[Vec<u8>],
-        kept: Option<&Kept>,
-        coverage: Coverage,
-    ) -> Result<E::Part, RunError> {
-        let plan = E::plan(config);
-        let mut kept_part = None;
-        let mut kept_jobs: &[usize] = &[];
-        if let Some(k) = kept.filter(|k| !k.jobs.is_empty()) {
-            // The kept part is checked as a whole sweep's only shard holding its jobs.
-            let mut decoded = decode_parts::<Stamped<E::Part>>(
-                std::slice::from_ref(&k.part),
-                &plan,
-                Coverage::SoFar,
-                held::<E>,
-            )
-            .map_err(|e| RunError::Part(format!("the results kept from the previous run: {e}")))?;
-            let part = decoded.pop().map(|p| p.part).unwrap_or_default();
-            let mut rows = E::row_jobs(&part);
-            rows.sort_unstable();
-            rows.dedup();
-            if rows != k.jobs {
-                return Err(RunError::Part(
-                    "the results kept from the previous run do not hold the jobs they list".into(),
-                ));
-            }
-            kept_jobs = &k.jobs;
-            kept_part = Some(part);
+/// The shards' parts beside the `kept` part, checked against the plan of
+/// `config` to `coverage`, as one part.
+pub(super) fn combined<E: Experiment>(
+    config: &E::Config,
+    parts: &[Vec<u8>],
+    kept: Option<&Kept>,
+    coverage: Coverage,
+) -> Result<E::Part, RunError> {
+    let plan = E::plan(config);
+    let mut kept_part = None;
+    let mut kept_jobs: &[usize] = &[];
+    if let Some(k) = kept.filter(|k| !k.jobs.is_empty()) {
+        // The kept part is checked as a whole sweep's only shard holding its jobs.
+        let mut decoded = decode_parts::<Stamped<E::Part>>(
+            std::slice::from_ref(&k.part),
+            &plan,
+            Coverage::SoFar,
+            held::<E>,
+        )
+        .map_err(|e| RunError::Part(format!("the results kept from the previous run: {e}")))?;
+        let part = decoded.pop().map(|p| p.part).unwrap_or_default();
+        let mut rows = E::row_jobs(&part);
+        rows.sort_unstable();
+        rows.dedup();
+        if rows != k.jobs {
+            return Err(RunError::Part(
+                "the results kept from the previous run do not hold the jobs they list".into(),
+            ));
         }
-        let parts =
-            decode_parts_beside::<Stamped<E::Part>>(parts, &plan, coverage, held::<E>, kept_jobs)?;
-        Ok(E::combine(
-            parts.into_iter().map(|p| p.part).chain(kept_part).collect(),
-        ))
+        kept_jobs = &k.jobs;
+        kept_part = Some(part);
     }
+    let parts =
+        decode_parts_beside::<Stamped<E::Part>>(parts, &plan, coverage, held::<E>, kept_jobs)?;
+    Ok(E::combine(
+        parts.into_iter().map(|p| p.part).chain(kept_part).collect(),
+    ))
 }
 
 /// The stamps a part ([`Run::part`]) leads with: the share it was computed
@@ -372,13 +363,13 @@ pub fn stamps_of(part: &[u8]) -> Result<Stamps, RunError> {
 }
 
 /// A part's stamps and the job of each of its results, for [`decode_parts`].
-fn held<E: Experiment>(p: &Stamped<E::Part>) -> (&Stamps, Vec<usize>) {
+pub(super) fn held<E: Experiment>(p: &Stamped<E::Part>) -> (&Stamps, Vec<usize>) {
     (&p.stamps, E::row_jobs(&p.part))
 }
 
 /// Whether the jobs of `config` have keys, so that they can be kept and
-/// skipped ([`Scenario::keeps_jobs`]).
-fn has_job_keys<E: Experiment>(config: &E::Config) -> bool {
+/// skipped ([`Configured::keeps_jobs`]).
+pub(super) fn has_job_keys<E: Experiment>(config: &E::Config) -> bool {
     !E::plan(config).is_empty() && E::job_key(config, 0).is_some()
 }
 
@@ -388,6 +379,13 @@ fn has_job_keys<E: Experiment>(config: &E::Config) -> bool {
 pub struct SweepRun<E: Experiment> {
     sweep: E::Sweep,
     shard: Shard,
+}
+
+impl<E: Experiment> SweepRun<E> {
+    /// `sweep`, its parts stamped as `shard`.
+    pub(super) fn new(sweep: E::Sweep, shard: Shard) -> Self {
+        SweepRun { sweep, shard }
+    }
 }
 
 impl<E: Experiment> Run for SweepRun<E> {
@@ -438,7 +436,7 @@ impl<E: Experiment> Run for SweepRun<E> {
 
 /// The view of `part` under `config`, in x order ([`in_x_order`]), carrying
 /// the config's settings for the claims' scopes.
-fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
+pub(super) fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
     let mut view = in_x_order(E::view(config, part));
     view.settings = config.to_fields();
     view
@@ -480,307 +478,15 @@ impl<E: Experiment> Scenario for Adapter<E> {
         Ok(E::Config::preset(preset)?.to_fields())
     }
 
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-        match Self::config_of(preset, pairs) {
-            Ok(config) => E::derived_errors(config),
-            Err(errors) => errors,
-        }
-    }
-
-    fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> StartResult {
-        let config = Self::config_of(preset, pairs)?;
-        let shard = if E::ABOUT.splits {
-            shard
-        } else {
-            shard.only_first()?;
-            Shard::WHOLE
-        };
-        let sweep = E::start(config, shard)?;
-        Ok(Box::new(SweepRun::<E> { sweep, shard }))
-    }
-
-    fn estimated_seconds_on(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        machine: &Machine,
-    ) -> Estimate {
-        Self::config_of(preset, pairs).map(|c| E::estimated_seconds(&c, machine))
-    }
-
-    fn estimated_wasm_seconds_on(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        machine: &Machine,
-    ) -> Estimate {
-        Self::config_of(preset, pairs).map(|c| E::estimated_wasm_seconds(&c, machine))
-    }
-
-    fn estimated_page_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        workers: usize,
-        machine: &Machine,
-    ) -> Estimate {
-        Self::config_of(preset, pairs).map(|c| {
-            machine.seconds(E::page_overhead_seconds(&c), 0.0)
-                + E::estimated_worker_seconds(&c, workers, machine)
-        })
-    }
-
-    fn merge_beside(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        kept: Option<&Kept>,
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        let config = Self::config_of(preset, pairs)?;
-        let part = Self::combined(&config, parts, kept, coverage)?;
-        Ok(view_of::<E>(&config, &part))
-    }
-
-    fn whole_part(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        kept: Option<&Kept>,
-    ) -> Result<Vec<u8>, RunError> {
-        let config = Self::config_of(preset, pairs)?;
-        let part = Self::combined(&config, parts, kept, Coverage::Whole)?;
-        let stamps = E::plan(&config).stamps(Shard::WHOLE, true, E::finished_jobs(&part));
-        Ok(postcard::to_allocvec(&Stamped { stamps, part }).unwrap_or_default())
-    }
-
-    fn reuse(
-        &self,
-        old_preset: &str,
-        old: &[(&str, &str)],
-        old_whole: &[u8],
-        preset: &str,
-        new: &[(&str, &str)],
-    ) -> Result<Kept, RunError> {
-        let old = Self::config_of(old_preset, old)?;
-        let new = Self::config_of(preset, new)?;
-        let old_plan = E::plan(&old);
-        let mut parts = decode_parts::<Stamped<E::Part>>(
-            &[old_whole.to_vec()],
-            &old_plan,
-            Coverage::Whole,
-            |p| (&p.stamps, E::row_jobs(&p.part)),
-        )?;
-        let keys: HashMap<u64, usize> = (0..old_plan.len())
-            .filter_map(|j| E::job_key(&old, j).map(|k| (k, j)))
-            .collect();
-        let plan = E::plan(&new);
-        // old job -> new job, for every new job whose key an old job has.
-        let map: HashMap<usize, usize> = (0..plan.len())
-            .filter_map(|j| {
-                E::job_key(&new, j)
-                    .and_then(|k| keys.get(&k))
-                    .map(|&o| (o, j))
-            })
-            .collect();
-        if map.is_empty() {
-            return Ok(Kept::default());
-        }
-        let Some(Stamped { part, .. }) = parts.pop() else {
-            return Ok(Kept::default());
-        };
-        let part = E::renumber(part, &|j| map.get(&j).copied());
-        let mut jobs: Vec<usize> = map.into_values().collect();
-        jobs.sort_unstable();
-        let stamps = plan.stamps(Shard::WHOLE, true, jobs.iter().copied());
-        let part = postcard::to_allocvec(&Stamped { stamps, part }).unwrap_or_default();
-        Ok(Kept { part, jobs })
-    }
-
-    fn start_skipping(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-        skip: &[usize],
-    ) -> StartResult {
-        if skip.is_empty() {
-            return self.start(preset, pairs, shard);
-        }
-        let config = Self::config_of(preset, pairs)?;
-        let shard = if E::ABOUT.splits {
-            shard
-        } else {
-            shard.only_first()?;
-            Shard::WHOLE
-        };
-        let sweep = E::start_skipping(config, shard, skip)?;
-        Ok(Box::new(SweepRun::<E> { sweep, shard }))
-    }
-
-    fn settings(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<Vec<(&'static str, String)>, Vec<ConfigError>> {
-        Ok(Self::config_of(preset, pairs)?.to_fields())
-    }
-
-    fn keeps_jobs(&self, preset: &str, pairs: &[(&str, &str)]) -> bool {
-        Self::config_of(preset, pairs).is_ok_and(|c| has_job_keys::<E>(&c))
-    }
-
-    fn keep_finished(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        part: &[u8],
-        known: &[usize],
-    ) -> Result<Vec<Kept>, RunError> {
-        let config = Self::config_of(preset, pairs)?;
-        if !has_job_keys::<E>(&config) {
-            return Ok(Vec::new());
-        }
-        let plan = E::plan(&config);
-        let decode = || -> Result<Stamped<E::Part>, RunError> {
-            postcard::from_bytes(part)
-                .map_err(|e| RunError::Part(format!("a running sweep's results: {e}")))
-        };
-        let stamps = decode()?.stamps;
-        let mut kept = Vec::new();
-        for (job, fingerprint) in stamps.jobs {
-            if job >= plan.len() || fingerprint != plan.fingerprint(job) {
-                return Err(RunError::Part(format!(
-                    "a running sweep's results hold job {job}, which is not of these settings"
-                )));
-            }
-            if known.contains(&job) {
-                continue;
-            }
-            let part = E::renumber(decode()?.part, &|j| (j == job).then_some(job));
-            let stamps = plan.stamps(Shard::WHOLE, true, [job]);
-            let part = postcard::to_allocvec(&Stamped { stamps, part })
-                .map_err(|e| RunError::Part(e.to_string()))?;
-            kept.push(Kept {
-                part,
-                jobs: vec![job],
-            });
-        }
-        Ok(kept)
-    }
-
-    fn join_kept(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        kept: &[Vec<u8>],
-    ) -> Result<Kept, RunError> {
-        let config = Self::config_of(preset, pairs)?;
-        let plan = E::plan(&config);
-        let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
-        let mut parts = Vec::with_capacity(kept.len());
-        for (i, bytes) in kept.iter().enumerate() {
-            let refuse = |message: String| RunError::PartRefused { part: i, message };
-            // Each is checked as a whole sweep's only shard holding its jobs.
-            let mut decoded = decode_parts::<Stamped<E::Part>>(
-                std::slice::from_ref(bytes),
-                &plan,
-                Coverage::SoFar,
-                held::<E>,
-            )
-            .map_err(|e| match e {
-                RunError::PartRefused { message, .. } => refuse(message),
-                other => refuse(other.to_string()),
-            })?;
-            let Some(Stamped { stamps, part }) = decoded.pop() else {
-                return Err(refuse("it holds no results".into()));
-            };
-            let listed = stamps.listed();
-            let mut rows = E::row_jobs(&part);
-            rows.sort_unstable();
-            rows.dedup();
-            if rows != listed || listed.is_empty() {
-                return Err(refuse(
-                    "its results are not those of the jobs it lists".into(),
-                ));
-            }
-            for &job in &listed {
-                if let Some(other) = owner[job] {
-                    return Err(refuse(format!(
-                        "it holds {}, which kept part {other} holds too",
-                        plan.label(job)
-                    )));
-                }
-                owner[job] = Some(i);
-            }
-            parts.push(part);
-        }
-        let jobs: Vec<usize> = (0..plan.len()).filter(|&j| owner[j].is_some()).collect();
-        let part = E::combine(parts);
-        let stamps = plan.stamps(Shard::WHOLE, true, jobs.iter().copied());
-        let part = postcard::to_allocvec(&Stamped { stamps, part })
-            .map_err(|e| RunError::Part(e.to_string()))?;
-        Ok(Kept { part, jobs })
-    }
-
-    fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool {
-        E::ABOUT.user_split
-            && Self::config_of(preset, pairs).is_ok_and(|c| E::split_by_users(&c, workers))
-    }
-
-    fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> StartResult {
-        if !E::ABOUT.user_split {
-            return Err(vec![no_user_split(E::ABOUT.id)]);
-        }
-        let sweep = E::start_user_split(Self::config_of(preset, pairs)?, share)?;
-        Ok(Box::new(SweepRun::<E> {
-            sweep,
-            shard: Shard::WHOLE,
-        }))
-    }
-
     fn has_audit(&self) -> bool {
         E::AUDIT.is_some()
     }
 
-    fn round(
-        &self,
+    fn configure(
+        &'static self,
         preset: &str,
         pairs: &[(&str, &str)],
-        request: RoundRequest,
-    ) -> Result<RoundTrace, Vec<ConfigError>> {
-        match E::ROUND {
-            Some(round) => round(&Self::config_of(preset, pairs)?, request),
-            None => Err(vec![no_round(E::ABOUT.id)]),
-        }
-    }
-
-    fn audit_size(&self, preset: &str, pairs: &[(&str, &str)]) -> Option<SizeField> {
-        let by = E::AUDIT_SIZE.as_ref()?;
-        let config = Self::config_of(preset, pairs).ok()?;
-        Some(SizeField {
-            field: by.field,
-            noun: by.noun,
-            n: (by.of)(&config),
-            floor: (by.floor)(&config),
-            why: by.why,
-        })
-    }
-
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &AuditOptions,
-    ) -> AuditTargets {
-        match E::AUDIT {
-            Some(audit) => audit(&Self::config_of(preset, pairs)?, options),
-            None => Err(vec![ConfigError::invalid(
-                "preset",
-                format!("no audit for the {} scenario yet", E::ABOUT.id),
-            )]),
-        }
+    ) -> Result<Box<dyn Configured>, Vec<ConfigError>> {
+        Ok(Box::new(Configuration::<E>::new(self, preset, pairs)?))
     }
 }

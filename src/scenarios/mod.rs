@@ -9,7 +9,7 @@
 //! a step-wise state machine that a worker drives in bounded steps, with
 //! progress, a [`View`] of what is finished (charts, tables, the explain-ε
 //! entries, CSV files) and, for a run split over workers, a compact part that
-//! [`Scenario::merge`] combines ([`shards`]). What every scenario does the
+//! [`Configured::merge`] combines ([`shards`]). What every scenario does the
 //! same way is written once, in [`adapter`]; a scenario implements
 //! [`adapter::Experiment`] with what is its own.
 
@@ -17,6 +17,7 @@ pub mod adapter;
 pub mod audit;
 pub mod claims;
 pub mod config_common;
+pub mod configured;
 pub mod csv_out;
 pub mod error;
 pub mod explain;
@@ -32,6 +33,7 @@ pub mod statement;
 pub mod table;
 pub mod text;
 
+pub use configured::Configured;
 pub use error::{ConfigError, RunError};
 pub use explain::ExplainEntry;
 pub use field::Checked;
@@ -119,7 +121,7 @@ pub struct ScenarioInfo {
     /// Whether a sweep can be split over several workers.
     pub splits: bool,
     /// Whether a sweep can also share each run's users between workers
-    /// ([`Scenario::start_user_split`]; [`Scenario::split_by_users`] says when
+    /// ([`Configured::start_user_split`]; [`Configured::split_by_users`] says when
     /// it pays).
     pub user_split: bool,
     /// A short guided lesson (a few steps, each setting the controls).
@@ -226,10 +228,10 @@ pub trait Run: Send {
     fn phase(&self) -> String;
     /// Charts, tables, explain-ε entries and files of what is finished.
     fn view(&self) -> View;
-    /// This run's results in the compact form [`Scenario::merge`] reads
+    /// This run's results in the compact form [`Configured::merge`] reads
     /// (exact: every number keeps its bits).
     fn part(&self) -> Vec<u8>;
-    /// Split by users ([`Scenario::start_user_split`]): whether the run waits
+    /// Split by users ([`Configured::start_user_split`]): whether the run waits
     /// for the other workers' partials; `step()` does nothing meanwhile.
     fn waiting(&self) -> bool;
     /// Split by users: this worker's partials of the pass it just finished
@@ -285,213 +287,54 @@ pub fn judged(scenario: &dyn Scenario, mut view: View) -> View {
     view
 }
 
-/// The merged view of shards' parts ([`Scenario::merge`], checked to
+/// The merged view of shards' parts ([`Configured::merge`], checked to
 /// `coverage`), with the claims judged on it.
 pub fn merge_judged(
-    scenario: &dyn Scenario,
-    preset: &str,
-    pairs: &[(&str, &str)],
+    configured: &dyn Configured,
     parts: &[Vec<u8>],
     coverage: Coverage,
 ) -> Result<View, RunError> {
     Ok(judged(
-        scenario,
-        scenario.merge(preset, pairs, parts, coverage)?,
+        configured.scenario(),
+        configured.merge(parts, coverage)?,
     ))
 }
 
 /// Results kept from an earlier sweep for a sweep of new settings
-/// ([`Scenario::reuse`]): a part stamped with the new settings' plan (as the
+/// ([`Configured::reuse`]): a part stamped with the new settings' plan (as the
 /// whole sweep's only shard) holding the jobs `jobs` (new numbering), which
-/// the new sweep does not compute again ([`Scenario::start_skipping`]).
+/// the new sweep does not compute again ([`Configured::start_skipping`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Kept {
     pub part: Vec<u8>,
     pub jobs: Vec<usize>,
 }
 
-/// A run, or why the settings cannot run ([`Scenario::start`]).
+/// A run, or why it cannot start ([`Configured::start`]).
 pub type StartResult = Result<Box<dyn Run>, Vec<ConfigError>>;
 
-/// Seconds, or why the settings cannot run ([`Scenario::estimated_seconds`]).
-pub type Estimate = Result<f64, Vec<ConfigError>>;
-
 /// One experiment of a paper, behind one interface: what the CLI, the wasm
-/// module and the page call. Every scenario implements it through the one
-/// [`adapter::Adapter`] of its [`adapter::Experiment`].
+/// module and the page call. It describes itself (info, presets, fields) and
+/// checks settings into a [`Configured`] once, which serves everything done
+/// with them (start, estimate, merge, reuse, audit). Every scenario
+/// implements it through the one [`adapter::Adapter`] of its
+/// [`adapter::Experiment`].
 pub trait Scenario: Sync {
     /// Id, title, presets, field table, charts (built once).
     fn info(&self) -> &ScenarioInfo;
     /// The preset's fields as text, in the field table's order.
     fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError>;
-    /// Every problem with these settings at once (empty: valid), including
-    /// what the run would derive from them (σ from the accountant, sizes).
-    fn validate(&self, preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError>;
-    /// A run of `shard` on the checked settings (a scenario that does not
-    /// split runs the whole sweep in shard 0 and nothing in the others).
-    fn start(&self, preset: &str, pairs: &[(&str, &str)], shard: Shard) -> StartResult;
-    /// Seconds the sweep takes on one core natively on the reference machine,
-    /// estimated from its size before it runs (within about 2×).
-    fn estimated_seconds(&self, preset: &str, pairs: &[(&str, &str)]) -> Estimate {
-        self.estimated_seconds_on(preset, pairs, &Machine::REFERENCE)
-    }
-    /// The same on `machine` (its factors over the reference machine, as the
-    /// CLI's probe measures them: src/cli/machine.rs).
-    fn estimated_seconds_on(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        machine: &Machine,
-    ) -> Estimate;
-    /// Seconds the sweep takes in one wasm worker on `machine` (its factors
-    /// over the reference machine; the JS package's `estimated_seconds`): the
-    /// native estimate times [`WASM_FACTOR`], or, for a scenario whose kinds of
-    /// work run at different ratios in wasm (DP-GD), its own estimate with its
-    /// wasm speeds.
-    fn estimated_wasm_seconds_on(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        machine: &Machine,
-    ) -> Estimate;
-    /// Seconds from Run to done in the page with `workers` workers on
-    /// `machine` (the page's probe's factors): the busiest worker's share of
-    /// the sweep (as the pool splits it) and the page's own work.
-    fn estimated_page_seconds(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        workers: usize,
-        machine: &Machine,
-    ) -> Estimate;
-    /// The view of shards' [`Run::part`]s merged (part `i` is shard `i` of
-    /// `parts.len()`; a sweep that does not split has one part, the whole):
-    /// exactly one run's view. The parts are checked against the plan of
-    /// these settings with [`decode_parts`], to `coverage`; no parts with
-    /// [`Coverage::SoFar`] gives the empty charts.
-    fn merge(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        coverage: Coverage,
-    ) -> Result<View, RunError> {
-        self.merge_beside(preset, pairs, parts, None, coverage)
-    }
-    /// [`Scenario::merge`] of shards that computed every job but those of
-    /// `kept`, results kept from an earlier sweep ([`Scenario::reuse`]).
-    fn merge_beside(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        kept: Option<&Kept>,
-        coverage: Coverage,
-    ) -> Result<View, RunError>;
-    /// A finished sweep's results (its shards' parts beside what it `kept`) as
-    /// one part: what the page's result cache holds of the last run.
-    fn whole_part(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        parts: &[Vec<u8>],
-        kept: Option<&Kept>,
-    ) -> Result<Vec<u8>, RunError>;
-    /// The page's result cache: the results of a finished sweep of `old`
-    /// settings (its [`Scenario::whole_part`]) that a sweep of `new` settings
-    /// would compute again bit for bit, as results of `new`'s jobs. A job is
-    /// kept when its key (the scenario's [`adapter::Experiment::job_key`]:
-    /// every setting a job's numbers depend on) is one of `old`'s; a scenario
-    /// without job keys keeps nothing. Errors only for parts that are not of `old`.
-    fn reuse(
-        &self,
-        old_preset: &str,
-        old: &[(&str, &str)],
-        old_whole: &[u8],
-        preset: &str,
-        new: &[(&str, &str)],
-    ) -> Result<Kept, RunError>;
-    /// [`Scenario::start`] for a sweep whose jobs `skip` are kept from an
-    /// earlier one ([`Scenario::reuse`]): the shard computes its share of the
-    /// other jobs.
-    fn start_skipping(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        shard: Shard,
-        skip: &[usize],
-    ) -> StartResult;
-    /// Every setting of the checked config as text, in the field table's
-    /// order (what the settings mean, however they were written): what the
-    /// CLI's kept jobs of an interrupted sweep are compared with.
-    fn settings(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-    ) -> Result<Vec<(&'static str, String)>, Vec<ConfigError>>;
-    /// Whether a sweep of these settings can keep its finished jobs and a
-    /// later sweep skip them ([`Scenario::keep_finished`],
-    /// [`Scenario::start_skipping`]): only a scenario whose jobs have keys
-    /// ([`adapter::Experiment::job_key`]); the others are computed whole again.
-    fn keeps_jobs(&self, preset: &str, pairs: &[(&str, &str)]) -> bool;
-    /// The finished jobs of `part` (a shard's [`Run::part`], its run finished
-    /// or not) but those of `known`, each as a [`Kept`] of that job alone,
-    /// stamped as the whole sweep's: what an interrupted sweep keeps of its
-    /// work. Empty where [`Scenario::keeps_jobs`] is false. An error for a
-    /// part that does not decode or is not of these settings.
-    fn keep_finished(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        part: &[u8],
-        known: &[usize],
-    ) -> Result<Vec<Kept>, RunError>;
-    /// Kept parts ([`Scenario::keep_finished`]'s) as one [`Kept`], for
-    /// [`Scenario::start_skipping`] and [`Scenario::merge_beside`]: each
-    /// checked against the plan of these settings (its jobs' fingerprints, its
-    /// rows those of the jobs it lists) and no job in two; a refusal names
-    /// the kept part at fault ([`RunError::PartRefused`], its index in `kept`).
-    fn join_kept(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        kept: &[Vec<u8>],
-    ) -> Result<Kept, RunError>;
-    /// Whether `workers` workers should share each run's users
-    /// ([`Scenario::start_user_split`]) rather than take whole runs: the
-    /// scenario's cost model decides (false for a scenario that cannot).
-    fn split_by_users(&self, preset: &str, pairs: &[(&str, &str)], workers: usize) -> bool;
-    /// Worker `share.index` of a group of `share.count` that compute every run
-    /// together: each computes its share of each pass over the users, they
-    /// exchange the partials ([`Run::take_outbox`], [`Run::deliver`]), and each
-    /// ends with exactly the single-worker view. An error for a scenario that
-    /// does not split by users.
-    fn start_user_split(&self, preset: &str, pairs: &[(&str, &str)], share: Shard) -> StartResult;
-    /// Whether [`Scenario::audit_targets`] has an audit (the page offers it).
+    /// Whether [`Configured::audit_targets`] has an audit (the page offers it).
     fn has_audit(&self) -> bool;
-    /// One private round of the run of these settings in slow motion
-    /// ([`round::RoundTrace`]); an error naming `preset` for a scenario
-    /// without one, `round` for a round outside the run, or the field that
-    /// makes the run non-private.
-    fn round(
-        &self,
+    /// `preset` (one of this scenario's) with `pairs` over it, checked once:
+    /// every problem at once (each naming its field), including what a run
+    /// would derive from them (σ from the accountant, sizes), or the
+    /// configuration every later call serves from.
+    fn configure(
+        &'static self,
         preset: &str,
         pairs: &[(&str, &str)],
-        request: round::RoundRequest,
-    ) -> Result<round::RoundTrace, Vec<ConfigError>>;
-    /// The private releases an audit attacks, each with its worst-case canary
-    /// and the attack's score ([`audit::AuditTarget`]); a scenario without one
-    /// says so at `preset`.
-    fn audit_targets(
-        &self,
-        preset: &str,
-        pairs: &[(&str, &str)],
-        options: &audit::AuditOptions,
-    ) -> audit::AuditTargets;
-    /// The setting that sizes its audit (its records), with its value in
-    /// these settings; None where no setting does (or the settings do not
-    /// check).
-    fn audit_size(&self, preset: &str, pairs: &[(&str, &str)]) -> Option<audit::SizeField>;
+    ) -> Result<Box<dyn Configured>, Vec<ConfigError>>;
 }
 
 /// The scenario with this id.
@@ -544,30 +387,26 @@ pub fn all_presets() -> Vec<(&'static str, Preset)> {
         .collect()
 }
 
-/// Every problem with a preset and these settings (empty: valid).
-pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
-    match by_preset(preset) {
-        Ok((s, name)) => s.validate(name, pairs),
-        Err(e) => vec![e],
-    }
+/// A preset (found by name, [`by_preset`]) with these settings, checked
+/// once ([`Scenario::configure`]); an unknown preset is the error at `preset`.
+pub fn configure(
+    preset: &str,
+    pairs: &[(&str, &str)],
+) -> Result<Box<dyn Configured>, Vec<ConfigError>> {
+    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
+    s.configure(name, pairs)
 }
 
-/// The preset's scenario and what `start` gives for its canonical name: the
-/// one way the free functions below turn a preset into a scenario's call (an
-/// unknown preset is the error at `preset`).
-fn with_scenario<T>(
-    preset: &str,
-    start: impl FnOnce(&'static dyn Scenario, &'static str) -> Result<T, Vec<ConfigError>>,
-) -> Result<(&'static dyn Scenario, T), Vec<ConfigError>> {
-    let (s, name) = by_preset(preset).map_err(|e| vec![e])?;
-    Ok((s, start(s, name)?))
+/// Every problem with a preset and these settings (empty: valid).
+pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
+    configure(preset, pairs).err().unwrap_or_default()
 }
 
 /// An audit of a preset's private runs with these settings, refused at `runs`
 /// when it is estimated over [`audit::MAX_AUDIT_SECONDS`] (like a sweep);
 /// `runs` 0 takes the default runs per side ([`audit::default_runs`]), at
 /// fewer records where the scenario's setting that sizes its audit allows
-/// ([`audit::AuditRun::sized`]: the settings with that one overridden).
+/// ([`audit::AuditRun::sized`]: the configuration with that one changed).
 pub fn start_audit(
     preset: &str,
     pairs: &[(&str, &str)],
@@ -585,6 +424,13 @@ pub fn start_audit_within(
     options: audit::AuditOptions,
     budget: f64,
 ) -> Result<audit::AuditRun, Vec<ConfigError>> {
+    check_audit_runs(&options)?;
+    audit_of(configure(preset, pairs)?.as_ref(), options, budget)
+}
+
+/// The runs per side asked for, checked before the settings are (a bad count
+/// is the one error reported).
+pub fn check_audit_runs(options: &audit::AuditOptions) -> Result<(), Vec<ConfigError>> {
     // 0: the default runs per side (`audit::default_runs`).
     if options.runs != 0 && !(2..=audit::MAX_AUDIT_RUNS).contains(&options.runs) {
         return Err(vec![ConfigError::out_of_range(
@@ -593,16 +439,19 @@ pub fn start_audit_within(
             options.runs,
         )]);
     }
-    let (s, targets) = with_scenario(preset, |s, name| s.audit_targets(name, pairs, &options))?;
-    let (_, name) = by_preset(preset).map_err(|e| vec![e])?;
-    let size = s.audit_size(name, pairs);
-    let run = audit::AuditRun::sized(targets, size, options, budget, |n| {
-        let field = size.map_or("n", |f| f.field);
-        let text = n.to_string();
-        let mut resized: Vec<(&str, &str)> =
-            pairs.iter().copied().filter(|(k, _)| *k != field).collect();
-        resized.push((field, &text));
-        s.audit_targets(name, &resized, &options)
+    Ok(())
+}
+
+/// The audit of a configuration ([`start_audit_within`] once configured).
+pub fn audit_of(
+    configured: &dyn Configured,
+    options: audit::AuditOptions,
+    budget: f64,
+) -> Result<audit::AuditRun, Vec<ConfigError>> {
+    check_audit_runs(&options)?;
+    let targets = configured.audit_targets(&options)?;
+    let run = audit::AuditRun::sized(targets, configured.audit_size(), options, budget, |n| {
+        configured.audit_targets_at(&options, n)
     });
     run.check_work().map_err(|e| vec![e])?;
     Ok(run)
@@ -612,25 +461,28 @@ pub fn start_audit_within(
 pub type Started = Result<(&'static dyn Scenario, Box<dyn Run>), Vec<ConfigError>>;
 
 /// Worker `share.index` of `share.count` sharing every run's users (see
-/// [`Scenario::start_user_split`]).
+/// [`Configured::start_user_split`]).
 pub fn start_user_split(preset: &str, pairs: &[(&str, &str)], share: Shard) -> Started {
-    with_scenario(preset, |s, name| s.start_user_split(name, pairs, share))
+    let c = configure(preset, pairs)?;
+    Ok((c.scenario(), c.start_user_split(share)?))
 }
 
 /// A run of a preset on these settings whose jobs `skip` are kept from an
-/// earlier sweep ([`Scenario::start_skipping`]).
+/// earlier sweep ([`Configured::start_skipping`]).
 pub fn start_skipping(
     preset: &str,
     pairs: &[(&str, &str)],
     shard: Shard,
     skip: &[usize],
 ) -> Started {
-    with_scenario(preset, |s, name| s.start_skipping(name, pairs, shard, skip))
+    let c = configure(preset, pairs)?;
+    Ok((c.scenario(), c.start_skipping(shard, skip)?))
 }
 
 /// A run of a preset on these settings, checked.
 pub fn start(preset: &str, pairs: &[(&str, &str)], shard: Shard) -> Started {
-    with_scenario(preset, |s, name| s.start(name, pairs, shard))
+    let c = configure(preset, pairs)?;
+    Ok((c.scenario(), c.start(shard)?))
 }
 
 #[cfg(test)]
@@ -662,8 +514,9 @@ mod tests {
     }
 
     fn merge(parts: &[Vec<u8>], coverage: Coverage) -> Result<View, RunError> {
-        let (s, name) = by_preset("fedrep-paper").unwrap();
-        s.merge(name, PAIRS, parts, coverage)
+        configure("fedrep-paper", PAIRS)
+            .unwrap()
+            .merge(parts, coverage)
     }
 
     fn refused_part(result: Result<View, RunError>) -> (usize, String) {

@@ -262,7 +262,11 @@ impl RoundTrace {
         at.dedup();
         self.sigma_by_epsilon = at
             .into_iter()
-            .filter_map(|e| sigma_at(e).filter(|s| s.is_finite() && *s > 0.0).map(|s| [e, s]))
+            .filter_map(|e| {
+                sigma_at(e)
+                    .filter(|s| s.is_finite() && *s > 0.0)
+                    .map(|s| [e, s])
+            })
             .collect();
         self
     }

@@ -245,7 +245,7 @@ pub fn decode_parts<P: serde::de::DeserializeOwned>(
 }
 
 /// [`decode_parts`] beside results kept from an earlier sweep (the page's
-/// result cache, [`Scenario::reuse`](super::Scenario::reuse)) that hold the
+/// result cache, [`Configured::reuse`](super::Configured::reuse)) that hold the
 /// jobs `kept`: the shards computed the other jobs, so a shard holding one of
 /// `kept` is refused, and with [`Coverage::Whole`] the shards and `kept`
 /// together must hold every job.

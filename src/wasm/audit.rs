@@ -1,8 +1,9 @@
 //! The audit: its charts, the `Auditor` that runs it, its marks on a scenario's chart.
 
+use super::configuration::audit_options;
 use super::drawing::spec_from_js;
 use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
-use crate::scenarios;
+use crate::scenarios::{self, Configured};
 use wasm_bindgen::prelude::*;
 
 /// The audit's charts (ids, names, captions): `ChartInfo[]`.
@@ -16,6 +17,23 @@ pub fn audit_charts() -> Result<JsValue, JsError> {
 #[wasm_bindgen]
 pub struct Auditor {
     inner: scenarios::audit::AuditRun,
+}
+
+impl Auditor {
+    /// The audit of `configured` (`Configuration.auditor`).
+    pub(super) fn of(
+        configured: &dyn Configured,
+        runs: usize,
+        mode: &str,
+        broken: bool,
+        seed: u32,
+    ) -> Result<Auditor, JsError> {
+        let options = audit_options(runs, mode, broken, seed)?;
+        let inner =
+            scenarios::audit_of(configured, options, scenarios::audit::DEFAULT_AUDIT_SECONDS)
+                .map_err(|errors| errors_to_js(&errors))?;
+        Ok(Auditor { inner })
+    }
 }
 
 #[wasm_bindgen]
@@ -34,17 +52,11 @@ impl Auditor {
         seed: u32,
     ) -> Result<Auditor, JsError> {
         let fields = fields_from_js(fields)?;
-        let mode = scenarios::audit::AuditMode::parse(mode)
-            .ok_or_else(|| JsError::new("mode: white-box or final"))?;
-        let options = scenarios::audit::AuditOptions {
-            runs,
-            mode,
-            broken,
-            seed: seed as u64,
-        };
-        let inner = scenarios::start_audit(&preset_or_default(preset), &pairs(&fields), options)
+        let options = audit_options(runs, mode, broken, seed)?;
+        scenarios::check_audit_runs(&options).map_err(|errors| errors_to_js(&errors))?;
+        let configured = scenarios::configure(&preset_or_default(preset), &pairs(&fields))
             .map_err(|errors| errors_to_js(&errors))?;
-        Ok(Auditor { inner })
+        Auditor::of(configured.as_ref(), runs, mode, broken, seed)
     }
 
     /// Pairs of runs until `budget_ms` milliseconds have passed (or the end);

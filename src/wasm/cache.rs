@@ -1,6 +1,7 @@
 //! The page's result cache: a finished run as one part, and what of it a new run keeps.
 
-use super::{fields_from_js, pairs, preset_or_default};
+use super::configuration::{Checking, Configuration};
+use super::preset_or_default;
 use crate::scenarios::{self, Kept};
 use wasm_bindgen::prelude::*;
 
@@ -15,7 +16,8 @@ pub(super) fn kept_of(part: Option<Vec<u8>>, jobs: Option<Vec<u32>>) -> Option<K
 }
 
 /// A finished sweep's results (its workers' parts, beside what it kept) as
-/// one part: what the page keeps of its last run for [`reuse`].
+/// one part: what the page keeps of its last run for [`reuse`]
+/// (`Configuration.whole_part`).
 #[wasm_bindgen]
 pub fn whole_part(
     preset: Option<String>,
@@ -24,23 +26,17 @@ pub fn whole_part(
     kept_part: Option<Vec<u8>>,
     kept_jobs: Option<Vec<u32>>,
 ) -> Result<Vec<u8>, JsError> {
-    let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
-    s.whole_part(
-        name,
-        &pairs(&fields),
-        &parts,
-        kept_of(kept_part, kept_jobs).as_ref(),
-    )
-    .map_err(|e| JsError::new(&e.to_string()))
+    scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    Configuration::of(Some(preset), fields)
+        .map_err(Checking::thrown_as_run_error)?
+        .whole_part(parts, kept_part, kept_jobs)
 }
 
 /// The page's result cache: of a finished run of `old_fields` (its
 /// [`whole_part`]), the results a run of `fields` would compute again bit for
-/// bit (`Scenario::reuse`), as `{ part, jobs }` (`jobs` empty: nothing kept;
-/// always so for another scenario).
+/// bit (`Configuration.reuse`), as `{ part, jobs }` (`jobs` empty: nothing
+/// kept; always so for another scenario).
 #[wasm_bindgen]
 pub fn reuse(
     old_preset: String,
@@ -49,22 +45,23 @@ pub fn reuse(
     preset: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
 ) -> Result<JsValue, JsError> {
-    let old_fields = fields_from_js(old_fields)?;
-    let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    let kept = match scenarios::by_preset(&old_preset) {
-        Ok((old_s, old_name)) if old_s.info().id == s.info().id => s
-            .reuse(
-                old_name,
-                &pairs(&old_fields),
-                &old_whole,
-                name,
-                &pairs(&fields),
-            )
-            .map_err(|e| JsError::new(&e.to_string()))?,
-        _ => Kept::default(),
-    };
+    let (s, _) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    match scenarios::by_preset(&old_preset) {
+        Ok((old_s, _)) if old_s.info().id == s.info().id => {
+            let old = Configuration::of(Some(old_preset), old_fields)
+                .map_err(Checking::thrown_as_run_error)?;
+            let new =
+                Configuration::of(Some(preset), fields).map_err(Checking::thrown_as_run_error)?;
+            new.reuse(&old, old_whole)
+        }
+        // Another scenario's run (or an unknown preset's) keeps nothing.
+        _ => kept_to_js(&Kept::default()),
+    }
+}
+
+/// Kept results for JS: `{ part: Uint8Array, jobs: Uint32Array }`.
+pub(super) fn kept_to_js(kept: &Kept) -> Result<JsValue, JsError> {
     let out = js_sys::Object::new();
     let part = js_sys::Uint8Array::from(kept.part.as_slice());
     let jobs: Vec<u32> = kept.jobs.iter().map(|&j| j as u32).collect();

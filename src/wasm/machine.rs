@@ -1,31 +1,29 @@
 //! The machine probe the page times, its factors, and the time estimates on them.
 
-use super::{errors_to_js, fields_from_js, pairs, preset_or_default};
+use super::runner::configuration;
 use crate::scenarios::machine::{self, ProbeKind, ProbeTimes};
-use crate::scenarios::{self, Machine};
+use crate::scenarios::Machine;
 use wasm_bindgen::prelude::*;
 
 /// Seconds the sweep of a preset with these settings takes in one worker
 /// (wasm), estimated from its size before it runs (within about 2×), on a
 /// machine whose `machine_factors` are `[scalar, dense]` (none: the reference
-/// machine); throws with `field: message` lines for settings that do not validate.
+/// machine); throws with `field: message` lines for settings that do not validate
+/// (`Configuration.estimated_seconds`).
 #[wasm_bindgen]
 pub fn estimated_seconds(
     preset: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
     machine: Option<Vec<f64>>,
 ) -> Result<f64, JsError> {
-    let fields = fields_from_js(fields)?;
-    let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    s.estimated_wasm_seconds_on(name, &pairs(&fields), &machine_of(machine)?)
-        .map_err(|errors| errors_to_js(&errors))
+    configuration(preset, fields)?.estimated_seconds(machine)
 }
 
 /// Seconds from Run to done in the page with `workers` workers (the busiest
 /// worker's share of the sweep, as the pool splits it, and the page's own
 /// work), on a machine whose `machine_factors` are `[scalar, dense]` (none:
-/// the reference machine); throws like `estimated_seconds`.
+/// the reference machine); throws like `estimated_seconds`
+/// (`Configuration.estimated_page_seconds`).
 #[wasm_bindgen]
 pub fn estimated_page_seconds(
     preset: Option<String>,
@@ -33,11 +31,7 @@ pub fn estimated_page_seconds(
     workers: usize,
     machine: Option<Vec<f64>>,
 ) -> Result<f64, JsError> {
-    let fields = fields_from_js(fields)?;
-    let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    s.estimated_page_seconds(name, &pairs(&fields), workers, &machine_of(machine)?)
-        .map_err(|errors| errors_to_js(&errors))
+    configuration(preset, fields)?.estimated_page_seconds(workers, machine)
 }
 
 pub(super) fn machine_of(factors: Option<Vec<f64>>) -> Result<Machine, JsError> {

@@ -8,7 +8,10 @@
 //! types that serde writes; docs/js-api.md shows the API in use.
 //!
 //! One file per domain: `registry.rs` (the scenarios' descriptions, presets,
-//! checking settings), `runner.rs` (a sweep driven step by step, its shards and
+//! checking settings), `configuration.rs` (the `Configuration` class: settings
+//! checked once, then asked for estimates, runs, merges and the result cache;
+//! the free functions taking `(preset, settings)` build one and delegate),
+//! `runner.rs` (a sweep driven step by step, its shards and
 //! their merge), `cache.rs` (the page's result cache), `audit.rs`, `machine.rs`
 //! (the machine probe and the time estimates), `round.rs` (one private round in slow motion), `drawing.rs` (charts on a canvas
 //! or as SVG), `bench.rs` and `accounting.rs` (ε and σ for the explain panel).
@@ -19,6 +22,7 @@ mod accounting;
 mod audit;
 mod bench;
 mod cache;
+mod configuration;
 mod drawing;
 mod machine;
 mod registry;
@@ -29,6 +33,7 @@ pub use accounting::{epsilon_for_sigma, epsilon_for_stages, sigma_for_epsilon};
 pub use audit::{audit_charts, audit_overlay, Auditor};
 pub use bench::{bench_names, run_bench};
 pub use cache::{reuse, whole_part};
+pub use configuration::Configuration;
 pub use drawing::{chart_svg, draw_chart};
 pub use machine::{estimated_page_seconds, estimated_seconds, machine_factors, machine_probe};
 pub use registry::{

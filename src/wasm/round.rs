@@ -1,8 +1,8 @@
 //! One private round in slow motion (the page's "Look inside one round"):
-//! the registry's `Scenario::round` of a preset's settings.
+//! a thin wrapper that configures once and asks the configuration
+//! (`Configuration.round`).
 
-use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
-use crate::scenarios::{self, round::RoundRequest};
+use super::configuration::Configuration;
 use wasm_bindgen::prelude::*;
 
 /// Round `round` (1-based) of the run at the first ε of these settings, stage
@@ -14,11 +14,7 @@ pub fn round_trace(
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
     round: usize,
 ) -> Result<JsValue, JsError> {
-    let fields = fields_from_js(fields)?;
-    let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    let trace = s
-        .round(name, &pairs(&fields), RoundRequest { round })
-        .map_err(|errors| errors_to_js(&errors))?;
-    to_js(&trace)
+    Configuration::of(preset, fields)
+        .map_err(|c| c.thrown())?
+        .round(round)
 }

@@ -1,24 +1,29 @@
 //! A sweep driven step by step (whole, a shard of it, or a share of its users), and
 //! the merge of its workers' parts.
 
-use super::cache::kept_of;
-use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
-use crate::scenarios::{self, Coverage, Run, Shard};
+use super::configuration::{Checking, Configuration};
+use super::{errors_to_js, preset_or_default, to_js};
+use crate::scenarios::{self, Configured, Run, StartResult};
 use wasm_bindgen::prelude::*;
 
 /// Whether a pool of `workers` workers should share each run's users
 /// (`Runner.user_split`) rather than take whole runs (`Runner.shard`): the
-/// scenario's cost model decides; false for settings that do not validate.
+/// scenario's cost model decides; false for settings that do not validate
+/// (`Configuration.split_by_users`).
 #[wasm_bindgen]
 pub fn split_by_users(
     preset: Option<String>,
     #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
     workers: usize,
 ) -> Result<bool, JsError> {
-    let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(s.split_by_users(name, &pairs(&fields), workers))
+    // An unknown preset throws; settings that do not check split nothing.
+    scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    match Configuration::of(Some(preset), fields) {
+        Ok(c) => Ok(c.split_by_users(workers)),
+        Err(Checking::Js(e)) => Err(e),
+        Err(Checking::Refused(_)) => Ok(false),
+    }
 }
 
 /// A sweep of any scenario, driven step by step (in a worker).
@@ -26,6 +31,21 @@ pub fn split_by_users(
 pub struct Runner {
     scenario: &'static str,
     inner: Box<dyn Run>,
+}
+
+impl Runner {
+    /// The run `start` gives of `configured`, or its errors as `field:
+    /// message` lines.
+    pub(super) fn started(
+        configured: &dyn Configured,
+        start: impl FnOnce(&dyn Configured) -> StartResult,
+    ) -> Result<Runner, JsError> {
+        let inner = start(configured).map_err(|errors| errors_to_js(&errors))?;
+        Ok(Runner {
+            scenario: configured.info().id,
+            inner,
+        })
+    }
 }
 
 #[wasm_bindgen]
@@ -41,24 +61,14 @@ impl Runner {
     }
 
     /// Shard `shard` of `shards` of the sweep (one per worker of a pool); the
-    /// shards' `part()`s merge with [`merge`].
+    /// shards' `part()`s merge with [`merge`] (`Configuration.shard`).
     pub fn shard(
         preset: Option<String>,
         #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
         shard: usize,
         shards: usize,
     ) -> Result<Runner, JsError> {
-        let fields = fields_from_js(fields)?;
-        let shard = Shard {
-            index: shard,
-            count: shards,
-        };
-        let (s, inner) = scenarios::start(&preset_or_default(preset), &pairs(&fields), shard)
-            .map_err(|errors| errors_to_js(&errors))?;
-        Ok(Runner {
-            scenario: s.info().id,
-            inner,
-        })
+        configuration(preset, fields)?.shard(shard, shards)
     }
 
     /// [`Runner::shard`] of a sweep whose jobs `skip` are kept from the
@@ -71,19 +81,7 @@ impl Runner {
         shards: usize,
         skip: Vec<u32>,
     ) -> Result<Runner, JsError> {
-        let fields = fields_from_js(fields)?;
-        let shard = Shard {
-            index: shard,
-            count: shards,
-        };
-        let skip: Vec<usize> = skip.into_iter().map(|j| j as usize).collect();
-        let (s, inner) =
-            scenarios::start_skipping(&preset_or_default(preset), &pairs(&fields), shard, &skip)
-                .map_err(|errors| errors_to_js(&errors))?;
-        Ok(Runner {
-            scenario: s.info().id,
-            inner,
-        })
+        configuration(preset, fields)?.skipping(shard, shards, skip)
     }
 
     /// Worker `index` of `count` that compute every run of the sweep
@@ -97,15 +95,7 @@ impl Runner {
         index: usize,
         count: usize,
     ) -> Result<Runner, JsError> {
-        let fields = fields_from_js(fields)?;
-        let share = Shard { index, count };
-        let (s, inner) =
-            scenarios::start_user_split(&preset_or_default(preset), &pairs(&fields), share)
-                .map_err(|errors| errors_to_js(&errors))?;
-        Ok(Runner {
-            scenario: s.info().id,
-            inner,
-        })
+        configuration(preset, fields)?.user_split(index, count)
     }
 
     /// Split by users: whether the run waits for the other workers' partials.
@@ -209,7 +199,8 @@ impl Runner {
 /// several workers, from their `part()`s in worker order: exactly what one
 /// worker gives. `finished`: every worker is done, and the parts must hold
 /// exactly the sweep these settings plan (else, as for progress, only what
-/// they hold must be of it); the scenario's merge checks either.
+/// they hold must be of it); the scenario's merge checks either
+/// (`Configuration.merge`).
 #[wasm_bindgen(unchecked_return_type = "View")]
 /// `kept_part` and `kept_jobs`: the results kept from the previous run
 /// ([`reuse`]), when the workers computed only the other jobs.
@@ -221,18 +212,19 @@ pub fn merge(
     kept_part: Option<Vec<u8>>,
     kept_jobs: Option<Vec<u32>>,
 ) -> Result<JsValue, JsError> {
-    let fields = fields_from_js(fields)?;
     let preset = preset_or_default(preset);
-    let (s, name) = scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
-    let coverage = if finished == Some(true) {
-        Coverage::Whole
-    } else {
-        Coverage::SoFar
-    };
-    let kept = kept_of(kept_part, kept_jobs);
-    let view = s
-        .merge_beside(name, &pairs(&fields), &parts, kept.as_ref(), coverage)
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&scenarios::judged(s, view))
+    // An unknown preset throws its own message; other settings a run error.
+    scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
+    Configuration::of(Some(preset), fields)
+        .map_err(Checking::thrown_as_run_error)?
+        .merge(parts, finished, kept_part, kept_jobs)
+}
+
+/// The configuration the free functions delegate to; bad settings throw
+/// `field: message` lines, as its constructor does.
+pub(super) fn configuration(
+    preset: Option<String>,
+    fields: JsValue,
+) -> Result<Configuration, JsError> {
+    Configuration::of(preset, fields).map_err(Checking::thrown)
 }

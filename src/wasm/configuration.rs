@@ -1,0 +1,230 @@
+//! A checked configuration of one scenario (`new Configuration(preset,
+//! settings)`), parsed and checked once and then asked for estimates, runs,
+//! merges and the result cache: the JS face of `scenarios::Configured`. The
+//! free functions that take `(preset, settings)` build one and delegate.
+
+use super::audit::Auditor;
+use super::cache::{kept_of, kept_to_js};
+use super::machine::machine_of;
+use super::runner::Runner;
+use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
+use crate::scenarios::{self, audit, ConfigError, Configured, Coverage, RunError, Shard};
+use wasm_bindgen::prelude::*;
+
+/// A preset with settings over it, checked once (every check, the derived
+/// ones too).
+#[wasm_bindgen]
+pub struct Configuration {
+    inner: Box<dyn Configured>,
+}
+
+impl Configuration {
+    /// The configuration of a preset (default: the default preset) and
+    /// settings from JS, or the errors of its check.
+    pub(super) fn of(preset: Option<String>, fields: JsValue) -> Result<Self, Checking> {
+        let fields = fields_from_js(fields).map_err(Checking::Js)?;
+        let inner = scenarios::configure(&preset_or_default(preset), &pairs(&fields))
+            .map_err(Checking::Refused)?;
+        Ok(Configuration { inner })
+    }
+}
+
+/// Why a configuration from JS was not made: its settings were not an object
+/// of texts, or they do not check.
+pub(super) enum Checking {
+    Js(JsError),
+    Refused(Vec<ConfigError>),
+}
+
+impl Checking {
+    /// The error a constructor throws: a `field: message` line each.
+    pub(super) fn thrown(self) -> JsError {
+        match self {
+            Checking::Js(e) => e,
+            Checking::Refused(errors) => errors_to_js(&errors),
+        }
+    }
+
+    /// The error a merge throws (the settings refused as a run error, in one line).
+    pub(super) fn thrown_as_run_error(self) -> JsError {
+        match self {
+            Checking::Js(e) => e,
+            Checking::Refused(errors) => JsError::new(&RunError::from(errors).to_string()),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Configuration {
+    /// Checks a preset (default: the default preset) with these settings
+    /// over it; bad settings throw an error whose `message` lists
+    /// `field: message` lines.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        preset: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    ) -> Result<Configuration, JsError> {
+        Configuration::of(preset, fields).map_err(Checking::thrown)
+    }
+
+    /// The preset's canonical name.
+    pub fn preset(&self) -> String {
+        self.inner.preset().to_string()
+    }
+
+    /// The scenario's id.
+    pub fn scenario(&self) -> String {
+        self.inner.info().id.to_string()
+    }
+
+    /// Every setting as `[[key, text], …]` in the page's order, as checked
+    /// (what the settings mean, however they were written).
+    #[wasm_bindgen(unchecked_return_type = "[string, string][]")]
+    pub fn settings(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.settings())
+    }
+
+    /// Seconds the sweep takes in one worker (wasm), estimated from its size
+    /// before it runs (within about 2×), on a machine whose `machine_factors`
+    /// are `[scalar, dense]` (none: the reference machine).
+    pub fn estimated_seconds(&self, machine: Option<Vec<f64>>) -> Result<f64, JsError> {
+        Ok(self.inner.estimated_wasm_seconds_on(&machine_of(machine)?))
+    }
+
+    /// Seconds from Run to done in the page with `workers` workers (the
+    /// busiest worker's share of the sweep, as the pool splits it, and the
+    /// page's own work), on a machine whose `machine_factors` are given.
+    pub fn estimated_page_seconds(
+        &self,
+        workers: usize,
+        machine: Option<Vec<f64>>,
+    ) -> Result<f64, JsError> {
+        Ok(self
+            .inner
+            .estimated_page_seconds(workers, &machine_of(machine)?))
+    }
+
+    /// Whether a pool of `workers` workers should share each run's users
+    /// (`user_split`) rather than take whole runs (`shard`): the scenario's
+    /// cost model decides.
+    pub fn split_by_users(&self, workers: usize) -> bool {
+        self.inner.split_by_users(workers)
+    }
+
+    /// Shard `shard` of `shards` of the sweep (one per worker of a pool).
+    pub fn shard(&self, shard: usize, shards: usize) -> Result<Runner, JsError> {
+        let shard = Shard {
+            index: shard,
+            count: shards,
+        };
+        Runner::started(self.inner.as_ref(), |c| c.start(shard))
+    }
+
+    /// [`Configuration::shard`] without the jobs `skip` kept from the
+    /// previous run ([`Configuration::reuse`]).
+    pub fn skipping(&self, shard: usize, shards: usize, skip: Vec<u32>) -> Result<Runner, JsError> {
+        let shard = Shard {
+            index: shard,
+            count: shards,
+        };
+        let skip: Vec<usize> = skip.into_iter().map(|j| j as usize).collect();
+        Runner::started(self.inner.as_ref(), |c| c.start_skipping(shard, &skip))
+    }
+
+    /// Worker `index` of `count` that compute every run together, each its
+    /// share of every pass over the users (see `Runner.user_split`).
+    pub fn user_split(&self, index: usize, count: usize) -> Result<Runner, JsError> {
+        let share = Shard { index, count };
+        Runner::started(self.inner.as_ref(), |c| c.start_user_split(share))
+    }
+
+    /// The view of a sweep computed by several workers, from their `part()`s
+    /// in worker order (see the free `merge`).
+    #[wasm_bindgen(unchecked_return_type = "View")]
+    pub fn merge(
+        &self,
+        parts: Vec<js_sys::Uint8Array>,
+        finished: Option<bool>,
+        kept_part: Option<Vec<u8>>,
+        kept_jobs: Option<Vec<u32>>,
+    ) -> Result<JsValue, JsError> {
+        let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
+        let coverage = if finished == Some(true) {
+            Coverage::Whole
+        } else {
+            Coverage::SoFar
+        };
+        let kept = kept_of(kept_part, kept_jobs);
+        let view = self
+            .inner
+            .merge_beside(&parts, kept.as_ref(), coverage)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&scenarios::judged(self.inner.scenario(), view))
+    }
+
+    /// A finished sweep's results (its workers' parts, beside what it kept)
+    /// as one part: what the page keeps of its last run for `reuse`.
+    pub fn whole_part(
+        &self,
+        parts: Vec<js_sys::Uint8Array>,
+        kept_part: Option<Vec<u8>>,
+        kept_jobs: Option<Vec<u32>>,
+    ) -> Result<Vec<u8>, JsError> {
+        let parts: Vec<Vec<u8>> = parts.iter().map(|p| p.to_vec()).collect();
+        self.inner
+            .whole_part(&parts, kept_of(kept_part, kept_jobs).as_ref())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Of a finished run of `old` (its `whole_part`, `old_whole`), the
+    /// results a run of this configuration would compute again bit for bit,
+    /// as `{ part, jobs }` (`jobs` empty: nothing kept; always so for another
+    /// scenario).
+    pub fn reuse(&self, old: &Configuration, old_whole: Vec<u8>) -> Result<JsValue, JsError> {
+        let kept = self
+            .inner
+            .reuse(old.inner.as_ref(), &old_whole)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        kept_to_js(&kept)
+    }
+
+    /// An audit of its private runs (see `new Auditor`).
+    pub fn auditor(
+        &self,
+        runs: usize,
+        mode: &str,
+        broken: bool,
+        seed: u32,
+    ) -> Result<Auditor, JsError> {
+        Auditor::of(self.inner.as_ref(), runs, mode, broken, seed)
+    }
+
+    /// Round `round` (1-based) of its run at the first ε in slow motion
+    /// (`RoundTrace`); throws with `field: message` lines (`round` outside
+    /// the run, `preset` for a scenario without one).
+    #[wasm_bindgen(unchecked_return_type = "RoundTrace")]
+    pub fn round(&self, round: usize) -> Result<JsValue, JsError> {
+        let trace = self
+            .inner
+            .round(scenarios::round::RoundRequest { round })
+            .map_err(|errors| errors_to_js(&errors))?;
+        to_js(&trace)
+    }
+}
+
+/// The audit options the page passes, checked.
+pub(super) fn audit_options(
+    runs: usize,
+    mode: &str,
+    broken: bool,
+    seed: u32,
+) -> Result<audit::AuditOptions, JsError> {
+    let mode =
+        audit::AuditMode::parse(mode).ok_or_else(|| JsError::new("mode: white-box or final"))?;
+    Ok(audit::AuditOptions {
+        runs,
+        mode,
+        broken,
+        seed: seed as u64,
+    })
+}
