@@ -10,20 +10,26 @@ use dp_explorer::scenarios::round::{RoundRequest, RoundTrace};
 
 /// The stages' numbers agree with one another as the issue states them.
 fn check_stages(t: &RoundTrace) {
-    let n = t.raw_norms.len();
-    let above = t.raw_norms.iter().filter(|&&g| g > t.clip).count();
-    assert_eq!(t.clipped_fraction, above as f64 / n as f64);
+    let n = t.measured.raw_norms.len();
+    let above = t
+        .measured
+        .raw_norms
+        .iter()
+        .filter(|&&g| g > t.measured.clip)
+        .count();
+    assert_eq!(t.measured.clipped_fraction, above as f64 / n as f64);
     assert!(
-        t.sum_norm <= n as f64 * t.clip * (1.0 + 1e-12),
+        t.measured.sum_norm <= n as f64 * t.measured.clip * (1.0 + 1e-12),
         "{} > {n}·{}",
-        t.sum_norm,
-        t.clip
+        t.measured.sum_norm,
+        t.measured.clip
     );
     // ‖noise‖²/(σ²·dims) is χ²/dims: within [0.8, 1.25] all but never at
     // 1000+ coordinates (DP-GD's 2000); FedRep's 100 are pooled over rounds in
     // tests/cli_step.rs.
-    if t.noise_dims >= 1000 {
-        let ratio = t.noise_norm * t.noise_norm / (t.sigma * t.sigma * t.noise_dims as f64);
+    if t.measured.noise_dims >= 1000 {
+        let ratio = t.measured.noise_norm * t.measured.noise_norm
+            / (t.measured.sigma * t.measured.sigma * t.measured.noise_dims as f64);
         assert!(
             (0.8..=1.25).contains(&ratio),
             "‖noise‖²/(σ²·dims) = {ratio}"
@@ -33,20 +39,20 @@ fn check_stages(t: &RoundTrace) {
     let at = t
         .sigma_by_epsilon
         .iter()
-        .find(|p| p[0] == t.epsilon)
+        .find(|p| p[0] == t.head.epsilon)
         .unwrap();
-    assert_eq!(at[1].to_bits(), t.sigma.to_bits());
+    assert_eq!(at[1].to_bits(), t.measured.sigma.to_bits());
     assert!(t
         .sigma_by_epsilon
         .windows(2)
         .all(|w| w[0][0] < w[1][0] && w[0][1] >= w[1][1]));
     // The picture: the sum on the first axis, the noise and the release in the plane exactly.
-    assert!((t.plane.sum[0] - t.sum_norm).abs() <= 1e-9 * t.sum_norm);
-    assert!(t.plane.sum[1].abs() <= 1e-9 * t.sum_norm);
+    assert!((t.plane.sum[0] - t.measured.sum_norm).abs() <= 1e-9 * t.measured.sum_norm);
+    assert!(t.plane.sum[1].abs() <= 1e-9 * t.measured.sum_norm);
     let noise = t.plane.noise[0].hypot(t.plane.noise[1]);
-    assert!((noise - t.noise_norm).abs() <= 1e-9 * t.noise_norm);
+    assert!((noise - t.measured.noise_norm).abs() <= 1e-9 * t.measured.noise_norm);
     let release = t.plane.release[0].hypot(t.plane.release[1]);
-    assert!((release - t.release_norm).abs() <= 1e-9 * t.release_norm);
+    assert!((release - t.measured.release_norm).abs() <= 1e-9 * t.measured.release_norm);
     assert_eq!(t.plane.contributions.len(), t.plane.drawn.len());
     assert!(t.plane.drawn.len() == n.min(dp_explorer::scenarios::round::MOST_DRAWN));
 }
@@ -72,7 +78,7 @@ fn a_dpgd_round_in_slow_motion_is_the_runs_own_step_bit_for_bit() {
             "round {round}: θ after the slow-motion step differs from the run's"
         );
         assert_eq!(
-            (trace.round, trace.rounds, trace.unit),
+            (trace.head.round, trace.head.rounds, trace.head.unit),
             (round, steps, "sample")
         );
         check_stages(&trace);
@@ -121,7 +127,10 @@ fn a_fedrep_round_in_slow_motion_is_the_sweeps_own_round_bit_for_bit() {
             curve.angles[round].to_bits(),
             "round {round}"
         );
-        assert_eq!((trace.unit, trace.raw_norms.len()), ("user", 2000));
+        assert_eq!(
+            (trace.head.unit, trace.measured.raw_norms.len()),
+            ("user", 2000)
+        );
         check_stages(&trace);
     }
     let refused = fedrep_round(&config, RoundRequest { round: rounds + 1 }).unwrap_err();

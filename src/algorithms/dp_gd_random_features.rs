@@ -191,8 +191,15 @@ impl DpGd {
         if self.is_done() {
             return;
         }
+        let (clipped, _train_loss) = self.clipped_gradient();
+        self.take_noisy_step(clipped, None);
+    }
+
+    /// ḡ at θ into `grad` ([`clipped_mean_gradient`]): the samples clipped
+    /// and the training loss.
+    fn clipped_gradient(&mut self) -> (usize, f64) {
         let data = &*self.data;
-        let (clipped, _train_loss) = clipped_mean_gradient(
+        clipped_mean_gradient(
             &data.phi,
             &data.y,
             &data.row_norms,
@@ -200,8 +207,7 @@ impl DpGd {
             self.params.clip,
             &mut self.resid,
             &mut self.grad,
-        );
-        self.take_noisy_step(clipped, None);
+        )
     }
 
     /// θ ← θ + (−η ḡ + N(0, σ² I)) with ḡ in `grad`: the Gaussian mechanism
@@ -250,15 +256,7 @@ impl DpGd {
             Some(c) => raw_norms.iter().map(|&g| clip_factor(g, c)).collect(),
             None => vec![1.0; raw_norms.len()],
         };
-        let (clipped, loss_before) = clipped_mean_gradient(
-            &data.phi,
-            &data.y,
-            &data.row_norms,
-            &self.theta,
-            self.params.clip,
-            &mut self.resid,
-            &mut self.grad,
-        );
+        let (clipped, loss_before) = self.clipped_gradient();
         let mean_gradient = self.grad.as_slice().to_vec();
         let mut noise = Vec::new();
         self.take_noisy_step(clipped, Some(&mut noise));

@@ -49,7 +49,7 @@ pub fn run(args: &StepArgs) -> Result<String, CliError> {
         text.push('\n');
         return Ok(text);
     }
-    let mut out = format!("{}: {}\n", trace.method, trace.run);
+    let mut out = format!("{}: {}\n", trace.head.method, trace.head.run);
     for line in trace.stage_lines() {
         out.push_str(&line);
         out.push('\n');

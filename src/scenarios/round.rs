@@ -54,40 +54,14 @@ pub struct ModelStep {
     pub change_norm: f64,
 }
 
-/// One private round, stage by stage (`dp-explorer step --json` prints it).
+/// One private round, stage by stage (`dp-explorer step --json` prints it,
+/// every field of `head` and `measured` at the top level).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RoundTrace {
-    /// The private method and the run it was replayed from, in words.
-    pub method: String,
-    pub run: String,
-    /// Whose contribution each one is ("user", "sample").
-    pub unit: &'static str,
-    /// The round shown (1-based) and the run's number of rounds.
-    pub round: usize,
-    pub rounds: usize,
-    /// The ε the run was calibrated to, and the ε it spends at δ.
-    pub epsilon: f64,
-    pub delta: f64,
-    /// Each contribution's norm before clipping (all of them).
-    pub raw_norms: Vec<f64>,
-    /// The clip bound (the norm every contribution is cut to at most).
-    pub clip: f64,
-    /// The share of `raw_norms` above `clip`.
-    pub clipped_fraction: f64,
-    /// ‖Σ clip(g_i)‖.
-    pub sum_norm: f64,
-    /// ‖Σ g_i‖ without clipping.
-    pub non_private_sum_norm: f64,
-    /// Standard deviation of the noise per coordinate of the sum.
-    pub sigma: f64,
-    /// How many coordinates are noised (the sum's dimension).
-    pub noise_dims: usize,
-    /// ‖noise‖.
-    pub noise_norm: f64,
-    /// ‖Σ clip(g_i) + noise‖.
-    pub release_norm: f64,
-    /// ‖Σ clip(g_i)‖ / ‖noise‖.
-    pub signal_to_noise: f64,
+    #[serde(flatten)]
+    pub head: RoundHead,
+    #[serde(flatten)]
+    pub measured: Measured,
     pub plane: Plane,
     pub step: ModelStep,
     /// σ (on the sum's scale, as `sigma`) that the run's calibration gives
@@ -204,17 +178,28 @@ impl Stages<'_> {
     }
 }
 
-/// The numbers of [`Stages::measure`], before the caller names the run.
+/// The numbers of every stage ([`Stages::measure`]), over all contributions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Measured {
+    /// Each contribution's norm before clipping (all of them).
     pub raw_norms: Vec<f64>,
+    /// The clip bound (the norm every contribution is cut to at most).
     pub clip: f64,
+    /// The share of `raw_norms` above `clip`.
     pub clipped_fraction: f64,
+    /// ‖Σ clip(g_i)‖.
     pub sum_norm: f64,
+    /// ‖Σ g_i‖ without clipping.
     pub non_private_sum_norm: f64,
+    /// Standard deviation of the noise per coordinate of the sum.
     pub sigma: f64,
+    /// How many coordinates are noised (the sum's dimension).
     pub noise_dims: usize,
+    /// ‖noise‖.
     pub noise_norm: f64,
+    /// ‖Σ clip(g_i) + noise‖.
     pub release_norm: f64,
+    /// ‖Σ clip(g_i)‖ / ‖noise‖.
     pub signal_to_noise: f64,
 }
 
@@ -228,23 +213,8 @@ impl RoundTrace {
     /// The trace from the measured stages and the caller's words.
     pub fn new(head: RoundHead, measured: Measured, plane: Plane, step: ModelStep) -> Self {
         RoundTrace {
-            method: head.method,
-            run: head.run,
-            unit: head.unit,
-            round: head.round,
-            rounds: head.rounds,
-            epsilon: head.epsilon,
-            delta: head.delta,
-            raw_norms: measured.raw_norms,
-            clip: measured.clip,
-            clipped_fraction: measured.clipped_fraction,
-            sum_norm: measured.sum_norm,
-            non_private_sum_norm: measured.non_private_sum_norm,
-            sigma: measured.sigma,
-            noise_dims: measured.noise_dims,
-            noise_norm: measured.noise_norm,
-            release_norm: measured.release_norm,
-            signal_to_noise: measured.signal_to_noise,
+            head,
+            measured,
             plane,
             step,
             sigma_by_epsilon: Vec::new(),
@@ -274,28 +244,28 @@ impl RoundTrace {
     /// The stages in words, one line each (the CLI prints them; the page
     /// shows one at a time).
     pub fn stage_lines(&self) -> Vec<String> {
-        let n = self.raw_norms.len();
-        let clipped = (self.clipped_fraction * n as f64).round() as usize;
-        let largest = self.raw_norms.iter().cloned().fold(0.0, f64::max);
+        let n = self.measured.raw_norms.len();
+        let clipped = (self.measured.clipped_fraction * n as f64).round() as usize;
+        let largest = self.measured.raw_norms.iter().cloned().fold(0.0, f64::max);
         vec![
             format!(
                 "1. contributions: {n} {unit}s' gradients at round {r} of {t}; their norms run up to {largest:.4}",
-                unit = self.unit,
-                r = self.round,
-                t = self.rounds,
+                unit = self.head.unit,
+                r = self.head.round,
+                t = self.head.rounds,
             ),
             format!(
                 "2. clipped: {clipped} of {n} ({:.1} %) are longer than the clip bound {:.4} and are cut to it",
-                100.0 * self.clipped_fraction,
-                self.clip
+                100.0 * self.measured.clipped_fraction,
+                self.measured.clip
             ),
             format!(
                 "3. summed: ‖Σ clip(g_i)‖ = {:.4} (without clipping it would be {:.4})",
-                self.sum_norm, self.non_private_sum_norm
+                self.measured.sum_norm, self.measured.non_private_sum_norm
             ),
             format!(
                 "4. noise added: σ = {:.4} per coordinate in {} coordinates, ‖noise‖ = {:.4}; signal to noise {:.3}; ‖release‖ = {:.4}",
-                self.sigma, self.noise_dims, self.noise_norm, self.signal_to_noise, self.release_norm
+                self.measured.sigma, self.measured.noise_dims, self.measured.noise_norm, self.measured.signal_to_noise, self.measured.release_norm
             ),
             format!(
                 "5. step taken: {} {:.4} → {:.4} (the model moved by {:.4})",
@@ -305,13 +275,18 @@ impl RoundTrace {
     }
 }
 
-/// The words a scenario gives its round.
+/// The run a round is of, in the scenario's words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RoundHead {
+    /// The private method and the run it was replayed from, in words.
     pub method: String,
     pub run: String,
+    /// Whose contribution each one is ("user", "sample").
     pub unit: &'static str,
+    /// The round shown (1-based) and the run's number of rounds.
     pub round: usize,
     pub rounds: usize,
+    /// The ε the run was calibrated to, and δ.
     pub epsilon: f64,
     pub delta: f64,
 }

@@ -17,8 +17,8 @@
 //! Final-output score: −θ_T[0] (the canary pushes θ's first coordinate down).
 //! The white-box score's threshold is its midpoint 0, fixed in advance.
 
-use super::config::{DpGdConfig, SigmaQuery, SpentQuery};
-use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
+use super::config::DpGdConfig;
+use super::plan::{dpgd_private_run, DpGdPrivateRun};
 use super::rows::Method;
 use crate::algorithms::dp_gd_random_features::{clipped_mean_gradient, DpGd, DpGdParams};
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
@@ -26,7 +26,6 @@ use crate::rng::{combine, NoiseSource};
 use crate::scenarios::audit::{
     Attack, AuditMode, AuditOptions, AuditTarget, AuditTargets, Claim, Sides,
 };
-use crate::scenarios::error::ConfigError;
 use crate::scenarios::Checked;
 use nalgebra::DVector;
 use std::sync::Arc;
@@ -85,28 +84,11 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
         * 1e-9;
     let mut targets = Vec::new();
     for (e, &epsilon) in c.epsilons.iter().enumerate() {
-        let sigma = dpgd_sigma(&SigmaQuery {
-            calibration: c.calibration,
-            epsilon,
-            delta: c.delta,
-            steps,
-            eta,
-            sensitivity,
-        });
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(vec![ConfigError::invalid(
-                "epsilons",
-                format!("the accountant gives no usable σ for ε = {epsilon}"),
-            )]);
-        }
-        let epsilon_spent = dpgd_epsilon_spent(&SpentQuery {
-            calibration: c.calibration,
+        let DpGdPrivateRun {
             sigma,
-            delta: c.delta,
-            steps,
-            eta,
-            sensitivity,
-        });
+            epsilon_spent,
+            ..
+        } = dpgd_private_run(c, p, epsilon).map_err(|e| vec![e])?;
         let mut claim = Claim::new(
             Method::DpGd.name(),
             options.broken.then_some("half the noise"),

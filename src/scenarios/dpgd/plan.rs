@@ -49,6 +49,58 @@ pub fn dpgd_sigma(q: &SigmaQuery) -> f64 {
     }
 }
 
+/// A private DP-GD run of width p at target ε, as the sweep plans it (the
+/// audit and the round in slow motion plan theirs the same way): its
+/// schedule, the replace-one sensitivity 2C/n of ḡ, σ and the ε it spends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DpGdPrivateRun {
+    pub eta: f64,
+    pub steps: usize,
+    pub sensitivity: f64,
+    pub sigma: f64,
+    pub epsilon_spent: f64,
+}
+
+/// [`DpGdPrivateRun`] of width `p` at `epsilon`; an error at `epsilons` when
+/// the accountant gives no usable σ.
+pub fn dpgd_private_run(
+    c: &super::config::DpGdConfig,
+    p: usize,
+    epsilon: f64,
+) -> Result<DpGdPrivateRun, crate::scenarios::ConfigError> {
+    let (eta, steps) = c.schedule(p, c.time_scale);
+    let sensitivity = 2.0 * c.clip(p) / c.n as f64;
+    let sigma = dpgd_sigma(&SigmaQuery {
+        calibration: c.calibration,
+        epsilon,
+        delta: c.delta,
+        steps,
+        eta,
+        sensitivity,
+    });
+    if !(sigma.is_finite() && sigma > 0.0) {
+        return Err(crate::scenarios::ConfigError::invalid(
+            "epsilons",
+            format!("the accountant gives no usable σ for ε = {epsilon}"),
+        ));
+    }
+    let epsilon_spent = dpgd_epsilon_spent(&SpentQuery {
+        calibration: c.calibration,
+        sigma,
+        delta: c.delta,
+        steps,
+        eta,
+        sensitivity,
+    });
+    Ok(DpGdPrivateRun {
+        eta,
+        steps,
+        sensitivity,
+        sigma,
+        epsilon_spent,
+    })
+}
+
 /// The ε a DP-GD run with this σ spends at δ, by the exact (GDP) accountant:
 /// the same number its [`PrivacyReport`] shows.
 pub fn dpgd_epsilon_spent(q: &SpentQuery) -> f64 {

@@ -5,8 +5,8 @@
 //! [`DpGd::step_in_slow_motion`], which computes θ after it exactly as the run
 //! does.
 
-use super::config::{DpGdConfig, SigmaQuery, SpentQuery};
-use super::plan::{dpgd_epsilon_spent, dpgd_sigma};
+use super::config::{DpGdConfig, SigmaQuery};
+use super::plan::{dpgd_private_run, dpgd_sigma, DpGdPrivateRun};
 use super::run::noise_key_of;
 use crate::algorithms::dp_gd_random_features::{DpGd, DpGdParams, DpGdStep};
 use crate::data::random_features::{frozen_weights, RfFeatures, RfInputs};
@@ -33,30 +33,13 @@ struct Replay {
 fn replay(c: &DpGdConfig) -> Result<Replay, ConfigError> {
     let p = c.p_grid.iter().copied().max().unwrap_or(1);
     let epsilon = c.epsilons[0];
-    let (eta, steps) = c.schedule(p, c.time_scale);
-    let sensitivity = 2.0 * c.clip(p) / c.n as f64;
-    let sigma = dpgd_sigma(&SigmaQuery {
-        calibration: c.calibration,
-        epsilon,
-        delta: c.delta,
-        steps,
+    let DpGdPrivateRun {
         eta,
+        steps,
         sensitivity,
-    });
-    if !(sigma.is_finite() && sigma >= 0.0) {
-        return Err(ConfigError::invalid(
-            "epsilons",
-            format!("the accountant gives no usable σ for ε = {epsilon}"),
-        ));
-    }
-    let epsilon_spent = dpgd_epsilon_spent(&SpentQuery {
-        calibration: c.calibration,
         sigma,
-        delta: c.delta,
-        steps,
-        eta,
-        sensitivity,
-    });
+        epsilon_spent,
+    } = dpgd_private_run(c, p, epsilon)?;
     let seed = c.seed;
     let inputs = RfInputs::generate(seed, c.d, c.n, c.n_test, c.data_target());
     let w = frozen_weights(seed, p, c.d);
