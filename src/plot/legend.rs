@@ -102,8 +102,10 @@ pub(crate) enum Place {
 /// with a last entry that says how many more (the table lists every curve).
 pub(crate) const PLOT_SHARE: f64 = 0.55;
 
-/// The widest share of a chart's width a legend beside the plot takes.
-const BESIDE_SHARE: f64 = 0.34;
+/// The widest share of a chart's width a legend beside the plot takes, and
+/// the least of a name (in ems of its font) it shows there when it cuts names.
+const BESIDE_SHARE: f64 = 0.4;
+const BESIDE_CHARS: f64 = 12.0;
 
 /// The legend of a chart: its entries (a series to draw the sample like, and
 /// a text cut to the width; a folded legend's last entry has no series and
@@ -127,7 +129,8 @@ impl<'a> Legend<'a> {
     /// Lays out the legend of `spec` on `root`, whose title, margins and x
     /// axis take `fixed` pixels of its height (`title`: the title's): below
     /// the plot in the rows that leave it [`PLOT_SHARE`] of the height; else
-    /// beside it if every entry fits whole in [`BESIDE_SHARE`] of the width
+    /// beside it if every entry fits in [`BESIDE_SHARE`] of the width (whole, or
+    /// cut to no less than [`BESIDE_CHARS`] ems)
     /// and the plot's height; else below, folded to the rows that fit (at
     /// least one). A name wider than its room is cut.
     pub(crate) fn new<DB: DrawingBackend>(
@@ -176,38 +179,67 @@ impl<'a> Legend<'a> {
             legend.height = rows as i32 * row_h + pad;
             return Ok(legend);
         }
-        // Beside: every name whole in the column, every entry within the plot's height.
+        // Beside: every entry within the plot's height, in a column of at most BESIDE_SHARE of
+        // the width that holds each name whole or at least BESIDE_CHARS ems of it (cut with "…").
         let (_, whole) = widths_of(root, &all, &font)?;
-        let column = whole + sample + gap / 2 + 2 * pad;
+        let frame = sample + gap / 2 + 2 * pad;
+        let room = (BESIDE_SHARE * width as f64) as i32 - frame;
+        let text_w = whole.min(room);
         let lines = ((height - fixed + px(42.0) as i32) / row_h).max(0) as usize;
-        if column as f64 <= BESIDE_SHARE * width as f64 && all.len() <= lines {
-            legend.entries = all.iter().map(|(s, n)| (Some(*s), n.clone())).collect();
+        let readable = text_w == whole || text_w as f64 >= BESIDE_CHARS * font.get_size();
+        if readable && all.len() <= lines {
+            let mut entries = Vec::with_capacity(all.len());
+            for (s, name) in &all {
+                entries.push((Some(*s), fit_text(root, name, &font, text_w)?.0));
+            }
+            legend.entries = entries;
             legend.places = (0..all.len()).map(|i| (i, 0)).collect();
             legend.place = Place::Beside;
-            legend.width = column;
+            legend.width = text_w + frame;
             legend.height = height;
             legend.top = title;
             return Ok(legend);
         }
-        // Folded: the first entries that fit in the rows the plot leaves, then "+N more".
+        // Folded: the first entries that fit in the rows the plot leaves, then "+N more";
+        // the names whole, or cut to a third of the row where that keeps more of them.
         let most = (((budget - pad) / row_h).max(1)) as usize;
-        for keep in (0..all.len()).rev() {
-            let more = format!("+{} more: see the table", all.len() - keep);
-            let (more, more_w) = fit_text(root, &more, &font, available)?;
-            let mut w: Vec<i32> = widths[..keep].to_vec();
-            w.push(more_w - sample - gap / 2);
-            let (places, rows) = legend_rows(&w, sample, gap, available);
-            if rows <= most || keep == 0 {
-                legend.entries = all[..keep]
-                    .iter()
-                    .map(|(s, _)| Some(*s))
-                    .zip(texts[..keep].iter().cloned())
-                    .chain(std::iter::once((None, more)))
-                    .collect();
-                legend.places = places;
-                legend.height = rows as i32 * row_h + pad;
-                break;
+        let third = available / 3 - sample - gap;
+        let mut short_texts = Vec::new();
+        let mut short_widths = Vec::new();
+        for (_, name) in &all {
+            let (t, w) = fit_text(root, name, &font, third.max(sample))?;
+            short_texts.push(t);
+            short_widths.push(w);
+        }
+        // (entries kept, their places, rows, names cut, the "+N more" text)
+        let mut best: Option<Folded> = None;
+        for cut in [false, true] {
+            let w_all = if cut { &short_widths } else { &widths };
+            for keep in (0..all.len()).rev() {
+                let more = format!("+{} more: see the table", all.len() - keep);
+                let (more, more_w) = fit_text(root, &more, &font, available)?;
+                let mut w: Vec<i32> = w_all[..keep].to_vec();
+                // With some slack: the last item of its row, it must not leave the chart.
+                w.push(more_w + more_w / 8 - sample - gap / 2);
+                let (places, rows) = legend_rows(&w, sample, gap, available);
+                if rows <= most || keep == 0 {
+                    if best.as_ref().is_none_or(|b| keep > b.0) {
+                        best = Some((keep, places, rows, cut, more));
+                    }
+                    break;
+                }
             }
+        }
+        if let Some((keep, places, rows, cut, more)) = best {
+            let names = if cut { &short_texts } else { &texts };
+            legend.entries = all[..keep]
+                .iter()
+                .map(|(s, _)| Some(*s))
+                .zip(names[..keep].iter().cloned())
+                .chain(std::iter::once((None, more)))
+                .collect();
+            legend.places = places;
+            legend.height = rows as i32 * row_h + pad;
         }
         Ok(legend)
     }
@@ -259,6 +291,10 @@ impl<'a> Legend<'a> {
         Ok(())
     }
 }
+
+/// A folded legend: the entries kept, their places, its rows, whether the names
+/// are cut to a third of the row, and its "+N more" text.
+type Folded = (usize, Vec<(usize, i32)>, usize, bool, String);
 
 /// The names' widths in `font`, and the widest.
 fn widths_of<DB: DrawingBackend>(
