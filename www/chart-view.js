@@ -15,17 +15,19 @@ const READOUT_PROMPT = 'Point at the chart, or focus it and use the arrow keys, 
 
 // Large text is for a projector: the charts' smallest text (13 px at scale 1,
 // src/plot/draw.rs TICK_FONT and LEGEND_FONT) is drawn at least LARGE_CHART_PX
-// CSS px where the canvas is wide enough (CHART_PX_PER_SCALE CSS px per unit
-// of scale), and never smaller than the page's own text scale (a phone).
+// CSS px where the canvas is wide and tall enough (CHART_PX_PER_SCALE CSS px
+// across, CHART_HEIGHT_PER_SCALE down, per unit of scale: a short canvas keeps
+// room for its plot), and never smaller than the page's own text scale (a phone).
 const SMALLEST_CHART_FONT = 13;
 const LARGE_CHART_PX = 28.5;
 const CHART_PX_PER_SCALE = 300;
+const CHART_HEIGHT_PER_SCALE = 280;
 
-/** The scale a chart `cssWidth` CSS px wide is drawn at, for the page's text scale. */
-export function chartScale(textScale, cssWidth) {
+/** The scale a chart `cssWidth` × `cssHeight` CSS px is drawn at, for the page's text scale. */
+export function chartScale(textScale, cssWidth, cssHeight = Infinity) {
   if (textScale <= 1) return 1;
   const want = LARGE_CHART_PX / SMALLEST_CHART_FONT;
-  return Math.max(textScale, Math.min(want, cssWidth / CHART_PX_PER_SCALE));
+  return Math.max(textScale, Math.min(want, cssWidth / CHART_PX_PER_SCALE, cssHeight / CHART_HEIGHT_PER_SCALE));
 }
 
 // ---------- pinned runs ----------
@@ -321,7 +323,8 @@ export class ChartView {
     canvas.width = Math.max(200, Math.round(rect.width * dpr));
     canvas.height = Math.max(150, Math.round(rect.height * dpr));
     const ctx = canvas.getContext('2d');
-    const px = dpr * chartScale(this.o.textScale(), rect.width);
+    const scale = chartScale(this.o.textScale(), rect.width, rect.height);
+    const px = dpr * scale;
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     ctx.fillStyle = '#333';
@@ -338,6 +341,9 @@ export class ChartView {
     ctx.textBaseline = 'top';
     ctx.fillText(spec.y_label, 0, 0, canvas.height - 16 * px);
     ctx.restore();
+    // The smallest text drawn (the axis names), in CSS px, as a drawn chart says it (chart-contract.js).
+    canvas.dataset.scale = scale.toFixed(3);
+    canvas.dataset.minFontPx = (Math.round(14 * px) * (rect.width / canvas.width)).toFixed(2);
   }
 
   /** Draws the chart again (with `unlessUnchanged`: only if it would differ from the drawn one). */
@@ -356,7 +362,7 @@ export class ChartView {
     if (canvas.height !== h) canvas.height = h;
     const shown = this.shownSpec(this.spec);
     const skip = this.info.toggle ? [this.info.toggle[0]] : [];
-    const scale = chartScale(this.o.textScale(), rect.width);
+    const scale = chartScale(this.o.textScale(), rect.width, rect.height);
     const key = JSON.stringify([w, h, dpr, scale, skip, shown]);
     if (unlessUnchanged && key === this.drawnKey) return;
     this.drawnKey = null;

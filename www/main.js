@@ -24,6 +24,7 @@ import { RoundView } from './round-view.js';
 import { missingPresetText, setMode, wireLinks, wireModes } from './links.js';
 import { claimsList, showClaims } from './claims.js';
 import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
+import { wireLecture } from './lecture.js';
 
 // A new release can take over while the module starts: listen from here on.
 watchForRelease();
@@ -697,6 +698,7 @@ $('preset').addEventListener('change', () => {
   showEstimate();
 });
 wireModes({ update: writeUrl, redraw });
+wireLecture({ views: currentViews });
 $('lesson-prev').addEventListener('click', () => { lessonStep = Math.max(0, lessonStep - 1); showLesson(); });
 $('lesson-next').addEventListener('click', () => { lessonStep = Math.min(info.lesson.length - 1, lessonStep + 1); showLesson(); });
 $('lesson-apply').addEventListener('click', applyLessonStep);

@@ -6,7 +6,7 @@
 //! axis of a few distinct values (a sweep's ε) is labelled at those values
 //! where they fit ([`data_ticks`]); other axes at plotters' round ticks.
 
-use super::legend::Legend;
+use super::legend::{Legend, Place};
 use super::spec::{ChartLayout, ChartSpec, LineStyle};
 pub use super::style::PlotError;
 use super::style::*;
@@ -261,17 +261,15 @@ type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, RangedCoordf64>>;
 fn draw_bands<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     spec: &ChartSpec,
+    top: f64,
 ) -> Result<(), PlotError> {
     for s in &spec.series {
         let band: Vec<(f64, f64, f64)> = s
             .band
             .iter()
             .filter_map(|&(x, lo, hi)| {
-                Some((
-                    transform(x, spec.log_x)?,
-                    transform(lo, spec.log_y)?,
-                    transform(hi, spec.log_y)?,
-                ))
+                let (lo, hi) = (transform(lo, spec.log_y)?, transform(hi, spec.log_y)?);
+                Some((transform(x, spec.log_x)?, lo.min(top), hi.min(top)))
             })
             .collect();
         if band.len() < 2 {
@@ -297,6 +295,7 @@ fn draw_lines<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     spec: &ChartSpec,
     (x_lo, x_hi): (f64, f64),
+    top: f64,
     scale: Scale,
 ) -> Result<(), PlotError> {
     let px = |v: f64| scale.px(v);
@@ -314,9 +313,12 @@ fn draw_lines<DB: DrawingBackend>(
                 .filter_map(|&(x, y)| Some((transform(x, spec.log_x)?, transform(y, spec.log_y)?)))
                 .collect()
         };
-        if pts.is_empty() {
+        if pts.is_empty() || (s.horizontal && pts[0].1 > top) {
             continue;
         }
+        // Cut at the top of a range that leaves a reference's peak out.
+        let pieces = below_top(&pts, top);
+        let pts: Vec<(f64, f64)> = pts.into_iter().filter(|p| p.1 <= top).collect();
         match s.style {
             LineStyle::Solid => {
                 let marker = Marker::of(s);
@@ -335,19 +337,35 @@ fn draw_lines<DB: DrawingBackend>(
                         marker.draw(root, at, px(MARKER_RADIUS) as i32, &c)?;
                     }
                 }
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), style))
-                    .map_err(err)?;
+                for piece in &pieces {
+                    chart
+                        .draw_series(LineSeries::new(piece.clone(), style))
+                        .map_err(err)?;
+                }
             }
             LineStyle::Dashed => {
-                chart
-                    .draw_series(DashedLineSeries::new(pts.clone(), px(8.0), px(5.0), style))
-                    .map_err(err)?;
+                for piece in &pieces {
+                    chart
+                        .draw_series(DashedLineSeries::new(
+                            piece.clone(),
+                            px(8.0),
+                            px(5.0),
+                            style,
+                        ))
+                        .map_err(err)?;
+                }
             }
             LineStyle::Dotted => {
-                chart
-                    .draw_series(DashedLineSeries::new(pts.clone(), px(2.0), px(4.0), style))
-                    .map_err(err)?;
+                for piece in &pieces {
+                    chart
+                        .draw_series(DashedLineSeries::new(
+                            piece.clone(),
+                            px(2.0),
+                            px(4.0),
+                            style,
+                        ))
+                        .map_err(err)?;
+                }
             }
         }
     }
@@ -375,25 +393,168 @@ fn fitted_title<DB: DrawingBackend>(
     Ok((text, size))
 }
 
-/// As many tick labels as fit a plot `width` × `height` pixels without
-/// touching: a label as wide as a long one ("0.0032") plus an em apart on x,
-/// two lines apart on y; at most X_LABELS and Y_LABELS, at least two.
-fn tick_counts<DB: DrawingBackend>(
+/// As many y tick labels as fit a plot `height` pixels tall without
+/// touching (two lines apart): at most Y_LABELS, at least two.
+fn y_tick_count(scale: Scale, height: i32) -> usize {
+    let per_y = scale.font(TICK_FONT).get_size() * 2.0;
+    ((height.max(0) as f64 / per_y.max(1.0)).floor() as usize).clamp(2, Y_LABELS)
+}
+
+/// The most round x ticks (at most X_LABELS, at least two) whose own labels,
+/// the widest an em and a fifth apart, fit a plot `width` pixels across:
+/// measured on the labels themselves ("2", "4" on an ε axis from 1 to 8), not
+/// on a long one, so that large text keeps several ticks on a short axis.
+fn x_tick_count<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     scale: Scale,
     width: i32,
-    height: i32,
-) -> Result<(usize, usize), PlotError> {
+    (lo, hi): (f64, f64),
+    log: bool,
+) -> Result<usize, PlotError> {
     let tick_font = scale.font(TICK_FONT);
-    let (label_w, _) = root
-        .estimate_text_size("0.0032", &TextStyle::from(tick_font.clone()))
-        .map_err(err)?;
-    let per_x = label_w as f64 + tick_font.get_size() * 1.2;
-    let per_y = tick_font.get_size() * 2.0;
-    let fit = |pixels: i32, per: f64, most: usize| {
-        ((pixels.max(0) as f64 / per.max(1.0)).floor() as usize).clamp(2, most)
+    let style = TextStyle::from(tick_font.clone());
+    let range = RangedCoordf64::from(lo..hi);
+    for n in (3..=X_LABELS).rev() {
+        let points = range.key_points(BoldPoints(n));
+        let step = if log { 0.0 } else { (hi - lo) / n as f64 };
+        let mut widest = 0u32;
+        for &v in &points {
+            let (w, _) = root
+                .estimate_text_size(&tick_label(v, log, step), &style)
+                .map_err(err)?;
+            widest = widest.max(w);
+        }
+        let per = widest as f64 + tick_font.get_size() * 1.2;
+        if points.len() as f64 * per <= width.max(0) as f64 {
+            return Ok(n);
+        }
+    }
+    Ok(2)
+}
+
+/// How much of the y axis the measured curves must fill before a reference
+/// is cut: a reference whose top leaves them less than this share of the
+/// axis is cut at the top, so that the curves the chart is about fill
+/// [`SUBJECT_FILL`] of it.
+pub(crate) const SUBJECT_SHARE: f64 = 1.0 / 3.0;
+pub(crate) const SUBJECT_FILL: f64 = 0.75;
+
+/// The top of the y range (plotting coordinates) that keeps the measured
+/// curves readable, or None when the whole range does: a chart whose
+/// reference curves (dashed, dotted or horizontal) rise so far above its
+/// measured ones (solid: the subject, pinned runs included) that those would
+/// take less than [`SUBJECT_SHARE`] of the axis `(lo, hi)` is cut above them.
+/// The rule reads only the lines' styles, so any chart gets it.
+pub(crate) fn subject_top(spec: &ChartSpec, (lo, hi): (f64, f64)) -> Option<f64> {
+    let solid = |s: &&super::spec::Series| s.style == LineStyle::Solid && !s.horizontal;
+    let mut top = f64::NEG_INFINITY;
+    for s in spec.series.iter().filter(solid) {
+        let band = s.band.iter().map(|b| b.2);
+        for y in s.points.iter().map(|p| p.1).chain(band) {
+            if let Some(t) = transform(y, spec.log_y) {
+                top = top.max(t);
+            }
+        }
+    }
+    if !top.is_finite() || spec.series.iter().all(|s| solid(&s)) {
+        return None;
+    }
+    let span = top - lo;
+    if span <= 0.0 || span.is_nan() || span >= SUBJECT_SHARE * (hi - lo) {
+        return None;
+    }
+    Some(lo + span / SUBJECT_FILL)
+}
+
+/// `pts` (plotting coordinates, in order) cut at y = `top`: the pieces of
+/// the line below it, each ending where the line crosses it.
+pub(crate) fn below_top(pts: &[(f64, f64)], top: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut pieces = Vec::new();
+    let mut cur: Vec<(f64, f64)> = Vec::new();
+    let cross = |a: (f64, f64), b: (f64, f64)| {
+        let f = (top - a.1) / (b.1 - a.1);
+        (a.0 + f * (b.0 - a.0), top)
     };
-    Ok((fit(width, per_x, X_LABELS), fit(height, per_y, Y_LABELS)))
+    for (i, &p) in pts.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| pts[j]);
+        match (prev, p.1 <= top) {
+            (Some(a), true) if a.1 > top => cur.push(cross(a, p)),
+            (Some(a), false) if a.1 <= top => {
+                cur.push(cross(a, p));
+                pieces.push(std::mem::take(&mut cur));
+            }
+            _ => {}
+        }
+        if p.1 <= top {
+            cur.push(p);
+        }
+    }
+    if !cur.is_empty() {
+        pieces.push(cur);
+    }
+    pieces
+}
+
+/// Each series cut at the top: "↑ 4624" (its peak) written under the top
+/// edge above its highest point, in its colour.
+fn draw_peaks<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_, DB>,
+    spec: &ChartSpec,
+    top: f64,
+    scale: Scale,
+) -> Result<(), PlotError> {
+    let area = chart.plotting_area();
+    let (px_x, px_y) = area.get_pixel_range();
+    let style = TextStyle::from(scale.font(TICK_FONT));
+    for s in &spec.series {
+        let peak = s
+            .points
+            .iter()
+            .filter_map(|&(x, y)| Some((transform(x, spec.log_x)?, transform(y, spec.log_y)?, y)))
+            .filter(|p| p.1 > top)
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((x, _, y)) = peak else { continue };
+        let text = format!("↑ {}", value_label(y));
+        let (w, _) = root.estimate_text_size(&text, &style).map_err(err)?;
+        let at = area.map_coordinate(&(x, top)).0;
+        let left =
+            (at - w as i32 / 2).clamp(px_x.start + 2, (px_x.end - w as i32 - 2).max(px_x.start));
+        root.draw(&Text::new(
+            text,
+            (left, px_y.start + scale.px(3.0) as i32),
+            style.color(&series_color(s)),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// An axis's name that fits `available` pixels in `font`: whole, else
+/// without its last parenthesis ("excess risk (mean over users)" gives
+/// "excess risk"), else cut with "…".
+fn fitted_label<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    label: &str,
+    font: &FontDesc<'static>,
+    available: i32,
+) -> Result<String, PlotError> {
+    let fits = |t: &str| -> Result<bool, PlotError> {
+        let (w, _) = root
+            .estimate_text_size(t, &TextStyle::from(font.clone()))
+            .map_err(err)?;
+        Ok(w as i32 <= available)
+    };
+    if fits(label)? {
+        return Ok(label.to_string());
+    }
+    if let (Some(open), true) = (label.rfind(" ("), label.ends_with(')')) {
+        let short = &label[..open];
+        if !short.is_empty() && fits(short)? {
+            return Ok(short.to_string());
+        }
+    }
+    Ok(fit_text(root, label, font, available)?.0)
 }
 
 /// Draws `spec` filling `root` and returns where the plot area landed.
@@ -409,16 +570,30 @@ pub fn draw_chart<DB: DrawingBackend>(
     let px = |v: f64| scale.px(v);
     let font = |size: f64| scale.font(size);
 
-    // The legend goes below the plot area, in as many rows as it needs.
-    let legend = Legend::new(root, spec, scale)?;
-    let (_, height) = root.dim_in_pixel();
-    let (plot_root, legend_root) = root.split_vertically(height as i32 - legend.height);
+    // The legend below the plot, beside it or folded, so that the plot keeps
+    // its share of the height (legend.rs); the title, margins and x axis take
+    // `fixed` pixels of it.
+    let margin = px(10.0) as i32;
+    let x_area = px(42.0);
+    let (_, title_h) = root
+        .estimate_text_size("Ty", &TextStyle::from(font(TITLE_FONT)))
+        .map_err(err)?;
+    let title_block = title_h as i32 + 2 * (title_h as i32 / 2).min(5);
+    let fixed = 2 * margin + title_block + x_area as i32;
+    let legend = Legend::new(root, spec, scale, fixed, margin + title_block)?;
+    let (width, height) = root.dim_in_pixel();
+    let (plot_root, legend_root) = match legend.place {
+        Place::Below => root.split_vertically(height as i32 - legend.height),
+        Place::Beside => root.split_horizontally(width as i32 - legend.width),
+    };
     let root = &plot_root;
 
-    // Data ranges in plotting coordinates.
-    let ((x_lo, x_hi), (y_lo, y_hi)) = data_ranges(spec);
+    // Data ranges in plotting coordinates; a reference that dwarfs the
+    // measured curves is cut at the top (`cut`: the new top).
+    let ((x_lo, x_hi), (y_lo, y_full)) = data_ranges(spec);
+    let cut = subject_top(spec, (y_lo, y_full));
+    let y_hi = cut.unwrap_or(y_full);
 
-    let margin = px(12.0) as i32;
     let (width, _) = root.dim_in_pixel();
     let (title, title_size) = fitted_title(root, &spec.title, scale, width as i32 - 2 * margin)?;
 
@@ -428,7 +603,7 @@ pub fn draw_chart<DB: DrawingBackend>(
     let build = |builder: &mut ChartBuilder<'_, '_, DB>| {
         builder
             .margin(margin as u32)
-            .x_label_area_size(px(48.0))
+            .x_label_area_size(x_area)
             .y_label_area_size(px(72.0));
     };
     let across = {
@@ -439,7 +614,13 @@ pub fn draw_chart<DB: DrawingBackend>(
             .map_err(err)?;
         probe.plotting_area().get_pixel_range().0
     };
-    let (x_labels, _) = tick_counts(root, scale, across.end - across.start, 0)?;
+    let x_labels = x_tick_count(
+        root,
+        scale,
+        across.end - across.start,
+        (x_lo, x_hi),
+        spec.log_x,
+    )?;
     let round_x = RangedCoordf64::from(x_lo..x_hi);
     let at_data = data_ticks(root, spec, (x_lo, x_hi), &across, &tick_font)?;
     let (x_bold, x_light) = match &at_data {
@@ -476,7 +657,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         .into_iter()
         .map(|size| font(size).get_size())
         .fold(f64::INFINITY, f64::min);
-    let (_, y_labels) = tick_counts(root, scale, px_x.end - px_x.start, px_y.end - px_y.start)?;
+    let y_labels = y_tick_count(scale, px_y.end - px_y.start);
     // About the distance between two ticks of a linear axis (plotters picks
     // round steps for at most this many labels).
     let step = |lo: f64, hi: f64, log: bool, labels: usize| {
@@ -518,10 +699,15 @@ pub fn draw_chart<DB: DrawingBackend>(
         x_ticks: read(&x_bold, &x_text),
         y_ticks: read(&y_bold, &y_text),
     };
+    // The axes' names fitted to the plot's sides (shortened, never clipped:
+    // the table's header says them whole).
+    let axis_font = font(AXIS_FONT);
+    let x_desc = fitted_label(root, &spec.x_label, &axis_font, px_x.end - px_x.start)?;
+    let y_desc = fitted_label(root, &spec.y_label, &axis_font, px_y.end - px_y.start)?;
     chart
         .configure_mesh()
-        .x_desc(&spec.x_label)
-        .y_desc(&spec.y_label)
+        .x_desc(&x_desc)
+        .y_desc(&y_desc)
         .axis_desc_style(font(AXIS_FONT))
         .label_style(tick_font)
         .x_labels(x_labels)
@@ -544,8 +730,11 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
 
     // Bands first, so that every line stays visible on top of them.
-    draw_bands(&mut chart, spec)?;
-    draw_lines(root, &mut chart, spec, (x_lo, x_hi), scale)?;
+    draw_bands(&mut chart, spec, y_hi)?;
+    draw_lines(root, &mut chart, spec, (x_lo, x_hi), y_hi, scale)?;
+    if cut.is_some() {
+        draw_peaks(root, &chart, spec, y_hi, scale)?;
+    }
     legend.draw(&legend_root, scale)?;
     root.present().map_err(err)?;
     Ok(layout)

@@ -1,6 +1,6 @@
-//! The legend below a chart's plot area: its entries (each series shown, then
-//! each pinned run once), laid out in rows that wrap, drawn with samples like
-//! their lines.
+//! The legend of a chart: its entries (each series shown, then each pinned
+//! run once), below the plot in rows that wrap, beside it, or folded so that
+//! the plot keeps its share of the height; drawn with samples like their lines.
 
 use super::spec::{ChartSpec, LineStyle, Series};
 use super::style::*;
@@ -89,13 +89,36 @@ pub(crate) fn legend_entries(spec: &ChartSpec) -> Vec<(&Series, String)> {
     out
 }
 
-/// The legend below the plot area: its entries (a series to draw the sample
-/// like, and a text cut to the width), where each sits (row, x), its height,
-/// and the sizes of its pieces.
+/// Where the legend sits: below the plot (in rows that wrap) or beside it, on
+/// the right (one entry a line), when below it would take the plot's room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    Below,
+    Beside,
+}
+
+/// The least share of a chart's height its plot area keeps: a legend that
+/// would take more goes beside the plot, or is folded to the rows that fit
+/// with a last entry that says how many more (the table lists every curve).
+pub(crate) const PLOT_SHARE: f64 = 0.55;
+
+/// The widest share of a chart's width a legend beside the plot takes, and
+/// the least of a name (in ems of its font) it shows there when it cuts names.
+const BESIDE_SHARE: f64 = 0.4;
+const BESIDE_CHARS: f64 = 12.0;
+
+/// The legend of a chart: its entries (a series to draw the sample like, and
+/// a text cut to the width; a folded legend's last entry has no series and
+/// says how many were left out), where each sits (row, x), its place, height
+/// and width, and the sizes of its pieces.
 pub(crate) struct Legend<'a> {
-    pub(crate) entries: Vec<(&'a Series, String)>,
+    pub(crate) entries: Vec<(Option<&'a Series>, String)>,
     places: Vec<(usize, i32)>,
+    pub(crate) place: Place,
     pub(crate) height: i32,
+    pub(crate) width: i32,
+    /// Beside the plot: how far down its first entry starts (the title's height).
+    top: i32,
     sample: i32,
     gap: i32,
     row_h: i32,
@@ -103,46 +126,126 @@ pub(crate) struct Legend<'a> {
 }
 
 impl<'a> Legend<'a> {
-    /// Lays out the legend of `spec` on `root`, in as many rows as it needs but
-    /// never more than half the height; a name wider than the chart is cut.
+    /// Lays out the legend of `spec` on `root`, whose title, margins and x
+    /// axis take `fixed` pixels of its height (`title`: the title's): below
+    /// the plot in the rows that leave it [`PLOT_SHARE`] of the height; else
+    /// beside it if every entry fits in [`BESIDE_SHARE`] of the width (whole, or
+    /// cut to no less than [`BESIDE_CHARS`] ems)
+    /// and the plot's height; else below, folded to the rows that fit (at
+    /// least one). A name wider than its room is cut.
     pub(crate) fn new<DB: DrawingBackend>(
         root: &DrawingArea<DB, Shift>,
         spec: &'a ChartSpec,
         scale: Scale,
+        fixed: i32,
+        title: i32,
     ) -> Result<Self, PlotError> {
         let px = |v: f64| scale.px(v);
         let (width, height) = root.dim_in_pixel();
+        let (width, height) = (width as i32, height as i32);
         let (sample, gap, row_h) = (2 * px(12.0) as i32, px(18.0) as i32, px(20.0) as i32);
-        let pad = px(12.0) as i32;
-        let available = width as i32 - 2 * pad;
+        let pad = px(10.0) as i32;
+        let available = width - 2 * pad;
         let font = scale.font(LEGEND_FONT);
-        let mut entries = Vec::new();
-        let mut text_widths = Vec::new();
-        for (s, name) in legend_entries(spec) {
-            let (t, w) = fit_text(root, &name, &font, available - sample - gap / 2)?;
-            entries.push((s, t));
-            text_widths.push(w);
-        }
-        let (places, rows) = legend_rows(&text_widths, sample, gap, available);
-        // Never more than half the height: a legend that long is cut, not the plot.
-        let height = if rows == 0 {
-            0
-        } else {
-            (rows as i32 * row_h + pad).min(height as i32 / 2)
-        };
-        Ok(Legend {
-            entries,
-            places,
-            height,
+        let all = legend_entries(spec);
+        let mut legend = Legend {
+            entries: Vec::new(),
+            places: Vec::new(),
+            place: Place::Below,
+            height: 0,
+            width: 0,
+            top: 0,
             sample,
             gap,
             row_h,
             pad,
-        })
+        };
+        if all.is_empty() {
+            return Ok(legend);
+        }
+        let budget = height - fixed - (PLOT_SHARE * height as f64).ceil() as i32;
+        let fits = |rows: usize| rows as i32 * row_h + pad <= budget;
+        let mut texts = Vec::new();
+        let mut widths = Vec::new();
+        for (_, name) in &all {
+            let (t, w) = fit_text(root, name, &font, available - sample - gap / 2)?;
+            texts.push(t);
+            widths.push(w);
+        }
+        let (places, rows) = legend_rows(&widths, sample, gap, available);
+        if fits(rows) {
+            legend.entries = all.iter().map(|(s, _)| Some(*s)).zip(texts).collect();
+            legend.places = places;
+            legend.height = rows as i32 * row_h + pad;
+            return Ok(legend);
+        }
+        // Beside: every entry within the plot's height, in a column of at most BESIDE_SHARE of
+        // the width that holds each name whole or at least BESIDE_CHARS ems of it (cut with "…").
+        let (_, whole) = widths_of(root, &all, &font)?;
+        let frame = sample + gap / 2 + 2 * pad;
+        let room = (BESIDE_SHARE * width as f64) as i32 - frame;
+        let text_w = whole.min(room);
+        let lines = ((height - fixed + px(42.0) as i32) / row_h).max(0) as usize;
+        let readable = text_w == whole || text_w as f64 >= BESIDE_CHARS * font.get_size();
+        if readable && all.len() <= lines {
+            let mut entries = Vec::with_capacity(all.len());
+            for (s, name) in &all {
+                entries.push((Some(*s), fit_text(root, name, &font, text_w)?.0));
+            }
+            legend.entries = entries;
+            legend.places = (0..all.len()).map(|i| (i, 0)).collect();
+            legend.place = Place::Beside;
+            legend.width = text_w + frame;
+            legend.height = height;
+            legend.top = title;
+            return Ok(legend);
+        }
+        // Folded: the first entries that fit in the rows the plot leaves, then "+N more";
+        // the names whole, or cut to a third of the row where that keeps more of them.
+        let most = (((budget - pad) / row_h).max(1)) as usize;
+        let third = available / 3 - sample - gap;
+        let mut short_texts = Vec::new();
+        let mut short_widths = Vec::new();
+        for (_, name) in &all {
+            let (t, w) = fit_text(root, name, &font, third.max(sample))?;
+            short_texts.push(t);
+            short_widths.push(w);
+        }
+        // (entries kept, their places, rows, names cut, the "+N more" text)
+        let mut best: Option<Folded> = None;
+        for cut in [false, true] {
+            let w_all = if cut { &short_widths } else { &widths };
+            for keep in (0..all.len()).rev() {
+                let more = format!("+{} more: see the table", all.len() - keep);
+                let (more, more_w) = fit_text(root, &more, &font, available)?;
+                let mut w: Vec<i32> = w_all[..keep].to_vec();
+                // With some slack: the last item of its row, it must not leave the chart.
+                w.push(more_w + more_w / 8 - sample - gap / 2);
+                let (places, rows) = legend_rows(&w, sample, gap, available);
+                if rows <= most || keep == 0 {
+                    if best.as_ref().is_none_or(|b| keep > b.0) {
+                        best = Some((keep, places, rows, cut, more));
+                    }
+                    break;
+                }
+            }
+        }
+        if let Some((keep, places, rows, cut, more)) = best {
+            let names = if cut { &short_texts } else { &texts };
+            legend.entries = all[..keep]
+                .iter()
+                .map(|(s, _)| Some(*s))
+                .zip(names[..keep].iter().cloned())
+                .chain(std::iter::once((None, more)))
+                .collect();
+            legend.places = places;
+            legend.height = rows as i32 * row_h + pad;
+        }
+        Ok(legend)
     }
 
     /// Each entry: a sample of its line, in its own style and with its
-    /// marker, and its name.
+    /// marker, and its name (a folded legend's last entry: its text alone).
     pub(crate) fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
@@ -150,28 +253,34 @@ impl<'a> Legend<'a> {
     ) -> Result<(), PlotError> {
         let (sample, gap, row_h, pad) = (self.sample, self.gap, self.row_h, self.pad);
         for ((s, text), &(row, x)) in self.entries.iter().zip(&self.places) {
-            let y = row as i32 * row_h + row_h / 2;
+            let y = self.top + row as i32 * row_h + row_h / 2;
             if y + row_h / 2 > self.height {
                 break;
             }
-            let c = series_color(s);
-            let style = ShapeStyle::from(&c).stroke_width(scale.px(line_width(s)));
-            // Each sample in its line's own style, so a dashed reference or a
-            // dotted guide is not mistaken for a solid curve of the same colour.
-            for (a, b) in legend_pieces(s.style, sample) {
-                root.draw(&PathElement::new(
-                    vec![(pad + x + a, y), (pad + x + b, y)],
-                    style,
-                ))
-                .map_err(err)?;
-            }
-            if s.style == LineStyle::Solid {
-                let r = scale.px(MARKER_RADIUS) as i32;
-                Marker::of(s).draw(root, (pad + x + sample / 2, y), r, &c)?;
-            }
+            let at = match s {
+                Some(s) => {
+                    let c = series_color(s);
+                    let style = ShapeStyle::from(&c).stroke_width(scale.px(line_width(s)));
+                    // Each sample in its line's own style, so a dashed reference or a
+                    // dotted guide is not mistaken for a solid curve of the same colour.
+                    for (a, b) in legend_pieces(s.style, sample) {
+                        root.draw(&PathElement::new(
+                            vec![(pad + x + a, y), (pad + x + b, y)],
+                            style,
+                        ))
+                        .map_err(err)?;
+                    }
+                    if s.style == LineStyle::Solid {
+                        let r = scale.px(MARKER_RADIUS) as i32;
+                        Marker::of(s).draw(root, (pad + x + sample / 2, y), r, &c)?;
+                    }
+                    pad + x + sample + gap / 2
+                }
+                None => pad + x,
+            };
             root.draw(&Text::new(
                 text.clone(),
-                (pad + x + sample + gap / 2, y),
+                (at, y),
                 scale
                     .font(LEGEND_FONT)
                     .color(&RGBColor(30, 30, 30))
@@ -181,4 +290,23 @@ impl<'a> Legend<'a> {
         }
         Ok(())
     }
+}
+
+/// A folded legend: the entries kept, their places, its rows, whether the names
+/// are cut to a third of the row, and its "+N more" text.
+type Folded = (usize, Vec<(usize, i32)>, usize, bool, String);
+
+/// The names' widths in `font`, and the widest.
+fn widths_of<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[(&Series, String)],
+    font: &FontDesc<'static>,
+) -> Result<(Vec<i32>, i32), PlotError> {
+    let style = TextStyle::from(font.clone());
+    let mut out = Vec::with_capacity(entries.len());
+    for (_, name) in entries {
+        out.push(root.estimate_text_size(name, &style).map_err(err)?.0 as i32);
+    }
+    let widest = out.iter().copied().max().unwrap_or(0);
+    Ok((out, widest))
 }

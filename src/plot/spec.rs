@@ -326,6 +326,8 @@ pub fn readable_points(
         }
         for &(x, y) in &s.points {
             if let Some((px, py)) = layout.to_pixel(x, y) {
+                // A point above a range cut at the top (draw.rs `subject_top`) is read at the top edge.
+                let py = py.max(layout.top as f64);
                 out.push(ReadablePoint {
                     series: si,
                     name: s.name.clone(),

@@ -501,3 +501,154 @@ fn spaced_labels_keep_the_ends_and_what_fits_between() {
     assert_eq!(spaced_labels(&[0.0, 5.0], &[8.0; 2], 4.0), [0]);
     assert_eq!(spaced_labels(&[3.0], &[8.0], 4.0), [0]);
 }
+
+/// A chart with `n` curves, each with a long name: a legend that would fill a short chart.
+fn many_curves(n: usize) -> ChartSpec {
+    let mut s = busy_spec();
+    for i in 0..n {
+        s.series.push(Series::line(
+            format!("DP-GD, ε = {i} (spent {i}.98 by the accountant)"),
+            vec![(0.001, 0.1), (0.004, 0.01 + i as f64 * 0.001)],
+            LineStyle::Solid,
+            4 + i,
+        ));
+    }
+    s
+}
+
+#[test]
+fn the_plot_keeps_55_percent_of_the_height_at_every_size() {
+    for (w, h, scale) in [
+        (742, 720, 2.0),
+        (886, 323, 1.0),
+        (1828, 756, 2.19),
+        (700, 670, 2.19),
+        (1300, 900, 2.19),
+        (420, 360, 1.0),
+    ] {
+        for spec in [busy_spec(), many_curves(8)] {
+            let (layout, svg) = drawn(&spec, (w, h), scale);
+            let share = (layout.bottom - layout.top) as f64 / h as f64;
+            assert!(
+                share >= PLOT_SHARE,
+                "{w}×{h} at {scale}: plot {share:.2} of the height"
+            );
+            // A legend that did not fit below or beside says how many it left out (a name
+            // beside the plot may be cut, never below its first ten characters).
+            let named = |name: &str| {
+                let head: String = name.chars().take(10).collect();
+                svg.contains(&format!(">\n{head}"))
+            };
+            let listed = spec.series.iter().filter(|s| named(&s.name)).count();
+            assert!(
+                listed == spec.series.len() || svg.contains(" more: see the table"),
+                "{w}×{h} at {scale}: {listed} of {} named, none said left out",
+                spec.series.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_wide_chart_puts_a_legend_that_does_not_fit_below_beside_the_plot() {
+    // Sixteen entries need four rows below, more than the plot leaves; beside they fit whole.
+    let mut s = busy_spec();
+    s.series = (0..16)
+        .map(|i| {
+            Series::line(
+                format!("curve number {i:02}"),
+                vec![(0.001, 0.1), (0.004, 0.02 + i as f64 * 0.001)],
+                LineStyle::Solid,
+                i,
+            )
+        })
+        .collect();
+    let (layout, svg) = drawn(&s, (1800, 800), 2.19);
+    assert!(layout.right < 1800 - 300, "{layout:?}");
+    assert!(
+        (layout.bottom - layout.top) as f64 >= PLOT_SHARE * 800.0,
+        "{layout:?}"
+    );
+    assert!(!svg.contains("more: see the table"));
+    assert!(svg.contains(">\ncurve number 15\n<"));
+}
+
+/// Like DP-GD's width chart: θ* (dashed) spikes to 4624 where the private curves stay in 0.38–0.87.
+fn spike_spec() -> ChartSpec {
+    let xs = [100.0, 200.0, 400.0, 800.0, 1600.0];
+    let mut series = vec![Series::line(
+        "θ* = Φ⁺Y (non-private)",
+        xs.iter()
+            .zip([0.5, 3.0, 4624.0, 2.0, 0.3])
+            .map(|(&x, y)| (x, y))
+            .collect(),
+        LineStyle::Dashed,
+        5,
+    )];
+    for (k, base) in [0.38, 0.5, 0.6].into_iter().enumerate() {
+        series.push(Series::line(
+            format!("DP-GD, ε = {k}"),
+            xs.iter()
+                .enumerate()
+                .map(|(i, &x)| (x, base + 0.05 * i as f64))
+                .collect(),
+            LineStyle::Solid,
+            k,
+        ));
+    }
+    ChartSpec::new("Test loss vs width p", "p", "test MSE", series)
+        .log_x()
+        .log_y()
+}
+
+#[test]
+fn a_reference_that_dwarfs_the_measured_curves_is_cut_at_the_top_with_its_peak_written() {
+    let (layout, svg) = drawn(&spike_spec(), (900, 560), 1.0);
+    // The private curves (up to 0.58, log10 −0.24) take most of the axis, the spike is cut.
+    assert!(layout.y_max < 0.3, "{layout:?}");
+    assert!(
+        layout.y_ticks.iter().all(|&t| t < 2.0),
+        "{:?}",
+        layout.y_ticks
+    );
+    assert!(svg.contains("↑ 4624"), "the peak's value is written");
+    // The reader lands on the peak at the top edge, not above the plot.
+    let points = readable_points(&spike_spec(), &layout, &[]);
+    assert!(points.iter().all(|p| p.py >= layout.top as f64 - 1e-9));
+    // Curves of comparable heights, or a chart of references only, keep the whole range.
+    let mut calm = spike_spec();
+    calm.series[0].points[2].1 = 0.9;
+    assert_eq!(subject_top(&calm, (-0.5, 0.0)), None);
+    let mut refs = spike_spec();
+    refs.series.truncate(1);
+    assert_eq!(subject_top(&refs, (-0.5, 3.7)), None);
+}
+
+#[test]
+fn a_line_cut_at_the_top_ends_where_it_crosses_it() {
+    let pieces = below_top(&[(0.0, 0.0), (1.0, 2.0), (2.0, 0.0), (3.0, 0.5)], 1.0);
+    assert_eq!(
+        pieces,
+        vec![
+            vec![(0.0, 0.0), (0.5, 1.0)],
+            vec![(1.5, 1.0), (2.0, 0.0), (3.0, 0.5)]
+        ]
+    );
+    assert_eq!(
+        below_top(&[(0.0, 2.0), (1.0, 3.0)], 1.0),
+        Vec::<Vec<(f64, f64)>>::new()
+    );
+}
+
+#[test]
+fn an_axis_name_too_long_for_its_side_is_shortened_not_clipped() {
+    let (_, svg) = drawn(&busy_spec(), (700, 330), 2.19);
+    assert!(
+        !svg.contains("excess risk (mean over users"),
+        "the long name is not drawn whole"
+    );
+    assert!(
+        svg.contains(">\nexcess risk\n<") || svg.contains("…"),
+        "shortened"
+    );
+}
