@@ -123,6 +123,8 @@ export interface Table { caption: string; headers: string[]; rows: string[][] }
 export interface AttackerReading {
   epsilon: number; delta: number; mu: number | null; prior: number; posterior: number; best_accuracy: number;
   region: [number, number][]; gaussian_curve: [number, number][]; sentence: string; delta_reading: string | null;
+  /** The opening plain sentence; why the worst case and the average best guess differ; the picture's terms. */
+  plain: string; why_two: string | null; test_bound: string;
   /** A Gaussian run's exact chance that the privacy loss exceeds ε, Φ(−ε/μ + μ/2); null otherwise. */
   loss_above_epsilon: number | null;
   /** The guarantee as frequencies: of 100 insiders, how many an attacker wrongly accusing 1 of 100 outsiders finds. */
