@@ -61,6 +61,21 @@ pub fn of_view(
     write(info, settings, &releases, None)
 }
 
+/// The statement of a run the page shows: the page holds the settings it ran
+/// (`preset`, `pairs`, as text) and the releases its snapshot's explain entries
+/// carry, so it writes the same text as [`of_view`] on that run's view (the
+/// CLI's `privacy-statement.txt`). Settings that do not check are refused.
+pub fn of_releases(
+    preset: &str,
+    pairs: &[(&str, &str)],
+    releases: &[Release],
+) -> Result<String, Vec<super::ConfigError>> {
+    let (scenario, _) = super::by_preset(preset).map_err(|e| vec![e])?;
+    let settings = scenario.settings(preset, pairs)?;
+    let releases: Vec<&Release> = releases.iter().collect();
+    Ok(write(scenario.info(), &settings, &releases, None))
+}
+
 /// The statement text: `audited`, when the releases are an audit's, says so
 /// (and whether its runs are deliberately broken).
 pub fn write(
@@ -403,5 +418,41 @@ fn initialization(p: &PrivacyReport) -> String {
         "Initialization: NOT private (see below): it is released without noise and the ε above does not cover it.".into()
     } else {
         "Initialization: not a release of this run's privacy events (a start that does not read the data costs no budget).".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenarios::{run_to_end, start, Shard};
+
+    /// The page's statement (the settings it ran and its snapshot's entries,
+    /// through JSON as the page holds them) is the CLI's, written from the view.
+    #[test]
+    fn the_statement_from_the_pages_entries_is_the_views() {
+        let pairs = [
+            ("p_grid", "20,200"),
+            ("trace_p", ""),
+            ("epsilons", "1"),
+            ("delta", "1e-4"),
+        ];
+        let (scenario, mut run) = start("dpgd-quick", &pairs, Shard::WHOLE).unwrap();
+        run_to_end(run.as_mut()).unwrap();
+        let view = run.view();
+        let cli = of_view(scenario.info(), &view.settings, &view.privacy);
+        let json: Vec<serde_json::Value> =
+            serde_json::from_str(&serde_json::to_string(&view.privacy).unwrap()).unwrap();
+        let releases: Vec<Release> = json
+            .into_iter()
+            .filter_map(|e| serde_json::from_value(e["release"].clone()).ok())
+            .collect();
+        assert!(!releases.is_empty());
+        let page = of_releases("dpgd-quick", &pairs, &releases).unwrap();
+        assert_eq!(page, cli);
+        assert!(
+            page.contains("Neighbouring relation: replace-one"),
+            "{page}"
+        );
+        assert!(of_releases("nope", &pairs, &releases).is_err());
     }
 }

@@ -23,6 +23,7 @@ mod drawing;
 mod machine;
 mod registry;
 mod runner;
+mod statement;
 
 pub use accounting::{epsilon_for_sigma, epsilon_for_stages, sigma_for_epsilon};
 pub use audit::{audit_charts, audit_overlay, Auditor};
