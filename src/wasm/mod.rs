@@ -91,7 +91,9 @@ export interface ScenarioInfo {
   audit: boolean;
 }
 /** An audit's charts, their tables, audit.csv and scores.csv, what the bounds show in words, and the audited releases. */
-export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[]; rows: AuditRow[] }
+/** One note of an audit: its verdict first (at most 160 characters), then what decided it. */
+export interface AuditNote { verdict: string; details: string }
+export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: AuditNote[]; rows: AuditRow[] }
 /** One audited release: its claim and the attack's lower bounds (95 %; NaN: the route does not apply). The Gaussian-DP
  * route rules out μ-GDP for μ < mu_lb; its epsilon_lb_gdp is the ε of mu_lb-GDP, which assumes the Gaussian trade-off
  * shape. `worst_case`: false where the claimed ε rests on high-probability sensitivities a canary may exceed. */
