@@ -43,10 +43,10 @@ pub use target::{
     accountant_refuses, dirac_canary, Attack, AuditMode, AuditOptions, AuditRow, AuditTarget,
     AuditTargets, Claim, Sides, AUDIT_ALPHA,
 };
-use view::audit_view;
 pub use view::{
     audit_csv, audit_overlay, AuditNote, AuditView, AUDIT_CHARTS, AUDIT_HEADER, VERDICT_CHARS,
 };
+use view::{audit_view, upper_first};
 
 /// Most runs per side accepted.
 pub const MAX_AUDIT_RUNS: usize = 100_000;
@@ -295,15 +295,6 @@ impl AuditSize {
             "",
             format!("{}. {claims}", upper_first(self.why)),
         )
-    }
-}
-
-/// `s` with its first letter capitalised (a clause made a sentence).
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 

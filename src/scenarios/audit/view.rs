@@ -559,6 +559,15 @@ fn band_reading(
     AuditNote::new(verdict, &who, details)
 }
 
+/// `s` with its first letter capitalised (a clause made a sentence).
+pub(super) fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// What the bounds show and what they do not, one note per release (its
 /// verdict first: the attack's best lower bound against the accountant's ε),
 /// then the canary.
@@ -623,9 +632,9 @@ fn notes(rows: &[AuditRow]) -> Vec<AuditNote> {
     }
     if let Some(r) = rows.first() {
         notes.push(AuditNote::new(
-            "The canary: the worst-case record whose presence the attack tests".into(),
+            "The canary: the worst-case record the attack looks for".into(),
             "",
-            format!("{}.", r.canary),
+            format!("{}.", upper_first(&r.canary)),
         ));
     }
     notes
