@@ -233,7 +233,8 @@ fn the_paper_variant_says_its_epsilon_holds_on_a_likely_event() {
             && sentence.contains("likely event")
             && a.plain.contains("likely event")
             && a.frequencies.starts_with("If those bounds hold")
-            && a.test_bound.contains("If those bounds hold, every such test");
+            && a.test_bound
+                .contains("If those bounds hold, every such test");
         assert_eq!(says, paper, "{}: {reading} / {sentence}", e.summary);
         if paper {
             assert!(reading.contains("the constant C = "), "{reading}");

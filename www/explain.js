@@ -44,7 +44,8 @@ function attackerBlock(a, auditRows) {
   const words = document.createElement('div');
   if (a.plain) words.appendChild(cell('p', a.plain, { class: 'attacker-plain' }));
   if (a.frequencies) words.appendChild(cell('p', a.frequencies, { class: 'attacker-frequencies' }));
-  words.appendChild(cell('p', a.why_two ? `${a.sentence} ${a.why_two}` : a.sentence, { class: 'attacker-sentence' }));
+  words.appendChild(cell('p', a.sentence, { class: 'attacker-sentence' }));
+  if (a.why_two) words.appendChild(cell('p', a.why_two, { class: 'attacker-why' }));
   if (a.test_bound) words.appendChild(cell('p', a.test_bound, { class: 'attacker-terms' }));
   if (a.delta_reading) words.appendChild(cell('p', a.delta_reading));
   box.append(fig, words);

@@ -150,7 +150,7 @@ impl AttackerReading {
             .filter(|_| delta > 0.0)
             .map(|m| risk::loss_above(m, epsilon));
         let sentence = sentence(epsilon, delta, loss_above_epsilon, best_accuracy, unit);
-        let why_two = why_two(epsilon, delta, mu, best_accuracy);
+        let why_two = why_two(epsilon, delta, loss_above_epsilon, mu, best_accuracy);
         let frequencies = frequencies(epsilon, delta, mu);
         AttackerReading {
             epsilon,
@@ -265,11 +265,16 @@ fn plain(epsilon: f64, delta: f64, unit: &str) -> String {
         ""
     };
     let spent = if delta > 0.0 {
+        let shown = super::report::fmt_num(delta);
+        let powers = in_powers_of_ten(delta);
+        let words = if powers == shown {
+            String::new()
+        } else {
+            format!(" ({powers})")
+        };
         format!(
-            "ε = {} at δ = {} ({})",
-            super::report::fmt_eps(epsilon),
-            super::report::fmt_num(delta),
-            in_powers_of_ten(delta)
+            "ε = {} at δ = {shown}{words}",
+            super::report::fmt_eps(epsilon)
         )
     } else {
         format!("ε = {} with δ = 0", super::report::fmt_eps(epsilon))
@@ -306,7 +311,13 @@ fn test_bound(epsilon: f64, delta: f64, unit: &str) -> String {
 /// case over outputs, the best guess an average over them. None where the
 /// average is not below the worst case shown (no difference to explain), but
 /// for a pure ε, where the two coincide.
-fn why_two(epsilon: f64, delta: f64, mu: Option<f64>, best_accuracy: f64) -> Option<String> {
+fn why_two(
+    epsilon: f64,
+    delta: f64,
+    loss_above: Option<f64>,
+    mu: Option<f64>,
+    best_accuracy: f64,
+) -> Option<String> {
     let pct = |x: f64| format!("{:.1} %", 100.0 * x);
     let worst = if delta > 0.0 && mu.is_none() {
         posterior_bound(epsilon + BARE_WIDENING, 0.5)
@@ -324,19 +335,20 @@ fn why_two(epsilon: f64, delta: f64, mu: Option<f64>, best_accuracy: f64) -> Opt
     if best_accuracy > worst {
         return None;
     }
-    let most = if mu.is_some() {
+    // Most outputs reveal less than the worst case where the chance of a loss above ε is under a half.
+    let most = if loss_above.is_some_and(|p| p < 0.5) {
         ", most of them less revealing"
     } else {
         ""
     };
     let any = if delta > 0.0 {
-        "any output but those rare ones"
+        "any but those unusually revealing outputs"
     } else {
         "any output"
     };
     Some(format!(
         "Why two numbers: {} is a worst case, the most the attacker may believe after {any}; {} is how often \
-         they are right on average over all the outputs the run can give{most}.",
+         they are right on average over all outputs{most}.",
         pct(worst),
         pct(best_accuracy)
     ))
@@ -363,14 +375,14 @@ fn sentence(
         format!("{who} at most {} sure.", pct(posterior_bound(epsilon, 0.5)))
     } else if let Some(p) = loss_above {
         format!(
-            "{who} at most {} sure, except after rare, unusually revealing outputs (see For experts): this run's Gaussian noise gives one with a chance of exactly {} ({} × δ: δ is not that chance).",
+            "{who} at most {} sure, except after unusually revealing outputs (see For experts): this run's Gaussian noise gives one with a chance of exactly {} ({} × δ: δ is not that chance).",
             pct(posterior_bound(epsilon, 0.5)),
             fmt(p),
             fmt(p / delta),
         )
     } else {
         format!(
-            "{who} at most {} sure, except after rare, unusually revealing outputs (a privacy loss above \
+            "{who} at most {} sure, except after unusually revealing outputs (a privacy loss above \
              ε + ln 2, see For experts), whose chance (ε, δ) bounds by 2δ = {} (δ does not bound the chance of a loss above ε).",
             pct(posterior_bound(epsilon + BARE_WIDENING, 0.5)),
             fmt(delta / (1.0 - (-BARE_WIDENING).exp())),

@@ -129,7 +129,8 @@ test('a finished run shows the CLI\'s privacy statement, and Explain ε opens fo
   const words = await first.locator('.attacker > div > p').allTextContents();
   assert.match(words[0], /^In plain words: ε caps how much any one training sample's data can change/);
   assert.match(words[1], /^In frequencies: of 100 people/);
-  assert.match(words[2], /at most \d+(\.\d)? % sure.*Why two numbers: /);
+  assert.match(words[2], /at most \d+(\.\d)? % sure/);
+  assert.match(words[3], /^Why two numbers: [\d.]+ % is a worst case/);
   assert.equal(await first.locator('.attacker svg g.ticks text').count(), 10);
   assert.match(await first.locator('figcaption').textContent(), /dashed blue line: the exact bound/);
   assert.deepEqual(errors, []);
