@@ -40,6 +40,11 @@ export class StatementPanel {
     actions.className = 'actions';
     actions.appendChild(this.button);
     section.append(h2, help, this.pre, actions);
+    // The Explain ε panel's box (style.css is another change's; these move there later).
+    Object.assign(section.style, {
+      background: 'var(--panel)', border: '1px solid var(--border)', borderRadius: '8px', padding: '0.6rem 1rem', margin: '1rem 0',
+    });
+    Object.assign(h2.style, { margin: '0.2rem 0', fontSize: '1.25em' });
     after.after(section);
     this.section = section;
     this.text = null;
