@@ -235,9 +235,9 @@ mod game {
         );
         let view = run.view();
         assert!(
-            view.notes
-                .iter()
-                .any(|n| n.contains("high-probability bounds, and this canary")),
+            view.notes.iter().any(|n| n
+                .text()
+                .contains("high-probability bounds, and this canary")),
             "{:?}",
             view.notes
         );
@@ -320,6 +320,66 @@ mod game {
                     );
                 }
             }
+        }
+    }
+
+    /// Before it runs, the broken exponential mechanism's audit says which ε
+    /// its size can catch (from the mechanism's exact chances), and the run
+    /// agrees: every ε it expects to catch is caught, every other one is not.
+    #[test]
+    fn the_exponential_mechanism_audit_says_before_it_runs_which_epsilon_it_catches() {
+        let options = AuditOptions {
+            runs: 4000,
+            mode: AuditMode::WhiteBox,
+            broken: true,
+            seed: 1,
+        };
+        let mut run = start_audit("jl-random", &[], options).unwrap();
+        let reach = run
+            .reach()
+            .expect("the exponential mechanism knows its chances");
+        eprintln!("{reach}");
+        assert!(reach.starts_with("At 4000 runs per side"), "{reach}");
+        let honest = start_audit(
+            "jl-random",
+            &[],
+            AuditOptions {
+                broken: false,
+                ..options
+            },
+        )
+        .unwrap();
+        assert_eq!(honest.reach(), None);
+        while !run.step(500) {}
+        for r in run.rows() {
+            let eps = dp_explorer::privacy::report::fmt_num(r.epsilon);
+            let caught = r.bounds.epsilon_lb_cp > r.epsilon_spent;
+            let named = format!("ε = {eps} (expected lower bound ");
+            let promised = match reach.find(&named) {
+                // "perhaps": at the edge either may happen.
+                Some(i)
+                    if reach[i..]
+                        .split(')')
+                        .next()
+                        .unwrap()
+                        .contains("depends on the draws") =>
+                {
+                    continue
+                }
+                Some(_) => true,
+                None => {
+                    assert!(
+                        reach.contains(&format!("ε = {eps}: ")),
+                        "ε = {eps} not named: {reach}"
+                    );
+                    false
+                }
+            };
+            assert_eq!(
+                caught, promised,
+                "ε = {eps}: caught {caught} ({}), said before: {reach}",
+                r.bounds.epsilon_lb_cp
+            );
         }
     }
 

@@ -156,7 +156,9 @@ fn a_resized_default_holds_its_claims_honestly_and_catches_half_the_noise() {
             .filter(|r| r.worst_case && r.exceeds_claim())
             .count();
         assert!(caught > 0, "{preset}: the broken mode not caught");
-        assert!(honest.view().notes[0].starts_with("Audited at n = "));
+        assert!(honest.view().notes[0]
+            .verdict
+            .starts_with("Audited at n = "));
         if preset == "trace-paper" {
             mirror_images(&honest, "dp-rgrad, clipped");
         }
@@ -209,7 +211,11 @@ fn runs_asked_for_never_resize() {
         assert!(!size.resized(), "{preset}: {}", size.words());
         assert_eq!(run.runs(), 20);
         assert!(run.rows().iter().all(|r| r.n == Some(size.preset)));
-        assert!(!run.view().notes.iter().any(|n| n.starts_with("Audited at")));
+        assert!(!run
+            .view()
+            .notes
+            .iter()
+            .any(|n| n.verdict.starts_with("Audited at")));
         // Nor is the final-output mode's default (its score reads the whole model).
         let final_mode = AuditOptions {
             mode: AuditMode::Final,

@@ -15,14 +15,19 @@ function el(tag, attrs, text) {
 
 const xy = ([f, t]) => `${(f * SIZE).toFixed(2)},${((1 - t) * SIZE).toFixed(2)}`;
 
+const TICKS = [0, 0.25, 0.5, 0.75, 1];
+const tickText = (v) => (v === 0 || v === 1 ? String(v) : String(v).replace(/^0/, ''));
+
 /**
  * An <svg> for one reading { region, gaussian_curve, epsilon, delta }; `attacks`
- * is a list of { fpr, tpr, label } drawn as points (the audit's attack).
+ * is a list of { fpr, tpr, label } drawn as points (the audit's attack). Both
+ * axes carry ticks at 0, .25, .5, .75 and 1.
  */
 export function attackRegion(reading, attacks = []) {
-  const pad = 14;
+  const left = 22;
+  const below = 20;
   const svg = el('svg', {
-    viewBox: `${-pad} ${-4} ${SIZE + pad + 6} ${SIZE + pad + 6}`,
+    viewBox: `${-left} ${-5} ${SIZE + left + 8} ${SIZE + below + 5}`,
     class: 'attack-region',
     role: 'img',
     'aria-label': `Every membership test stays in the shaded region: true-positive rate at most `
@@ -43,17 +48,63 @@ export function attackRegion(reading, attacks = []) {
     dot.appendChild(el('title', {}, a.label));
     svg.appendChild(dot);
   }
-  svg.appendChild(el('text', { x: SIZE / 2, y: SIZE + 11, 'text-anchor': 'middle' }, 'false-positive rate'));
+  const ticks = el('g', { class: 'ticks' });
+  for (const v of TICKS) {
+    const at = v * SIZE;
+    ticks.appendChild(el('line', { x1: at, y1: SIZE, x2: at, y2: SIZE + 2, stroke: '#555', 'stroke-width': 0.5 }));
+    ticks.appendChild(el('text', { x: at, y: SIZE + 8, 'text-anchor': 'middle', 'font-size': 6 }, tickText(v)));
+    ticks.appendChild(el('line', { x1: -2, y1: SIZE - at, x2: 0, y2: SIZE - at, stroke: '#555', 'stroke-width': 0.5 }));
+    ticks.appendChild(el('text', { x: -3, y: SIZE - at + 2, 'text-anchor': 'end', 'font-size': 6 }, tickText(v)));
+  }
+  svg.appendChild(ticks);
+  svg.appendChild(el('text', { x: SIZE / 2, y: SIZE + 17, 'text-anchor': 'middle' }, 'false-positive rate (FPR)'));
   svg.appendChild(el('text', {
-    x: -5, y: SIZE / 2, 'text-anchor': 'middle', transform: `rotate(-90 -5 ${SIZE / 2})`,
-  }, 'true-positive rate'));
+    x: -15, y: SIZE / 2, 'text-anchor': 'middle', transform: `rotate(-90 -15 ${SIZE / 2})`,
+  }, 'true-positive rate (TPR)'));
   return svg;
 }
 
-/** The legend under the picture, as text (what each mark is). */
+/** A short line (or a dot) in the picture's style, for the legend. */
+function swatch(kind) {
+  const s = el('svg', { viewBox: '0 0 20 8', width: '2em', height: '0.8em', 'aria-hidden': 'true', class: 'swatch' });
+  const styles = {
+    region: { fill: '#d9822b', 'fill-opacity': 0.35 },
+    edge: { stroke: '#b35900', 'stroke-width': 2 },
+    gaussian: { stroke: '#1f4e9c', 'stroke-width': 2, 'stroke-dasharray': '4 2' },
+    diagonal: { stroke: '#555', 'stroke-width': 1, 'stroke-dasharray': '2 2' },
+    attack: { fill: '#111' },
+  };
+  if (kind === 'region') s.appendChild(el('rect', { x: 0, y: 0, width: 20, height: 8, ...styles.region }));
+  else if (kind === 'attack') s.appendChild(el('circle', { cx: 10, cy: 4, r: 3, ...styles.attack }));
+  else s.appendChild(el('line', { x1: 0, y1: 4, x2: 20, y2: 4, ...styles[kind] }));
+  return s;
+}
+
+/**
+ * The legend under the picture: each mark with its swatch and its name, as a
+ * <figcaption> (its text alone says what each mark is).
+ */
 export function attackLegend(reading, hasAttacks) {
-  const parts = ['shaded: every possible membership test (bound by ε, δ)', 'diagonal: a coin flip'];
-  if (reading.gaussian_curve.length) parts.splice(1, 0, 'line: the exact bound of this run\'s Gaussian noise');
-  if (hasAttacks) parts.push('dots: the audit\'s attack');
-  return parts.join('; ') + '.';
+  const items = [
+    ['region', 'shaded: where every possible membership test lies, by (ε, δ)'],
+    ['edge', 'solid orange line: its edge, TPR ≤ e^ε × FPR + δ'],
+  ];
+  if (reading.gaussian_curve.length) {
+    items.push(['gaussian', 'dashed blue line: the exact bound of this run\'s Gaussian noise (tighter)']);
+  }
+  items.push(['diagonal', 'dotted diagonal: a coin flip']);
+  if (hasAttacks) items.push(['attack', 'dots: the audit\'s attack']);
+  const cap = document.createElement('figcaption');
+  const ul = document.createElement('ul');
+  ul.className = 'attack-legend';
+  ul.style.listStyle = 'none';
+  ul.style.padding = '0';
+  ul.style.margin = '0';
+  items.forEach(([kind, text], i) => {
+    const li = document.createElement('li');
+    li.append(swatch(kind), ` ${text}${i === items.length - 1 ? '.' : ';'}`);
+    ul.appendChild(li);
+  });
+  cap.appendChild(ul);
+  return cap;
 }

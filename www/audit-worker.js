@@ -2,10 +2,11 @@
 // score, from the registry), plays the game in ~40 ms slices so progress is
 // posted and a "cancel" is read between slices, and posts the view at the end.
 // A "plan" builds the Auditor without playing it: its runs per side, the
-// records it runs at (a default may run at fewer than the preset's) and its
-// estimate, shown before the audit starts.
+// records it runs at (a default may run at fewer than the preset's), its
+// estimate and (broken runs) which ε its size can catch, shown before the
+// audit starts.
 // Errors are caught and posted; after a panic the worker is not reused.
-import init, { Auditor, last_panic } from './pkg/dp_explorer.js';
+import init, { Auditor, audit_reach, last_panic } from './pkg/dp_explorer.js';
 import { errorMessage, isPanic, yieldThen } from './worker-slices.js';
 
 const ready = init();
@@ -28,6 +29,8 @@ self.onmessage = async (event) => {
       self.postMessage({
         type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(msg.machine ?? undefined), total,
         sized: a.size_words() ?? null, resized: a.resized(),
+        // Broken runs whose attack knows its chances: which ε this size catches, said before the run.
+        reach: msg.broken ? audit_reach(msg.preset, msg.fields, a.runs(), msg.mode, msg.broken, msg.seed) ?? null : null,
       });
       a.free();
     } catch (e) {

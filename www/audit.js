@@ -31,6 +31,20 @@ function fieldRuns() {
   return Number.isInteger(runs) && runs >= 10 && runs <= 100000 ? runs : null;
 }
 
+/** One note: its verdict first, what decided it folded under it. */
+function noteItem(n) {
+  const li = document.createElement('li');
+  if (!n.details) {
+    li.textContent = n.verdict;
+    return li;
+  }
+  const det = document.createElement('details');
+  det.appendChild(cell('summary', n.verdict));
+  det.appendChild(cell('p', n.details));
+  li.appendChild(det);
+  return li;
+}
+
 export class AuditPanel {
   /**
    * @param {object} o
@@ -164,7 +178,8 @@ export class AuditPanel {
     } else if (!this.userRuns) {
       def = ' (this scenario\'s default; more runs prove more and take longer)';
     }
-    el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${at}${def}, ${m.total} pairs of runs in all.`;
+    const reach = m.reach ? ` ${m.reach}` : '';
+    el.textContent = `Estimated ${duration(m.estimate)}: ${m.runs} runs per side${at}${def}, ${m.total} pairs of runs in all.${reach}`;
   }
 
   /** "Run audit" on where these settings can be audited (`ok`) and no audit is running. */
@@ -257,7 +272,7 @@ export class AuditPanel {
         v.showTable(m.view.tables[i]);
         v.setExportsEnabled(true);
       });
-      $('audit-notes').replaceChildren(...m.view.notes.map((n) => cell('li', n)));
+      $('audit-notes').replaceChildren(...m.view.notes.map(noteItem));
       $('audit-csv').disabled = false;
       this.runnable(this.planError === null);
       $('audit-stop').disabled = true;

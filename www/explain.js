@@ -1,8 +1,11 @@
 // The "Explain ε" panel: one collapsible entry per private run (or group of
 // runs), built by the scenario in Rust ({ summary, paragraphs, tables, notes,
 // reading, attacker }); this module only draws them. An entry opens with what
-// ε means to a person in the data (the attacker's posterior and the (FPR, TPR)
-// picture); the noise and accountant tables sit under "For experts". An
+// ε means to a person in the data, for a student first (a plain sentence, the
+// frequencies, the attacker's posterior against the average best guess, the
+// (FPR, TPR) picture with its terms); the exact statement, the calibration,
+// the noise and accountant tables sit under "For experts". A link beside the
+// charts leads here ("What does ε mean here?"). An
 // unchanged list is not redrawn, so entries a reader opened stay open while a
 // run progresses.
 import { cell, makeTable } from './tables.js';
@@ -26,27 +29,49 @@ function attacksOn(a, auditRows) {
   }));
 }
 
-/** What ε means to someone in the data: the sentence, the picture, δ against 1/n. */
+/**
+ * What ε means to someone in the data, for a student first: one plain sentence, the frequencies,
+ * the worst case against the average best guess (and why they differ), the picture's terms, δ
+ * against 1/n; beside them the (FPR, TPR) picture.
+ */
 function attackerBlock(a, auditRows) {
   const box = document.createElement('div');
   box.className = 'attacker';
   const fig = document.createElement('figure');
   const attacks = attacksOn(a, auditRows);
   fig.appendChild(attackRegion(a, attacks));
-  fig.appendChild(cell('figcaption', attackLegend(a, attacks.length > 0)));
+  fig.appendChild(attackLegend(a, attacks.length > 0));
   const words = document.createElement('div');
-  words.appendChild(cell('p', a.sentence, { class: 'attacker-sentence' }));
+  if (a.plain) words.appendChild(cell('p', a.plain, { class: 'attacker-plain' }));
   if (a.frequencies) words.appendChild(cell('p', a.frequencies, { class: 'attacker-frequencies' }));
-  words.appendChild(cell('p', `Every membership test on this output has true-positive rate ≤ e^ε × false-positive rate + δ.`));
+  words.appendChild(cell('p', a.sentence, { class: 'attacker-sentence' }));
+  if (a.why_two) words.appendChild(cell('p', a.why_two, { class: 'attacker-why' }));
+  if (a.test_bound) words.appendChild(cell('p', a.test_bound, { class: 'attacker-terms' }));
   if (a.delta_reading) words.appendChild(cell('p', a.delta_reading));
   box.append(fig, words);
   return box;
+}
+
+/** The link from the charts' area to this panel (once; beside the charts, before the panel). */
+function linkFromCharts(root) {
+  const panel = root.closest('section');
+  const charts = document.querySelector('.charts-wrap');
+  if (!panel || !panel.id || !charts || document.getElementById('explain-link')) return;
+  const p = document.createElement('p');
+  p.className = 'explain-link';
+  p.id = 'explain-link';
+  const a = document.createElement('a');
+  a.href = `#${panel.id}`;
+  a.textContent = 'What does ε mean here?';
+  p.appendChild(a);
+  charts.after(p);
 }
 
 export class ExplainPanel {
   constructor(root) {
     this.root = root;
     this.key = null;
+    linkFromCharts(root);
   }
 
   clear(message) {
@@ -69,10 +94,12 @@ export class ExplainPanel {
       det.open = i === 0;
       det.appendChild(cell('summary', e.summary));
       if (e.attacker) det.appendChild(attackerBlock(e.attacker, auditRows));
-      if (e.reading) det.appendChild(cell('p', e.reading, { class: 'reading' }));
+      else if (e.reading) det.appendChild(cell('p', e.reading, { class: 'reading' }));
       const experts = document.createElement('details');
       experts.className = 'experts';
-      experts.appendChild(cell('summary', 'For experts: the noise, its sensitivity and every accountant'));
+      experts.appendChild(cell('summary', 'For experts: the guarantee exactly, the noise, its sensitivity and every accountant'));
+      // With the student's reading above, the exact statement (privacy loss, Φ(−ε/μ + μ/2)) is the experts'.
+      if (e.attacker && e.reading) experts.appendChild(cell('p', e.reading, { class: 'reading' }));
       for (const p of e.paragraphs) experts.appendChild(cell('p', p));
       for (const t of e.tables) {
         // Wide tables scroll inside the panel: focusable, so a keyboard can scroll them.

@@ -17,6 +17,7 @@ import { registerOffline, watchForRelease } from './offline.js';
 import { SettingsForm } from './form.js';
 import { ChartView, Pins } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
+import { StatementPanel } from './statement.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
@@ -35,6 +36,7 @@ const body = document.body;
 const form = new SettingsForm($('fields'), selectValue);
 const explain = new ExplainPanel($('privacy-content'));
 const roundView = new RoundView($('privacy-panel'), { textScale });
+const statement = new StatementPanel($('privacy-panel'));
 let infos = []; // every ScenarioInfo, in registry order
 let info = null; // the current scenario
 const views = new Map(); // chart id -> ChartView (every scenario's; others hidden)
@@ -455,6 +457,7 @@ function clearResults(message) {
   setExportsEnabled(false);
   explain.clear(message);
   roundView.show(null);
+  statement.clear();
   $('progress').value = 0;
   showAllClaims();
 }
@@ -488,6 +491,7 @@ function render(snap, then) {
     v.figure.classList.toggle('previous-table', keep);
   });
   if (!replacing || snap.privacy.length) explain.show(snap.privacy, auditRows());
+  statement.show(lastRun, snap);
   $('privacy-content').classList.toggle('previous', !!replacing && !snap.privacy.length);
   // The claims' marks keep the previous run's verdicts (faded) until this run's are in.
   $('results').classList.toggle('replacing', !!replacing);

@@ -56,8 +56,15 @@ pub struct AttackerReading {
     pub region: Vec<[f64; 2]>,
     /// The same edge for the exact Gaussian trade-off curve of μ, when there is one.
     pub gaussian_curve: Vec<[f64; 2]>,
+    /// What ε is, in one plain sentence: the panel's opening line.
+    pub plain: String,
     /// The posterior bound and the best guess, in one sentence for the panel.
     pub sentence: String,
+    /// Why the worst case (the posterior bound) and the average (the best
+    /// guess) differ, in one short sentence (None where they are not compared).
+    pub why_two: Option<String>,
+    /// A membership test, TPR, FPR and e^ε in words, with the bound they obey.
+    pub test_bound: String,
     /// δ against 1/n: a sentence, when the number of people is known.
     pub delta_reading: Option<String>,
     /// n, the number of people (the unit of privacy) in the data, when known.
@@ -143,6 +150,7 @@ impl AttackerReading {
             .filter(|_| delta > 0.0)
             .map(|m| risk::loss_above(m, epsilon));
         let sentence = sentence(epsilon, delta, loss_above_epsilon, best_accuracy, unit);
+        let why_two = why_two(epsilon, delta, loss_above_epsilon, mu, best_accuracy);
         let frequencies = frequencies(epsilon, delta, mu);
         AttackerReading {
             epsilon,
@@ -155,7 +163,10 @@ impl AttackerReading {
             best_accuracy,
             region,
             gaussian_curve,
+            plain: plain(epsilon, delta, unit),
             sentence,
+            why_two,
+            test_bound: test_bound(epsilon, delta, unit),
             delta_reading: None,
             population: None,
         }
@@ -212,9 +223,141 @@ fn frequencies(epsilon: f64, delta: f64, mu: Option<f64>) -> String {
     )
 }
 
+/// A number in words a student reads: 1e-6 as 10⁻⁶, 2.5e-5 as 2.5 × 10⁻⁵
+/// (plain decimals as they are).
+pub fn in_powers_of_ten(x: f64) -> String {
+    let s = super::report::fmt_num(x);
+    let Some((m, e)) = s.split_once('e') else {
+        return s;
+    };
+    let sup: String = e
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            '+' => '⁺',
+            d => "⁰¹²³⁴⁵⁶⁷⁸⁹"
+                .chars()
+                .nth(d.to_digit(10).unwrap_or(0) as usize)
+                .unwrap_or(d),
+        })
+        .collect();
+    if m == "1" {
+        format!("10{sup}")
+    } else {
+        format!("{m} × 10{sup}")
+    }
+}
+
+/// e^ε as a number ("2.718"), or its power of ten for a large ε.
+fn e_to_the(epsilon: f64) -> String {
+    if epsilon < 20.0 {
+        super::report::fmt_num(epsilon.exp())
+    } else {
+        format!("about 10^{:.0}", epsilon / std::f64::consts::LN_10)
+    }
+}
+
+/// The panel's opening: what ε is, in one plain sentence, and this run's (ε, δ).
+fn plain(epsilon: f64, delta: f64, unit: &str) -> String {
+    let slack = if delta > 0.0 {
+        " (up to a small slack δ)"
+    } else {
+        ""
+    };
+    let spent = if delta > 0.0 {
+        let shown = super::report::fmt_num(delta);
+        let powers = in_powers_of_ten(delta);
+        let words = if powers == shown {
+            String::new()
+        } else {
+            format!(" ({powers})")
+        };
+        format!(
+            "ε = {} at δ = {shown}{words}",
+            super::report::fmt_eps(epsilon)
+        )
+    } else {
+        format!("ε = {} with δ = 0", super::report::fmt_eps(epsilon))
+    };
+    format!(
+        "In plain words: ε caps how much any one {unit}'s data can change what this run releases{slack}, so the \
+         smaller ε, the less anyone who sees the output can tell whether that {unit}'s data was used (or which of \
+         two values it holds). This run spends {spent}."
+    )
+}
+
+/// The terms of the picture in words, then the bound every test obeys.
+fn test_bound(epsilon: f64, delta: f64, unit: &str) -> String {
+    let bound = if delta > 0.0 {
+        format!(
+            "TPR ≤ e^ε × FPR + δ, where e^ε is e ≈ 2.718 to the power ε: here {} × FPR + {}",
+            e_to_the(epsilon),
+            super::report::fmt_num(delta)
+        )
+    } else {
+        format!(
+            "TPR ≤ e^ε × FPR, where e^ε is e ≈ 2.718 to the power ε: here {} × FPR",
+            e_to_the(epsilon)
+        )
+    };
+    format!(
+        "A membership test is any rule that reads what the run releases and answers \"in\" or \"out\" for one \
+         {unit}; its true-positive rate (TPR) is the share of insiders it flags, its false-positive rate (FPR) the \
+         share of outsiders it wrongly flags. Every such test on this run has {bound} (the shaded region)."
+    )
+}
+
+/// Why the two numbers of [`sentence`] differ: the posterior bound is a worst
+/// case over outputs, the best guess an average over them. None where the
+/// average is not below the worst case shown (no difference to explain), but
+/// for a pure ε, where the two coincide.
+fn why_two(
+    epsilon: f64,
+    delta: f64,
+    loss_above: Option<f64>,
+    mu: Option<f64>,
+    best_accuracy: f64,
+) -> Option<String> {
+    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let worst = if delta > 0.0 && mu.is_none() {
+        posterior_bound(epsilon + BARE_WIDENING, 0.5)
+    } else {
+        posterior_bound(epsilon, 0.5)
+    };
+    if pct(worst) == pct(best_accuracy) {
+        // δ = 0 and no μ: (1 + tanh(ε/2))/2 = e^ε/(1 + e^ε), the same number.
+        return (delta == 0.0 && mu.is_none()).then(|| {
+            "Here the worst case and the average are the same number: a pure ε allows a release that is \
+             this revealing on every output."
+                .to_string()
+        });
+    }
+    if best_accuracy > worst {
+        return None;
+    }
+    // Most outputs reveal less than the worst case where the chance of a loss above ε is under a half.
+    let most = if loss_above.is_some_and(|p| p < 0.5) {
+        ", most of them less revealing"
+    } else {
+        ""
+    };
+    let any = if delta > 0.0 {
+        "any but those unusually revealing outputs"
+    } else {
+        "any output"
+    };
+    Some(format!(
+        "Why two numbers: {} is a worst case, the most the attacker may believe after {any}; {} is how often \
+         they are right on average over all outputs{most}.",
+        pct(worst),
+        pct(best_accuracy)
+    ))
+}
+
 /// One sentence for the panel: the posterior bound, the outputs it does not
 /// cover (exactly for a Gaussian run, `loss_above`; by the (ε, δ) region
-/// otherwise), and the best guess.
+/// otherwise; the privacy loss itself is the expert reading's), and the best
+/// guess.
 fn sentence(
     epsilon: f64,
     delta: f64,
@@ -232,18 +375,15 @@ fn sentence(
         format!("{who} at most {} sure.", pct(posterior_bound(epsilon, 0.5)))
     } else if let Some(p) = loss_above {
         format!(
-            "{who} at most {} sure unless the output's privacy loss exceeds ε = {}; with this run's \
-             Gaussian noise that happens with a chance of exactly {} (Φ(−ε/μ + μ/2), {} × δ: \
-             δ is not that chance).",
+            "{who} at most {} sure, except after unusually revealing outputs (see For experts): this run's Gaussian noise gives one with a chance of exactly {} ({} × δ: δ is not that chance).",
             pct(posterior_bound(epsilon, 0.5)),
-            super::report::fmt_eps(epsilon),
             fmt(p),
             fmt(p / delta),
         )
     } else {
         format!(
-            "{who} at most {} sure unless the output's privacy loss exceeds ε + ln 2; (ε, δ) bounds \
-             the chance of that by 2δ = {} (it does not bound the chance of a loss above ε by δ).",
+            "{who} at most {} sure, except after unusually revealing outputs (a privacy loss above \
+             ε + ln 2, see For experts), whose chance (ε, δ) bounds by 2δ = {} (δ does not bound the chance of a loss above ε).",
             pct(posterior_bound(epsilon + BARE_WIDENING, 0.5)),
             fmt(delta / (1.0 - (-BARE_WIDENING).exp())),
         )
@@ -362,6 +502,35 @@ mod tests {
         let s = AttackerReading::new(1.0, 1e-5, None, "user").sentence;
         assert!(s.contains("84.5 %") && s.contains("2δ = 2e-5"), "{s}");
         assert!(!s.contains("73.1 % sure"), "{s}");
+    }
+
+    #[test]
+    fn the_opening_is_plain_and_the_two_numbers_are_told_apart() {
+        let mu = 0.236;
+        let eps = super::super::gdp::epsilon_for_mu(mu, 1e-6).unwrap();
+        let r = AttackerReading::new(eps, 1e-6, Some(mu), "user");
+        assert!(r.plain.starts_with("In plain words: ε caps"), "{}", r.plain);
+        assert!(r.plain.contains("at δ = 1e-6 (10⁻⁶)"), "{}", r.plain);
+        let why = r.why_two.unwrap();
+        let worst = format!("{:.1} %", 100.0 * r.posterior);
+        let avg = format!("{:.1} %", 100.0 * r.best_accuracy);
+        assert!(why.contains(&format!("{worst} is a worst case")), "{why}");
+        assert!(why.contains(&format!("{avg} is how often")), "{why}");
+        assert!(why.chars().count() <= 240, "{why}");
+        // A pure ε: worst case and average coincide, and the sentence says so.
+        let pure = AttackerReading::new(1.0, 0.0, None, "user");
+        assert!((pure.best_accuracy - pure.posterior).abs() < 1e-12);
+        assert!(pure.why_two.unwrap().contains("the same number"));
+        // The terms of the picture, with e^ε as a number.
+        assert!(pure.test_bound.contains("A membership test is"));
+        assert!(
+            pure.test_bound.contains("here 2.718 × FPR"),
+            "{}",
+            pure.test_bound
+        );
+        assert_eq!(in_powers_of_ten(1e-6), "10⁻⁶");
+        assert_eq!(in_powers_of_ten(2.5e-5), "2.5 × 10⁻⁵");
+        assert_eq!(in_powers_of_ten(0.01), "0.01");
     }
 
     #[test]

@@ -36,14 +36,17 @@ use super::error::ConfigError;
 use super::machine::Machine;
 use super::WASM_FACTOR;
 use crate::privacy::audit::{audit_bounds, threshold_from_holdout};
+use crate::privacy::report::fmt_num;
 pub use dirac::{canary_words, dirac_targets, ClippedRounds};
 pub use runs::{gaussian_runs_wanted, separated_runs_wanted};
 pub use target::{
     accountant_refuses, dirac_canary, Attack, AuditMode, AuditOptions, AuditRow, AuditTarget,
     AuditTargets, Claim, Sides, AUDIT_ALPHA,
 };
-use view::audit_view;
-pub use view::{audit_csv, audit_overlay, AuditView, AUDIT_CHARTS, AUDIT_HEADER};
+pub use view::{
+    audit_csv, audit_overlay, AuditNote, AuditView, AUDIT_CHARTS, AUDIT_HEADER, VERDICT_CHARS,
+};
+use view::{audit_view, upper_first};
 
 /// Most runs per side accepted.
 pub const MAX_AUDIT_RUNS: usize = 100_000;
@@ -271,17 +274,26 @@ impl AuditSize {
     /// The note of a resized audit: where, why it is the same game, what the
     /// claims are there.
     pub fn note(&self) -> String {
+        self.audit_note().text()
+    }
+
+    /// [`note`](Self::note) as the page shows it: where it ran first, the
+    /// rest folded.
+    pub fn audit_note(&self) -> AuditNote {
         let at = format!("{} = {}", self.field, count(self.audited));
         let claims = if self.same_claims {
             format!("The ε claimed at {at} is the preset's (each recomputed by the scenario's accountant at {at}).")
         } else {
             format!("The ε claimed at {at} differs from the preset's for some releases (their sensitivities depend on {}): each row claims the ε at {at}.", self.field)
         };
-        format!(
-            "Audited {} (a run {}× cheaper), to fit the default's time budget: {}. {claims}",
-            self.words(),
-            fmt_factor(self.cheaper),
-            self.why,
+        AuditNote::new(
+            format!(
+                "Audited {} (a run {}× cheaper), to fit the default's time budget",
+                self.words(),
+                fmt_factor(self.cheaper),
+            ),
+            "",
+            format!("{}. {claims}", upper_first(self.why)),
         )
     }
 }
@@ -420,6 +432,104 @@ impl AuditRun {
     /// Runs per side (the default, when the options asked for it).
     pub fn runs(&self) -> usize {
         self.options.runs
+    }
+
+    /// Before it runs, for deliberately broken runs whose attack knows its
+    /// chances exactly ([`Attack::exact_rates`](target::Attack::exact_rates)):
+    /// which audited ε this number of runs can be expected to catch, and why
+    /// not the others (the most any attack can show at this size, or what this
+    /// canary's game shows). None where no attack knows its chances, or for
+    /// honest runs.
+    pub fn reach(&self) -> Option<String> {
+        use crate::privacy::audit::{
+            clopper_pearson_upper, epsilon_lb_clopper_pearson, AttackPoint,
+        };
+        if !self.options.broken {
+            return None;
+        }
+        let mut caught = Vec::new();
+        let mut edge = Vec::new();
+        let mut missed = Vec::new();
+        for t in &self.targets {
+            let Some((p_in, p_out)) = t.attack.exact_rates() else {
+                continue;
+            };
+            let n = self.options.runs - judged_from(t, self.options.runs);
+            // The Clopper–Pearson bound when `misses` in-runs score 0 and `false_alarms` out-runs score 1.
+            let bound = |misses: usize, false_alarms: usize| {
+                let point = AttackPoint {
+                    threshold: 0.5,
+                    fnr: misses as f64 / n as f64,
+                    fpr: false_alarms as f64 / n as f64,
+                    fnr_upper: clopper_pearson_upper(misses, n, AUDIT_ALPHA / 2.0),
+                    fpr_upper: clopper_pearson_upper(false_alarms, n, AUDIT_ALPHA / 2.0),
+                };
+                epsilon_lb_clopper_pearson(&point, t.claim.delta)
+            };
+            // The counts a run expects, and two standard deviations to either side: the bound
+            // a run gets is above the pessimistic one, below the optimistic one, most of the time.
+            let count = |p: f64, sds: f64| {
+                let mean = p * n as f64;
+                let sd = (n as f64 * p * (1.0 - p)).sqrt();
+                (mean + sds * sd).round().clamp(0.0, n as f64) as usize
+            };
+            let at = |sds: f64| bound(count(1.0 - p_in, sds), count(p_out, sds));
+            let (expected, pessimistic, optimistic) = (at(0.0), at(2.0), at(-2.0));
+            let ceiling = bound(0, 0);
+            // How far apart the two sides are, whatever the runs: the game's own ε.
+            let game = (p_in / p_out).ln().max(((1.0 - p_out) / (1.0 - p_in)).ln());
+            let (claim, eps) = (t.claim.epsilon_spent, fmt_num(t.claim.epsilon));
+            let above = |x: f64| x > claim * (1.0 + 1e-9);
+            if above(pessimistic) {
+                caught.push(format!(
+                    "ε = {eps} (expected lower bound {} > {})",
+                    fmt_num(expected),
+                    fmt_num(claim)
+                ));
+            } else if above(optimistic) {
+                edge.push(format!(
+                    "ε = {eps} (expected lower bound {} against {}: it depends on the draws)",
+                    fmt_num(expected),
+                    fmt_num(claim)
+                ));
+            } else if game <= claim {
+                missed.push(format!(
+                    "ε = {eps}: this canary's game itself separates in and out by only ε = {} here, so no number of runs catches it",
+                    fmt_num(game)
+                ));
+            } else if ceiling <= claim {
+                missed.push(format!(
+                    "ε = {eps}: even an attack that told every run apart proves no more than ε ≥ {} at {n} judged runs per side",
+                    fmt_num(ceiling)
+                ));
+            } else {
+                missed.push(format!(
+                    "ε = {eps}: the expected lower bound is {} ≤ {}; more runs reach it",
+                    fmt_num(expected),
+                    fmt_num(claim)
+                ));
+            }
+        }
+        if caught.is_empty() && edge.is_empty() && missed.is_empty() {
+            return None;
+        }
+        let mut out = format!(
+            "At {} runs per side the broken runs can be expected to be caught at ",
+            self.options.runs
+        );
+        out.push_str(&if caught.is_empty() {
+            "no audited ε".to_string()
+        } else {
+            caught.join(", ")
+        });
+        if !edge.is_empty() {
+            out.push_str(&format!("; perhaps at {}", edge.join(", ")));
+        }
+        if !missed.is_empty() {
+            out.push_str(&format!("; not at {}", missed.join("; ")));
+        }
+        out.push('.');
+        Some(out)
     }
 
     /// The most runs per side its attacks want, to catch their deliberately
@@ -587,7 +697,7 @@ impl AuditRun {
             self.scores_csv(),
         );
         if let Some(size) = self.size.as_ref().filter(|s| s.resized()) {
-            view.notes.insert(0, size.note());
+            view.notes.insert(0, size.audit_note());
         }
         view
     }

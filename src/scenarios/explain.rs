@@ -146,6 +146,31 @@ fn alpha_note(what: &str, alpha: f64) -> String {
     }
 }
 
+/// What the summary's "(… calibration)" means: how σ was chosen for the
+/// target ε, and where the ε spent comes from. For "For experts".
+pub fn calibration_words(p: &PrivacyReport) -> String {
+    let how = match p.calibration {
+        crate::privacy::Calibration::Exact => {
+            "σ chosen so that, by the exact accountant (Gaussian DP composition), the released stages together \
+             spend exactly the target ε at δ"
+        }
+        crate::privacy::Calibration::Paper => {
+            "σ from the paper's formula for the target ε; the ε spent is what the exact accountant gives \
+             for that σ, which can differ from the target"
+        }
+        crate::privacy::Calibration::AuthorsCode => {
+            "σ from the formula in the authors' code for the target ε; the ε spent is what the exact \
+             accountant gives for that σ, which can differ from the target"
+        }
+    };
+    format!(
+        "Calibration \"{}\": {how}. δ = {} is {}.",
+        p.calibration.name(),
+        fmt_num(p.delta),
+        crate::privacy::attacker::in_powers_of_ten(p.delta)
+    )
+}
+
 /// The entry of one private run: `who` names it (e.g. "Private FedRep"); the
 /// guarantee protects each of the `n` `unit`s in its data ("user", "sample").
 pub fn run_entry(who: &str, p: &PrivacyReport, unit: &str, n: usize) -> ExplainEntry {
@@ -157,7 +182,7 @@ pub fn run_entry(who: &str, p: &PrivacyReport, unit: &str, n: usize) -> ExplainE
             fmt_num(p.delta),
             p.calibration.name()
         ),
-        paragraphs: Vec::new(),
+        paragraphs: vec![calibration_words(p)],
         tables: vec![stages_table(p), accountants_table(p)],
         notes: p.notes.clone(),
         reading: Some(p.plain_language_among(unit, n)),

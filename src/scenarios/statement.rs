@@ -61,6 +61,16 @@ pub fn of_view(
     write(info, settings, &releases, None)
 }
 
+/// The statement of a run the page shows: the page holds the settings it ran
+/// (checked once into `configured`) and the releases its snapshot's explain
+/// entries carry, so it writes the same text as [`of_view`] on that run's view
+/// (the CLI's `privacy-statement.txt`).
+pub fn of_releases(configured: &dyn super::Configured, releases: &[Release]) -> String {
+    let settings = configured.settings();
+    let releases: Vec<&Release> = releases.iter().collect();
+    write(configured.info(), &settings, &releases, None)
+}
+
 /// The statement text: `audited`, when the releases are an audit's, says so
 /// (and whether its runs are deliberately broken).
 pub fn write(
@@ -403,5 +413,41 @@ fn initialization(p: &PrivacyReport) -> String {
         "Initialization: NOT private (see below): it is released without noise and the ε above does not cover it.".into()
     } else {
         "Initialization: not a release of this run's privacy events (a start that does not read the data costs no budget).".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenarios::{run_to_end, start, Shard};
+
+    /// The page's statement (the settings it ran and its snapshot's entries,
+    /// through JSON as the page holds them) is the CLI's, written from the view.
+    #[test]
+    fn the_statement_from_the_pages_entries_is_the_views() {
+        let pairs = [
+            ("p_grid", "20,200"),
+            ("trace_p", ""),
+            ("epsilons", "1"),
+            ("delta", "1e-4"),
+        ];
+        let (scenario, mut run) = start("dpgd-quick", &pairs, Shard::WHOLE).unwrap();
+        run_to_end(run.as_mut()).unwrap();
+        let view = run.view();
+        let cli = of_view(scenario.info(), &view.settings, &view.privacy);
+        let json: Vec<serde_json::Value> =
+            serde_json::from_str(&serde_json::to_string(&view.privacy).unwrap()).unwrap();
+        let releases: Vec<Release> = json
+            .into_iter()
+            .filter_map(|e| serde_json::from_value(e["release"].clone()).ok())
+            .collect();
+        assert!(!releases.is_empty());
+        let configured = crate::scenarios::configure("dpgd-quick", &pairs).unwrap();
+        let page = of_releases(configured.as_ref(), &releases);
+        assert_eq!(page, cli);
+        assert!(
+            page.contains("Neighbouring relation: replace-one"),
+            "{page}"
+        );
     }
 }

@@ -28,6 +28,7 @@ mod machine;
 mod registry;
 mod round;
 mod runner;
+mod statement;
 
 pub use accounting::{epsilon_for_sigma, epsilon_for_stages, sigma_for_epsilon};
 pub use audit::{audit_charts, audit_overlay, Auditor};
@@ -114,7 +115,9 @@ export interface RoundTrace {
   sigma_by_epsilon: [number, number][];
 }
 /** An audit's charts, their tables, audit.csv and scores.csv, what the bounds show in words, and the audited releases. */
-export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: string[]; rows: AuditRow[] }
+/** One note of an audit: its verdict first (at most 160 characters), then what decided it. */
+export interface AuditNote { verdict: string; details: string }
+export interface AuditView { charts: ChartSpec[]; tables: Table[]; files: OutputFile[]; notes: AuditNote[]; rows: AuditRow[] }
 /** One audited release: its claim and the attack's lower bounds (95 %; NaN: the route does not apply). The Gaussian-DP
  * route rules out μ-GDP for μ < mu_lb; its epsilon_lb_gdp is the ε of mu_lb-GDP, which assumes the Gaussian trade-off
  * shape. `worst_case`: false where the claimed ε rests on high-probability sensitivities a canary may exceed. */
@@ -147,6 +150,8 @@ export interface Table { caption: string; headers: string[]; rows: string[][] }
 export interface AttackerReading {
   epsilon: number; delta: number; mu: number | null; prior: number; posterior: number; best_accuracy: number;
   region: [number, number][]; gaussian_curve: [number, number][]; sentence: string; delta_reading: string | null;
+  /** The opening plain sentence; why the worst case and the average best guess differ; the picture's terms. */
+  plain: string; why_two: string | null; test_bound: string;
   /** A Gaussian run's exact chance that the privacy loss exceeds ε, Φ(−ε/μ + μ/2); null otherwise. */
   loss_above_epsilon: number | null;
   /** The guarantee as frequencies: of 100 insiders, how many an attacker wrongly accusing 1 of 100 outsiders finds. */

@@ -73,6 +73,15 @@ test('the exponential mechanism\'s audit (pure ε) runs to done with the Clopper
     assert.ok((await inkFraction(page, id)) > 0.02, `${id} has ink`);
   }
   assert.match(await page.textContent('#audit-tradeoff-table'), /pure ε = 1/);
+  // Each note's verdict first, in one short line; what decided it folded under it.
+  const verdicts = await page.$$eval('#audit-notes li details > summary', (l) => l.map((x) => x.textContent));
+  assert.ok(verdicts.length >= 2 && verdicts.every((v) => v.length <= 160), verdicts.join('\n'));
+  assert.match(verdicts[0], /^consistent: [\d.]+ ≤ 1\b/);
+  // Broken: before it runs, the panel says which ε this size can catch (and why not the others).
+  await page.fill('#audit-runs', '4000');
+  await page.check('#audit-broken');
+  await page.waitForFunction(() => /can be expected to be caught at/.test(document.getElementById('audit-estimate').textContent));
+  assert.match(await page.textContent('#audit-estimate'), /At 4000 runs per side the broken runs can be expected to be caught at ε = 1 \(expected lower bound/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -4,6 +4,10 @@
 // Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { waitStatus, inkFraction, servedBrowser, fillField } from './browser.mjs';
 
 const CANVASES = ['dpgd-eps-chart', 'dpgd-width-chart', 'dpgd-steps-chart', 'dpgd-rescaled-chart'];
@@ -86,6 +90,49 @@ test('the dpgd-quick preset runs to done with ink on every chart and rows in eve
   assert.match(first, /wrongly accuses on average at most 1 of the 100 outsiders finds on average at most \d+(\.\d)? of the 100 insiders \(from this run's exact trade-off curve/);
   assert.equal(await reports.first().locator('.attacker svg[role="img"] polygon.region').count(), 1);
   assert.ok(!(await page.isDisabled('#export-csv')));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Runs `dp-explorer sweep ARGS` natively (DP_EXPLORER_BIN, else `cargo run`, as native-vs-wasm does). */
+function nativeSweep(args) {
+  const bin = process.env.DP_EXPLORER_BIN;
+  if (bin) execFileSync(bin, ['sweep', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  else execFileSync('cargo', ['run', '--quiet', '--bin', 'dp-explorer', '--', 'sweep', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+test('a finished run shows the CLI\'s privacy statement, and Explain ε opens for a student', async () => {
+  const settings = { p_grid: '20,200', trace_p: '', epsilons: '1', delta: '1e-4' };
+  const out = mkdtempSync(join(tmpdir(), 'dp-statement-'));
+  const args = ['--preset', 'dpgd-quick', '--out', out];
+  for (const [k, v] of Object.entries(settings)) args.push('--set', `${k}=${v}`);
+  nativeSweep(args);
+  const cli = readFileSync(join(out, 'privacy-statement.txt'), 'utf8');
+
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${env.server.url}?preset=dpgd-quick&${new URLSearchParams(settings)}`);
+  await waitStatus(page, ['idle', 'done']);
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 120_000), 'done', await page.textContent('#error'));
+  await page.waitForFunction(() => !document.getElementById('statement-download').disabled);
+  const shown = await page.textContent('#privacy-statement');
+  assert.equal(shown, cli);
+  for (const needle of ['Neighbouring relation: replace-one', 'at δ = 1e-4', 'Accountant: exact Gaussian DP composition',
+    'Unit of privacy: one training sample']) {
+    assert.ok(shown.includes(needle), `${needle} not in:\n${shown}`);
+  }
+  // Explain ε: reached from beside the charts; a plain sentence first, then the frequencies; the picture's ticks.
+  assert.equal(await page.getAttribute('#explain-link a', 'href'), '#privacy-panel');
+  const first = page.locator('#privacy-content > details').first();
+  const words = await first.locator('.attacker > div > p').allTextContents();
+  assert.match(words[0], /^In plain words: ε caps how much any one training sample's data can change/);
+  assert.match(words[1], /^In frequencies: of 100 people/);
+  assert.match(words[2], /at most \d+(\.\d)? % sure/);
+  assert.match(words[3], /^Why two numbers: [\d.]+ % is a worst case/);
+  assert.equal(await first.locator('.attacker svg g.ticks text').count(), 10);
+  assert.match(await first.locator('figcaption').textContent(), /dashed blue line: the exact bound/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -262,6 +262,13 @@ pub trait Attack: Send {
     fn fixed_threshold(&self) -> Option<f64> {
         None
     }
+    /// Where the score is "in" (1) or "out" (0) with chances the attack can
+    /// compute exactly (the exponential mechanism's softmax): (P(1 | canary
+    /// in), P(1 | canary out)), so the audit can say before it runs which ε
+    /// its size can catch ([`super::AuditRun::reach`]). None otherwise.
+    fn exact_rates(&self) -> Option<(f64, f64)> {
+        None
+    }
     /// The runs per side at which the attack catches its deliberately broken
     /// run at `claim` (the default audit takes fewer when they would not fit
     /// its time budget, [`super::DEFAULT_AUDIT_SECONDS`], even at the fewest

@@ -162,6 +162,48 @@ pub const AUDIT_CHARTS: &[ChartInfo] = &[
     },
 ];
 
+/// The most characters a note's verdict line has.
+pub const VERDICT_CHARS: usize = 160;
+
+/// One note of an audit: its verdict first ("caught: 2.81 > 1.33", "consistent:
+/// 0.9 ≤ 1.33"), at most [`VERDICT_CHARS`] characters, and what decided it (the
+/// page folds it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AuditNote {
+    pub verdict: String,
+    pub details: String,
+}
+
+impl AuditNote {
+    /// A verdict and its details; the verdict is followed by `who` (what it is
+    /// about) where both fit in [`VERDICT_CHARS`], else `who` leads the details.
+    pub fn new(verdict: String, who: &str, details: String) -> Self {
+        let with_who = format!("{verdict} ({who})");
+        if who.is_empty() {
+            AuditNote { verdict, details }
+        } else if with_who.chars().count() <= VERDICT_CHARS {
+            AuditNote {
+                verdict: with_who,
+                details,
+            }
+        } else {
+            AuditNote {
+                verdict,
+                details: format!("{who}: {details}"),
+            }
+        }
+    }
+
+    /// The verdict and the details as one text (the CLI's, the tests').
+    pub fn text(&self) -> String {
+        if self.details.is_empty() {
+            self.verdict.clone()
+        } else {
+            format!("{}. {}", self.verdict, self.details)
+        }
+    }
+}
+
 /// What the page shows of an audit.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AuditView {
@@ -169,8 +211,9 @@ pub struct AuditView {
     pub tables: Vec<Table>,
     /// `audit.csv`, then `scores.csv`.
     pub files: Vec<OutputFile>,
-    /// What the bounds show and what they do not, in words.
-    pub notes: Vec<String>,
+    /// What the bounds show and what they do not, in words: each note its
+    /// verdict first, then what decided it.
+    pub notes: Vec<AuditNote>,
     /// The audited releases (the page draws them on the scenario's ε chart
     /// with [`audit_overlay`]).
     pub rows: Vec<AuditRow>,
@@ -192,7 +235,7 @@ pub(super) fn audit_view(
         notes.insert(notes.len().saturating_sub(1), reading);
     }
     AuditView {
-        tables: charts.iter().map(chart_table).collect(),
+        tables: vec![eps_table(rows, &charts[0]), chart_table(&charts[1])],
         charts,
         files: vec![
             OutputFile {
@@ -206,6 +249,52 @@ pub(super) fn audit_view(
         ],
         notes,
         rows: rows.to_vec(),
+    }
+}
+
+/// The table of the ε chart: one row per audited release (the chart's own
+/// table would list the accountant's ε twice, as x and as its diagonal, with
+/// the diagonal's two helper points as rows of their own).
+fn eps_table(rows: &[AuditRow], chart: &ChartSpec) -> Table {
+    let mut t = Table::new(
+        format!("{} ({})", chart.title, chart.y_label),
+        &[
+            "release",
+            "target ε",
+            "the accountant's ε (upper bound)",
+            "ε_LB, Clopper–Pearson route",
+            "ε_LB, Gaussian-DP route (Gaussian shape assumed)",
+            "runs per side",
+            "verdict",
+        ],
+    );
+    for r in rows {
+        t.push(vec![
+            r.method.clone(),
+            fmt_num(r.epsilon),
+            fmt_num(r.epsilon_spent),
+            fmt_num(r.bounds.epsilon_lb_cp),
+            if r.bounds.epsilon_lb_gdp.is_nan() {
+                "— (pure ε)".into()
+            } else {
+                fmt_num(r.bounds.epsilon_lb_gdp)
+            },
+            r.runs.to_string(),
+            verdict_word(r).into(),
+        ]);
+    }
+    t
+}
+
+/// The verdict of one release in a word: caught, not caught (a broken run
+/// under its claim), consistent (an honest one), or above a claim whose
+/// sensitivities are high-probability bounds.
+fn verdict_word(r: &AuditRow) -> &'static str {
+    match (r.exceeds_claim(), r.worst_case, r.broken) {
+        (true, true, _) => "caught",
+        (true, false, _) => "above the claim",
+        (false, _, true) => "not caught",
+        (false, _, false) => "consistent",
     }
 }
 
@@ -287,7 +376,7 @@ fn tradeoff_chart(
     rows: &[AuditRow],
     scores: &[(Vec<f64>, Vec<f64>)],
     judged: &[usize],
-) -> (ChartSpec, Option<String>) {
+) -> (ChartSpec, Option<AuditNote>) {
     let mut tradeoff = Vec::new();
     let mut reading = None;
     if let Some((t, r)) = rows
@@ -425,7 +514,7 @@ fn band_reading(
     band: &[(f64, f64, f64)],
     bound: &dyn Fn(f64) -> f64,
     judged: usize,
-) -> String {
+) -> AuditNote {
     // A margin for the bound's own rounding (its curve is computed, not observed).
     const SLACK: f64 = 1e-9;
     let dips = rates
@@ -436,28 +525,53 @@ fn band_reading(
         .iter()
         .filter(|b| b.0 > 0.0 && b.0 < 1.0)
         .any(|&(x, _, hi)| hi < bound(x) - SLACK);
-    let at = format!(
-        "{} at ε = {} (the trade-off chart)",
-        r.method,
-        fmt_num(r.epsilon)
-    );
-    if broken {
-        format!(
-            "{at}: the attack's curve lies below the accountant's bound even counting its 95 % band: at some false-positive rate the attack misses fewer than the accountant allows any attack to, so the bound is broken."
+    let who = format!("{} at ε = {}", r.method, fmt_num(r.epsilon));
+    let (verdict, details) = if broken {
+        (
+            "caught (the trade-off chart): the attack's 95 % band lies below the accountant's bound".to_string(),
+            "The attack's curve lies below the accountant's bound even counting its 95 % band: at some false-positive rate the attack misses fewer than the accountant allows any attack to, so the bound is broken.".to_string(),
         )
     } else if dips {
-        format!(
-            "{at}: the attack's observed curve dips below the accountant's bound, but inside its 95 % band (for the whole curve, {judged} judged runs per side): sampling noise, not a broken bound; more runs narrow the band."
+        let head = if r.broken {
+            "not caught (the trade-off chart): a dip below the bound, but inside the 95 % band"
+        } else {
+            "consistent (the trade-off chart): a dip below the bound inside the 95 % band, sampling noise"
+        };
+        (
+            head.to_string(),
+            format!(
+                "The attack's observed curve dips below the accountant's bound, but inside its 95 % band (for the whole curve, {judged} judged runs per side): at this size it cannot be told from sampling noise, so it proves no broken bound; more runs narrow the band."
+            ),
         )
     } else {
-        format!(
-            "{at}: the attack's curve stays above the accountant's bound, as it must; the shaded band is where its true curve lies with 95 % confidence ({judged} judged runs per side)."
+        let head = if r.broken {
+            "not caught (the trade-off chart): the attack stays above the accountant's bound"
+        } else {
+            "consistent (the trade-off chart): the attack stays above the accountant's bound, as it must"
+        };
+        (
+            head.to_string(),
+            format!(
+                "The shaded band is where the attack's true curve lies with 95 % confidence ({judged} judged runs per side)."
+            ),
         )
+    };
+    AuditNote::new(verdict, &who, details)
+}
+
+/// `s` with its first letter capitalised (a clause made a sentence).
+pub(super) fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
-/// What the bounds show and what they do not, one note per release, then the canary.
-fn notes(rows: &[AuditRow]) -> Vec<String> {
+/// What the bounds show and what they do not, one note per release (its
+/// verdict first: the attack's best lower bound against the accountant's ε),
+/// then the canary.
+fn notes(rows: &[AuditRow]) -> Vec<AuditNote> {
     let mut notes = Vec::new();
     for r in rows {
         let found = if r.bounds.epsilon_lb_gdp.is_nan() {
@@ -473,10 +587,26 @@ fn notes(rows: &[AuditRow]) -> Vec<String> {
                 fmt_num(r.bounds.epsilon_lb_gdp)
             )
         };
-        let verdict = match (r.exceeds_claim(), r.worst_case) {
-            (true, true) => "That is more than the accountant allows: a privacy bug, caught.",
-            (true, false) => "That is more than the accountant allows: its sensitivities are high-probability bounds, and this canary is a sample they do not cover, so its ε is no worst-case guarantee.",
-            (false, _) => "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does.",
+        // The larger route's bound (f64::max ignores the pure release's NaN), as exceeds_claim judges.
+        let lb = fmt_num(r.bounds.epsilon_lb_gdp.max(r.bounds.epsilon_lb_cp));
+        let spent = fmt_num(r.epsilon_spent);
+        let (verdict, why) = match (r.exceeds_claim(), r.worst_case, r.broken) {
+            (true, true, _) => (
+                format!("caught: {lb} > {spent}, the accountant's ε: a privacy bug, caught"),
+                "The attack proves more than the accountant allows: a privacy bug, caught.",
+            ),
+            (true, false, _) => (
+                format!("above the claim: {lb} > {spent}, from a canary the high-probability sensitivities do not cover"),
+                "That is more than the accountant allows: its sensitivities are high-probability bounds, and this canary is a sample they do not cover, so its ε is no worst-case guarantee.",
+            ),
+            (false, _, true) => (
+                format!("not caught: {lb} ≤ {spent}, the accountant's ε: this broken run's bug is not shown at this size"),
+                "Below the accountant's ε although the run is broken: the attack at this number of runs is not strong enough to show it; more runs, or a stronger attack, may.",
+            ),
+            (false, _, false) => (
+                format!("consistent: {lb} ≤ {spent}, the accountant's ε, as it must be"),
+                "Below the accountant's ε, as it must be: the audit found no bug, but a lower bound under the claim does not prove the claim; only the accountant's proof does.",
+            ),
         };
         // Where a default ran at fewer records than the preset's, the size it
         // was audited (and its claim computed) at.
@@ -484,11 +614,10 @@ fn notes(rows: &[AuditRow]) -> Vec<String> {
             (Some(n), Some(preset)) if n != preset => format!(" at n = {n}"),
             _ => String::new(),
         };
-        notes.push(format!(
-            "{} at ε = {}{at} (the accountant: ε = {} at δ = {}), from {} runs per side ({}), with 95 % confidence: {}. {}",
-            r.method,
-            fmt_num(r.epsilon),
-            fmt_num(r.epsilon_spent),
+        let who = format!("{} at ε = {}{at}", r.method, fmt_num(r.epsilon));
+        let details = format!(
+            "The accountant: ε = {} at δ = {}. From {} runs per side ({}), with 95 % confidence: {}. {}",
+            spent,
             fmt_num(r.delta),
             r.runs,
             if r.threshold_fixed {
@@ -497,11 +626,16 @@ fn notes(rows: &[AuditRow]) -> Vec<String> {
                 "half chose the threshold, half were judged"
             },
             found,
-            verdict
-        ));
+            why
+        );
+        notes.push(AuditNote::new(verdict, &who, details));
     }
     if let Some(r) = rows.first() {
-        notes.push(format!("The canary: {}.", r.canary));
+        notes.push(AuditNote::new(
+            "The canary: the worst-case record the attack looks for".into(),
+            "",
+            format!("{}.", upper_first(&r.canary)),
+        ));
     }
     notes
 }
@@ -619,7 +753,7 @@ mod tests {
         for seed in 0..20 {
             let scores = [gaussian_scores(seed, mu)];
             let (chart, reading) = tradeoff_chart(std::slice::from_ref(&r), &scores, &[500]);
-            let reading = reading.unwrap();
+            let reading = reading.unwrap().text();
             let band = &chart.series[0].band;
             assert_eq!(band.len(), 101);
             assert!(band.iter().all(|b| 0.0 <= b.1 && b.1 <= b.2 && b.2 <= 1.0));
@@ -641,9 +775,58 @@ mod tests {
             let scores = [gaussian_scores(100 + seed, 2.0 * mu)];
             let (_, reading) = tradeoff_chart(std::slice::from_ref(&r), &scores, &[500]);
             assert!(
-                reading.unwrap().contains("so the bound is broken"),
+                reading.unwrap().text().contains("so the bound is broken"),
                 "seed {seed}: twice the claimed μ not read as broken"
             );
         }
+    }
+
+    #[test]
+    fn notes_say_their_verdict_first_in_a_short_line_and_the_table_lists_each_release_once() {
+        let long = "JL + exponential mechanism (broken: the exponent without its factor 2, twice the ε it claims)";
+        let mut caught = row("c", 1.33, 2.81, 2.0);
+        caught.method = long.into();
+        caught.broken = true;
+        let mut missed = row("c", 3.0, 1.2, 1.0);
+        missed.method = long.into();
+        missed.broken = true;
+        let honest = row("c", 1.33, 0.9, 0.7);
+        let rows = [caught, missed, honest];
+        let notes = notes(&rows);
+        assert_eq!(notes.len(), 4);
+        for n in &notes {
+            assert!(n.verdict.chars().count() <= VERDICT_CHARS, "{}", n.verdict);
+        }
+        assert!(
+            notes[0].verdict.starts_with("caught: 2.81 > 1.33"),
+            "{}",
+            notes[0].verdict
+        );
+        assert!(notes[0].text().contains("a privacy bug, caught"));
+        assert!(notes[0].text().contains("(broken: "));
+        assert!(
+            notes[1].verdict.starts_with("not caught: 1.2 ≤ 3"),
+            "{}",
+            notes[1].verdict
+        );
+        assert!(
+            notes[2].verdict.starts_with("consistent: 0.9 ≤ 1.33"),
+            "{}",
+            notes[2].verdict
+        );
+        assert!(notes[2].verdict.contains("as it must be"));
+        assert!(notes[3].verdict.starts_with("The canary"));
+        let chart = eps_chart(&rows, &AuditOptions::default());
+        let table = eps_table(&rows, &chart);
+        assert_eq!(table.rows.len(), rows.len());
+        let spent = table
+            .headers
+            .iter()
+            .filter(|h| h.contains("the accountant's ε"))
+            .count();
+        assert_eq!(spent, 1, "{:?}", table.headers);
+        assert_eq!(table.rows[0].last().unwrap(), "caught");
+        assert_eq!(table.rows[1].last().unwrap(), "not caught");
+        assert_eq!(table.rows[2].last().unwrap(), "consistent");
     }
 }

@@ -149,6 +149,22 @@ impl Attack for ClassifierAudit {
         40_000
     }
 
+    /// The chance the mechanism picks the canary's candidate, exactly: the
+    /// draw is a Gumbel maximum, so it picks c with the softmax of
+    /// ε·score_c/(2Δ) (with the ε in its exponent: twice the claim when broken).
+    fn exact_rates(&self) -> Option<(f64, f64)> {
+        let scale = self.epsilon / (2.0 * self.sensitivity);
+        let pick = |scores: &[f64]| {
+            let top = scores
+                .iter()
+                .map(|s| scale * s)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = scores.iter().map(|s| (scale * s - top).exp()).sum();
+            (scale * scores[self.target] - top).exp() / sum
+        };
+        Some((pick(self.scores.get(true)), pick(self.scores.get(false))))
+    }
+
     fn score(&mut self, canary_in: bool, run: u64) -> f64 {
         let scores = self.scores.get(canary_in);
         let mut rng = NoiseSource::new(combine(self.seed, canary_in as u64)).release(run);

@@ -350,6 +350,7 @@ fn privacy_entries(rows: &[(&DpGdRow, &PrivacyReport)], n: usize) -> Vec<Explain
                         stage.steps
                     ),
                     path_sentence(runs.iter().map(|(r, _)| *r)),
+                    crate::scenarios::explain::calibration_words(p),
                 ]
                 .into_iter()
                 .filter(|s| !s.is_empty())

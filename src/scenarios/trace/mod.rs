@@ -183,9 +183,25 @@ impl Experiment for Trace {
                 if r.variant != "clipped" {
                     entry.reading = entry.reading.map(|text| likely_event_only(text, c));
                     if let Some(a) = entry.attacker.as_mut() {
+                        // Every reading of the ε holds only on that event.
+                        a.plain = a.plain.replacen(
+                            "In plain words: ",
+                            "In plain words, if the paper's high-probability bounds hold (a likely event, not a certain one): ",
+                            1,
+                        );
+                        a.frequencies = a.frequencies.replacen(
+                            "In frequencies: ",
+                            "If those bounds hold, in frequencies: ",
+                            1,
+                        );
                         a.sentence = format!(
                             "If the paper's high-probability bounds hold (a likely event, not a certain one): {}",
                             a.sentence
+                        );
+                        a.test_bound = a.test_bound.replacen(
+                            "Every such test on this run has",
+                            "If those bounds hold, every such test on this run has",
+                            1,
                         );
                     }
                 }
