@@ -10,6 +10,18 @@ use std::path::Path;
 /// Largest `--config` file read (a config is a few hundred bytes).
 const MAX_CONFIG_BYTES: u64 = 4 << 20;
 
+/// `--preset` and `--set`, as a command that runs one preset's settings
+/// takes them (`audit`, `step`; `sweep` adds `--config`).
+#[derive(clap::Args, Debug)]
+pub struct PresetArgs {
+    /// The preset (`sweep --help` lists every scenario's presets and settings).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Override a setting, as for `sweep` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
 /// Where a command's settings come from, in the order they apply.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SettingsArgs<'a> {

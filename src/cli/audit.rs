@@ -3,7 +3,7 @@
 //! every run's score (`scores.csv`). The scenario supplies its canary and
 //! score through the registry; the game and the bounds are shared.
 
-use super::args::{preset_and_pairs, SettingsArgs};
+use super::args::{preset_and_pairs, PresetArgs, SettingsArgs};
 use super::errors::CliError;
 use super::files::{create_dir, svg, write_file};
 use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
@@ -13,12 +13,8 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
-    /// The preset whose private runs are audited (`sweep --help` lists them).
-    #[arg(long)]
-    pub preset: Option<String>,
-    /// Override a setting, as for `sweep` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub settings: PresetArgs,
     /// Runs per side (canary in, canary out); half choose the threshold, half are judged.
     /// 0 (the default): the scenario's default, the most its attacks want that fit about 12 s in the page,
     /// at fewer records (users, clients, samples) where its runs would not fit otherwise; runs given
@@ -51,8 +47,8 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         )
     })?;
     let (preset, pairs) = preset_and_pairs(SettingsArgs {
-        preset: args.preset.as_deref(),
-        set: &args.set,
+        preset: args.settings.preset.as_deref(),
+        set: &args.settings.set,
         ..SettingsArgs::default()
     })?;
     let pairs: Vec<(&str, &str)> = pairs

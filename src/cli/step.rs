@@ -5,24 +5,20 @@
 //! points (`--json`). This project's teaching extension; the round itself is
 //! the paper's algorithm, replayed from the run's own data and noise.
 
-use super::args::{preset_and_pairs, SettingsArgs};
+use super::args::{preset_and_pairs, PresetArgs, SettingsArgs};
 use super::errors::CliError;
 use crate::scenarios::round::RoundRequest;
 use crate::scenarios::{self};
 
 #[derive(clap::Args, Debug)]
 pub struct StepArgs {
-    /// The preset (Private FedRep's and DP-GD's; `sweep --help` lists them). The run shown is the
-    /// one at the first ε of the list (DP-GD: at the widest p), of the first seed.
-    #[arg(long)]
-    pub preset: Option<String>,
-    /// Override a setting, as for `sweep` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub settings: PresetArgs,
     /// The run's seed (as `--set seed=S`).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// The round to show, from 1 to the run's rounds (DP-GD: its steps).
+    /// The round to show, from 1 to the run's rounds (DP-GD: its steps), of the run at the first ε of
+    /// the list (DP-GD: at the widest p) and the first seed (Private FedRep's and DP-GD's presets).
     #[arg(long)]
     pub round: usize,
     /// Print the round as JSON (every number, the picture's points).
@@ -32,8 +28,8 @@ pub struct StepArgs {
 
 pub fn run(args: &StepArgs) -> Result<String, CliError> {
     let (preset, pairs) = preset_and_pairs(SettingsArgs {
-        preset: args.preset.as_deref(),
-        set: &args.set,
+        preset: args.settings.preset.as_deref(),
+        set: &args.settings.set,
         seed: args.seed,
         ..SettingsArgs::default()
     })?;

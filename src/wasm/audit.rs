@@ -83,6 +83,13 @@ impl Auditor {
             .estimated_wasm_seconds_on(&super::machine::machine_of(machine)?))
     }
 
+    /// Before it runs: which audited ε its size can be expected to catch,
+    /// for deliberately broken runs whose attack knows its chances exactly
+    /// (`AuditRun::reach`); undefined otherwise.
+    pub fn reach(&self) -> Option<String> {
+        self.inner.reach()
+    }
+
     /// Runs per side: the ones asked for, or the default (asked for with 0:
     /// the most the attacks want that fit about 12 s in one worker).
     pub fn runs(&self) -> usize {

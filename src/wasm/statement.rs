@@ -57,16 +57,5 @@ pub fn audit_reach(
     broken: bool,
     seed: u32,
 ) -> Result<Option<String>, JsError> {
-    let fields = fields_from_js(fields)?;
-    let mode = crate::scenarios::audit::AuditMode::parse(mode)
-        .ok_or_else(|| JsError::new("mode: white-box or final"))?;
-    let options = crate::scenarios::audit::AuditOptions {
-        runs,
-        mode,
-        broken,
-        seed: seed as u64,
-    };
-    let run = crate::scenarios::start_audit(&preset_or_default(preset), &pairs(&fields), options)
-        .map_err(|errors| super::errors_to_js(&errors))?;
-    Ok(run.reach())
+    Ok(super::audit::Auditor::new(preset, fields, runs, mode, broken, seed)?.reach())
 }
