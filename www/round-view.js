@@ -197,7 +197,8 @@ export class RoundView {
     const ctx = c.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, css.width, height);
-    const font = Math.round(15 * scale);
+    // Large text (the projector): the picture's words at 28 px at least, as the charts'.
+    const font = scale > 1 ? Math.max(28, Math.round(15 * scale)) : 15;
     ctx.font = `${font}px system-ui, sans-serif`;
     c.dataset.font = String(font);
     if (!this.trace) {
