@@ -1,6 +1,7 @@
 // Issue 43: "Look inside one round" opens on the shown run of fedrep-paper and dpgd-quick, walks its five
 // stages (buttons and arrow keys), says each stage's numbers, and the ε slider rescales the same noise
-// draw (σ grows as ε falls); a scenario without a round has no panel; axe finds nothing.
+// draw (σ grows as ε falls); with large text its words are 28 px; a scenario without a round has no panel;
+// axe finds nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { accessible, openPage, runToDone, servedBrowser } from './browser.mjs';
@@ -12,7 +13,7 @@ async function openRound(page) {
   await page.waitForFunction(() => document.getElementById('round-panel').dataset.ready !== undefined, null, { timeout: 60_000 });
 }
 
-for (const [preset, query] of [['fedrep-paper', '?preset=fedrep-paper&n=2000&epsilons=1,4'], ['dpgd-quick', '?preset=dpgd-quick&epsilons=2,8']]) {
+for (const [preset, query] of [['fedrep-paper', '?preset=fedrep-paper&n=2000&epsilons=1,4'], ['dpgd-quick', '?preset=dpgd-quick&epsilons=2,8&large=1']]) {
   test(`${preset}: the round opens, walks its stages and follows the ε slider`, async () => {
     const { page, errors } = await openPage(env, query, { viewport: { width: 1280, height: 800 } });
     await runToDone(page, 120_000);
@@ -29,6 +30,8 @@ for (const [preset, query] of [['fedrep-paper', '?preset=fedrep-paper&n=2000&eps
     assert.match(texts[3], /σ = [\d.e+-]+ in each of \d+ coordinates/);
     assert.match(texts[4], /moved by/);
     assert.ok(await page.isDisabled('#round-next'));
+    // With large text (the projector) the picture's words are at least 28 px.
+    if (query.includes('large=1')) assert.ok(Number(await page.getAttribute('#round-canvas', 'data-font')) >= 28);
     // Arrow keys walk back; the canvas describes the stage for a screen reader.
     await page.focus('#round-canvas');
     await page.keyboard.press('ArrowLeft');
