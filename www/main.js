@@ -35,7 +35,8 @@ const body = document.body;
 
 const form = new SettingsForm($('fields'), selectValue);
 const explain = new ExplainPanel($('privacy-content'));
-const roundView = new RoundView($('privacy-panel'), { textScale });
+const LARGE_SCALE = 1.45; // the text scale of large text
+const roundView = new RoundView($('privacy-panel'), { largeScale: LARGE_SCALE });
 const statement = new StatementPanel($('privacy-panel'));
 let infos = []; // every ScenarioInfo, in registry order
 let info = null; // the current scenario
@@ -84,7 +85,7 @@ function current() {
 }
 
 const STALE_RUNNING = 'Settings changed: this run is of the previous ones (press Run for the new). ';
-function textScale() { return $('large-text').checked ? 1.45 : 1; }
+function textScale() { return $('large-text').checked ? LARGE_SCALE : 1; }
 
 // ---------- time estimate ----------
 /** Seconds the current settings take on this page (null: they do not validate). */

@@ -17,7 +17,7 @@ const el = (tag, props = {}, ...children) => {
 };
 
 export class RoundView {
-  /** `after`: the element the panel follows; `o.textScale()`: the page's text scale. */
+  /** `after`: the element the panel follows; `o.largeScale`: the text scale of large text (the body's `large` class). */
   constructor(after, o) {
     this.o = o;
     this.trace = null;
@@ -78,6 +78,8 @@ export class RoundView {
     Object.assign(this.canvas.style, { display: 'block', width: '100%', maxWidth: '900px', border: '1px solid #ccc' });
     after.after(this.panel);
     new ResizeObserver(() => this.draw()).observe(this.canvas);
+    // Large text is a class on the body (set from the link before the first paint, then by its box).
+    new MutationObserver(() => this.draw()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
 
   /** A scenario was chosen: the panel shows only where it has a round. */
@@ -189,7 +191,7 @@ export class RoundView {
     const css = c.getBoundingClientRect();
     if (!css.width) return;
     const dpr = window.devicePixelRatio || 1;
-    const scale = this.o.textScale();
+    const scale = document.body.classList.contains('large') ? this.o.largeScale : 1;
     const height = Math.round(Math.min(css.width * 0.62, 560 * scale));
     c.style.height = `${height}px`;
     c.width = Math.round(css.width * dpr);
@@ -201,6 +203,7 @@ export class RoundView {
     const font = scale > 1 ? Math.max(28, Math.round(15 * scale)) : 15;
     ctx.font = `${font}px system-ui, sans-serif`;
     c.dataset.font = String(font);
+    c.dataset.minFontPx = String(font); // the charts' contract (chart-contract.js): the smallest text drawn
     if (!this.trace) {
       ctx.fillStyle = '#555';
       ctx.fillText(this.settings ? 'Open the panel to replay a round.' : 'No run yet.', 12, font * 2);
