@@ -17,8 +17,8 @@ pub struct StepArgs {
     /// The run's seed (as `--set seed=S`).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// The round to show, from 1 to the run's rounds (DP-GD: its steps), of the run at the first ε of
-    /// the list (DP-GD: at the widest p) and the first seed (Private FedRep's and DP-GD's presets).
+    /// The round to show, from 1 to the run's rounds (or steps), of the run at the first ε of the list
+    /// and the first seed (the output's first line names the run; a scenario without a round is refused).
     #[arg(long)]
     pub round: usize,
     /// Print the round as JSON (every number, the picture's points).
