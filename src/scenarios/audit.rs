@@ -28,6 +28,7 @@
 //! there and every run is judged.
 
 mod dirac;
+mod overlay;
 mod runs;
 mod target;
 mod view;
@@ -38,14 +39,13 @@ use super::WASM_FACTOR;
 use crate::privacy::audit::{audit_bounds, threshold_from_holdout};
 use crate::privacy::report::fmt_num;
 pub use dirac::{canary_words, dirac_targets, ClippedRounds};
+pub use overlay::audit_overlay;
 pub use runs::{gaussian_runs_wanted, separated_runs_wanted};
 pub use target::{
     accountant_refuses, dirac_canary, Attack, AuditMode, AuditOptions, AuditRow, AuditTarget,
     AuditTargets, Claim, Sides, AUDIT_ALPHA,
 };
-pub use view::{
-    audit_csv, audit_overlay, AuditNote, AuditView, AUDIT_CHARTS, AUDIT_HEADER, VERDICT_CHARS,
-};
+pub use view::{audit_csv, AuditNote, AuditView, AUDIT_CHARTS, AUDIT_HEADER, VERDICT_CHARS};
 use view::{audit_view, upper_first};
 
 /// Most runs per side accepted.

@@ -1,7 +1,6 @@
 //! What an audit shows: its two charts (the attack's lower bounds against the accountant's ε,
-//! and the attack's trade-off against the accountant's bound), their tables, `audit.csv`, the
-//! reading of the bounds in words, and the overlay that draws the bounds on a scenario's own ε
-//! chart.
+//! and the attack's trade-off against the accountant's bound), their tables, `audit.csv` and the
+//! reading of the bounds in words (the overlay on a scenario's own ε chart: `overlay.rs`).
 
 use super::target::{AuditOptions, AuditRow, AUDIT_ALPHA};
 use crate::plot::{ChartSpec, LineStyle, Series};
@@ -12,94 +11,8 @@ use crate::scenarios::table::{chart_table, Table};
 use crate::scenarios::{ChartInfo, OutputFile};
 use serde::Serialize;
 
-/// Whether a series named `name` draws `curve`: the same name, or the name
-/// followed by a qualifier (" (spends ε = …)", ", …"), never a longer name
-/// ("p = 20" is not "p = 200").
-fn names_curve(name: &str, curve: &str) -> bool {
-    name.strip_prefix(curve)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',', '(']))
-}
-
-/// The audit drawn on a scenario's chart whose x axis is ε: for every audited
-/// release whose curve the chart shows, a segment at that point's height from
-/// the attack's lower bound on ε (95 %; [`AuditRow::epsilon_lb`]) to the ε
-/// claimed, so the claim and the evidence sit side by side. Charts without that curve are returned as they are.
-pub fn audit_overlay(chart: &ChartSpec, rows: &[AuditRow]) -> ChartSpec {
-    let mut out = chart.clone();
-    // The smallest x drawn: a bound of 0 cannot sit on a log axis.
-    let left = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.0))
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .fold(f64::INFINITY, f64::min);
-    // A tick at the proved end, 3 % of the y range high, so the segment shows
-    // even where it runs along its curve.
-    let ys = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .filter(|y| y.is_finite() && (!chart.log_y || *y > 0.0));
-    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-        (a.min(y), b.max(y))
-    });
-    let tick = |y: f64| -> (f64, f64) {
-        if chart.log_y {
-            let f = (hi / lo).max(10.0).powf(0.03);
-            (y / f, y * f)
-        } else {
-            let h = 0.03 * (hi - lo).max(y.abs() * 0.1).max(f64::MIN_POSITIVE);
-            (y - h, y + h)
-        }
-    };
-    let mut listed = false;
-    for r in rows {
-        let Some(curve) = &r.curve else { continue };
-        let height = chart
-            .series
-            .iter()
-            .filter(|s| names_curve(&s.name, curve) && !s.faded)
-            .find_map(|s| {
-                s.points
-                    .iter()
-                    .find(|p| (p.0 - r.epsilon).abs() <= 1e-9 * r.epsilon.abs())
-                    .map(|p| p.1)
-            });
-        let (Some(y), lb) = (height, r.epsilon_lb()) else {
-            continue;
-        };
-        if !(y.is_finite() && lb.is_finite() && left.is_finite()) {
-            continue;
-        }
-        let from = if chart.log_x { lb.max(left) } else { lb };
-        let mut s = Series::line(
-            format!(
-                "audit: ε_LB = {} ({}, 95 %) against the claimed {}",
-                fmt_num(lb),
-                if r.bounds.epsilon_lb_gdp.is_nan() {
-                    "Clopper–Pearson"
-                } else {
-                    "Gaussian-DP route"
-                },
-                fmt_num(r.epsilon_spent)
-            ),
-            {
-                let (below, above) = tick(y);
-                vec![(from, below), (from, above), (from, y), (r.epsilon, y)]
-            },
-            LineStyle::Dotted,
-            11,
-        );
-        if listed {
-            s.in_legend = false;
-        } else {
-            s.name = "audit: from the attack's lower bound on ε (95 %) to the ε claimed".into();
-            listed = true;
-        }
-        out.series.push(s);
-    }
-    out
-}
+#[cfg(test)]
+use super::overlay::{audit_overlay, names_curve};
 
 pub const AUDIT_HEADER: &str = "method,epsilon,epsilon_spent,delta,runs,mode,broken,epsilon_lb_cp,epsilon_lb_gdp,mu_lb,threshold,fnr,fpr,n";
 
@@ -215,7 +128,7 @@ pub struct AuditView {
     /// verdict first, then what decided it.
     pub notes: Vec<AuditNote>,
     /// The audited releases (the page draws them on the scenario's ε chart
-    /// with [`audit_overlay`]).
+    /// with `audit_overlay`).
     pub rows: Vec<AuditRow>,
 }
 
