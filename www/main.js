@@ -23,6 +23,7 @@ import { download } from './download.js';
 import { AuditPanel } from './audit.js';
 import { RoundView } from './round-view.js';
 import { missingPresetText, setMode, wireLinks, wireModes } from './links.js';
+import { readSettingsUrl, writeSettingsUrl } from './url-state.js';
 import { claimsList, showClaims } from './claims.js';
 import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
 import { wireLecture } from './lecture.js';
@@ -219,64 +220,15 @@ function loadPreset(name) {
   if (audit) audit.clear();
 }
 
-// ---------- the URL is the state ----------
-// A list setting's selected value in the link: `epsilons-selected=2`.
-const SELECTED_SUFFIX = '-selected';
-
+// ---------- the URL is the state (url-state.js) ----------
 function writeUrl() {
-  const params = new URLSearchParams();
-  params.set('preset', currentPreset());
-  const fields = form.read();
-  for (const name of form.names) params.set(name, fields[name]);
-  // The ε the slider selected (marked on the charts, read out under the slider): a copied link selects it too.
-  if (selected && form.names.includes(selected.name)) params.set(`${selected.name}${SELECTED_SUFFIX}`, String(selected.value));
-  if ($('large-text').checked) params.set('large', '1');
-  if ($('present').checked) params.set('present', '1');
-  history.replaceState(null, '', `${location.pathname}?${params}`);
+  writeSettingsUrl({ preset: currentPreset(), form, selected });
 }
 
 /** Applies the link's preset and settings; returns what it could not use. */
 function readUrl() {
-  const params = new URLSearchParams(location.search);
-  const notes = [];
-  const preset = params.get('preset');
-  let chosen = reg.default_preset();
-  if (preset !== null) {
-    try {
-      chosen = reg.find_preset(preset).preset;
-    } catch {
-      missingPreset = preset;
-      notes.push(`${missingPresetText(preset)}, without the link's settings`);
-      loadPreset(chosen);
-      // The link's screen still applies (early.js has applied it already): its boxes say so.
-      for (const key of ['large', 'present']) if (params.has(key)) setMode(key, params.get(key) === '1');
-      return notes;
-    }
-  }
-  loadPreset(chosen);
-  const extra = [];
-  const selections = [];
-  for (const [key, value] of params) {
-    if (key === 'preset') continue;
-    if (key.endsWith(SELECTED_SUFFIX) && form.canonical(key.slice(0, -SELECTED_SUFFIX.length))) {
-      selections.push([form.canonical(key.slice(0, -SELECTED_SUFFIX.length)), value]);
-      continue;
-    }
-    if (key === 'large' || key === 'present') {
-      setMode(key, value === '1');
-      continue;
-    }
-    const name = form.canonical(key);
-    if (name) form.fill([[name, value]]);
-    else extra.push(key.slice(0, 40));
-  }
-  if (extra.length) notes.push(`ignored unknown settings in the link: ${extra.join(', ')}`);
-  // Once the lists are filled: the selected values (one the slider cannot select is said, not hidden).
-  for (const [name, value] of selections) {
-    if (!form.select(name, value)) notes.push(`ignored the link's selected ${form.label(name)} "${value.slice(0, 20)}" (not a positive number on the slider)`);
-  }
-  // A folded setting the link changes from the preset is shown: "More settings" opens.
-  form.revealChanged(reg.preset_fields(chosen));
+  const { notes, missing } = readSettingsUrl({ reg, form, loadPreset });
+  missingPreset = missing;
   return notes;
 }
 
