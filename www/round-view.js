@@ -179,7 +179,7 @@ export class RoundView {
     const at = s.epsilon === t.epsilon ? `at the run’s ε = ${fmt(t.epsilon)}` : `at ε = ${fmt(s.epsilon)} (the slider; σ ${s.exact ? '' : '≈ '}from the run’s calibration, the same noise draw rescaled)`;
     switch (this.stage) {
       case 0: return `Round ${t.round} of ${t.rounds}: each of the ${n} ${t.unit}s computes its gradient; their norms run up to ${fmt(largest)}. The circle is the clip bound ${fmt(t.clip)}.`;
-      case 1: return `Clipped: ${cut} of ${n} (${fmt(100 * t.clipped_fraction, 3)} %) were longer than ${fmt(t.clip)} and are cut to it (red); the others pass unchanged. No one ${t.unit} can move the sum by more than the bound.`;
+      case 1: return `Clipped: ${cut} of ${n} (${fmt(100 * t.clipped_fraction, 3)} %) were longer than ${fmt(t.clip)} and are cut to it (red); the others pass unchanged. Adding or removing one ${t.unit} now moves the sum by at most the bound, replacing one by at most twice it: the noise is sized to that.`;
       case 2: return `Summed: ‖Σ clip(g)‖ = ${fmt(t.sum_norm)} (green); without clipping the sum would be ${fmt(t.non_private_sum_norm)} (orange, dashed).`;
       case 3: return `Noise added ${at}: σ = ${fmt(s.sigma)} in each of ${t.noise_dims} coordinates, so ‖noise‖ = ${fmt(noiseNorm)} (purple; the ring is σ·√${t.noise_dims}); signal to noise ${fmt(t.sum_norm / noiseNorm, 3)}. Only the noisy sum (black) is released.`;
       default: return `Step taken with the noisy sum (the run’s own ε): ${t.step.measure} ${fmt(t.step.before)} → ${fmt(t.step.after)}; the model moved by ${fmt(t.step.change_norm)}.`;
