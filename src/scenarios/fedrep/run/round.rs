@@ -84,26 +84,24 @@ pub fn fedrep_round(
     let mut factors = Vec::with_capacity(n);
     let mut sum = vec![0.0; d * k];
     let mut non_private_sum = vec![0.0; d * k];
+    // One pass: every norm and factor and both sums, and a copy of each drawn
+    // contribution, projected once the sum and the noise fix the plane.
+    let drawn = drawn_indices(n);
+    let mut kept: Vec<Vec<f64>> = Vec::with_capacity(drawn.len());
     run.clone()
-        .for_each_contribution(&data, |_, g, f, contribution| {
+        .for_each_contribution(&data, |i, g, f, contribution| {
             raw_norms.push(g);
             factors.push(f);
             if f > 0.0 {
                 axpy(f, contribution, &mut sum);
                 axpy(1.0, contribution, &mut non_private_sum);
             }
-        });
-    let drawn = drawn_indices(n);
-    let axes = plane_axes(&sum, &noise);
-    let mut points: Vec<Point2> = Vec::with_capacity(drawn.len());
-    let mut next = 0;
-    run.clone()
-        .for_each_contribution(&data, |i, _, _, contribution| {
-            if drawn.get(next) == Some(&i) {
-                points.push(project(contribution, &axes));
-                next += 1;
+            if drawn.get(kept.len()) == Some(&i) {
+                kept.push(contribution.to_vec());
             }
         });
+    let axes = plane_axes(&sum, &noise);
+    let points: Vec<Point2> = kept.iter().map(|c| project(c, &axes)).collect();
     let stages = Stages {
         raw_norms,
         factors: &factors,
