@@ -1,12 +1,9 @@
-//! FLUTE (Liu, Shen & Yang, ICML 2024) on the registry: what the paper's
+//! Method::Flute (Liu, Shen & Yang, ICML 2024) on the registry: what the paper's
 //! linear analysis says the runs must show, checked on the presets' data.
 
 use dp_explorer::scenarios::field::Config;
 use dp_explorer::scenarios::flute::config::FluteConfig;
-use dp_explorer::scenarios::flute::run::{
-    FluteRow, FluteSweep, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI, FEDREP_RI,
-    FLUTE, PRIVATE_FEDREP,
-};
+use dp_explorer::scenarios::flute::run::{FluteRow, FluteSweep, Method};
 use dp_explorer::scenarios::{self, Checked, RunError, Shard};
 use std::time::{Duration, Instant};
 
@@ -22,24 +19,24 @@ fn run(c: FluteConfig) -> FluteSweep {
     sweep
 }
 
-fn row<'a>(rows: &'a [FluteRow], method: &str, seed: u64) -> &'a FluteRow {
+fn row(rows: &[FluteRow], method: Method, seed: u64) -> &FluteRow {
     rows.iter()
         .find(|r| r.method == method && r.seed == seed)
         .unwrap_or_else(|| panic!("no {method} row for seed {seed}"))
 }
 
 /// r = k and no noise: a k-dimensional representation fits every client.
-/// FLUTE and the alternating-minimization FedRep find span(U_k); gradient
+/// Method::Flute and the alternating-minimization FedRep find span(U_k); gradient
 /// FedRep, slower, comes close to it in the preset's 600 rounds.
 #[test]
 fn over_parameterized_every_method_reaches_the_same_subspace() {
     let sweep = run(config("flute-overparam", &[]));
     for (method, tolerance) in [
-        (FLUTE, 1e-3),
-        (FEDREP, 1e-3),
-        (FEDREP_RI, 1e-3),
-        (FEDREP_GD, 1e-2),
-        (FEDREP_GD_RI, 1e-2),
+        (Method::Flute, 1e-3),
+        (Method::Fedrep, 1e-3),
+        (Method::FedrepRi, 1e-3),
+        (Method::FedrepGd, 1e-2),
+        (Method::FedrepGdRi, 1e-2),
     ] {
         let r = row(sweep.rows(), method, 1);
         assert!(
@@ -53,13 +50,19 @@ fn over_parameterized_every_method_reaches_the_same_subspace() {
 
 /// App. C.1 default (r = 10 > k = 2), three seeds: every method ends within
 /// 10% of the finite-N ERM floor, which lies above the error of the rank-k
-/// truncation; and from the same random start FLUTE gets there in less than
+/// truncation; and from the same random start Method::Flute gets there in less than
 /// half the rounds of FedRep(RI) run as FedRep's code runs it (§7.1).
 #[test]
 fn under_parameterized_flute_reaches_the_erm_floor_before_gradient_fedrep_ri() {
     let sweep = run(config("flute-c1", &[("seeds", "3")]));
     for seed in 1..=3 {
-        for method in [FLUTE, FEDREP, FEDREP_RI, FEDREP_GD, FEDREP_GD_RI] {
+        for method in [
+            Method::Flute,
+            Method::Fedrep,
+            Method::FedrepRi,
+            Method::FedrepGd,
+            Method::FedrepGdRi,
+        ] {
             let r = row(sweep.rows(), method, seed);
             assert!(
                 (r.error - r.erm_floor).abs() <= 0.1 * r.erm_floor,
@@ -70,8 +73,8 @@ fn under_parameterized_flute_reaches_the_erm_floor_before_gradient_fedrep_ri() {
             assert!(r.erm_floor > r.population_floor, "{r:?}");
             assert!(r.rounds_to_floor.is_finite() && r.rounds_to_floor < 300.0);
         }
-        let flute = row(sweep.rows(), FLUTE, seed).rounds_to_floor;
-        let ri = row(sweep.rows(), FEDREP_GD_RI, seed).rounds_to_floor;
+        let flute = row(sweep.rows(), Method::Flute, seed).rounds_to_floor;
+        let ri = row(sweep.rows(), Method::FedrepGdRi, seed).rounds_to_floor;
         assert!(
             2.0 * flute < ri,
             "seed {seed}: FLUTE {flute} vs FedRep(RI) {ri}"
@@ -79,13 +82,13 @@ fn under_parameterized_flute_reaches_the_erm_floor_before_gradient_fedrep_ri() {
     }
 }
 
-/// FedRep(RI) in its gradient form starts from FLUTE's exact (B⁰, W⁰), and
+/// FedRep(RI) in its gradient form starts from Method::Flute's exact (B⁰, W⁰), and
 /// gradient FedRep from the moments subspace with zero heads (so BW = 0 and
 /// its first error is (1/M) Σ ‖φᵢ‖).
 #[test]
 fn the_gradient_fedreps_start_where_the_paper_says() {
     let sweep = run(config("flute-c1", &[("rounds", "3")]));
-    let first = |method: &str| {
+    let first = |method: Method| {
         sweep
             .curves()
             .iter()
@@ -93,15 +96,15 @@ fn the_gradient_fedreps_start_where_the_paper_says() {
             .map(|c| c.points[0].clone())
             .unwrap()
     };
-    assert_eq!(first(FEDREP_GD_RI), first(FLUTE));
+    assert_eq!(first(Method::FedrepGdRi), first(Method::Flute));
     let c = config("flute-c1", &[]);
     let data = c.model(1, c.m).generate();
     let zero_model: f64 =
         data.phi.column_iter().map(|p| p.norm()).sum::<f64>() / data.phi.ncols() as f64;
-    let gd = first(FEDREP_GD);
+    let gd = first(Method::FedrepGd);
     assert_eq!(gd.error, zero_model);
     assert!(gd.singular_values.iter().all(|s| *s == 0.0));
-    assert!((gd.principal_angle - first(FEDREP).principal_angle).abs() < 1e-9);
+    assert!((gd.principal_angle - first(Method::Fedrep).principal_angle).abs() < 1e-9);
 }
 
 /// With many samples, σ₁(BW)..σ_k(BW) settle at λ₁..λ_k and BW has almost
@@ -112,7 +115,7 @@ fn the_singular_values_of_bw_approach_the_top_k_of_phi() {
     let curve = sweep
         .curves()
         .iter()
-        .find(|c| c.method == FLUTE)
+        .find(|c| c.method == Method::Flute)
         .expect("FLUTE curve");
     let last = curve.points.last().unwrap();
     for j in 0..3 {
@@ -162,8 +165,8 @@ fn a_step_that_diverges_is_an_error_naming_the_step() {
     }
 }
 
-/// DP-FLUTE spends exactly the target ε; at a large ε its noise is small
-/// against 2000 clients' sums and it ends where FLUTE does, at a small ε it
+/// DP-Method::Flute spends exactly the target ε; at a large ε its noise is small
+/// against 2000 clients' sums and it ends where Method::Flute does, at a small ε it
 /// ends higher and farther from U_k.
 #[test]
 fn dp_flute_spends_its_target_and_approaches_flute_as_epsilon_grows() {
@@ -178,7 +181,7 @@ fn dp_flute_spends_its_target_and_approaches_flute_as_epsilon_grows() {
     let rows = sweep.rows();
     for r in rows
         .iter()
-        .filter(|r| r.method != FLUTE && r.epsilon.is_finite())
+        .filter(|r| r.method != Method::Flute && r.epsilon.is_finite())
     {
         assert!(
             (r.epsilon_spent - r.epsilon).abs() < 1e-6 * r.epsilon,
@@ -187,10 +190,10 @@ fn dp_flute_spends_its_target_and_approaches_flute_as_epsilon_grows() {
         assert!(r.sigma > 0.0 && r.clipped_fraction.is_finite());
         assert_eq!(r.skipped_nonfinite, 0.0, "{r:?}");
     }
-    let flute = row(rows, FLUTE, 1);
+    let flute = row(rows, Method::Flute, 1);
     let at = |eps: f64| {
         rows.iter()
-            .find(|r| r.method == DP_FLUTE && r.epsilon == eps)
+            .find(|r| r.method == Method::DpFlute && r.epsilon == eps)
             .unwrap()
     };
     assert!(
@@ -271,7 +274,7 @@ fn the_gamma_ablation_favours_gamma1_equal_to_gamma2() {
         let v: Vec<f64> = sweep
             .rows()
             .iter()
-            .filter(|r| r.method == "flute-ablation" && r.m == n && r.gamma_ratio == ratio)
+            .filter(|r| r.method == Method::FluteAblation && r.m == n && r.gamma_ratio == ratio)
             .map(|r| r.error)
             .collect();
         v.iter().sum::<f64>() / v.len() as f64
@@ -286,9 +289,9 @@ fn the_gamma_ablation_favours_gamma1_equal_to_gamma2() {
     }
 }
 
-/// FLUTE's lead over gradient FedRep(RI) is its summed server step: FedRep(RI)
+/// Method::Flute's lead over gradient FedRep(RI) is its summed server step: FedRep(RI)
 /// with the summed step (this project's extension) reaches the ERM floor within
-/// a fifth of FLUTE's rounds, FLUTE with its regularizer nearly off
+/// a fifth of Method::Flute's rounds, Method::Flute with its regularizer nearly off
 /// (γ₁ = 2e-4, γ₂ = 1e-4) within a tenth, while averaging FedRep(RI) takes
 /// more than twice as long, at M = 15 and M = 60 (where its lag grows).
 #[test]
@@ -306,12 +309,12 @@ fn flutes_lead_over_fedrep_ri_is_its_summed_step_not_its_regularizer() {
         ));
         for seed in [1, 2] {
             let rounds = |rows: &[FluteRow], method| row(rows, method, seed).rounds_to_floor;
-            let flute = rounds(on.rows(), FLUTE);
+            let flute = rounds(on.rows(), Method::Flute);
             let (summed, mean) = (
-                rounds(on.rows(), FEDREP_GD_SUM_RI),
-                rounds(on.rows(), FEDREP_GD_RI),
+                rounds(on.rows(), Method::FedrepGdSumRi),
+                rounds(on.rows(), Method::FedrepGdRi),
             );
-            let flute_off = rounds(off.rows(), FLUTE);
+            let flute_off = rounds(off.rows(), Method::Flute);
             let at = format!("M = {m}, seed {seed}: FLUTE {flute}, without γ {flute_off}, summed {summed}, averaged {mean}");
             assert!((summed - flute).abs() <= 0.2 * flute, "{at}");
             assert!((flute_off - flute).abs() <= 0.1 * flute, "{at}");
@@ -361,19 +364,15 @@ fn the_csv_files_have_the_named_columns() {
     assert_eq!(
         methods,
         [
-            FLUTE,
-            FEDREP,
-            FEDREP_RI,
-            FEDREP_GD,
-            FEDREP_GD_RI,
-            FEDREP_GD_SUM_RI,
-            DP_FLUTE,
-            PRIVATE_FEDREP
+            "flute",
+            "fedrep",
+            "fedrep-ri",
+            "fedrep-gd",
+            "fedrep-gd-ri",
+            "fedrep-gd-sum-ri",
+            "dp-flute",
+            "private-fedrep"
         ]
-    );
-    assert_eq!(
-        [FEDREP_GD, FEDREP_GD_RI, FEDREP, FEDREP_RI],
-        ["fedrep-gd", "fedrep-gd-ri", "fedrep", "fedrep-ri"]
     );
     assert!(results
         .text

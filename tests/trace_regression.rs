@@ -7,8 +7,9 @@ use dp_explorer::privacy::gdp::epsilon_for_mu;
 use dp_explorer::scenarios::field::Config;
 use dp_explorer::scenarios::trace::charts::median_of;
 use dp_explorer::scenarios::trace::config::{PrivacyKind, TraceConfig, Variant};
+use dp_explorer::scenarios::trace::method::Method;
 use dp_explorer::scenarios::trace::plan::{paper_sensitivities, plan};
-use dp_explorer::scenarios::trace::run::{TraceRow, TraceSweep, DP_INIT, DP_RGRAD, RGRAD};
+use dp_explorer::scenarios::trace::run::{TraceRow, TraceSweep};
 use dp_explorer::scenarios::{self, Checked, Shard};
 
 fn config(preset: &str, pairs: &[(&str, &str)]) -> TraceConfig {
@@ -23,7 +24,7 @@ fn run(c: TraceConfig) -> Vec<TraceRow> {
     sweep.rows().to_vec()
 }
 
-fn cell(rows: &[TraceRow], method: &str, n: usize, eps: f64) -> f64 {
+fn cell(rows: &[TraceRow], method: Method, n: usize, eps: f64) -> f64 {
     median_of(
         rows,
         |r| {
@@ -50,9 +51,9 @@ fn without_noise_rgrad_recovers_m() {
             ("epsilons", "50"),
         ],
     ));
-    let rgrad = cell(&rows, RGRAD, 5000, f64::NAN);
+    let rgrad = cell(&rows, Method::Rgrad, 5000, f64::NAN);
     assert!(rgrad < 1e-8, "RGrad error {rgrad}");
-    let private = cell(&rows, DP_RGRAD, 5000, 50.0);
+    let private = cell(&rows, Method::DpRgrad, 5000, 50.0);
     assert!(
         private < 0.05 * 5f64.sqrt(),
         "DP-RGrad at ε = 50: {private}"
@@ -78,11 +79,14 @@ fn the_reference_table_is_reproduced_within_30_percent() {
         for (e, (init, fin)) in eps.iter().zip(cells) {
             let (mi, mf) = if e.is_nan() {
                 (
-                    cell(&rows, "spectral-init", n, *e),
-                    cell(&rows, RGRAD, n, *e),
+                    cell(&rows, Method::SpectralInit, n, *e),
+                    cell(&rows, Method::Rgrad, n, *e),
                 )
             } else {
-                (cell(&rows, DP_INIT, n, *e), cell(&rows, DP_RGRAD, n, *e))
+                (
+                    cell(&rows, Method::DpInit, n, *e),
+                    cell(&rows, Method::DpRgrad, n, *e),
+                )
             };
             for (got, want, what) in [(mi, init, "init"), (mf, fin, "final")] {
                 assert!(
@@ -112,10 +116,10 @@ fn the_two_data_paths_agree_in_distribution() {
             ],
         ));
         medians.push([
-            cell(&rows, "spectral-init", 3000, f64::NAN),
-            cell(&rows, RGRAD, 3000, f64::NAN),
-            cell(&rows, DP_INIT, 3000, 1.0),
-            cell(&rows, DP_RGRAD, 3000, 1.0),
+            cell(&rows, Method::SpectralInit, 3000, f64::NAN),
+            cell(&rows, Method::Rgrad, 3000, f64::NAN),
+            cell(&rows, Method::DpInit, 3000, 1.0),
+            cell(&rows, Method::DpRgrad, 3000, 1.0),
         ]);
     }
     for (j, (&a, &b)) in medians[0].iter().zip(&medians[1]).enumerate() {
@@ -202,7 +206,7 @@ fn a_million_samples_through_the_sufficient_statistics() {
         "trace-paper",
         &[("n", "1000000"), ("repeats", "2"), ("epsilons", "1")],
     ));
-    let e = cell(&rows, DP_RGRAD, 1_000_000, 1.0);
+    let e = cell(&rows, Method::DpRgrad, 1_000_000, 1.0);
     assert!(e.is_finite() && e < 0.01, "{e}");
 }
 

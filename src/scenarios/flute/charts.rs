@@ -6,10 +6,7 @@
 //! ablation (Fig. 4). Curves are means over seeds.
 
 use super::config::{FluteConfig, ABLATION_RATIOS};
-use super::run::{
-    Curve, CurvePoint, FluteRow, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI,
-    FEDREP_RI, FLUTE, FLUTE_ABLATION, PRIVATE_FEDREP,
-};
+use super::run::{Curve, CurvePoint, FluteRow, Method};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
 use crate::scenarios::labels::spent_suffix;
@@ -29,7 +26,7 @@ fn level(name: String, y: f64, x: f64, color: usize) -> Option<Series> {
 /// (at ε, NaN for the non-private ones).
 fn mean_curve(
     curves: &[Curve],
-    method: &str,
+    method: Method,
     epsilon: f64,
     value: impl Fn(&CurvePoint) -> f64,
 ) -> Vec<(f64, f64)> {
@@ -71,25 +68,25 @@ fn mean_of(
 
 /// The non-private methods: (id, legend, colour). The FLUTE paper does not
 /// say which FedRep it ran; both forms are drawn, each from both starts.
-pub const METHODS: [(&str, &str, usize); 5] = [
-    (FLUTE, "FLUTE (Algorithm 1)", 0),
+pub const METHODS: [(Method, &str, usize); 5] = [
+    (Method::Flute, "FLUTE (Algorithm 1)", 0),
     (
-        FEDREP_GD,
+        Method::FedrepGd,
         "FedRep, gradient steps as its code runs them (moments start)",
         8,
     ),
     (
-        FEDREP_GD_RI,
+        Method::FedrepGdRi,
         "FedRep(RI), gradient steps (FLUTE's start)",
         11,
     ),
     (
-        FEDREP,
+        Method::Fedrep,
         "FedRep, alternating minimization + QR (Collins et al.'s analysed form; moments start)",
         1,
     ),
     (
-        FEDREP_RI,
+        Method::FedrepRi,
         "FedRep(RI), alternating minimization + QR (FLUTE's B⁰)",
         2,
     ),
@@ -97,14 +94,14 @@ pub const METHODS: [(&str, &str, usize); 5] = [
 
 /// Gradient FedRep(RI) with FLUTE's summed server step (this project's
 /// extension; drawn when `fedrep_summed` is on): (id, legend, colour).
-pub const SUMMED: (&str, &str, usize) = (
-    FEDREP_GD_SUM_RI,
+pub const SUMMED: (Method, &str, usize) = (
+    Method::FedrepGdSumRi,
     "FedRep(RI), gradient steps summed as FLUTE's (project's extension)",
     10,
 );
 
 /// The non-private methods the config runs: [`METHODS`], and [`SUMMED`] when on.
-fn methods_run(c: &FluteConfig) -> impl Iterator<Item = (&'static str, &'static str, usize)> {
+fn methods_run(c: &FluteConfig) -> impl Iterator<Item = (Method, &'static str, usize)> {
     METHODS.into_iter().chain(c.fedrep_summed.then_some(SUMMED))
 }
 
@@ -126,7 +123,7 @@ pub fn charts(c: &FluteConfig, rows: &[FluteRow], curves: &[Curve]) -> Vec<Chart
 /// The floors of the sweep's datasets (not the ablation's) as levels from x: the
 /// finite-N ERM optimum's error and the rank-k truncation's.
 fn floors(rows: &[FluteRow], x: f64) -> impl Iterator<Item = Series> {
-    let main = |r: &FluteRow| r.method != FLUTE_ABLATION;
+    let main = |r: &FluteRow| r.method != Method::FluteAblation;
     let erm = mean_of(rows, main, |r| r.erm_floor);
     let population = mean_of(rows, main, |r| r.population_floor);
     [
@@ -179,7 +176,7 @@ fn singular_values(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
     for j in 0..c.k {
         singular.push(series(
             format!("σ{}(BW), FLUTE", j + 1),
-            mean_curve(curves, FLUTE, f64::NAN, |p| {
+            mean_curve(curves, Method::Flute, f64::NAN, |p| {
                 p.singular_values.get(j).copied().unwrap_or(f64::NAN)
             }),
             LineStyle::Solid,
@@ -187,7 +184,10 @@ fn singular_values(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
         ));
     }
     // σⱼ(Φ), the mean over the seeds' datasets (exactly λⱼ for App. C.1).
-    let flute_curves: Vec<&Curve> = curves.iter().filter(|c| c.method == FLUTE).collect();
+    let flute_curves: Vec<&Curve> = curves
+        .iter()
+        .filter(|c| c.method == Method::Flute)
+        .collect();
     let phi_sv = |j: usize| {
         let v: Vec<f64> = flute_curves
             .iter()
@@ -223,7 +223,13 @@ fn angle_by_round(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
 fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
     let mut balance: Vec<Series> = methods_run(c)
         .filter(|(method, _, _)| {
-            [FLUTE, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI].contains(method)
+            [
+                Method::Flute,
+                Method::FedrepGd,
+                Method::FedrepGdRi,
+                Method::FedrepGdSumRi,
+            ]
+            .contains(method)
         })
         .map(|(method, name, color)| {
             series(
@@ -238,7 +244,7 @@ fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
     if let Some(&mid) = eps.get(eps.len() / 2) {
         balance.push(series(
             format!("DP-FLUTE, ε = {}", fmt_num(mid)),
-            mean_curve(curves, DP_FLUTE, mid, |p| p.balancedness),
+            mean_curve(curves, Method::DpFlute, mid, |p| p.balancedness),
             LineStyle::Dashed,
             3,
         ));
@@ -254,7 +260,7 @@ fn balancedness(c: &FluteConfig, curves: &[Curve]) -> ChartSpec {
 fn seeds_band(
     eps: &[f64],
     rows: &[FluteRow],
-    method: &str,
+    method: Method,
     value: fn(&FluteRow) -> f64,
 ) -> Vec<(f64, f64, f64)> {
     eps.iter()
@@ -279,8 +285,8 @@ fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) 
         return out;
     }
     for (method, name, color) in [
-        (DP_FLUTE, "DP-FLUTE (project's extension)", 3),
-        (PRIVATE_FEDREP, "Private FedRep", 4),
+        (Method::DpFlute, "DP-FLUTE (project's extension)", 3),
+        (Method::PrivateFedrep, "Private FedRep", 4),
     ] {
         let points: Vec<(f64, f64)> = eps
             .iter()
@@ -304,8 +310,8 @@ fn against_eps(c: &FluteConfig, rows: &[FluteRow], value: fn(&FluteRow) -> f64) 
     }
     let x0 = eps[0];
     for (method, name, color) in [
-        (FLUTE, "FLUTE, non-private", 0),
-        (FEDREP, "FedRep (alt. min. + QR), non-private", 1),
+        (Method::Flute, "FLUTE, non-private", 0),
+        (Method::Fedrep, "FedRep (alt. min. + QR), non-private", 1),
     ] {
         out.extend(level(
             name.into(),
@@ -356,7 +362,7 @@ fn ablation(c: &FluteConfig, rows: &[FluteRow]) -> ChartSpec {
             .ablation_m
             .iter()
             .map(|&n| {
-                let at_n = |r: &FluteRow| r.method == FLUTE_ABLATION && r.m == n && keep(r);
+                let at_n = |r: &FluteRow| r.method == Method::FluteAblation && r.m == n && keep(r);
                 (n as f64, mean_of(rows, at_n, value))
             })
             .filter(|p| p.1.is_finite())

@@ -6,7 +6,7 @@
 //! versus ε. Every predicate reads the mean-over-seeds curves a reader sees.
 
 use super::charts::{METHODS, SUMMED, TRUNCATION};
-use super::run::{FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI, FEDREP_RI, FLUTE};
+use super::run::Method;
 use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
@@ -49,7 +49,7 @@ pub const CLAIMS: &[Claim] = &[
     Claim {
         id: "flute-summed-fedrep-ri-as-quick",
         text: "Gradient FedRep(RI) whose server sums the clients' steps on B as FLUTE's does (this project's extension, \
-               no regularizer) comes within 10 % of the ERM floor within 20 % of FLUTE's rounds.",
+               no regularizer) comes within 10 % of the ERM floor within 20 % of Method::Flute's rounds.",
         scope: Scope {
             text: "App. C.1's setting (flute-c1: 15 clients × 20 samples, d = 10, k = 2, r = 10, label noise 0.3)",
             within: app_c1,
@@ -113,7 +113,7 @@ pub const CLAIMS: &[Claim] = &[
     Claim {
         id: "flute-private-angle-falls",
         text: "DP-FLUTE's distance to U_k falls as ε grows (by at least a fifth from the smallest ε to the largest, and \
-               no rise beyond the seeds' band once it nears FLUTE's non-private level), in the mean of 3 or more seeds.",
+               no rise beyond the seeds' band once it nears Method::Flute's non-private level), in the mean of 3 or more seeds.",
         scope: Scope {
             text: "private runs on, the mean of 3 or more seeds (one seed rises by up to a third between neighbours)",
             within: private_over_three_seeds,
@@ -123,7 +123,7 @@ pub const CLAIMS: &[Claim] = &[
     Claim {
         id: "flute-private-fedrep-farther",
         text: "Private FedRep's distance to U_k falls as ε grows, and at every ε up to 4 it ends farther from U_k than \
-               DP-FLUTE, in the mean of 3 or more seeds (at ε = 8 DP-FLUTE's own distance sometimes rises above it: on 3 \
+               DP-Method::Flute, in the mean of 3 or more seeds (at ε = 8 DP-Method::Flute's own distance sometimes rises above it: on 3 \
                of base seeds 1–10).",
         scope: Scope {
             text: "private runs on, the mean of 3 or more seeds",
@@ -208,7 +208,7 @@ fn under_parameterized(view: &View) -> Result<(), Check> {
 }
 
 /// The legend of a method's curves (`charts::METHODS`, `charts::SUMMED`).
-fn legend(method: &str) -> &'static str {
+fn legend(method: Method) -> &'static str {
     METHODS
         .iter()
         .chain([&SUMMED])
@@ -217,13 +217,13 @@ fn legend(method: &str) -> &'static str {
         .expect("a method of the charts")
 }
 
-fn short(method: &str) -> &'static str {
+fn short(method: Method) -> &'static str {
     match method {
-        m if m == FLUTE => "FLUTE",
-        m if m == FEDREP_GD => "gradient FedRep",
-        m if m == FEDREP_GD_RI => "gradient FedRep(RI)",
-        m if m == FEDREP_GD_SUM_RI => "summed gradient FedRep(RI)",
-        m if m == FEDREP => "alt.-min. FedRep",
+        Method::Flute => "FLUTE",
+        Method::FedrepGd => "gradient FedRep",
+        Method::FedrepGdRi => "gradient FedRep(RI)",
+        Method::FedrepGdSumRi => "summed gradient FedRep(RI)",
+        Method::Fedrep => "alt.-min. FedRep",
         _ => "alt.-min. FedRep(RI)",
     }
 }
@@ -242,7 +242,7 @@ fn erm_floor(view: &View) -> Result<f64, Check> {
 
 /// The first round at which `method`'s mean error is within 10 % of the ERM
 /// floor (None: never within the run).
-fn rounds_to_floor(view: &View, method: &str) -> Result<Option<f64>, Check> {
+fn rounds_to_floor(view: &View, method: Method) -> Result<Option<f64>, Check> {
     under_parameterized(view)?;
     let floor = erm_floor(view)?;
     let s = series(view, ERROR, legend(method))
@@ -283,8 +283,8 @@ fn all_end_at_erm_floor(view: &View) -> Check {
 
 fn flute_before_gradient_fedrep_ri(view: &View) -> Check {
     let (flute, ri) = (
-        rounds_to_floor(view, FLUTE),
-        rounds_to_floor(view, FEDREP_GD_RI),
+        rounds_to_floor(view, Method::Flute),
+        rounds_to_floor(view, Method::FedrepGdRi),
     );
     match race(flute, ri, |f, r| 2.0 * f < r) {
         Ok((held, flute, ri)) => Check::from_bool(
@@ -299,11 +299,11 @@ fn flute_before_gradient_fedrep_ri(view: &View) -> Check {
 
 fn summed_fedrep_ri_as_quick(view: &View) -> Check {
     // FLUTE's missing curve is reported first, as in the checks around.
-    let flute = match rounds_to_floor(view, FLUTE) {
+    let flute = match rounds_to_floor(view, Method::Flute) {
         Ok(f) => f,
         Err(c) => return c,
     };
-    let summed = match rounds_to_floor(view, FEDREP_GD_SUM_RI) {
+    let summed = match rounds_to_floor(view, Method::FedrepGdSumRi) {
         Ok(s) => s,
         Err(c) => return c,
     };
@@ -321,11 +321,11 @@ fn summed_fedrep_ri_as_quick(view: &View) -> Check {
 
 fn gradient_fedrep_moments_as_quick(view: &View) -> Check {
     // FLUTE's missing curve is reported first, as in the check above.
-    let flute = match rounds_to_floor(view, FLUTE) {
+    let flute = match rounds_to_floor(view, Method::Flute) {
         Ok(f) => Ok(f),
         Err(c) => return c,
     };
-    match race(rounds_to_floor(view, FEDREP_GD), flute, |g, f| g <= f) {
+    match race(rounds_to_floor(view, Method::FedrepGd), flute, |g, f| g <= f) {
         Ok((held, gd, flute)) => Check::from_bool(
             held,
             format!(
@@ -356,7 +356,13 @@ fn race(
 
 fn altmin_quickest(view: &View) -> Check {
     let mut rounds = Vec::new();
-    for method in [FEDREP, FEDREP_RI, FLUTE, FEDREP_GD, FEDREP_GD_RI] {
+    for method in [
+        Method::Fedrep,
+        Method::FedrepRi,
+        Method::Flute,
+        Method::FedrepGd,
+        Method::FedrepGdRi,
+    ] {
         match rounds_to_floor(view, method) {
             Ok(r) => rounds.push((method, r)),
             Err(c) => return c,
@@ -374,7 +380,7 @@ fn altmin_quickest(view: &View) -> Check {
             "rounds to within 10 % of the ERM floor (mean curves): {}",
             rounds
                 .iter()
-                .map(|(m, r)| format!("{} {}", short(m), rounds_text(*r)))
+                .map(|(m, r)| format!("{} {}", short(*m), rounds_text(*r)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -426,13 +432,13 @@ fn overparam_same_subspace(view: &View) -> Check {
     let mut held = true;
     let mut parts = Vec::new();
     for (method, bound) in [
-        (FLUTE, 1e-3),
-        (FEDREP, 1e-3),
-        (FEDREP_RI, 1e-3),
+        (Method::Flute, 1e-3),
+        (Method::Fedrep, 1e-3),
+        (Method::FedrepRi, 1e-3),
         // Over base seeds 1–10 gradient FedRep(RI) ends at 1.0e-4–3.2e-3 and
         // gradient FedRep at 3.6e-5–1.4e-3: the bar sits above that spread.
-        (FEDREP_GD, 5e-3),
-        (FEDREP_GD_RI, 5e-3),
+        (Method::FedrepGd, 5e-3),
+        (Method::FedrepGdRi, 5e-3),
     ] {
         let Some((_, end)) = series(view, ANGLE, legend(method)).and_then(last) else {
             return Check::Undecided(format!("no finished {} curve", short(method)));
@@ -444,8 +450,12 @@ fn overparam_same_subspace(view: &View) -> Check {
 }
 
 fn stays_balanced(view: &View) -> Check {
-    let end = |method: &str| series(view, BALANCE, legend(method)).and_then(last);
-    let (Some(flute), Some(gd), Some(ri)) = (end(FLUTE), end(FEDREP_GD), end(FEDREP_GD_RI)) else {
+    let end = |method: Method| series(view, BALANCE, legend(method)).and_then(last);
+    let (Some(flute), Some(gd), Some(ri)) = (
+        end(Method::Flute),
+        end(Method::FedrepGd),
+        end(Method::FedrepGdRi),
+    ) else {
         return Check::Undecided("no finished FLUTE or gradient FedRep curve".into());
     };
     Check::from_bool(
@@ -583,7 +593,7 @@ mod tests {
 
     /// An error curve from 3 at round 0 down to the floor 1 at round `at`
     /// (None: it stays at 2, never within 10 % of the floor).
-    fn reaching(method: &str, at: Option<f64>) -> Series {
+    fn reaching(method: Method, at: Option<f64>) -> Series {
         let points = match at {
             Some(r) => vec![(0.0, 3.0), (r - 1.0, 1.5), (r, 1.0), (300.0, 1.0)],
             None => vec![(0.0, 3.0), (300.0, 2.0)],
@@ -610,16 +620,16 @@ mod tests {
             (Some(None), "not held"),
             (None, "undecided"),
         ] {
-            let mut error = vec![floor.clone(), reaching(FLUTE, Some(30.0))];
-            error.extend(summed.map(|at| reaching(FEDREP_GD_SUM_RI, at)));
+            let mut error = vec![floor.clone(), reaching(Method::Flute, Some(30.0))];
+            error.extend(summed.map(|at| reaching(Method::FedrepGdSumRi, at)));
             let got = verdict(summed_fedrep_ri_as_quick(&view(error, vec![])));
             assert_eq!(got, expected, "summed {summed:?}");
         }
         // FLUTE never at the floor: the summed one cannot be "as quick".
         let error = vec![
             floor,
-            reaching(FLUTE, None),
-            reaching(FEDREP_GD_SUM_RI, Some(30.0)),
+            reaching(Method::Flute, None),
+            reaching(Method::FedrepGdSumRi, Some(30.0)),
         ];
         let got = verdict(summed_fedrep_ri_as_quick(&view(error, vec![])));
         assert_eq!(got, "not held");

@@ -248,9 +248,9 @@ impl Experiment for Flute {
     fn view(c: &FluteConfig, part: &Part) -> View {
         // One entry per (method, ε): the same release for every seed.
         let privacy = part.rows.one_entry_per_release(
-            |r| Some((r.method.clone(), r.epsilon.to_bits())),
+            |r| Some((r.method, r.epsilon.to_bits())),
             |r, p| {
-                let who = if r.method == run::DP_FLUTE {
+                let who = if r.method == run::Method::DpFlute {
                     format!(
                         "DP-FLUTE (project's extension), clip ψ = {}, σ = {:.4}",
                         c.clip, r.sigma

@@ -13,6 +13,7 @@
 //! the balancedness as it goes.
 
 mod learners;
+mod method;
 mod metrics;
 
 use super::config::{FluteConfig, ABLATION_RATIOS};
@@ -22,11 +23,9 @@ use crate::scenarios::adapter::Sweep;
 use crate::scenarios::csv_out::{self, cell, csv_record, number as num};
 use crate::scenarios::{Checked, RunError};
 pub(super) use learners::flute_params;
+pub use learners::CurvePoint;
 use learners::{divergence, measure, start, Active, Learner, Problem, Task};
-pub use learners::{
-    CurvePoint, DP_FLUTE, FEDREP, FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI, FEDREP_RI, FLUTE,
-    FLUTE_ABLATION, PRIVATE_FEDREP,
-};
+pub use method::Method;
 pub use metrics::{balancedness, mean_regressor_error, product_singular_values};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -39,7 +38,7 @@ const CURVE_POINTS: usize = 400;
 /// One run's curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
-    pub method: String,
+    pub method: Method,
     /// Target ε (NaN: not private).
     pub epsilon: f64,
     pub seed: u64,
@@ -51,7 +50,7 @@ pub struct Curve {
 /// One result row (the end of one run). Non-applicable numbers are NaN.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FluteRow {
-    pub method: String,
+    pub method: Method,
     /// Target ε (NaN: not private; written `inf`).
     pub epsilon: f64,
     pub seed: u64,
@@ -114,7 +113,7 @@ pub fn curves_csv(curves: &[Curve], k: usize) -> String {
     for c in curves {
         for p in &c.points {
             let mut cells = vec![
-                c.method.clone(),
+                c.method.name().into(),
                 cell::inf(&c.epsilon),
                 c.seed.to_string(),
                 p.round.to_string(),
@@ -340,7 +339,7 @@ impl FluteSweep {
                     _ => (f64::NAN, f64::NAN),
                 };
             self.rows.push(FluteRow {
-                method: active.method.into(),
+                method: active.method,
                 epsilon: active.epsilon,
                 seed,
                 m: problem.data.points.model.m,
@@ -360,9 +359,9 @@ impl FluteSweep {
                 skipped_nonfinite,
             });
             self.reports.push(active.report);
-            if active.method != FLUTE_ABLATION {
+            if active.method != Method::FluteAblation {
                 self.curves.push(Curve {
-                    method: active.method.into(),
+                    method: active.method,
                     epsilon: active.epsilon,
                     seed,
                     points: active.curve,

@@ -4,7 +4,8 @@
 //! DP-RGrad, the l* trade-off, and the subspace error. Medians over repeats.
 
 use super::config::TraceConfig;
-use super::run::{TraceRow, DP_INIT, DP_RGRAD, RGRAD, SPECTRAL};
+use super::method::Method;
+use super::run::TraceRow;
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_num;
 use crate::scenarios::labels::spent_suffix;
@@ -49,7 +50,7 @@ fn label(variant: &str, privacy: &str) -> String {
 /// The (variant, privacy) pairs present, in order of first appearance.
 fn configs(rows: &[TraceRow]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for r in rows.iter().filter(|r| r.method == DP_RGRAD) {
+    for r in rows.iter().filter(|r| r.method == Method::DpRgrad) {
         let key = (r.variant.clone(), r.privacy.clone());
         if !out.contains(&key) {
             out.push(key);
@@ -69,7 +70,7 @@ pub fn charts(c: &TraceConfig, rows: &[TraceRow]) -> Vec<ChartSpec> {
 }
 
 /// Whether a row is `method`'s under (variant `v`, privacy `p`) at n.
-fn at(method: &'static str, v: String, p: String, n: usize) -> impl Fn(&TraceRow) -> bool {
+fn at(method: Method, v: String, p: String, n: usize) -> impl Fn(&TraceRow) -> bool {
     move |row: &TraceRow| row.method == method && row.variant == v && row.privacy == p && row.n == n
 }
 
@@ -82,18 +83,23 @@ fn private_by_eps(c: &TraceConfig, rows: &[TraceRow], value: fn(&TraceRow) -> f6
         let suffix = label(&v, &p);
         for (method, name, style, color) in [
             (
-                DP_INIT,
+                Method::DpInit,
                 "DP initialization (Alg. 1)",
                 LineStyle::Dashed,
                 2 * i + 1,
             ),
-            (DP_RGRAD, "DP-RGrad (Alg. 2)", LineStyle::Solid, 2 * i),
+            (
+                Method::DpRgrad,
+                "DP-RGrad (Alg. 2)",
+                LineStyle::Solid,
+                2 * i,
+            ),
         ] {
             let keep = at(method, v.clone(), p.clone(), n0);
             // What the runs spend, where it differs from their target (ε for the
             // initialization, 2ε for the whole run).
             let spent = spent_suffix(rows.iter().filter(|row| keep(row)).map(|row| {
-                let target = if method == DP_INIT {
+                let target = if method == Method::DpInit {
                     row.epsilon
                 } else {
                     2.0 * row.epsilon
@@ -133,8 +139,8 @@ fn nonprivate_lines(
     let x0 = c.epsilons.first().copied().unwrap_or(1.0);
     let mut out = Vec::new();
     for (method, name, color) in [
-        (RGRAD, "RGrad, non-private", 8),
-        (SPECTRAL, "spectral start, non-private", 9),
+        (Method::Rgrad, "RGrad, non-private", 8),
+        (Method::SpectralInit, "spectral start, non-private", 9),
     ] {
         let y = median_of(rows, |row| row.method == method && row.n == n0, value);
         if y.is_finite() {
@@ -166,7 +172,7 @@ fn error_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let a = |e: f64| (xi + sr) * r * (d1 + d2) / (nf * e);
     let main = configs(rows).into_iter().next();
     if let Some((v, p)) = main {
-        let keep = at(DP_RGRAD, v, p, n0);
+        let keep = at(Method::DpRgrad, v, p, n0);
         let (mut num, mut den) = (0.0, 0.0);
         for &e in eps {
             let y = median_of(rows, |row| keep(row) && row.epsilon == e, |r| r.error_fro);
@@ -223,7 +229,7 @@ fn error_by_n(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
             let pts: Vec<(f64, f64)> =
                 c.n.iter()
                     .map(|&n| {
-                        let keep = at(DP_RGRAD, v.clone(), p.clone(), n);
+                        let keep = at(Method::DpRgrad, v.clone(), p.clone(), n);
                         (
                             n as f64,
                             median_of(rows, |row| keep(row) && row.epsilon == e, |r| r.error_fro),
@@ -245,7 +251,7 @@ fn error_by_n(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
             .map(|&n| {
                 let y = median_of(
                     rows,
-                    |row| row.method == RGRAD && row.n == n,
+                    |row| row.method == Method::Rgrad && row.n == n,
                     |r| r.error_fro,
                 );
                 (n as f64, y)
@@ -287,7 +293,7 @@ fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let mut trajectory = Vec::new();
     if let Some((v, p)) = configs(rows).into_iter().next() {
         for (k, &e) in c.epsilons.iter().enumerate() {
-            let keep = at(DP_RGRAD, v.clone(), p.clone(), n0);
+            let keep = at(Method::DpRgrad, v.clone(), p.clone(), n0);
             trajectory.push(series(
                 format!("DP-RGrad, ε = {}", fmt_num(e)),
                 median_trajectory(rows, |row| keep(row) && row.epsilon == e),
@@ -298,7 +304,7 @@ fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     }
     trajectory.push(series(
         "RGrad, non-private".into(),
-        median_trajectory(rows, |row| row.method == RGRAD && row.n == n0),
+        median_trajectory(rows, |row| row.method == Method::Rgrad && row.n == n0),
         LineStyle::Dashed,
         8,
     ));
@@ -325,7 +331,7 @@ fn lstar(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
                 l as f64,
                 median_of(
                     rows,
-                    |row| row.method == "dp-rgrad-lstar" && row.iterations == l,
+                    |row| row.method == Method::DpRgradLstar && row.iterations == l,
                     |r| r.error_fro,
                 ),
             )

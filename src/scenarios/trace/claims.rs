@@ -3,6 +3,7 @@
 //! [`crate::scenarios::claims`]). Charts: 0 error versus ε, 1 error versus n,
 //! 2 DP-RGrad's iterates, 3 the l* trade-off, 4 subspace error versus ε.
 
+use super::method::Method;
 use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
@@ -176,12 +177,13 @@ fn run_within_two_epsilon(view: &View) -> Check {
         let (Some(eps), Some(spent)) = (num(r, e), num(r, s)) else {
             continue;
         };
-        match r[m].as_str() {
-            "dp-rgrad" | "dp-rgrad-lstar" => {
+        let method = serde_json::from_value::<Method>(r[m].as_str().into()).ok();
+        match method {
+            Some(method) if method.is_descent() => {
                 runs += 1;
                 worst_run = worst_run.max(spent / (2.0 * eps));
             }
-            "dp-init" if r[v] == "clipped" => {
+            Some(Method::DpInit) if r[v] == "clipped" => {
                 clipped_start = Some(clipped_start.unwrap_or(f64::INFINITY).min(spent / eps));
             }
             _ => {}

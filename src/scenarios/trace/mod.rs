@@ -13,10 +13,12 @@ pub mod charts;
 mod checks;
 pub mod claims;
 pub mod config;
+pub mod method;
 pub mod plan;
 pub mod run;
 
 use self::config::{TraceConfig, PRESETS};
+use self::method::Method;
 use self::run::{csv, TraceRow, TraceSweep};
 use crate::privacy::report::fmt_num;
 use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
@@ -160,13 +162,13 @@ impl Experiment for Trace {
         // One entry per (method, configuration, ε) at the first n.
         let privacy = part.one_entry_per_release(
             |r| {
-                let shown = r.n == c.n[0] && r.method != "dp-rgrad-lstar";
+                let shown = r.n == c.n[0] && r.method != Method::DpRgradLstar;
                 shown.then(|| format!("{}/{}/{}/{}", r.method, r.variant, r.privacy, r.epsilon))
             },
             |r, p| {
                 let who = format!(
                     "{}{}{}, n = {}",
-                    if r.method == run::DP_INIT {
+                    if r.method == Method::DpInit {
                         "DP initialization (Alg. 1)"
                     } else {
                         "DP initialization + DP-RGrad (Alg. 1 + 2)"
@@ -247,10 +249,10 @@ fn summary(rows: &[TraceRow]) -> String {
         "{:<16} {:<8} {:<7} {:>7} {:>6} {:>8} {:>10} {:>8}\n",
         "method", "variant", "privacy", "n", "ε", "repeats", "median ‖·‖_F", "sin θ"
     );
-    let mut cells: Vec<(String, String, String, usize, u64)> = Vec::new();
+    let mut cells: Vec<(Method, String, String, usize, u64)> = Vec::new();
     for r in rows {
         let key = (
-            r.method.clone(),
+            r.method,
             r.variant.clone(),
             r.privacy.clone(),
             r.n,
@@ -264,7 +266,7 @@ fn summary(rows: &[TraceRow]) -> String {
         let same: Vec<&TraceRow> = rows
             .iter()
             .filter(|r| {
-                &r.method == m
+                r.method == *m
                     && &r.variant == v
                     && &r.privacy == p
                     && r.n == *n

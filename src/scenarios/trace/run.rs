@@ -5,6 +5,7 @@
 //! from it (Algorithm 2), and the l* trade-off runs at the first n.
 
 use super::config::{PrivacyKind, TraceConfig, Variant};
+use super::method::Method;
 use super::plan::{plan, TracePlan};
 use crate::algorithms::dp_rgrad::{RGrad, RGradParams};
 use crate::algorithms::dp_spectral_init::{
@@ -17,12 +18,6 @@ use crate::scenarios::csv_out::csv_record;
 use crate::scenarios::job_sweep::{Finished, JobSweep, OneJobPerStep};
 use crate::scenarios::RunError;
 use serde::{Deserialize, Serialize};
-
-pub const DP_INIT: &str = "dp-init";
-pub const DP_RGRAD: &str = "dp-rgrad";
-pub const RGRAD: &str = "rgrad";
-/// The non-private spectral start (the reference's initialization).
-pub const SPECTRAL: &str = "spectral-init";
 
 fn variant_name(v: Variant) -> &'static str {
     match v {
@@ -41,7 +36,7 @@ fn privacy_name(p: PrivacyKind) -> &'static str {
 /// One result row. Non-applicable numbers are NaN.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceRow {
-    pub method: String,
+    pub method: Method,
     /// "paper" or "clipped" ("" for the non-private rows).
     pub variant: String,
     /// "strong" or "weak" ("" for the non-private rows).
@@ -92,14 +87,14 @@ impl Dataset<'_> {
     /// A row of this dataset with nothing measured yet.
     fn row(
         &self,
-        method: &str,
+        method: Method,
         variant: &str,
         privacy: &str,
         epsilon: f64,
         iterations: usize,
     ) -> TraceRow {
         TraceRow {
-            method: method.into(),
+            method,
             variant: variant.into(),
             privacy: privacy.into(),
             n: self.n,
@@ -249,7 +244,7 @@ impl Finished<TraceRow> {
             TraceRow {
                 error_fro: e,
                 subspace_error: s,
-                ..ds.row(SPECTRAL, "", "", f64::NAN, 0)
+                ..ds.row(Method::SpectralInit, "", "", f64::NAN, 0)
             },
             None,
         );
@@ -260,7 +255,7 @@ impl Finished<TraceRow> {
                 error_fro: e,
                 subspace_error: s,
                 trajectory,
-                ..ds.row(RGRAD, "", "", f64::NAN, c.iterations)
+                ..ds.row(Method::Rgrad, "", "", f64::NAN, c.iterations)
             },
             None,
         );
@@ -284,11 +279,11 @@ impl Finished<TraceRow> {
                         subspace_error: s,
                         epsilon_spent: p.init_report.epsilon_exact,
                         sigma_init: p.s1,
-                        ..ds.row(DP_INIT, vn, pn, eps, 0)
+                        ..ds.row(Method::DpInit, vn, pn, eps, 0)
                     },
                     Some(p.init_report.clone()),
                 );
-                let base = ds.row(DP_RGRAD, vn, pn, eps, c.iterations);
+                let base = ds.row(Method::DpRgrad, vn, pn, eps, c.iterations);
                 self.push_descent(ds, &init, &p, variant, noise, base)?;
             }
         }
@@ -309,7 +304,7 @@ impl Finished<TraceRow> {
             let noise = ds.noise(combine(1000, l as u64));
             let init = ds.private_init(c.variant, &p, noise)?;
             let base = ds.row(
-                "dp-rgrad-lstar",
+                Method::DpRgradLstar,
                 variant_name(c.variant),
                 privacy_name(c.privacy),
                 eps,

@@ -1,5 +1,5 @@
-//! Each method of the FLUTE sweep as a learner of one seed's data: its start (a [`Task`] becomes
-//! an [`Active`] run: FLUTE, FedRep in both forms from either start, the private pair, the
+//! Each method of the Method::Flute sweep as a learner of one seed's data: its start (a [`Task`] becomes
+//! an [`Active`] run: Method::Flute, FedRep in both forms from either start, the private pair, the
 //! γ ablation), its round, the measures recorded as it goes, and the error naming the setting
 //! when it diverges.
 
@@ -20,26 +20,7 @@ use crate::scenarios::RunError;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-/// The methods, as `results.csv` names them.
-pub const FLUTE: &str = "flute";
-/// FedRep, alternating minimization + QR (Collins et al.'s analysed form),
-/// from the method-of-moments start.
-pub const FEDREP: &str = "fedrep";
-/// The same from FLUTE's random B⁰.
-pub const FEDREP_RI: &str = "fedrep-ri";
-/// FedRep as its code runs it (gradient steps on the head, then on B, the
-/// mean of the clients' B, no QR), from the method-of-moments start, zero heads.
-pub const FEDREP_GD: &str = "fedrep-gd";
-/// The same from FLUTE's exact (B⁰, W⁰).
-pub const FEDREP_GD_RI: &str = "fedrep-gd-ri";
-/// Gradient FedRep(RI) whose server sums the clients' steps on B as FLUTE's
-/// data step does (eq. 5) instead of averaging them: this project's extension,
-/// FLUTE's step without FLUTE's regularizer.
-pub const FEDREP_GD_SUM_RI: &str = "fedrep-gd-sum-ri";
-pub const DP_FLUTE: &str = "dp-flute";
-pub const PRIVATE_FEDREP: &str = "private-fedrep";
-/// FLUTE in the γ ablation (γ₁ = ratio·γ₂, N samples).
-pub const FLUTE_ABLATION: &str = "flute-ablation";
+use super::Method;
 
 /// What a model says at one round.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -137,7 +118,7 @@ impl Learner {
 
 /// A run in progress.
 pub(super) struct Active {
-    pub(super) method: &'static str,
+    pub(super) method: Method,
     pub(super) epsilon: f64,
     pub(super) ratio: f64,
     /// Its own dataset (the ablation's N), or the seed's.
@@ -164,39 +145,42 @@ pub(super) enum Task {
 }
 
 /// The error of a run that stopped being finite at `round`, naming the
-/// setting to change. Only the step can make FLUTE or gradient FedRep
+/// setting to change. Only the step can make Method::Flute or gradient FedRep
 /// diverge; the analysed FedRep's U is re-orthonormalized every round, so its
 /// step is what can overflow it; a private run diverges from its noise (the
 /// non-private runs of the same seed, with the same step, ran first and did not).
-pub(super) fn divergence(method: &str, private: bool, round: usize) -> RunError {
+pub(super) fn divergence(method: Method, private: bool, round: usize) -> RunError {
     let (field, advice) = if private {
         (
-            if method == DP_FLUTE {
+            if method == Method::DpFlute {
                 "clip"
             } else {
                 "fedrep_clip"
             },
             "the noise (σ·ψ per entry) is too large for the step: lower the clip ψ or raise ε",
         )
-    } else if method == FEDREP || method == FEDREP_RI {
+    } else if method == Method::Fedrep || method == Method::FedrepRi {
         ("fedrep_step", "lower FedRep's step")
-    } else if [FEDREP_GD, FEDREP_GD_RI, FEDREP_GD_SUM_RI].contains(&method) {
+    } else if matches!(
+        method,
+        Method::FedrepGd | Method::FedrepGdRi | Method::FedrepGdSumRi
+    ) {
         (
             "eta",
-            "lower the step η (FedRep's gradient form uses FLUTE's η)",
+            "lower the step η (FedRep's gradient form uses Method::Flute's η)",
         )
     } else {
         ("eta", "lower the step η (or γ₁, or raise γ₂)")
     };
     RunError::Diverged {
-        method: method.into(),
+        method: method.name().into(),
         what: format!("its iterates are not finite at round {round}"),
         field: field.into(),
         advice: advice.into(),
     }
 }
 
-/// The round's metrics of a learner: FLUTE's and gradient FedRep's own
+/// The round's metrics of a learner: Method::Flute's and gradient FedRep's own
 /// (B, W); the analysed FedRep's U with every client's least-squares head on
 /// its N samples (its head step).
 pub(super) fn measure(learner: &Learner, problem: &Problem, round: usize) -> CurvePoint {
@@ -283,7 +267,7 @@ fn moments_start(
 
 impl Active {
     /// A run without privacy (no ε, report or σ) on the seed's data.
-    fn public(c: &FluteConfig, method: &'static str, ratio: f64, learner: Learner) -> Self {
+    fn public(c: &FluteConfig, method: Method, ratio: f64, learner: Learner) -> Self {
         Active {
             method,
             epsilon: f64::NAN,
@@ -300,7 +284,7 @@ impl Active {
     /// A private run at ε with the plan's report and σ, on the seed's data.
     fn private(
         c: &FluteConfig,
-        method: &'static str,
+        method: Method,
         epsilon: f64,
         ratio: f64,
         learner: Learner,
@@ -341,7 +325,7 @@ pub(super) fn start(
     let mut a = match task {
         Task::Flute => Active::public(
             c,
-            FLUTE,
+            Method::Flute,
             ratio,
             Learner::Flute(Flute::new(
                 points,
@@ -353,14 +337,19 @@ pub(super) fn start(
         ),
         // Method of moments: top-k eigenvectors of the unbiased pair statistic
         // (E = (1/M) Σ φᵢφᵢᵀ), then QR; every round all N samples.
-        Task::FedRep => Active::public(c, FEDREP, f64::NAN, fedrep(moments_start(points, k, seed))),
+        Task::FedRep => Active::public(
+            c,
+            Method::Fedrep,
+            f64::NAN,
+            fedrep(moments_start(points, k, seed)),
+        ),
         Task::FedRepRandom => {
             let u0 = gaussian_matrix(d, k, &mut init(1)) * c.alpha;
-            Active::public(c, FEDREP_RI, f64::NAN, fedrep(u0))
+            Active::public(c, Method::FedrepRi, f64::NAN, fedrep(u0))
         }
         Task::FedRepGd => Active::public(
             c,
-            FEDREP_GD,
+            Method::FedrepGd,
             f64::NAN,
             Learner::FedRepGd(FedRepGd::new(
                 moments_start(points, k, seed),
@@ -369,13 +358,13 @@ pub(super) fn start(
             )),
         ),
         Task::FedRepGdRandom | Task::FedRepGdSumRandom => {
-            // FLUTE's exact start: B⁰ then W⁰ from the same stream as `Flute::new`.
+            // Method::Flute's exact start: B⁰ then W⁰ from the same stream as `Flute::new`.
             let mut rng = init(1);
             let b0 = gaussian_matrix(d, k, &mut rng) * c.alpha;
             let w0 = gaussian_matrix(k, c.n, &mut rng) * c.alpha;
             let (method, aggregation) = match task {
-                Task::FedRepGdSumRandom => (FEDREP_GD_SUM_RI, Aggregation::Sum),
-                _ => (FEDREP_GD_RI, Aggregation::Mean),
+                Task::FedRepGdSumRandom => (Method::FedrepGdSumRi, Aggregation::Sum),
+                _ => (Method::FedrepGdRi, Aggregation::Mean),
             };
             let learner =
                 Learner::FedRepGd(FedRepGd::new(b0, w0, fedrep_gd_params(c, aggregation)));
@@ -394,7 +383,7 @@ pub(super) fn start(
             ));
             Active {
                 problem: Some(problem),
-                ..Active::public(c, FLUTE_ABLATION, ratio, learner)
+                ..Active::public(c, Method::FluteAblation, ratio, learner)
             }
         }
     };
@@ -403,11 +392,11 @@ pub(super) fn start(
     a
 }
 
-/// DP-FLUTE (this project's extension) at the plan's ε, the `e`-th.
+/// DP-Method::Flute (this project's extension) at the plan's ε, the `e`-th.
 fn dp_flute(c: &FluteConfig, seed: u64, problem: &Problem, p: &FlutePlan, e: usize) -> Active {
     Active::private(
         c,
-        DP_FLUTE,
+        Method::DpFlute,
         c.epsilons[e],
         c.gamma1 / c.gamma2,
         Learner::Flute(Flute::new(
@@ -436,7 +425,7 @@ fn private_fedrep(
     let u0 = spectral_init(&stat, p.init_sigma, c.k, &mut source.release(u64::MAX));
     Active::private(
         c,
-        PRIVATE_FEDREP,
+        Method::PrivateFedrep,
         c.epsilons[e],
         f64::NAN,
         Learner::FedRep(FedRep::new(

@@ -1,0 +1,62 @@
+//! What computed a row of the trace-regression sweep (Wang et al., "Differentially
+//! private low-rank matrix recovery"): its text is the CSV's `method` column, the
+//! key of its privacy entry and what the claims read back, so it is written once,
+//! as the serde name of a variant.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// "spectral-init": the non-private spectral start (the reference's initialization).
+    SpectralInit,
+    /// "rgrad": non-private Riemannian gradient descent from the spectral start.
+    Rgrad,
+    /// "dp-init": the private initialization (Alg. 1) alone.
+    DpInit,
+    /// "dp-rgrad": DP-RGrad (Alg. 2) from the private start, at the configured l*.
+    DpRgrad,
+    /// "dp-rgrad-lstar": DP-RGrad at each l* of the l* grid (the middle ε).
+    DpRgradLstar,
+}
+
+impl Method {
+    /// The text of the CSV's `method` column.
+    pub fn name(self) -> &'static str {
+        crate::names::serde_name(&self)
+    }
+
+    /// A whole private run (initialization and descent), which spends at 2δ.
+    pub fn is_descent(self) -> bool {
+        matches!(self, Method::DpRgrad | Method::DpRgradLstar)
+    }
+}
+
+/// The CSV's text (padded as a format's width asks: the CLI's table).
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Method;
+
+    #[test]
+    fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
+        let all = [
+            (Method::SpectralInit, "spectral-init"),
+            (Method::Rgrad, "rgrad"),
+            (Method::DpInit, "dp-init"),
+            (Method::DpRgrad, "dp-rgrad"),
+            (Method::DpRgradLstar, "dp-rgrad-lstar"),
+        ];
+        for (m, text) in all {
+            assert_eq!(m.name(), text);
+            assert_eq!(m.to_string(), text);
+            let back: Method = serde_json::from_str(&format!("\"{text}\"")).unwrap();
+            assert_eq!(back, m);
+        }
+    }
+}
