@@ -9,6 +9,7 @@ use crate::data::shared_representation::Storage;
 use crate::privacy::AccountingError;
 use crate::rng::NoiseSource;
 use crate::scenarios::fedrep::config::FedRepConfig;
+use crate::scenarios::fedrep::method::Method;
 use crate::scenarios::fedrep::plan::plan_private_fedrep;
 use crate::scenarios::fedrep::run::FedRepSweep;
 use crate::scenarios::field::Config;
@@ -97,7 +98,7 @@ pub fn run_bench(name: &str) -> Result<String, BenchError> {
             let best = sweep
                 .rows()
                 .iter()
-                .filter(|r| r.method == "private-fedrep")
+                .filter(|r| r.method == Method::PrivateFedrep)
                 .map(|r| r.excess_risk)
                 .fold(f64::INFINITY, f64::min);
             Ok(format!(

@@ -10,6 +10,7 @@ use dp_explorer::privacy::{Calibration, Relation};
 use dp_explorer::scenarios::adapter::Sweep;
 use dp_explorer::scenarios::fedrep::charts::charts_for_config;
 use dp_explorer::scenarios::fedrep::config::{AltMinUsers, FedRepConfig};
+use dp_explorer::scenarios::fedrep::method::Method;
 use dp_explorer::scenarios::fedrep::plan::{plan_priv_altmin, plan_private_fedrep};
 use dp_explorer::scenarios::fedrep::results::{csv_string, ResultRow};
 use dp_explorer::scenarios::fedrep::run::{merge_shards, FedRepSweep};
@@ -40,7 +41,7 @@ fn run(config: FedRepConfig) -> FedRepSweep {
     sweep
 }
 
-fn risks(rows: &[ResultRow], method: &str) -> Vec<(f64, f64)> {
+fn risks(rows: &[ResultRow], method: Method) -> Vec<(f64, f64)> {
     rows.iter()
         .filter(|r| r.method == method)
         .map(|r| (r.epsilon.unwrap_or(f64::INFINITY), r.excess_risk))
@@ -77,7 +78,10 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
         if phase.starts_with("Priv-AltMin") && phase.contains(": iteration") {
             saw_altmin_running = true;
             // The running AltMin curve is already visible.
-            assert!(sweep.curves().iter().any(|c| c.method == "priv-altmin"));
+            assert!(sweep
+                .curves()
+                .iter()
+                .any(|c| c.method == Method::PrivAltmin));
         }
     }
     steps += 1;
@@ -91,7 +95,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
     assert_eq!(steps, total - 3 * (config.rounds + 1));
 
     let rows = sweep.rows();
-    let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
+    let methods: Vec<&str> = rows.iter().map(|r| r.method.name()).collect();
     assert_eq!(
         methods,
         [
@@ -108,7 +112,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
     for r in &rows {
         assert!(r.excess_risk.is_finite() && r.excess_risk >= 0.0, "{r:?}");
         assert!(r.mse.is_finite() && r.mse >= r.excess_risk);
-        if r.method == "priv-altmin" {
+        if r.method == Method::PrivAltmin {
             assert!(r.principal_angle.is_finite());
             assert!(r.sigma > 0.0 && r.sigma.is_finite());
             let p = r.privacy.as_ref().expect("a private row has its report");
@@ -127,7 +131,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
     let curves = sweep.curves();
     let altmin: Vec<_> = curves
         .iter()
-        .filter(|c| c.method == "priv-altmin")
+        .filter(|c| c.method == Method::PrivAltmin)
         .collect();
     assert_eq!(altmin.len(), 3);
     for c in &altmin {
@@ -136,7 +140,7 @@ fn a_small_sweep_has_rows_and_curves_for_all_four_methods_with_finite_numbers() 
         // Both private methods start from the same U_0 at the same ε.
         let fedrep = curves
             .iter()
-            .find(|f| f.method == "private-fedrep" && f.epsilon == c.epsilon)
+            .find(|f| f.method == Method::PrivateFedrep && f.epsilon == c.epsilon)
             .unwrap();
         assert_eq!(c.angles[0], fedrep.angles[0]);
     }
@@ -171,7 +175,7 @@ fn with_altmin_off_the_sweep_has_no_priv_altmin_rows_and_fewer_units() {
     let mut c = small(3000, 10, &[1.0, 4.0]);
     c.altmin = false;
     let off = run(c.clone());
-    assert!(off.rows().iter().all(|r| r.method != "priv-altmin"));
+    assert!(off.rows().iter().all(|r| r.method != Method::PrivAltmin));
     assert_eq!(
         on.progress().1 - off.progress().1,
         2 * (c.altmin_rounds + 1)
@@ -181,7 +185,7 @@ fn with_altmin_off_the_sweep_has_no_priv_altmin_rows_and_fewer_units() {
 #[test]
 fn priv_altmin_excess_risk_falls_as_epsilon_grows() {
     let sweep = run(small(3000, 10, &[0.5, 2.0, 8.0]));
-    let r = risks(&sweep.rows(), "priv-altmin");
+    let r = risks(&sweep.rows(), Method::PrivAltmin);
     println!("priv-altmin: {r:?}");
     assert!(decreasing(&r), "{r:?}");
     assert!(r[0].1 > 5.0 * r[2].1, "{r:?}");
@@ -192,8 +196,8 @@ fn private_fedrep_excess_risk_falls_as_epsilon_grows_and_approaches_non_private_
     let mut c = small(10_000, 10, &[0.5, 2.0, 8.0, 100.0]);
     c.altmin = false;
     let sweep = run(c);
-    let r = risks(&sweep.rows(), "private-fedrep");
-    let reference = risks(&sweep.rows(), "fedrep")[0].1;
+    let r = risks(&sweep.rows(), Method::PrivateFedrep);
+    let reference = risks(&sweep.rows(), Method::Fedrep)[0].1;
     println!("private-fedrep: {r:?}, non-private FedRep: {reference:.3e}");
     assert!(decreasing(&r), "{r:?}");
     let at_100 = r.last().unwrap().1;
@@ -372,7 +376,7 @@ fn several_seeds_give_one_row_per_seed_and_the_chart_shows_their_mean() {
     let rows = sweep.rows();
     let private: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.method == "private-fedrep")
+        .filter(|r| r.method == Method::PrivateFedrep)
         .collect();
     let seeds: Vec<u64> = private.iter().map(|r| r.seed).collect();
     assert_eq!(seeds, vec![1, 2, 3]);
@@ -444,7 +448,7 @@ fn the_linear_simulation_preset_reproduces_fedreps_figure_with_private_floors() 
     let floor = sweep
         .rows()
         .iter()
-        .find(|r| r.method == "fedrep")
+        .find(|r| r.method == Method::Fedrep)
         .unwrap()
         .excess_risk;
     let (first, last) = (guide.points[0], *guide.points.last().unwrap());

@@ -5,6 +5,7 @@
 
 use dp_explorer::scenarios::dpgd::config::DpGdConfig;
 use dp_explorer::scenarios::dpgd::round::{dpgd_round, run_after};
+use dp_explorer::scenarios::fedrep::method::Method;
 use dp_explorer::scenarios::field::Config;
 use dp_explorer::scenarios::round::{RoundRequest, RoundTrace};
 
@@ -112,7 +113,7 @@ fn a_fedrep_round_in_slow_motion_is_the_sweeps_own_round_bit_for_bit() {
     let curve = sweep
         .curves()
         .into_iter()
-        .find(|c| c.method == "private-fedrep" && c.epsilon == Some(1.0))
+        .find(|c| c.method == Method::PrivateFedrep && c.epsilon == Some(1.0))
         .unwrap();
     let rounds = config.rounds;
     for round in [1, rounds] {

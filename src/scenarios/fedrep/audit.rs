@@ -21,6 +21,7 @@
 
 use super::config::{FedRepConfig, InitMode};
 use super::cost::SECONDS_PER_GFLOP;
+use super::method::Method;
 use super::plan::plan_private_fedrep;
 use crate::algorithms::fedrep::{BlockPartial, FedRep, FedRepParams, USER_BLOCK};
 use crate::data::shared_representation::{FederatedDataset, Storage};
@@ -90,7 +91,7 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
         let plan =
             plan_private_fedrep(&c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         let spent = plan.report.epsilon_exact;
-        let claim = options.gaussian_claim("private-fedrep", epsilon, spent, c.delta);
+        let claim = options.gaussian_claim(Method::PrivateFedrep.name(), epsilon, spent, c.delta);
         let rounds = FedRepRounds {
             params: FedRepParams {
                 rounds: c.rounds,

@@ -3,6 +3,7 @@
 
 use super::config::FedRepConfig;
 use super::guides::{fit_private_rate, guide_series};
+use super::method::Method;
 use super::results::{AngleCurve, ResultRow};
 use crate::plot::{ChartSpec, LineStyle, Series};
 use crate::privacy::report::fmt_eps;
@@ -14,17 +15,6 @@ pub const COLOR_PRIVATE_FEDREP: usize = 0;
 pub const COLOR_FEDREP: usize = 1;
 pub const COLOR_LOCAL_GD: usize = 2;
 pub const COLOR_PRIV_ALTMIN: usize = 3;
-
-/// The name a person reads for a method id.
-pub fn method_name(method: &str) -> &str {
-    match method {
-        "private-fedrep" => "Private FedRep",
-        "priv-altmin" => "Priv-AltMin",
-        "fedrep" => "FedRep (non-private)",
-        "local-gd" => "local GD (non-private)",
-        other => other,
-    }
-}
 
 /// The table under the risk chart: one row per run, with its accounting.
 pub fn risk_table(rows: &[ResultRow]) -> Table {
@@ -44,7 +34,7 @@ pub fn risk_table(rows: &[ResultRow]) -> Table {
     );
     for r in rows {
         t.push(vec![
-            method_name(&r.method).to_string(),
+            r.method.label().to_string(),
             r.epsilon.map_or("non-private".into(), cell),
             cell(r.excess_risk),
             cell(r.mse),
@@ -84,7 +74,7 @@ pub fn angle_table(curves: &[AngleCurve]) -> Table {
     let rows = curves
         .iter()
         .map(|c| {
-            let mut name = method_name(&c.method).to_string();
+            let mut name = c.method.label().to_string();
             if let Some(e) = c.epsilon {
                 name.push_str(&format!(", ε = {}", cell(e)));
             }
@@ -166,12 +156,13 @@ pub fn fedrep_charts(
 fn risk_by_eps(rows: &[ResultRow], (eps_min, eps_max): (f64, f64), n: usize) -> Vec<Series> {
     let mut risk_series: Vec<Series> = Vec::new();
     let methods = [
-        ("private-fedrep", "Private FedRep", COLOR_PRIVATE_FEDREP),
-        ("priv-altmin", "Priv-AltMin", COLOR_PRIV_ALTMIN),
-        ("fedrep", "FedRep (non-private)", COLOR_FEDREP),
-        ("local-gd", "local GD (non-private)", COLOR_LOCAL_GD),
+        (Method::PrivateFedrep, COLOR_PRIVATE_FEDREP),
+        (Method::PrivAltmin, COLOR_PRIV_ALTMIN),
+        (Method::Fedrep, COLOR_FEDREP),
+        (Method::LocalGd, COLOR_LOCAL_GD),
     ];
-    for (id, name, color) in methods {
+    for (id, color) in methods {
+        let name = id.label();
         // Several seeds give several rows per ε: the mean, and the seeds'
         // spread (min to max) as a band.
         let mut groups: Vec<(f64, Vec<f64>)> = Vec::new();
@@ -237,13 +228,13 @@ fn risk_by_eps(rows: &[ResultRow], (eps_min, eps_max): (f64, f64), n: usize) -> 
 fn angle_by_round(rows: &[ResultRow], curves: &[AngleCurve], epsilons: &[f64]) -> Vec<Series> {
     // One angle line per (method, ε), averaged over seeds round by round; the
     // same ε has the same colour for both private methods (dotted: Priv-AltMin).
-    let mut keys: Vec<(String, Option<f64>)> = Vec::new();
+    let mut keys: Vec<(Method, Option<f64>)> = Vec::new();
     for c in curves {
         if !keys
             .iter()
             .any(|(m, e)| *m == c.method && e.map(f64::to_bits) == c.epsilon.map(f64::to_bits))
         {
-            keys.push((c.method.clone(), c.epsilon));
+            keys.push((c.method, c.epsilon));
         }
     }
     let mut angle_series = Vec::new();
@@ -273,13 +264,13 @@ fn angle_by_round(rows: &[ResultRow], curves: &[AngleCurve], epsilons: &[f64]) -
                 })
                 .map(|r| (r.epsilon.unwrap_or(f64::NAN), r.epsilon_spent)),
         );
-        let (name, style, color) = match (method.as_str(), epsilon) {
+        let (name, style, color) = match (method, epsilon) {
             (_, None) => (
                 "FedRep (non-private)".to_string(),
                 LineStyle::Dashed,
                 COLOR_FEDREP,
             ),
-            ("priv-altmin", Some(e)) => (
+            (Method::PrivAltmin, Some(e)) => (
                 format!("Priv-AltMin {}{spent}", epsilon_label(Some(e))),
                 LineStyle::Dotted,
                 4 + epsilon_index(epsilons, e),

@@ -3,6 +3,7 @@
 //! [`crate::scenarios::claims`]). Chart 0 is risk versus ε, chart 1 the
 //! principal angle by round; table 0 is the risk table.
 
+use super::method::Method;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
     all_series, cell_number, column, epsilon_in_name, falls, level, series, spent_within_target,
@@ -141,7 +142,7 @@ fn authors_code_overspends(view: &View) -> Check {
     };
     let over: Vec<(f64, f64)> = rows
         .iter()
-        .filter(|r| r.get(m).is_some_and(|x| x == "priv-altmin"))
+        .filter(|r| r.get(m).is_some_and(|x| x == Method::PrivAltmin.name()))
         .filter_map(|r| Some((r.get(e)?.parse().ok()?, r.get(sp)?.parse().ok()?)))
         .filter(|(t, s): &(f64, f64)| t.is_finite() && s.is_finite())
         .collect();

@@ -18,11 +18,12 @@ pub mod cost;
 mod fields;
 pub mod guides;
 mod jobs;
+pub mod method;
 pub mod plan;
 pub mod results;
 pub mod run;
 
-use self::charts::{angle_table, charts_for_config, method_name, risk_table};
+use self::charts::{angle_table, charts_for_config, risk_table};
 use self::config::{FedRepConfig, PRESETS};
 use self::results::{angle_csv, csv_string, AngleCurve, ResultRow};
 use self::run::{merge_shards, FedRepSweep};
@@ -205,7 +206,7 @@ impl Experiment for FedRep {
                 .filter_map(|r| {
                     r.privacy
                         .as_ref()
-                        .map(|p| run_entry(method_name(&r.method), p, "user", config.n))
+                        .map(|p| run_entry(r.method.label(), p, "user", config.n))
                 })
                 .collect(),
             files: vec![

@@ -1,6 +1,7 @@
 //! Result rows of a sweep and their CSV form. One row per (method, ε, seed);
 //! a non-private method has ε = ∞ (written `inf`), σ = 0 and ε spent = ∞.
 
+use super::method::Method;
 use crate::privacy::PrivacyReport;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -8,7 +9,7 @@ use std::io::Write;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultRow {
     /// `private-fedrep`, `fedrep`, `local-gd`, `priv-altmin`, …
-    pub method: String,
+    pub method: Method,
     /// Target ε (None: not private).
     pub epsilon: Option<f64>,
     pub delta: f64,
@@ -40,7 +41,7 @@ pub struct ResultRow {
 /// One principal-angle curve: dist(U_t, U*) for t = 0..=rounds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AngleCurve {
-    pub method: String,
+    pub method: Method,
     pub epsilon: Option<f64>,
     pub angles: Vec<f64>,
     #[serde(default)]
@@ -83,7 +84,7 @@ impl ResultRow {
         // The training release is the last stage; its sensitivity and multiplier are reported.
         let train = p.and_then(|p| p.stages.last());
         vec![
-            self.method.clone(),
+            self.method.name().into(),
             num(self.epsilon.unwrap_or(f64::INFINITY)),
             num(self.delta),
             self.seed.to_string(),
@@ -125,7 +126,7 @@ pub fn angle_csv(curves: &[AngleCurve]) -> String {
     for c in curves {
         let eps = num(c.epsilon.unwrap_or(f64::INFINITY));
         for (t, a) in c.angles.iter().enumerate() {
-            out.row([c.method.clone(), eps.clone(), t.to_string(), num(*a)]);
+            out.row([c.method.name().into(), eps.clone(), t.to_string(), num(*a)]);
         }
     }
     out.finish()

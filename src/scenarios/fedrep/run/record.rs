@@ -3,6 +3,7 @@
 //! diverged), the runs' names and variants, and the phase label.
 
 use super::super::jobs::{is_fedrep, Job};
+use super::super::method::Method;
 use super::super::results::{AngleCurve, ResultRow};
 use super::{Phase, Running, SeedSweep};
 use crate::algorithms::fedrep::{risk_from_sum, FinalRisk};
@@ -190,16 +191,16 @@ impl SeedSweep {
         }
     }
 
-    pub(super) fn job_identity(&self, job: &Job) -> (String, Option<f64>) {
+    pub(super) fn job_identity(&self, job: &Job) -> (Method, Option<f64>) {
         match job {
-            Job::FedRepReference => ("fedrep".into(), None),
-            Job::LocalGd => ("local-gd".into(), None),
+            Job::FedRepReference => (Method::Fedrep, None),
+            Job::LocalGd => (Method::LocalGd, None),
             Job::PrivateFedRep { epsilon_index } => (
-                "private-fedrep".into(),
+                Method::PrivateFedrep,
                 Some(self.config.epsilons[*epsilon_index]),
             ),
             Job::PrivAltMin { epsilon_index } => (
-                "priv-altmin".into(),
+                Method::PrivAltmin,
                 Some(self.config.epsilons[*epsilon_index]),
             ),
         }

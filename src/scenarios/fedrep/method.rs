@@ -1,0 +1,62 @@
+//! What computed a Private FedRep sweep's row or angle curve (Jain et al.,
+//! "Differentially private model personalization", and its baselines): its text
+//! is the CSV's `method` column, written once as the serde name of a variant.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// "private-fedrep": Private FedRep (the paper's Algorithm 1).
+    PrivateFedrep,
+    /// "priv-altmin": Priv-AltMin, the baseline the paper compares against.
+    PrivAltmin,
+    /// "fedrep": non-private FedRep, the reference.
+    Fedrep,
+    /// "local-gd": every user alone, local gradient descent (non-private).
+    LocalGd,
+}
+
+impl Method {
+    /// The text of the CSV's `method` column.
+    pub fn name(self) -> &'static str {
+        crate::names::serde_name(&self)
+    }
+
+    /// The name a person reads (legends, tables, explain-ε entries).
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::PrivateFedrep => "Private FedRep",
+            Method::PrivAltmin => "Priv-AltMin",
+            Method::Fedrep => "FedRep (non-private)",
+            Method::LocalGd => "local GD (non-private)",
+        }
+    }
+}
+
+/// The CSV's text (padded as a format's width asks: the CLI's table).
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Method;
+
+    #[test]
+    fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
+        let all = [
+            (Method::PrivateFedrep, "private-fedrep"),
+            (Method::PrivAltmin, "priv-altmin"),
+            (Method::Fedrep, "fedrep"),
+            (Method::LocalGd, "local-gd"),
+        ];
+        for (m, text) in all {
+            assert_eq!(m.name(), text);
+            let back: Method = serde_json::from_str(&format!("\"{text}\"")).unwrap();
+            assert_eq!(back, m);
+        }
+    }
+}
