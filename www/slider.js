@@ -130,8 +130,8 @@ export function sliderFor(f, input, select, text) {
   requestAnimationFrame(sync);
   input.syncSlider = sync;
   // A value selected from outside (a link's): the slider goes to it, as if moved there and released.
-  input.selectSlider = (text) => {
-    const value = Number(text);
+  input.selectSlider = (wanted) => {
+    const value = Number(wanted);
     if (!(value > 0) || !Number.isFinite(value)) return false;
     range.value = String(toPos(value));
     const inList = listValues(text()).includes(value);
