@@ -125,9 +125,9 @@ export class Edits {
       page.setStatus(page.runs.running ? 'running' : 'idle', `This run is estimated to take ${fmtDuration(est)}. Press Run again to start it.`);
       return;
     }
-    let run;
+    let configuration;
     try {
-      run = page.runs.start(settings, page.scenes.info);
+      configuration = page.runs.start(settings, page.scenes.info);
     } catch (e) {
       page.setStatus('error', 'Nothing was run: fix the marked settings.');
       showError(String(e.message || e));
@@ -135,7 +135,7 @@ export class Edits {
     }
     showError('');
     if (!checked) page.writeUrl();
-    page.results.started(run);
+    page.results.started(configuration);
     page.setStatus('running', 'Starting…');
     // Stacked layout (a phone): the results come after the form; bring them into view.
     if (scroll && window.matchMedia('(max-width: 62rem)').matches) {

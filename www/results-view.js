@@ -34,7 +34,8 @@ export class ResultsView {
     this.pendingSnapshot = null;
     this.spreadTimer = null;
     this.markFrame = null;
-    // Other panels that show a finished or partial run: `{ show(run, snapshot), clear() }` each.
+    // Other panels that show a finished or partial run: `{ show(run, snapshot), clear() }` each (`run`:
+    // its { preset, fields }; its `Configuration` is `page.runs.configuration`).
     this.panels = [];
   }
 
@@ -169,9 +170,9 @@ export class ResultsView {
     this.drawChartsSpread(view.charts);
   }
 
-  /** A run (run.js `start`) has just started: the results shown stay, faded under its curves until
+  /** A run (run.js `start`, its `configuration`) has just started: the results shown stay, faded under its curves until
    * it draws its own (never a blank chart). */
-  started(run) {
+  started(configuration) {
     const { runs } = this.page;
     this.showStale(false);
     $('results').classList.toggle('replacing', !!runs.previous);
@@ -179,7 +180,7 @@ export class ResultsView {
     $('progress').value = 0;
     if (runs.previous) {
       try {
-        this.drawChartsSpread(run.configuration.merge([]).charts);
+        this.drawChartsSpread(configuration.merge([]).charts);
       } catch {
         // the charts are redrawn by the run's first progress
       }

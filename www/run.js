@@ -17,7 +17,8 @@ export class RunLifecycle {
   constructor(hooks) {
     this.running = false;
     this.token = 0; // counts the runs started: a finished run's last drawing belongs to the newest only
-    this.run = null; // { preset, fields, configuration } of the results shown (while running: of the run)
+    this.run = null; // { preset, fields } of the results shown (while running: of the run)
+    this.configuration = null; // the run's checked wasm `Configuration` (built once, at its start)
     this.snapshot = null; // what the charts show now (null: empty axes)
     this.previous = null; // while a run has not drawn its own: { scenario, charts } of the results it replaces
     this.drawnOwn = false; // the running sweep has drawn its own results once (its first points)
@@ -72,14 +73,15 @@ export class RunLifecycle {
   /**
    * Starts a run of `settings` ({ preset, fields }, validated) of scenario `info`: its configuration is
    * built once (a refusal throws, and nothing changes); the results shown become `previous` (drawn
-   * faded until the run draws its own), and the workers start. Returns the run ({ …, configuration }).
+   * faded until the run draws its own), and the workers start. Returns the run's configuration.
    */
   start(settings, info) {
     const configuration = new Configuration(settings.preset, settings.fields);
     const before = this.snapshot && this.snapshot.finished ? this.snapshot : (this.previous || this.snapshot);
     this.previous = before ? { scenario: info.id, charts: before.charts } : null;
     this.snapshot = null;
-    this.run = { ...settings, configuration };
+    this.run = settings;
+    this.configuration = configuration;
     this.token += 1;
     this.running = true;
     this.drawnOwn = false;
@@ -98,8 +100,8 @@ export class RunLifecycle {
     // Runs that the last finished run computed with the same numbers are kept, not computed again.
     const kept = byUsers ? null : this.cache.keptFor(configuration);
     document.body.dataset.kept = kept ? String(kept.jobs.length) : '0';
-    this.pool.run(this.run, shards, byUsers, kept);
-    return this.run;
+    this.pool.run({ ...settings, configuration }, shards, byUsers, kept);
+    return configuration;
   }
 
   /** The run of `token` has drawn its results: true (and no longer running) if it is still the newest. */
@@ -120,6 +122,7 @@ export class RunLifecycle {
   clear() {
     this.snapshot = null;
     this.run = null;
+    this.configuration = null;
     this.previous = null;
   }
 
