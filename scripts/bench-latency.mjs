@@ -88,7 +88,7 @@ export async function measureLatency(sites, runs, { log = null, settleMs = 300 }
         await page.waitForTimeout(settleMs); // the workers started at load have compiled the module
         const run = await page.evaluate(timeInPage, {});
         if (run.status !== 'done') throw new Error(`run ended ${run.status}: ${run.error}`);
-        // The phases of the first run, from the page's marks (main.js, pool.js), relative to Run.
+        // The phases of the first run, from the page's marks (run.js, results-view.js, run-reports.js, pool.js), relative to Run.
         const phases = await page.evaluate(() => {
           const marks = performance.getEntriesByType('mark');
           const start = marks.find((m) => m.name === 'dp-run');

@@ -52,7 +52,7 @@ async function open(preset) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}?preset=${encodeURIComponent(preset)}`);
   await waitStatus(page, ['idle']);
-  // The page's own estimate (www/main.js showEstimate writes it with the machine's factor).
+  // The page's own estimate (www/edits.js showEstimate writes it with the machine's factor).
   await page.waitForFunction(() => document.getElementById('estimate').dataset.seconds !== undefined, null,
     { timeout: 30_000 });
   const shown = await page.evaluate(() => {

@@ -10,91 +10,10 @@ import { fmt, shortLabel } from './format.js';
 import { fillTable, collapseLong } from './tables.js';
 import { download, downloadBlob } from './download.js';
 import { claimsList, showClaims } from './claims.js';
+import { nearestPoint, pointAfterKey } from './chart-keys.js';
+import { chartScale } from './chart-scale.js';
 
 const READOUT_PROMPT = 'Point at the chart, or focus it and use the arrow keys, to read the nearest value.';
-
-// Large text is for a projector: the charts' smallest text (13 px at scale 1,
-// src/plot/draw.rs TICK_FONT and LEGEND_FONT) is drawn at least LARGE_CHART_PX
-// CSS px where the canvas is wide and tall enough (CHART_PX_PER_SCALE CSS px
-// across, CHART_HEIGHT_PER_SCALE down, per unit of scale: a short canvas keeps
-// room for its plot), and never smaller than the page's own text scale (a phone).
-const SMALLEST_CHART_FONT = 13;
-const LARGE_CHART_PX = 28.5;
-const CHART_PX_PER_SCALE = 300;
-const CHART_HEIGHT_PER_SCALE = 280;
-
-/** The scale a chart `cssWidth` × `cssHeight` CSS px is drawn at, for the page's text scale. */
-export function chartScale(textScale, cssWidth, cssHeight = Infinity) {
-  if (textScale <= 1) return 1;
-  const want = LARGE_CHART_PX / SMALLEST_CHART_FONT;
-  return Math.max(textScale, Math.min(want, cssWidth / CHART_PX_PER_SCALE, cssHeight / CHART_HEIGHT_PER_SCALE));
-}
-
-// ---------- pinned runs ----------
-// A pinned run's curves are drawn behind the live ones, solid, in a colour no
-// live series has (src/plot/spec.rs PIN_COLOR_BASE + its slot: black squares,
-// wine triangles, olive diamonds), named with the settings in which it differs
-// from the results shown.
-export const PIN_COLOR_BASE = 100;
-const PIN_LOOKS = ['black, with squares', 'wine red, with triangles', 'olive, with diamonds'];
-const MAX_PINS = PIN_LOOKS.length;
-
-/**
- * The settings in which run `a` ({ preset, fields }) differs from `b`, as "users n = 4000, clip ψ = 5"
- * ('' when none); `label(key)` gives a setting's label (the key itself without one).
- */
-export function differences(a, b, label = (k) => k) {
-  const short = (v) => { const t = String(v); return t.length > 24 ? `${t.slice(0, 23)}…` : t; };
-  const out = [];
-  if (b && a.preset !== b.preset) out.push(`preset = ${short(a.preset)}`);
-  const keys = [...new Set([...Object.keys(a.fields || {}), ...Object.keys((b && b.fields) || {})])];
-  for (const k of keys) {
-    const [x, y] = [a.fields[k], b && b.fields ? b.fields[k] : undefined];
-    if (x !== undefined && String(x) !== String(y)) out.push(`${label(k)} = ${short(x)}`);
-  }
-  const SHOWN = 3;
-  return out.length > SHOWN ? `${out.slice(0, SHOWN).join(', ')} +${out.length - SHOWN} more` : out.join(', ');
-}
-
-export class Pins {
-  constructor() { this.list = []; }
-
-  get size() { return this.list.length; }
-
-  /** Keeps a finished run ({ preset, fields }) and its curves per chart id; past MAX_PINS the oldest goes. */
-  add(scenario, run, series) {
-    if (this.list.length >= MAX_PINS) this.list.shift();
-    const used = new Set(this.list.map((p) => p.slot));
-    const slot = [...PIN_LOOKS.keys()].find((k) => !used.has(k));
-    const pin = { scenario, run: { preset: run.preset, fields: { ...run.fields } }, series, slot };
-    this.list.push(pin);
-    return pin;
-  }
-
-  clear() { this.list = []; }
-
-  /** How pin `pin` is drawn, in words. */
-  static looks(pin) { return PIN_LOOKS[pin.slot]; }
-
-  /**
-   * `spec` of chart `chartId` with the pinned runs of `scenario` behind its
-   * curves, each named with what differs from `current` (the run shown, the settings by their
-   * labels: `label(key)`); series whose name starts with `skip` are left out.
-   */
-  decorate(scenario, chartId, spec, current, skip, label) {
-    const old = [];
-    for (const p of this.list) {
-      if (p.scenario !== scenario || !p.series[chartId]) continue;
-      const diff = current ? differences(p.run, current, label) : '';
-      const tag = ` (pinned): ${diff || 'same settings'}`;
-      for (const s of p.series[chartId]) {
-        if (skip && s.name.startsWith(skip)) continue;
-        old.push({ ...s, name: `${s.name}${tag}`, color: PIN_COLOR_BASE + p.slot, faded: false, band: [] });
-      }
-    }
-    return old.length ? { ...spec, series: [...old, ...(spec.series || [])] } : spec;
-  }
-}
 
 export class ChartView {
   /**
@@ -151,8 +70,10 @@ export class ChartView {
     };
     this.logx = box('logx', 'log x axis', (on) => { this.axis.log_x = on; this.redraw(); });
     this.logy = box('logy', 'log y axis', (on) => { this.axis.log_y = on; this.redraw(); });
+    // The series toggle's choice is kept here (never read back from its box): on, every series shown.
+    this.toggleOn = true;
     if (this.info.toggle) {
-      this.toggle = box('toggle', this.info.toggle[1], () => this.redraw(), true);
+      this.toggle = box('toggle', this.info.toggle[1], (on) => { this.toggleOn = on; this.redraw(); }, true);
     }
     const button = (suffix, text, onClick) => {
       const b = document.createElement('button');
@@ -235,6 +156,7 @@ export class ChartView {
 
   /** Fills the table under the chart (a Rust `Table`). */
   showTable(t) {
+    this.tableRows = t ? t.rows.length : 0; // what the table shows now (main.js keeps a longer one while a run replaces it)
     if (t) fillTable(this.table, t);
     else {
       this.table.querySelector('thead').replaceChildren();
@@ -291,7 +213,7 @@ export class ChartView {
         band: (s.band || []).filter(([x]) => x <= last),
       }));
     }
-    if (this.toggle && !this.toggle.checked) {
+    if (this.toggle && !this.toggleOn) {
       series = series.filter((s) => !s.name.startsWith(this.info.toggle[0]));
     }
     const decorated = this.o.decorate(this.id, { ...spec, series });
@@ -427,51 +349,23 @@ export class ChartView {
   }
 
   onPointer(e) {
-    if (!this.points.length) return;
     const rect = this.canvas.getBoundingClientRect();
     const px = (e.clientX - rect.left) * (this.canvas.width / rect.width);
     const py = (e.clientY - rect.top) * (this.canvas.height / rect.height);
-    let best = null;
-    let bestD = Infinity;
-    this.points.forEach((p, i) => {
-      // A horizontal line is as near as its vertical distance.
-      const d = p.horizontal ? Math.abs(p.py - py) * 1.5 : Math.hypot(p.px - px, p.py - py);
-      if (d < bestD) { bestD = d; best = i; }
-    });
+    const best = nearestPoint(this.points, px, py);
     if (best !== null) this.highlight(best);
   }
 
-  // Arrow keys: left/right along a series, up/down to the nearest point of the
-  // next/previous series; Home/End: first/last point; Escape: hide the ring.
   onKey(e) {
-    const pts = this.points;
-    if (!pts.length) return;
-    let i = this.focus ?? 0;
-    const cur = pts[i];
-    const same = (j) => pts[j].series === cur.series;
-    switch (e.key) {
-      case 'ArrowRight': if (i + 1 < pts.length && same(i + 1)) i += 1; break;
-      case 'ArrowLeft': if (i > 0 && same(i - 1)) i -= 1; break;
-      case 'ArrowDown':
-      case 'ArrowUp': {
-        const series = [...new Set(pts.map((p) => p.series))];
-        const k = series.indexOf(cur.series) + (e.key === 'ArrowDown' ? 1 : -1);
-        const target = series[(k + series.length) % series.length];
-        let best = i;
-        let bestD = Infinity;
-        pts.forEach((p, j) => {
-          if (p.series !== target) return;
-          const d = Math.abs(p.px - cur.px);
-          if (d < bestD) { bestD = d; best = j; }
-        });
-        i = best;
-        break;
-      }
-      case 'Home': i = 0; break;
-      case 'End': i = pts.length - 1; break;
-      case 'Escape': this.clearHighlight(); this.focus = null; e.stopPropagation(); return;
-      default: return;
+    if (!this.points.length) return;
+    if (e.key === 'Escape') {
+      this.clearHighlight();
+      this.focus = null;
+      e.stopPropagation();
+      return;
     }
+    const i = pointAfterKey(this.points, this.focus ?? 0, e.key);
+    if (i === null) return;
     e.preventDefault();
     this.highlight(i);
   }

@@ -6,13 +6,15 @@
 // the setting's name (also its URL key and the CLI's --set key), and each has
 // an error slot `${name}-error` that validation fills.
 
+import { sliderFor } from './slider.js';
+
 const INPUT_MODE = {
   integer: 'numeric',
   seed: 'numeric',
   real: 'decimal',
 };
 
-function fieldElement(f, select) {
+function fieldElement(f, select, text) {
   const wrap = document.createElement('div');
   wrap.className = 'field';
   if (f.kind === 'real-list' || f.kind === 'integer-list') wrap.classList.add('wide');
@@ -52,150 +54,9 @@ function fieldElement(f, select) {
   wrap.append(label, input);
   if (f.slider) {
     wrap.classList.add('has-slider');
-    wrap.append(sliderFor(f, input, select));
+    wrap.append(sliderFor(f, input, select, text));
   }
   wrap.append(error);
-  return wrap;
-}
-
-const SLIDER_STEPS = 1000;
-// A slider position this close (in steps) to a value of the list selects that value.
-const SNAP_STEPS = 25;
-
-/** A value of the slider's scale as a setting's text (2 significant digits: 3, 3.2, 45, 0.31). */
-function sliderText(x) {
-  return String(Number(x.toPrecision(2)));
-}
-
-/** The numbers of a list setting's text (what does not parse is left out). */
-export function listValues(text) {
-  return String(text).split(/[\s,;:]+/).filter(Boolean).map(Number).filter(Number.isFinite);
-}
-
-/**
- * A range input that selects one value of a list setting, never replacing the
- * list: near a value of the list it snaps to it; released elsewhere, it appends its
- * value to the list (replacing the value it added before, if the list still
- * holds it). `select(name, value, { inList, committed })` is told every move.
- */
-function sliderFor(f, input, select) {
-  const { min, max, log } = f.slider;
-  const toValue = (pos) => {
-    const t = pos / SLIDER_STEPS;
-    return log ? min * (max / min) ** t : min + t * (max - min);
-  };
-  const toPos = (v) => {
-    const t = log ? Math.log(v / min) / Math.log(max / min) : (v - min) / (max - min);
-    return Math.round(Math.min(1, Math.max(0, t)) * SLIDER_STEPS);
-  };
-  const wrap = document.createElement('div');
-  wrap.className = 'slider';
-  const line = document.createElement('div');
-  line.className = 'slider-line';
-  const range = document.createElement('input');
-  range.type = 'range';
-  range.id = `${f.name}-slider`;
-  range.min = '0';
-  range.max = String(SLIDER_STEPS);
-  range.setAttribute('aria-label', `${f.label}: select one (a value not in the list is added to it)`);
-  const shown = document.createElement('output');
-  shown.htmlFor = range.id;
-  shown.id = `${f.name}-selected`;
-  const readout = document.createElement('p');
-  readout.className = 'slider-readout';
-  readout.id = `${f.name}-readout`;
-  readout.setAttribute('aria-live', 'polite');
-  // Until a value is selected, what the slider is for (the values at it replace this).
-  readout.textContent = `Move the slider to select one of the ${f.label}: the charts mark it and its values are read out here.`;
-  range.setAttribute('aria-describedby', readout.id);
-  let added = null; // the value this slider added to the list (null: none, or edited away by hand)
-  let selected = null;
-  /** The list's value the position is near, else the position's own value. */
-  const pick = () => {
-    const pos = Number(range.value);
-    const list = listValues(input.value);
-    let near = null;
-    for (const v of list) {
-      if (v > 0 && Math.abs(toPos(v) - pos) <= SNAP_STEPS && (near === null || Math.abs(toPos(v) - pos) < Math.abs(toPos(near) - pos))) near = v;
-    }
-    return near === null ? { value: Number(sliderText(toValue(pos))), inList: false } : { value: near, inList: true };
-  };
-  const show = (value, inList) => {
-    selected = value;
-    shown.textContent = `selected: ${value}${inList ? '' : ' (not in the list)'}`;
-  };
-  range.addEventListener('input', () => {
-    const { value, inList } = pick();
-    show(value, inList);
-    select(f.name, value, { inList, committed: false });
-  });
-  // Released (or a key press): a value of the list stays selected; another is added to the list.
-  const commit = () => {
-    const { value, inList } = pick();
-    if (!inList) {
-      let list = listValues(input.value);
-      if (added !== null) list = list.filter((v) => v !== added);
-      // At the end: a sweep's runs draw their noise by their place in the list, so every value
-      // already there keeps its numbers (the charts sort their points by x).
-      list = [...list, value];
-      input.value = list.join(',');
-      added = value;
-      input.dispatchEvent(new CustomEvent('input', { bubbles: true, detail: { slider: true } }));
-    }
-    range.value = String(toPos(value));
-    show(value, true);
-    select(f.name, value, { inList: true, committed: true });
-  };
-  range.addEventListener('change', commit);
-  // Keys walk along the curve: the arrows go to the next value of the list (past its ends, a
-  // twentieth of the scale further, which adds a value), Home and End to its first and last;
-  // Page Up and Down move a tenth of the scale as usual.
-  range.addEventListener('keydown', (e) => {
-    const list = [...new Set(listValues(input.value).filter((v) => v > 0))].sort((a, b) => a - b);
-    const pos = Number(range.value);
-    const here = selected ?? toValue(pos);
-    let target = null;
-    if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
-      const next = list.find((v) => v > here * (1 + 1e-9));
-      target = next !== undefined ? toPos(next) : pos + 50;
-    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowDown') {
-      const next = [...list].reverse().find((v) => v < here * (1 - 1e-9));
-      target = next !== undefined ? toPos(next) : pos - 50;
-    } else if ((e.key === 'Home' || e.key === 'End') && list.length) {
-      target = toPos(e.key === 'Home' ? list[0] : list[list.length - 1]);
-    }
-    if (target === null) return;
-    e.preventDefault();
-    range.value = String(Math.min(SLIDER_STEPS, Math.max(0, target)));
-    commit();
-  });
-  // A hand edit of the list: the slider no longer owns any of its values.
-  input.addEventListener('input', (e) => { if (!(e.detail && e.detail.slider)) added = null; });
-  const sync = () => {
-    if (selected !== null) {
-      show(selected, listValues(input.value).includes(selected));
-      return;
-    }
-    const first = listValues(input.value).find((v) => v > 0);
-    if (first !== undefined) range.value = String(toPos(first));
-    shown.textContent = 'move to select a value';
-  };
-  input.addEventListener('change', sync);
-  line.append(range, shown);
-  wrap.append(line, readout);
-  // After the form is filled (fill() dispatches nothing): sync on the next frame.
-  requestAnimationFrame(sync);
-  input.syncSlider = sync;
-  // A value selected from outside (a link's): the slider goes to it, as if moved there and released.
-  input.selectSlider = (text) => {
-    const value = Number(text);
-    if (!(value > 0) || !Number.isFinite(value)) return false;
-    range.value = String(toPos(value));
-    const inList = listValues(input.value).includes(value);
-    show(value, inList);
-    select(f.name, value, { inList, committed: true });
-    return true;
-  };
   return wrap;
 }
 
@@ -216,16 +77,30 @@ function remember(state) {
   }
 }
 
+/** A field's text before any preset fills it: its default, else a menu's first choice. */
+function initialText(f) {
+  if (f.default !== undefined) return String(f.default);
+  return f.choices && f.choices.length ? f.choices[0].value : '';
+}
+
 export class SettingsForm {
   /**
    * @param {HTMLElement} root where the fieldsets go
+   * @param {{fields: object}} state the page state (page-state.js): every input's text flows into
+   *   `state.fields` as it is typed, and `fill` writes both; the form never reads its inputs back
    * @param {(name: string, value: number, o: {inList: boolean, committed: boolean}) => void} [onSelect]
    *   a list setting's slider selected a value
    */
-  constructor(root, onSelect = () => {}) {
+  constructor(root, state, onSelect = () => {}) {
     this.root = root;
+    this.state = state;
     this.fields = [];
     this.onSelect = onSelect;
+    // Before the page's own listeners (on the form around it): they see the state with this input in it.
+    root.addEventListener('input', (e) => {
+      const { name } = e.target;
+      if (name && Object.hasOwn(this.state.fields, name)) this.state.fields[name] = e.target.value;
+    });
   }
 
   /**
@@ -235,7 +110,8 @@ export class SettingsForm {
    */
   build(info) {
     this.fields = info.fields;
-    const field = (f) => fieldElement(f, (...a) => this.onSelect(...a));
+    this.state.fields = Object.fromEntries(info.fields.map((f) => [f.name, initialText(f)]));
+    const field = (f) => fieldElement(f, (...a) => this.onSelect(...a), () => this.state.fields[f.name]);
     const fieldset = (legendText, fields) => {
       const fs = document.createElement('fieldset');
       const legend = document.createElement('legend');
@@ -311,14 +187,9 @@ export class SettingsForm {
     return f && f.name;
   }
 
-  /** { name: text } of every setting. */
+  /** { name: text } of every setting (a copy of the page state's). */
   read() {
-    const out = {};
-    for (const name of this.names) {
-      const el = document.getElementById(name);
-      if (el) out[name] = el.value;
-    }
-    return out;
+    return { ...this.state.fields };
   }
 
   /** Sets values from [[name, text], …]. A value a menu does not offer (e.g.
@@ -335,6 +206,7 @@ export class SettingsForm {
         el.appendChild(opt);
       }
       el.value = value;
+      this.state.fields[name] = String(value);
       if (el.syncSlider) el.syncSlider();
     }
   }

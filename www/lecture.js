@@ -13,8 +13,9 @@ const PHONE = '(max-width: 40rem)';
 /**
  * @param {object} o
  * @param {() => object[]} o.views the shown scenario's ChartViews (each with `figure`, `canvas`, `info`, `redraw()`)
+ * @param {() => boolean} o.present presenter view is on (the page state's)
  */
-export function wireLecture({ views }) {
+export function wireLecture({ views, present }) {
   const body = document.body;
   const wrap = document.querySelector('#results .charts-wrap');
   const lesson = document.getElementById('lesson');
@@ -53,10 +54,9 @@ export function wireLecture({ views }) {
   // The chart buttons on the line of the pin buttons (one line less over the chart).
   document.querySelector('#results > .actions').append(nav);
 
-  const present = () => body.classList.contains('present');
   const wide = () => window.matchMedia(WIDE).matches;
   const lecturing = () => present() && wide();
-  const shown = () => views().filter((v) => v && v.figure.dataset.scenario === body.dataset.scenario);
+  const shown = () => views().filter(Boolean);
 
   /** Shows chart `i` (wrapping) of the scenario's, in presenter view the only one. */
   function show(i) {

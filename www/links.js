@@ -45,11 +45,12 @@ export function setMode(name, on) {
   document.documentElement.classList.toggle(name, on);
 }
 
-/** The two boxes: a change is applied, kept in the address (`update`) and the charts drawn again (`redraw`). */
-export function wireModes({ update, redraw }) {
+/** The two boxes: a change is kept (`set(name, on)`: the page state, which applies it with `setMode`),
+ * kept in the address (`update`) and the charts drawn again (`redraw`). */
+export function wireModes({ set, update, redraw }) {
   for (const [name, id] of [['large', 'large-text'], ['present', 'present']]) {
     document.getElementById(id).addEventListener('change', (e) => {
-      setMode(name, e.target.checked);
+      set(name, e.target.checked);
       update();
       redraw();
     });

@@ -1,6 +1,6 @@
 // Pin a run: the Pin and Clear buttons and their note. `page` gives what is shown ({ finished, scenario,
 // run, series: chart id -> series }, or null), the preset's fields, a setting's label and a redraw.
-import { Pins } from './chart-view.js';
+import { Pins } from './pins.js';
 
 const $ = (id) => document.getElementById(id);
 

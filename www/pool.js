@@ -10,7 +10,7 @@
 // worker ends with the single-worker view; worker 0's is shown. Stop cancels every
 // worker; one that does not answer (inside a long step) is terminated and
 // replaced, and so is one that reports an internal error. Results kept from
-// the previous run (main.js's result cache) join every merge, and the
+// the previous run (run.js's result cache) join every merge, and the
 // workers compute only the other jobs. No SharedArrayBuffer: works on any
 // static host.
 
@@ -36,11 +36,11 @@ export class SweepPool {
   /**
    * @param {object} o
    * @param {number} o.size  workers for a splittable sweep
-   * @param {(preset: string, fields: object, parts: Uint8Array[], finished: boolean, kept: object|null) => object} o.merge
-   *   the merged view (finished: every worker is done, so the Rust merge checks the parts, beside
+   * @param {(run: {configuration}, parts: Uint8Array[], finished: boolean, kept: object|null) => object} o.merge
+   *   the merged view (of the run's `configuration`, run.js) (finished: every worker is done, so the Rust merge checks the parts, beside
    *   the `kept` results of the previous run, hold the whole sweep)
    * @param {(p: {done: number, total: number, phase: string, changed: boolean, snapshot: () => object}) => void} o.onProgress
-   * @param {(snapshot: object, seconds: number, run: {preset, fields, parts, kept}) => void} o.onResult
+   * @param {(snapshot: object, seconds: number, run: {run, parts, kept}) => void} o.onResult
    * @param {(message: string) => void} o.onError
    * @param {(partial: object|null) => void} o.onCancelled  with the last snapshot, if any
    */
@@ -75,17 +75,17 @@ export class SweepPool {
     }
   }
 
-  /** Starts a sweep over `shards` workers (1 for a sweep that does not split);
+  /** Starts a sweep of `run` ({ preset, fields, configuration }) over `shards` workers (1 for a sweep that does not split);
    * `byUsers`: the workers share every run's users instead of taking runs;
    * `kept`: `{ part, jobs }`, results kept from the previous run (wasm `reuse`):
    * the workers compute only the other jobs, and every view merges them in. */
-  run(preset, fields, shards, byUsers = false, kept = null) {
+  run(run, shards, byUsers = false, kept = null) {
+    const { preset, fields } = run;
     this.generation += 1;
     const n = Math.max(1, shards);
     this.active = {
       generation: this.generation,
-      preset,
-      fields,
+      run,
       snapshots: Array.from({ length: n }, () => null),
       parts: Array.from({ length: n }, () => null),
       finished: Array.from({ length: n }, () => false),
@@ -136,10 +136,8 @@ export class SweepPool {
             return;
           }
           this.active = null;
-          // What the page's result cache keeps of this run (main.js).
-          this.onResult(merged, (performance.now() - a.started) / 1000, {
-            preset: a.preset, fields: a.fields, parts: a.parts, kept: a.kept,
-          });
+          // What the page's result cache keeps of this run (result-cache.js).
+          this.onResult(merged, (performance.now() - a.started) / 1000, { run: a.run, parts: a.parts, kept: a.kept });
         } else {
           // Progress is cheap to sum; the merge is done only when the page
           // actually draws (`snapshot()`), and only when a shard's results
@@ -203,7 +201,7 @@ export class SweepPool {
     return {
       ...a.snapshots[0],
       // Split by users, every worker holds the whole view: nothing to merge.
-      ...(a.byUsers ? {} : this.merge(a.preset, a.fields, a.parts, a.finished.every(Boolean), a.kept)),
+      ...(a.byUsers ? {} : this.merge(a.run, a.parts, a.finished.every(Boolean), a.kept)),
       done: a.snapshots.reduce((s, p) => s + p.done, 0),
       total: a.snapshots.reduce((s, p) => s + p.total, 0),
       finished: a.finished.every(Boolean),

@@ -1,14 +1,14 @@
-// The result cache: the last finished run's results ({ preset, fields, parts, kept }, and their `whole`
-// part, computed once, off the run's path). A run of settings that share jobs with it (an ε appended to
-// the list, the slider's value moved) keeps their results and computes only the others (wasm `reuse`).
-import { reuse, whole_part } from './pkg/dp_explorer.js';
+// The result cache: the last finished run's results ({ run, parts, kept }, `run` holding its checked
+// wasm `Configuration`, and their `whole` part, computed once, off the run's path). A run of a
+// configuration that shares jobs with it (an ε appended to the list, the slider's value moved) keeps
+// their results and computes only the others (`Configuration.reuse`).
 
 export class ResultCache {
   constructor() {
     this.last = null;
   }
 
-  /** Keeps a finished run's results ({ preset, fields, parts, kept }). */
+  /** Keeps a finished run's results ({ run: { configuration, … }, parts, kept }). */
   keep(finishedRun) {
     this.last = { ...finishedRun, whole: null };
   }
@@ -20,8 +20,8 @@ export class ResultCache {
     if (c.whole === null) {
       try {
         c.whole = c.kept
-          ? whole_part(c.preset, c.fields, c.parts, c.kept.part, c.kept.jobs)
-          : whole_part(c.preset, c.fields, c.parts);
+          ? c.run.configuration.whole_part(c.parts, c.kept.part, c.kept.jobs)
+          : c.run.configuration.whole_part(c.parts);
       } catch {
         this.last = null; // nothing to keep: the next run computes everything
         return null;
@@ -30,12 +30,12 @@ export class ResultCache {
     return c.whole;
   }
 
-  /** The results of the last finished run that a run of `settings` keeps ({ part, jobs }), or null. */
-  keptFor(settings) {
+  /** The results of the last finished run that a run of `configuration` keeps ({ part, jobs }), or null. */
+  keptFor(configuration) {
     const whole = this.whole();
     if (!whole) return null;
     try {
-      const kept = reuse(this.last.preset, this.last.fields, whole, settings.preset, settings.fields);
+      const kept = configuration.reuse(this.last.run.configuration, whole);
       return kept.jobs.length ? kept : null;
     } catch {
       return null;

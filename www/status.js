@@ -3,8 +3,12 @@
 const $ = (id) => document.getElementById(id);
 export const LOADING_TEXT = 'Loading the module…';
 
+/** The status shown (`name`: idle, loading, running, done, error) and its words: kept here, never read back. */
+export const statusNow = { name: 'loading', text: '' };
+
 /** The status line's text (its box shows its first lines: the whole text is also its title). */
 export function sayStatus(text) {
+  statusNow.text = text;
   $('status').textContent = text;
   $('status').title = text;
 }
@@ -12,6 +16,7 @@ export function sayStatus(text) {
 /** A status (`idle`, `loading`, `running`, `done`, `error`) and its words; `ready`: the module has loaded. */
 export function setStatusOf(ready, status, text) {
   if (!ready && status === 'idle') [status, text] = ['loading', LOADING_TEXT];
+  statusNow.name = status;
   document.body.dataset.status = status;
   sayStatus(text);
   const runWasFocused = document.activeElement === $('run');

@@ -1,30 +1,31 @@
-// The page's address is its state (as TF Playground's one state object drives its URL): the preset,
-// every setting as text, the value a list's slider selected (`epsilons-selected=2`), and the two
-// screens (`large=1`, `present=1`). Written after every edit; read once at load.
-import { missingPresetText, setMode } from './links.js';
+// The page's address is its state (page-state.js `URL_KEYS`, as TF Playground's one state object
+// drives its URL): the preset, every setting as text, the value a list's slider selected
+// (`epsilons-selected=2`), and the two screens (`large=1`, `present=1`). Written from the state
+// after every edit; read once at load, into the state (through the form and the screens' boxes).
+import { missingPresetText } from './links.js';
 
 // A list setting's selected value in the link: `epsilons-selected=2`.
 const SELECTED_SUFFIX = '-selected';
 
-/** Writes the address of `preset`, the form's settings and `selected` ({ name, value } or null). */
-export function writeSettingsUrl({ preset, form, selected }) {
+/** Writes the address of the page state `state` (page-state.js). */
+export function writeSettingsUrl(state) {
   const params = new URLSearchParams();
-  params.set('preset', preset);
-  const fields = form.read();
-  for (const name of form.names) params.set(name, fields[name]);
+  params.set('preset', state.preset);
+  for (const [name, text] of Object.entries(state.fields)) params.set(name, text);
   // The ε the slider selected (marked on the charts, read out under the slider): a copied link selects it too.
-  if (selected && form.names.includes(selected.name)) params.set(`${selected.name}${SELECTED_SUFFIX}`, String(selected.value));
-  if (document.getElementById('large-text').checked) params.set('large', '1');
-  if (document.getElementById('present').checked) params.set('present', '1');
+  const { selected } = state;
+  if (selected && selected.name in state.fields) params.set(`${selected.name}${SELECTED_SUFFIX}`, String(selected.value));
+  if (state.large) params.set('large', '1');
+  if (state.present) params.set('present', '1');
   history.replaceState(null, '', `${location.pathname}?${params}`);
 }
 
 /**
- * Applies the link's preset and settings (through `loadPreset(name)` and the form); returns `notes`,
- * what it could not use, and `missing`, the link's preset where the registry `reg` has none of that
- * name (null otherwise).
+ * Applies the link's preset and settings (through `loadPreset(name)` and the form, which write the
+ * state) and its screens (`setMode(name, on)`); returns `notes`, what it could not use, and `missing`,
+ * the link's preset where the registry `reg` has none of that name (null otherwise).
  */
-export function readSettingsUrl({ reg, form, loadPreset }) {
+export function readSettingsUrl({ reg, form, loadPreset, setMode }) {
   const params = new URLSearchParams(location.search);
   const notes = [];
   const preset = params.get('preset');

@@ -1,0 +1,40 @@
+// The page's state in one place (as TF Playground's one `State` object drives its URL): what the reader
+// chose, kept here and nowhere else. Input flows in (the form writes `fields` on every input, the boxes
+// their key on change); the DOM is written from it, and never read back. The keys of `URL_KEYS` make
+// the address (url-state.js writes and reads them); the others last as long as the page.
+//
+// A new page feature with a choice of its own (a switch in the form, a box) adds its key here, with its
+// default; when a copied link should keep it, also to `URL_KEYS` (and url-state.js's two loops).
+
+/** The keys the address holds (`fields` as one parameter per setting, `selected` as `<name>-selected`). */
+export const URL_KEYS = ['preset', 'fields', 'selected', 'large', 'present'];
+
+export class PageState {
+  constructor() {
+    /** The preset's canonical name (null until the page has painted). */
+    this.preset = null;
+    /** { name: text } of every setting of the scenario shown, in the form's order (form.js writes it). */
+    this.fields = {};
+    /** { name, value }: the value a list setting's slider selected (the ε marked on the charts), or null. */
+    this.selected = null;
+    /** Large text (for a projector) and presenter view: the two screens (links.js). */
+    this.large = false;
+    this.present = false;
+    /** A short run re-runs by itself after an edit (the "re-run on change" box). */
+    this.autoRun = true;
+    /** The step of the scenario's lesson shown (lesson.js). */
+    this.lessonStep = 0;
+  }
+
+  /** The settings as a run's: { preset, fields } (a copy: a later edit does not change it). */
+  settings() {
+    return { preset: this.preset, fields: { ...this.fields } };
+  }
+}
+
+/** Whether two runs' settings ({ preset, fields }) are the same text, setting by setting. */
+export function sameSettings(a, b) {
+  if (!a || !b || a.preset !== b.preset) return false;
+  const ka = Object.keys(a.fields);
+  return ka.length === Object.keys(b.fields).length && ka.every((k) => String(a.fields[k]) === String(b.fields[k]));
+}
