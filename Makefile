@@ -1,5 +1,5 @@
 # The two commands of the README:
-#   make demo   set up, build the wasm module, serve the page and print its URL (PORT=NNNN to choose the port)
+#   make demo   set up what the page needs, build its wasm module, serve it and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
 # Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make estimates, make setup,
 # make lint (fmt, clippy, and the workflow files with actionlint; make test runs it).
@@ -11,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench estimates fixtures
+.PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench estimates fixtures
 
 setup:
 	@bash scripts/setup.sh
@@ -32,7 +32,14 @@ dist:
 	@bash scripts/setup.sh --no-browser
 	bash scripts/build-dist.sh
 
-demo: build
+# The page alone (what make demo serves): the wasm module bound straight into www/pkg/ with describe.json,
+# after the setup it needs (the wasm32 target and the wasm-bindgen CLI only). make build makes the same
+# module and glue inside the JS package.
+page:
+	@bash scripts/setup.sh --page
+	bash scripts/build-page.sh
+
+demo: page
 	@PORT=$(PORT) bash scripts/serve.sh
 
 test: setup

