@@ -92,7 +92,8 @@ function textScale() { return $('large-text').checked ? LARGE_SCALE : 1; }
 /** Seconds the current settings take on this page (null: they do not validate). */
 function estimate() {
   try {
-    return estimated_page_seconds(currentPreset(), form.read(), pool.size, machineFactors($('estimate')));
+    // cores: the pool sized for these settings (every core, as far as memory allows).
+    return estimated_page_seconds(currentPreset(), form.read(), pool.sizeFor(currentPreset(), form.read()), machineFactors($('estimate')));
   } catch {
     return null;
   }
@@ -100,7 +101,8 @@ function estimate() {
 
 function showEstimate() {
   const est = estimate();
-  $('estimate').textContent = est === null ? '' : `Estimated time: ${fmtDuration(est)}.`;
+  // cores: the estimate says how many workers it is for.
+  $('estimate').textContent = est === null ? '' : `Estimated time: ${fmtDuration(est)} on ${pool.size} worker${pool.size === 1 ? '' : 's'}.`;
   // The seconds and the machine's factor behind the words (scripts/estimates.mjs reads them).
   if (est === null) delete $('estimate').dataset.seconds;
   else $('estimate').dataset.seconds = String(est);
@@ -613,7 +615,7 @@ function run({ scroll = false, checked = null } = {}) {
 
 /** Hands the sweep of `settings` to the worker pool. */
 function startPool(settings) {
-  const shards = info.splits ? pool.size : 1;
+  const shards = info.splits ? pool.sizeFor(settings.preset, settings.fields) : 1; // cores: sized for these settings
   // Few large runs: the workers share each run's users (the scenario's cost model decides).
   let byUsers = false;
   try {

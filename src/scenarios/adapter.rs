@@ -191,6 +191,23 @@ pub trait Experiment: Send + Sync + 'static {
             one
         }
     }
+    /// Seconds of the busiest of `threads` native threads sharing the sweep
+    /// as `sweep --threads` shares it (each on a core of its own): by default
+    /// the one-thread estimate shared evenly by a sweep that splits.
+    fn estimated_thread_seconds(config: &Self::Config, threads: usize, machine: &Machine) -> f64 {
+        let one = Self::estimated_seconds(config, machine);
+        if Self::ABOUT.splits {
+            one / threads.max(1) as f64
+        } else {
+            one
+        }
+    }
+    /// The most memory one of the page's workers holds for its share of the
+    /// sweep (bytes; by default [`super::workers::WORKER_BASE_BYTES`]): what
+    /// bounds the pool's size ([`super::workers::workers_for`]).
+    fn worker_peak_bytes(_config: &Self::Config) -> f64 {
+        super::workers::WORKER_BASE_BYTES
+    }
     /// Seconds the page spends on a run of these settings besides the
     /// workers' sweep, on the reference machine: starting the run, merging
     /// and judging the parts, drawing the charts and tables.
