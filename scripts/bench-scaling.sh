@@ -12,11 +12,16 @@
 # the commit. A benchmark, not a test: `make test` does not run it.
 #   SCALING_THREADS="1 2 16"   other thread counts
 #   SCALING_ONLY="dpgd-cell"   some of the benchmarks
+#   SCALING_BIN=path           time this binary instead of building target/release/dp-explorer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-cargo build --release --quiet --bin dp-explorer
-bin=./target/release/dp-explorer
+if [ -n "${SCALING_BIN:-}" ]; then
+  bin=$SCALING_BIN
+else
+  cargo build --release --quiet --bin dp-explorer
+  bin=./target/release/dp-explorer
+fi
 cores=$(nproc)
 if [ -n "${SCALING_THREADS:-}" ]; then
   threads=($SCALING_THREADS)

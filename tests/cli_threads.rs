@@ -23,6 +23,15 @@ fn sweep(args: &[&str], threads: &str, out: &Path) -> String {
     text(&output.stdout)
 }
 
+/// `--preset preset --set s` for each of `sets`.
+fn sweep_args(preset: &str, sets: &[&str]) -> Vec<String> {
+    let mut args = vec!["--preset".to_string(), preset.to_string()];
+    for set in sets {
+        args.extend(["--set".to_string(), set.to_string()]);
+    }
+    args
+}
+
 /// Every file of `a` is in `b` with the same bytes, and no other.
 fn assert_same_files(a: &Path, b: &Path) {
     let names = |d: &Path| {
@@ -48,22 +57,18 @@ fn assert_same_files(a: &Path, b: &Path) {
 fn a_sweep_split_by_users_over_threads_gives_one_threads_files() {
     // Streamed data (n·m·d·8 bytes over the store limit), one ε, no
     // Priv-AltMin: the cost model shares every run's users.
-    let args = [
-        "--preset",
+    let args = sweep_args(
         "fedrep-paper",
-        "--set",
-        "n=70000",
-        "--set",
-        "d=50",
-        "--set",
-        "epsilons=1",
-        "--set",
-        "altmin=off",
-        "--set",
-        "rounds=2",
-        "--seed",
-        "5",
-    ];
+        &[
+            "n=70000",
+            "d=50",
+            "epsilons=1",
+            "altmin=off",
+            "rounds=2",
+            "seed=5",
+        ],
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let root = common::scratch("cli_threads", "users");
     let one = root.join("one");
     let said = sweep(&args, "1", &one);
@@ -83,22 +88,18 @@ fn a_sweep_split_by_users_over_threads_gives_one_threads_files() {
 fn one_width_on_more_threads_than_jobs_gives_one_threads_files() {
     // One kernel-path width at n ≥ dense::SECOND_CORE_MIN_M (the steps cut K
     // in two bands) and p > the feature block (blocks computed ahead).
-    let args = [
-        "--preset",
+    let args = sweep_args(
         "dpgd-quick",
-        "--set",
-        "n=1100",
-        "--set",
-        "d=8",
-        "--set",
-        "n_test=50",
-        "--set",
-        "p_grid=1700",
-        "--set",
-        "trace_p=none",
-        "--set",
-        "epsilons=4",
-    ];
+        &[
+            "n=1100",
+            "d=8",
+            "n_test=50",
+            "p_grid=1700",
+            "trace_p=none",
+            "epsilons=4",
+        ],
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let root = common::scratch("cli_threads", "dpgd");
     let one = root.join("one");
     sweep(&args, "1", &one);

@@ -144,13 +144,7 @@ fn run_sharded(
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .map_err(|_| CliError::Internal("a sweep thread panicked".into()))?
-            })
-            .collect::<Result<Vec<_>, CliError>>()
+        user_split::joined(handles)
     })
 }
 

@@ -91,6 +91,19 @@ fn share(
     }
 }
 
+/// Every scoped sweep thread's result, in thread order; the first error.
+pub(super) fn joined<T>(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, Result<T, CliError>>>,
+) -> Result<Vec<T>, CliError> {
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .map_err(|_| CliError::Internal("a sweep thread panicked".into()))?
+        })
+        .collect()
+}
+
 /// Runs the sweep split by users over `threads` threads; the part of the
 /// whole sweep (every thread ends with the same one).
 pub fn run(configured: &dyn Configured, threads: usize) -> Result<Vec<u8>, CliError> {
@@ -125,13 +138,7 @@ pub fn run(configured: &dyn Configured, threads: usize) -> Result<Vec<u8>, CliEr
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .map_err(|_| CliError::Internal("a sweep thread panicked".into()))?
-            })
-            .collect::<Result<Vec<_>, CliError>>()
+        joined(handles)
     })?;
     let mut parts = parts.into_iter();
     parts
