@@ -4,8 +4,10 @@
 #   dpgd-paper   the DP-GD paper preset
 #   dpgd-cell    its paper cell alone: p = 4000, ε = 4, one repeat, no trace
 #   fedrep-1m    Private FedRep at n = 10⁶ (one ε, no Priv-AltMin)
-# and prints wall seconds, CPU seconds (user + system, of the process), the speed-up over one thread,
-# and the cost model's prediction (the sweep's own "estimated" line: the busiest thread's share on this
+# and prints wall seconds, CPU seconds (user + system, of the process), the CPU seconds of its busiest
+# thread (scripts/thread-cpu.py: about the wall time on free cores, where other work keeps the machine
+# busy), the speed-up over one thread (of the wall time, and of the busiest thread's CPU), and the cost
+# model's prediction (the sweep's own "estimated" line: the busiest thread's share on this
 # machine's probe), one line each; then writes the table into docs/performance.md (SCALING_DOC to
 # choose another file) between <!-- bench-scaling:begin --> and <!-- bench-scaling:end -->, with the
 # CPU (`lscpu` model name, avx2 / avx512f), the cores, the load average before and after, the date and
@@ -42,16 +44,17 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
 for name in "${names[@]}"; do
   one=""
+  one_busiest=""
   for t in "${threads[@]}"; do
     rm -rf "$out/run"
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %U %S' -o "$out/time" $bin sweep ${args[$name]} --threads "$t" --out "$out/run" > "$out/stdout"
-    read -r wall user sys < "$out/time"
-    cpu=$(python3 -c "print(f'{$user + $sys:.2f}')")
+    read -r wall cpu busiest < <(THREAD_CPU_STDOUT="$out/stdout" python3 scripts/thread-cpu.py \
+      $bin sweep ${args[$name]} --threads "$t" --out "$out/run")
     predicted=$(sed -n 's/.*(estimated \([0-9.]*\) s.*/\1/p' "$out/stdout")
-    [ -n "$one" ] || one=$wall
+    [ -n "$one" ] || { one=$wall; one_busiest=$busiest; }
     speedup=$(python3 -c "print(f'{$one / $wall:.2f}')")
-    row=$(printf '%-12s %7s %8s %8s %8s %11s' "$name" "$t" "$wall" "$cpu" "$speedup" "${predicted:-?}")
+    busiest_speedup=$(python3 -c "print(f'{$one_busiest / $busiest:.2f}')")
+    row=$(printf '%-12s %7s %8s %8s %10s %8s %10s %11s' "$name" "$t" "$wall" "$cpu" "$busiest" "$speedup" "$busiest_speedup" "${predicted:-?}")
     echo "$row $(cut -d' ' -f1 /proc/loadavg)"
     rows+=("$row")
   done
@@ -66,13 +69,13 @@ git diff --quiet HEAD 2>/dev/null || dirty=" (plus uncommitted changes)"
   echo "\`make bench-scaling\` at $commit$dirty, $(date -u '+%Y-%m-%d %H:%M') UTC: $model, $cores cores, vector extensions: ${ext:-neither avx2 nor avx512f}; load average (1, 5, 15 min) $load_before before, $load_after after."
   echo
   echo '```'
-  printf '%-12s %7s %8s %8s %8s %11s\n' benchmark threads "wall s" "CPU s" speed-up "predicted s"
+  printf '%-12s %7s %8s %8s %10s %8s %10s %11s\n' benchmark threads "wall s" "CPU s" "busiest s" speed-up "(busiest)" "predicted s"
   printf '%s\n' "${rows[@]}"
   echo '```'
 } > "$out/table.md"
 cat "$out/table.md"
 doc=${SCALING_DOC:-docs/performance.md}
-if grep -q '<!-- bench-scaling:begin -->' "$doc"; then
+if [ -f "$doc" ] && grep -q '<!-- bench-scaling:begin -->' "$doc"; then
   DOC="$doc" TABLE="$out/table.md" python3 - <<'PY'
 import os, re
 doc, table = os.environ["DOC"], open(os.environ["TABLE"]).read()
