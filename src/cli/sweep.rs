@@ -39,8 +39,10 @@ pub struct SweepArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Threads for a sweep that splits over workers (default: the machine's
-    /// cores, at most 64). Runs are shared out as in the page's worker pool;
-    /// the results are the same for any number of threads.
+    /// cores, at most 64); 1 is one thread. Runs are shared out as in the
+    /// page's worker pool, a thread whose share is done helps the runs still
+    /// going, and a sweep of few large runs shares their users instead; the
+    /// results are the same for any number of threads.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Run only share I of N of the sweep (I counted from 0, N at most 1024)
