@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make demo   set up what the page needs, build its wasm module, serve it and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
-# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make estimates, make setup,
+# Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make bench-scaling, make estimates, make setup,
 # make lint (fmt, clippy, and the workflow files with actionlint; make test runs it).
 
 SHELL := /bin/bash
@@ -11,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench estimates fixtures
+.PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench bench-scaling estimates fixtures
 
 setup:
 	@bash scripts/setup.sh
@@ -80,6 +80,12 @@ lint-workflows:
 
 bench: build
 	bash scripts/bench.sh
+
+# The native sweeps' wall and CPU time against the thread count (1, 2, 4, … up to the cores), with the
+# cost model's prediction, into docs/performance.md: dpgd-paper, its paper cell, FedRep at n = 10⁶. A
+# benchmark (minutes), not part of make test.
+bench-scaling:
+	bash scripts/bench-scaling.sh
 
 # The page's time estimate against its measured time (Run to done, its pool of workers) for every preset, 3 times
 # interleaved (dpgd-paper once: minutes), into docs/performance.md between its estimates markers.

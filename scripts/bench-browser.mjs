@@ -52,7 +52,7 @@ try {
     await waitStatus(p, ['idle']);
     // As the latency benchmark: the workers started at load have compiled the module.
     await p.waitForTimeout(SETTLE_MS);
-    const workers = await p.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+    const workers = await p.evaluate(() => Math.max(1, navigator.hardwareConcurrency || 2));
     await p.evaluate(() => { window.longestTask = 0; });
     // Timed in the page, with nothing polling it meanwhile (scripts/bench-latency.mjs timeInPage).
     const run = await p.evaluate(timeInPage, { timeoutS: 1800 });

@@ -41,7 +41,7 @@ try {
       await p.close();
       continue;
     }
-    const workers = await p.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+    const workers = await p.evaluate(() => Math.max(1, navigator.hardwareConcurrency || 2));
     const t0 = Date.now();
     await p.click('#run');
     // A long run asks for a second press.

@@ -14,6 +14,7 @@
 
 pub mod algorithms;
 pub mod bench;
+pub mod cores;
 pub mod data;
 pub mod dense;
 pub mod describe;

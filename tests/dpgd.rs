@@ -216,6 +216,8 @@ fn kernel_runs_with(
             fresh: NoiseSource::new(seed).release(1),
         })
         .collect();
+    // A thread lent for the blocks computed ahead (as a sweep's idle thread is).
+    let _loan = ahead.then(|| dp_explorer::cores::Loan::new(1));
     let mut k = KernelWidth::new(inputs, DATA_SEED, p, Activation::Tanh, runs)
         .keep_features(keep)
         .features_ahead(ahead);
@@ -477,6 +479,7 @@ fn the_steps_give_the_same_numbers_with_a_second_core_or_without() {
             }
         })
         .collect();
+        let _loan = second_core.then(|| dp_explorer::cores::Loan::new(1));
         let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
             .steps_on_second_core(second_core);
         while !k.step() {}

@@ -102,3 +102,28 @@ fn the_estimate_grows_with_users_dimension_and_runs() {
     assert_grows("trace-paper", "repeats", &["5", "20", "40"]);
     assert_grows("trace-paper", "iterations", &["2", "5", "10"]);
 }
+
+#[test]
+fn the_pool_takes_every_core_its_workers_memory_allows() {
+    let workers = |preset: &str, pairs: &[(&str, &str)], cores, memory| {
+        scenarios::configure(preset, pairs)
+            .unwrap()
+            .workers_for(cores, memory)
+    };
+    let default = scenarios::default_preset();
+    assert_eq!(workers(default, &[], 8, None), 8);
+    assert_eq!(workers(default, &[], 1, None), 1);
+    // A DP-GD worker holds K (n² numbers, twice) and kept features: a wider
+    // sweep's workers hold more, so fewer fit in the same memory.
+    let paper = workers("dpgd-paper", &[], 64, Some(4e9));
+    let browser = workers("dpgd-browser", &[], 64, Some(4e9));
+    assert!(paper >= 1 && paper < browser, "{paper} against {browser}");
+    assert!(workers("dpgd-paper", &[], 64, Some(16e9)) > paper);
+    // A sweep that does not split runs on one worker whatever the machine.
+    for s in SCENARIOS {
+        if !s.info().splits {
+            let preset = s.info().presets[0].name;
+            assert_eq!(workers(preset, &[], 8, None), 1, "{preset}");
+        }
+    }
+}

@@ -38,7 +38,7 @@ export class Edits {
   estimate() {
     const { state, runs } = this.page;
     try {
-      return estimated_page_seconds(state.preset, state.fields, runs.workers, machineFactors($('estimate')));
+      return estimated_page_seconds(state.preset, state.fields, runs.workersFor(state), machineFactors($('estimate')));
     } catch {
       return null;
     }
@@ -46,7 +46,9 @@ export class Edits {
 
   showEstimate() {
     const est = this.estimate();
-    $('estimate').textContent = est === null ? '' : `Estimated time: ${fmtDuration(est)}.`;
+    const n = this.page.runs.workers;
+    // The estimate says how many workers it is for.
+    $('estimate').textContent = est === null ? '' : `Estimated time: ${fmtDuration(est)} on ${n} worker${n === 1 ? '' : 's'}.`;
     // The seconds and the machine's factor behind the words (scripts/estimates.mjs reads them).
     if (est === null) delete $('estimate').dataset.seconds;
     else $('estimate').dataset.seconds = String(est);

@@ -15,6 +15,7 @@
 // static host.
 
 import { ChunkCounter } from './worker-slices.js';
+import { workers_for } from './pkg/dp_explorer.js';
 
 /** How much a shard's snapshot shows (a change in any chart's points changes this). */
 function contentSize(snapshot, part) {
@@ -27,9 +28,20 @@ function contentSize(snapshot, part) {
   return `${(snapshot.tables || []).map((t) => t.rows.length).join('/')}/${points}`;
 }
 
-/** Workers to use: the machine's cores, at least 1, at most 4. */
+/** The machine's cores, as the browser reports them (2 where it does not). */
+export function machineCores() {
+  return Math.max(1, navigator.hardwareConcurrency || 2);
+}
+
+/** The machine's memory in bytes where the browser says (Chromium's navigator.deviceMemory, in GB,
+ * rounded down and at most 8), else undefined. */
+function machineMemoryBytes() {
+  return navigator.deviceMemory ? navigator.deviceMemory * 2 ** 30 : undefined;
+}
+
+/** Workers before any settings are known: every core. */
 export function defaultPoolSize() {
-  return Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
+  return machineCores();
 }
 
 export class SweepPool {
@@ -49,6 +61,18 @@ export class SweepPool {
     this.workers = [];
     this.generation = 0;
     this.active = null;
+  }
+
+  /** Sizes the pool for a sweep of `preset` with `fields` (the module loaded): every core, as far
+   * as the cost model's per-worker peak memory allows (wasm `workers_for`); 1 for a sweep that does
+   * not split. Settings that do not validate keep the size. Returns it. */
+  sizeFor(preset, fields) {
+    try {
+      this.size = workers_for(preset, fields, machineCores(), machineMemoryBytes());
+    } catch {
+      // Invalid settings: no run starts, the size does not matter.
+    }
+    return this.size;
   }
 
   worker(i) {

@@ -87,7 +87,8 @@ export class RunLifecycle {
     this.drawnOwn = false;
     performance.mark('dp-run');
     // The workers start first: the page's own drawing runs while they compute.
-    const shards = info.splits ? this.pool.size : 1;
+    // Every core the machine's memory allows for these settings (the cost model's per-worker peak).
+    const shards = info.splits ? this.pool.sizeFor(settings.preset, settings.fields) : 1;
     // Few large runs: the workers share each run's users (the scenario's cost model decides).
     let byUsers = false;
     try {
@@ -133,5 +134,10 @@ export class RunLifecycle {
 
   get workers() {
     return this.pool.size;
+  }
+
+  /** The pool's size for `settings` ({ preset, fields }): every core, as far as memory allows. */
+  workersFor(settings) {
+    return this.pool.sizeFor(settings.preset, settings.fields);
   }
 }

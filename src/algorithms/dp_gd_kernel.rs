@@ -181,10 +181,12 @@ pub struct KernelWidth {
     /// A pass's next feature block, being computed on another thread
     /// (natively): its first neuron, whether it has the test features, the thread.
     ahead: Option<(usize, bool, FeatureThread)>,
-    /// Whether blocks may be computed ahead (when a second core exists).
+    /// Whether blocks may be computed ahead, on a thread borrowed from
+    /// `cores` (none lent: each block in its turn).
     ahead_allowed: bool,
     /// Whether a step's lower-triangle product may give one of its two bands
-    /// of rows to a second core (`dense::symmetric_lower_product_on`).
+    /// of rows to a thread borrowed from `cores`
+    /// (`dense::symmetric_lower_product_on`).
     steps_second_core: bool,
 }
 
@@ -206,15 +208,6 @@ impl NoThread {
 /// (n + n_test)·p ≤ [`KEEP_FEATURES_MAX`].
 pub fn keeps_features(n: usize, n_test: usize, p: usize) -> bool {
     (n + n_test).saturating_mul(p) <= KEEP_FEATURES_MAX
-}
-
-/// Natively, whether the machine has a second core for the feature blocks
-/// computed ahead; never in wasm (no threads).
-fn has_spare_core() -> bool {
-    #[cfg(not(target_arch = "wasm32"))]
-    return std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    #[cfg(target_arch = "wasm32")]
-    false
 }
 
 /// Features of neurons `start .. start + count` for the training inputs and,
@@ -296,8 +289,8 @@ impl KernelWidth {
             failed: None,
             kept: keeps_features(n, n_test, p).then(Vec::new),
             ahead: None,
-            ahead_allowed: has_spare_core(),
-            steps_second_core: has_spare_core(),
+            ahead_allowed: true,
+            steps_second_core: true,
         }
     }
 
@@ -310,19 +303,20 @@ impl KernelWidth {
     }
 
     /// Whether feature blocks may be computed ahead on another thread (by
-    /// default natively, when the machine has a second core: [`has_spare_core`]); either way the
-    /// results are the same numbers. Before the first `step()`.
+    /// default yes, when `cores` lends one: `sweep --threads N` with fewer
+    /// jobs left than threads, `bench`); either way the results are the same
+    /// numbers. Before the first `step()`.
     pub fn features_ahead(mut self, allowed: bool) -> Self {
         self.ahead_allowed = allowed;
         self
     }
 
     /// Whether the steps' lower-triangle products may run one of their two
-    /// bands on a second core (by default natively, when the machine has one:
-    /// [`has_spare_core`]; the caller turns it off when its other cores are
-    /// busy, as `sweep --threads 2` is). Either way the results are the same
-    /// numbers: the bands are the same whichever thread computes them. Before
-    /// the first `step()`.
+    /// bands on another thread (by default yes, when `cores` lends one at the
+    /// product: a sweep's threads whose shares are done, so busy shares never
+    /// compete for a core). Either way the results are the same numbers: the
+    /// bands are the same whichever thread computes them. Before the first
+    /// `step()`.
     pub fn steps_on_second_core(mut self, allowed: bool) -> Self {
         self.steps_second_core = allowed;
         self
@@ -368,8 +362,8 @@ impl KernelWidth {
 
     /// The features of a pass's block at `start` (the Gram pass, or the final
     /// pass when the first did not keep its blocks): the one computed ahead on
-    /// another thread if there is one, else computed now; then, natively on a
-    /// machine with a second core, the pass's next block is started ahead, so
+    /// another thread if there is one, else computed now; then, natively when
+    /// `cores` lends a thread, the pass's next block is started ahead on it, so
     /// the activation (about a fifth of the paper-size cell) runs beside the
     /// products. The same function on the same inputs: the numbers do not
     /// depend on which thread computed them.
@@ -383,11 +377,16 @@ impl KernelWidth {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let next = start + count;
-            if next < self.p && self.ahead_allowed {
+            let lease = (next < self.p && self.ahead_allowed)
+                .then(crate::cores::borrow)
+                .flatten();
+            if let Some(lease) = lease {
                 let count = FEATURE_BLOCK.min(self.p - next);
                 let (inputs, seed, act) = (Arc::clone(&self.inputs), self.seed, self.activation);
                 let handle = std::thread::spawn(move || {
-                    feature_block(&inputs, seed, act, next, count, test)
+                    let block = feature_block(&inputs, seed, act, next, count, test);
+                    drop(lease);
+                    block
                 });
                 self.ahead = Some((next, test, handle));
             }
@@ -589,14 +588,16 @@ impl KernelWidth {
         }
         let mut kw = vec![0.0; n * active.len()];
         if active.len() <= SYMMETRIC_MAX_RUNS {
+            let lease = self.steps_second_core.then(crate::cores::borrow).flatten();
             dense::symmetric_lower_product_on(
                 &mut kw,
                 &self.k,
                 n,
                 &w,
                 active.len(),
-                self.steps_second_core,
+                lease.is_some(),
             );
+            drop(lease);
         } else {
             dense::gemm(&mut kw, n, active.len(), &self.k, n, &w, 1.0, false);
         }

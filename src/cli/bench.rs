@@ -24,6 +24,9 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
     } else {
         args.only.iter().map(String::as_str).collect()
     };
+    // As before threads were lent: a run may use the machine's other cores
+    // for its dense work (the DP-GD cell's feature blocks and steps).
+    let _loan = crate::cores::Loan::new(crate::cores::machine_cores() - 1);
     let mut out = String::new();
     for name in names {
         let mut best = f64::INFINITY;

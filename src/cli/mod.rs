@@ -15,6 +15,7 @@ pub mod resume;
 pub mod shard;
 pub mod step;
 pub mod sweep;
+pub mod user_split;
 
 pub use errors::CliError;
 

@@ -8,6 +8,8 @@ use super::errors::CliError;
 use super::files::{create_dir, write_view};
 use super::resume::{self, Keeper, Prepared};
 use super::shard;
+use super::user_split;
+use crate::cores::Loan;
 use crate::scenarios::{self, field::FieldKind, Configured, Coverage, Run, Shard, SCENARIOS};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -37,8 +39,10 @@ pub struct SweepArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Threads for a sweep that splits over workers (default: the machine's
-    /// cores, at most 64). Runs are shared out as in the page's worker pool;
-    /// the results are the same for any number of threads.
+    /// cores, at most 64); 1 is one thread. Runs are shared out as in the
+    /// page's worker pool, a thread whose share is done helps the runs still
+    /// going, and a sweep of few large runs shares their users instead; the
+    /// results are the same for any number of threads.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Run only share I of N of the sweep (I counted from 0, N at most 1024)
@@ -116,13 +120,16 @@ pub fn settings_help() -> String {
 /// The parts of the sweep's runs but those kept (`skip`), shared out over
 /// `threads` shards as the page's worker pool shares them, each keeping its
 /// jobs as they finish: merged beside the kept results, the same view as one
-/// thread's.
+/// thread's. A thread whose share is done is lent (`cores`) to the runs
+/// still going, for their dense work: so the last shares, or a sweep of
+/// fewer jobs than threads, use every thread to the end.
 fn run_sharded(
     configured: &dyn Configured,
     threads: usize,
     keeper: &Keeper,
     skip: &[usize],
 ) -> Result<Vec<Vec<u8>>, CliError> {
+    let loan = &Loan::new(0);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|index| {
@@ -132,18 +139,14 @@ fn run_sharded(
                         count: threads,
                     };
                     let mut run = configured.start_skipping(shard, skip)?;
-                    keeper.run_to_end(run.as_mut())?;
+                    let ran = keeper.run_to_end(run.as_mut());
+                    loan.add();
+                    ran?;
                     Ok(run.part())
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .map_err(|_| CliError::Internal("a sweep thread panicked".into()))?
-            })
-            .collect::<Result<Vec<_>, CliError>>()
+        user_split::joined(handles)
     })
 }
 
@@ -179,11 +182,19 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
         keeps_jobs,
     } = resume::prepare(configured, &args.out, args.resume)?;
     let started = Instant::now();
+    let by_users = threads > 1 && kept.jobs.is_empty() && configured.split_by_users(threads);
     let (view, computed) = if threads == 1 && kept.jobs.is_empty() {
         let mut run: Box<dyn Run> = configured.start(Shard::WHOLE)?;
         keeper.run_to_end(run.as_mut())?;
         let computed = resume::jobs_in(&run.part())?;
         (scenarios::judged(scenario, run.view()), computed)
+    } else if by_users {
+        // Jobs are not kept as they finish here: every run of the sweep
+        // finishes in its last pass.
+        let part = user_split::run(configured, threads)?;
+        let computed = resume::jobs_in(&part)?;
+        let view = configured.merge_beside(&[part], Some(&kept), Coverage::Whole)?;
+        (scenarios::judged(scenario, view), computed)
     } else {
         let parts = run_sharded(configured, threads, &keeper, &kept.jobs)?;
         let mut computed = 0;
@@ -197,7 +208,8 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     // The estimate is only printed beside the time taken: the machine's probe
     // (~15 ms) runs after the sweep, not before it.
     let machine = super::machine::this_machine();
-    let estimate = configured.estimated_seconds_on(&machine) / threads as f64;
+    let estimate =
+        configured.estimated_seconds_on_threads(threads, crate::cores::machine_cores(), &machine);
 
     let written = write_view(&args.out, info, &view)?;
     keeper.finish()?;
@@ -215,8 +227,9 @@ pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     out.push_str(&scenarios::claims::summary(&view.claims));
     out.push_str(&scenarios::explain::delta_warnings(&view.privacy));
     out.push_str(&format!(
-        "sweep took {seconds:.3} s on {threads} thread{} (estimated {estimate:.2} s; this machine's probe: scalar work {:.2}×, dense {:.2}× the reference machine's time)\n",
+        "sweep took {seconds:.3} s on {threads} thread{}{} (estimated {estimate:.2} s; this machine's probe: scalar work {:.2}×, dense {:.2}× the reference machine's time)\n",
         if threads == 1 { "" } else { "s" },
+        if by_users { ", split by users" } else { "" },
         machine.scalar,
         machine.dense,
     ));

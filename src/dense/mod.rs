@@ -10,7 +10,7 @@
 //! plain `Vec<f64>` storage. faer runs on one thread (`Par::Seq`): the
 //! page runs one worker per core and the CLI shares the machine. The one
 //! exception is [`symmetric_lower_product_on`], whose caller may give half of
-//! a product to a second core when nothing else of its own runs there.
+//! a product to a second core when `crate::cores` lends one (an idle sweep thread).
 //!
 //! The files: `faer_ops.rs` (the products, Cholesky and eigen through faer),
 //! `symmetric.rs` (the lower-triangle product, its bands; `symmetric/second_core.rs`

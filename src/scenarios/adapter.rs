@@ -144,6 +144,16 @@ pub struct AuditSizeBy<C> {
     pub why: &'static str,
 }
 
+/// `one` seconds shared by `by` workers or threads, for a sweep that splits
+/// (else all on one).
+fn shared_evenly(splits: bool, one: f64, by: usize) -> f64 {
+    if splits {
+        one / by.max(1) as f64
+    } else {
+        one
+    }
+}
+
 /// One experiment of a paper: what a scenario has that is its own. The
 /// [`Adapter`] makes a [`Scenario`] of it.
 pub trait Experiment: Send + Sync + 'static {
@@ -184,12 +194,27 @@ pub trait Experiment: Send + Sync + 'static {
     /// Seconds of the work of the busiest of the page's `workers` workers: by
     /// default the one-worker estimate shared evenly by a sweep that splits.
     fn estimated_worker_seconds(config: &Self::Config, workers: usize, machine: &Machine) -> f64 {
-        let one = Self::estimated_wasm_seconds(config, machine);
-        if Self::ABOUT.splits {
-            one / workers.max(1) as f64
-        } else {
-            one
-        }
+        shared_evenly(
+            Self::ABOUT.splits,
+            Self::estimated_wasm_seconds(config, machine),
+            workers,
+        )
+    }
+    /// Seconds of the busiest of `threads` native threads sharing the sweep
+    /// as `sweep --threads` shares it (each on a core of its own): by default
+    /// the one-thread estimate shared evenly by a sweep that splits.
+    fn estimated_thread_seconds(config: &Self::Config, threads: usize, machine: &Machine) -> f64 {
+        shared_evenly(
+            Self::ABOUT.splits,
+            Self::estimated_seconds(config, machine),
+            threads,
+        )
+    }
+    /// The most memory one of the page's workers holds for its share of the
+    /// sweep (bytes; by default [`super::workers::WORKER_BASE_BYTES`]): what
+    /// bounds the pool's size ([`super::workers::workers_for`]).
+    fn worker_peak_bytes(_config: &Self::Config) -> f64 {
+        super::workers::WORKER_BASE_BYTES
     }
     /// Seconds the page spends on a run of these settings besides the
     /// workers' sweep, on the reference machine: starting the run, merging

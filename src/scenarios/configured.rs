@@ -60,6 +60,11 @@ pub trait Configured: Send + Sync {
     /// The same on `machine` (its factors over the reference machine, as the
     /// CLI's probe measures them: src/cli/machine.rs).
     fn estimated_seconds_on(&self, machine: &Machine) -> f64;
+    /// Seconds `sweep --threads threads` takes on a machine of `cores` cores
+    /// (`machine`'s factors): the busiest thread's share as the sweep shares
+    /// it out, and never less than the one-thread work spread over the cores
+    /// (more threads than cores share them).
+    fn estimated_seconds_on_threads(&self, threads: usize, cores: usize, machine: &Machine) -> f64;
     /// Seconds the sweep takes in one wasm worker on `machine` (the JS
     /// package's `estimated_seconds`): the native estimate times
     /// [`super::WASM_FACTOR`], or, for a scenario whose kinds of work run at
@@ -69,6 +74,11 @@ pub trait Configured: Send + Sync {
     /// `machine` (the page's probe's factors): the busiest worker's share of
     /// the sweep (as the pool splits it) and the page's own work.
     fn estimated_page_seconds(&self, workers: usize, machine: &Machine) -> f64;
+    /// Workers the page's pool runs this sweep on, on a machine of `cores`
+    /// cores and `memory_bytes` of memory (none: not known): every core, as
+    /// far as the cost model's per-worker peak memory allows
+    /// ([`super::workers::workers_for`]).
+    fn workers_for(&self, cores: usize, memory_bytes: Option<f64>) -> usize;
     /// The view of shards' [`super::Run::part`]s merged (part `i` is shard
     /// `i` of `parts.len()`; a sweep that does not split has one part, the
     /// whole): exactly one run's view. The parts are checked against the plan
@@ -226,8 +236,26 @@ impl<E: Experiment> Configured for Configuration<E> {
         E::estimated_seconds(&self.config, machine)
     }
 
+    fn estimated_seconds_on_threads(&self, threads: usize, cores: usize, machine: &Machine) -> f64 {
+        let one = E::estimated_seconds(&self.config, machine);
+        if threads <= 1 {
+            return one;
+        }
+        let busiest = E::estimated_thread_seconds(&self.config, threads, machine);
+        busiest.max(one / threads.min(cores.max(1)) as f64)
+    }
+
     fn estimated_wasm_seconds_on(&self, machine: &Machine) -> f64 {
         E::estimated_wasm_seconds(&self.config, machine)
+    }
+
+    fn workers_for(&self, cores: usize, memory_bytes: Option<f64>) -> usize {
+        super::workers::workers_for(
+            E::ABOUT.splits,
+            E::worker_peak_bytes(&self.config),
+            cores,
+            memory_bytes,
+        )
     }
 
     fn estimated_page_seconds(&self, workers: usize, machine: &Machine) -> f64 {

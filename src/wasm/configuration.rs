@@ -104,6 +104,15 @@ impl Configuration {
             .estimated_page_seconds(workers, &machine_of(machine)?))
     }
 
+    /// Workers the page's pool runs this sweep on, on a machine of `cores`
+    /// cores (`navigator.hardwareConcurrency`) and `memory_bytes` of memory
+    /// (`navigator.deviceMemory` in bytes; none where the browser does not
+    /// say): every core, as far as the cost model's per-worker peak memory
+    /// allows; 1 for a sweep that does not split.
+    pub fn workers_for(&self, cores: usize, memory_bytes: Option<f64>) -> usize {
+        self.inner.workers_for(cores, memory_bytes)
+    }
+
     /// Whether a pool of `workers` workers should share each run's users
     /// (`user_split`) rather than take whole runs (`shard`): the scenario's
     /// cost model decides.

@@ -34,6 +34,20 @@ pub fn estimated_page_seconds(
     configuration(preset, fields)?.estimated_page_seconds(workers, machine)
 }
 
+/// Workers the page's pool runs the sweep of a preset with these settings on,
+/// on a machine of `cores` cores and `memory_bytes` of memory (none: not
+/// known): every core, as far as the cost model's per-worker peak memory
+/// allows; throws like `estimated_seconds` (`Configuration.workers_for`).
+#[wasm_bindgen]
+pub fn workers_for(
+    preset: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
+    cores: usize,
+    memory_bytes: Option<f64>,
+) -> Result<usize, JsError> {
+    Ok(configuration(preset, fields)?.workers_for(cores, memory_bytes))
+}
+
 pub(super) fn machine_of(factors: Option<Vec<f64>>) -> Result<Machine, JsError> {
     match factors.as_deref() {
         Some(&[scalar, dense]) => Ok(Machine { scalar, dense }),

@@ -36,7 +36,9 @@ pub use bench::{bench_names, run_bench};
 pub use cache::{reuse, whole_part};
 pub use configuration::Configuration;
 pub use drawing::{chart_svg, draw_chart};
-pub use machine::{estimated_page_seconds, estimated_seconds, machine_factors, machine_probe};
+pub use machine::{
+    estimated_page_seconds, estimated_seconds, machine_factors, machine_probe, workers_for,
+};
 pub use registry::{
     default_preset, describe_json, find_preset, preset_fields, scenarios, validate_fields,
 };

@@ -100,7 +100,7 @@ test('at load the page warms each worker on its share of the shown settings', as
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(env.server.url);
   await waitStatus(page, ['idle']);
-  const workers = await page.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4)));
+  const workers = await page.evaluate(() => Math.max(1, navigator.hardwareConcurrency || 2));
   // The page warms only for a short run (main.js with edits.js's AUTO_RUN_SECONDS: estimated within AUTO_RUN_SECONDS, 3 s).
   const estimate = Number(await page.getAttribute('#estimate', 'data-seconds'));
   assert.ok(estimate > 0 && estimate <= 3, `the default preset is estimated at ${estimate} s here`);

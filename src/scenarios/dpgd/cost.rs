@@ -21,7 +21,9 @@
 //! about as evenly.
 
 use super::config::DpGdConfig;
-use crate::algorithms::dp_gd_kernel::{factors_by_cholesky, keeps_features, SYMMETRIC_MAX_RUNS};
+use crate::algorithms::dp_gd_kernel::{
+    factors_by_cholesky, keeps_features, FEATURE_BLOCK, SYMMETRIC_MAX_RUNS,
+};
 
 /// Seconds per 10⁹ counted operations of each kind of work.
 #[derive(Clone, Copy, Debug)]
@@ -88,6 +90,29 @@ fn runs(c: &DpGdConfig, p: usize) -> Vec<(usize, bool)> {
         );
     }
     runs
+}
+
+/// The most bytes a worker holds for one width at a time, over the sweep's
+/// widths: on the kernel path K and its factor (2·n² numbers), the feature
+/// blocks kept for the final pass (or two blocks in flight) and a block of
+/// runs' vectors; on the direct path Φ and Φ_test ((n + n_test)·p numbers).
+pub fn width_peak_bytes(c: &DpGdConfig) -> f64 {
+    let (n, n_test) = (c.n as f64, c.n_test as f64);
+    let peak = |p: usize| {
+        let features = (n + n_test) * p as f64;
+        let numbers = if c.uses_kernel(p) {
+            let blocks = if keeps_features(c.n, c.n_test, p) {
+                features
+            } else {
+                2.0 * (n + n_test) * FEATURE_BLOCK as f64
+            };
+            2.0 * n * n + blocks + 12.0 * n * runs(c, p).len() as f64
+        } else {
+            features
+        };
+        8.0 * numbers
+    };
+    c.p_grid.iter().map(|&p| peak(p)).fold(0.0, f64::max)
 }
 
 /// The operations of one width of one seed (the unit a sweep's shards share out).
@@ -172,6 +197,33 @@ pub fn busiest_worker_seconds(c: &DpGdConfig, workers: usize, speeds: &Speeds) -
         load[o] += width_work(c, c.p_grid[g % widths]).seconds(speeds);
     }
     load.into_iter().fold(0.0, f64::max) * PAGE_FACTOR
+}
+
+/// Seconds of the busiest of `threads` native threads (`sweep --threads`,
+/// [`NATIVE`] speeds): the (seed, width) groups shared out longest first, as
+/// the shards take them. Where there are fewer groups than threads, the
+/// threads left idle are lent to the runs (`cores`): the features computed
+/// beside the Gram products and the steps' product in two bands, counted here
+/// as those two kinds at half their time.
+pub fn native_thread_seconds(c: &DpGdConfig, threads: usize) -> f64 {
+    let threads = threads.max(1);
+    let widths = c.p_grid.len();
+    let groups = c.repeats * widths;
+    let weights: Vec<f64> = (0..groups)
+        .map(|g| width_share_weight(c, c.p_grid[g % widths]))
+        .collect();
+    let owner = crate::scenarios::assign_longest_first(&weights, threads);
+    let lent = threads > groups;
+    let mut load = vec![0.0f64; threads];
+    for (g, &o) in owner.iter().enumerate() {
+        let mut w = width_work(c, c.p_grid[g % widths]);
+        if lent {
+            w.features /= 2.0;
+            w.symmetric /= 2.0;
+        }
+        load[o] += w.seconds(&NATIVE);
+    }
+    load.into_iter().fold(0.0, f64::max)
 }
 
 #[cfg(test)]

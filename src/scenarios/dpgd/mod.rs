@@ -194,6 +194,10 @@ impl Experiment for DpGd {
         View::of_charts(charts, privacy_entries(&private, c.n), files, summary(&all))
     }
 
+    fn worker_peak_bytes(config: &DpGdConfig) -> f64 {
+        crate::scenarios::workers::WORKER_BASE_BYTES + cost::width_peak_bytes(config)
+    }
+
     fn estimated_seconds(config: &DpGdConfig, machine: &Machine) -> f64 {
         machine.seconds(0.0, cost::sweep_seconds(config, &cost::NATIVE))
     }
@@ -203,6 +207,10 @@ impl Experiment for DpGd {
             0.0,
             cost::sweep_seconds(config, &cost::WASM) * cost::PAGE_FACTOR,
         )
+    }
+
+    fn estimated_thread_seconds(config: &DpGdConfig, threads: usize, machine: &Machine) -> f64 {
+        machine.seconds(0.0, cost::native_thread_seconds(config, threads))
     }
 
     fn estimated_worker_seconds(config: &DpGdConfig, workers: usize, machine: &Machine) -> f64 {

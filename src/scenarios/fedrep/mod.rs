@@ -221,12 +221,21 @@ impl Experiment for FedRep {
         }
     }
 
+    fn worker_peak_bytes(config: &FedRepConfig) -> f64 {
+        crate::scenarios::workers::WORKER_BASE_BYTES + config.memory_bytes() as f64
+    }
+
     fn estimated_seconds(config: &FedRepConfig, machine: &Machine) -> f64 {
         machine.seconds(cost::sweep_seconds(config), 0.0)
     }
 
     fn estimated_wasm_seconds(config: &FedRepConfig, machine: &Machine) -> f64 {
         machine.seconds(cost::sweep_seconds(config) * cost::PAGE_FACTOR, 0.0)
+    }
+
+    fn estimated_thread_seconds(config: &FedRepConfig, threads: usize, machine: &Machine) -> f64 {
+        let work = cost::busiest_worker_work(config, threads);
+        machine.seconds(work * cost::SECONDS_PER_GFLOP * 1e-9, 0.0)
     }
 
     fn estimated_worker_seconds(config: &FedRepConfig, workers: usize, machine: &Machine) -> f64 {

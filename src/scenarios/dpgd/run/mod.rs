@@ -161,9 +161,6 @@ pub struct DpGdSweep {
     kernel: Option<KernelWidth>,
     rows: Vec<DpGdRow>,
     trace: Vec<DpGdRow>,
-    /// Whether this is the whole sweep (one shard): then the kernel path's
-    /// steps may use a second core.
-    whole: bool,
 }
 
 /// The accountant of a sweep's private runs. It may be slow (bisection): it is
@@ -370,7 +367,6 @@ impl DpGdSweep {
             kernel: None,
             rows: Vec::new(),
             trace: Vec::new(),
-            whole: shard.count == 1,
         })
     }
 

@@ -98,13 +98,16 @@ impl DpGdSweep {
                     }
                 })
                 .collect();
-            // A second core for the steps only when this sweep is the whole
-            // of it: shared out (`sweep --threads 2`, the page's workers, `--shard`)
-            // the other shares keep the other cores busy.
-            self.kernel = Some(
-                KernelWidth::new(inputs, seed, p, self.config.activation, specs)
-                    .steps_on_second_core(self.whole),
-            );
+            // Threads for its features and steps only as `cores` lends them
+            // (a sweep's threads whose shares are done): busy shares keep
+            // their cores.
+            self.kernel = Some(KernelWidth::new(
+                inputs,
+                seed,
+                p,
+                self.config.activation,
+                specs,
+            ));
         }
         let Some(kernel) = self.kernel.as_mut() else {
             return;
