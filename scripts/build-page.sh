@@ -8,6 +8,6 @@ export PATH="$HOME/.cargo/bin:$PATH"
 cargo build --lib --release --target wasm32-unknown-unknown
 mkdir -p www/pkg
 wasm-bindgen --target web --no-typescript --out-dir www/pkg \
-  target/wasm32-unknown-unknown/release/dp_explorer.wasm
+  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/dp_explorer.wasm"
 DESCRIBE_PKG=www/pkg/ node scripts/describe.mjs
 echo "built the page's module into www/pkg/ ($(wc -c < www/pkg/dp_explorer_bg.wasm) bytes of wasm)"
