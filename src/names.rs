@@ -162,3 +162,40 @@ impl Serializer for VariantName {
 
 #[cfg(test)]
 mod tests;
+
+/// `name()` (the serde name) and `Display` (that name, padded as a format's
+/// width asks: the CLI's tables) for an enum whose text is a CSV column's: a
+/// scenario's methods.
+#[macro_export]
+macro_rules! serde_named {
+    ($ty:ty) => {
+        impl $ty {
+            /// The text of the CSV's column: the variant's serde name.
+            pub fn name(self) -> &'static str {
+                $crate::names::serde_name(&self)
+            }
+        }
+
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.pad($crate::names::serde_name(self))
+            }
+        }
+    };
+}
+
+/// Checks that each value's text (its name, its `Display` and its JSON) is
+/// the one stored outputs hold, and that the text reads back as the value.
+#[cfg(test)]
+pub fn assert_texts<T>(pairs: &[(T, &str)])
+where
+    T: Serialize + serde::de::DeserializeOwned + fmt::Display + fmt::Debug + PartialEq,
+{
+    for (value, text) in pairs {
+        assert_eq!(serde_name(value), *text);
+        assert_eq!(value.to_string(), *text);
+        let json = serde_json::to_string(value).unwrap();
+        assert_eq!(json, format!("\"{text}\""));
+        assert_eq!(&serde_json::from_str::<T>(&json).unwrap(), value);
+    }
+}

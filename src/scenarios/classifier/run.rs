@@ -94,12 +94,7 @@ pub enum Method {
     TrueModel,
 }
 
-/// The serde name, padded as a format's width asks (the CLI's table).
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(crate::names::serde_name(self))
-    }
-}
+crate::serde_named!(Method);
 
 /// One result row. Non-applicable numbers are NaN.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -330,24 +325,13 @@ mod tests {
 
     #[test]
     fn method_names_are_the_csv_text_the_stored_outputs_hold() {
-        let all = [
-            Method::JlEm,
-            Method::JlEmCandidates,
-            Method::BestCandidate,
-            Method::LocalOnly,
-            Method::TrueModel,
-        ];
-        let names: Vec<String> = all.iter().map(|m| m.to_string()).collect();
-        assert_eq!(
-            names,
-            [
-                "jl-em",
-                "jl-em-candidates",
-                "best-candidate",
-                "local-only",
-                "true-model"
-            ]
-        );
+        crate::names::assert_texts(&[
+            (Method::JlEm, "jl-em"),
+            (Method::JlEmCandidates, "jl-em-candidates"),
+            (Method::BestCandidate, "best-candidate"),
+            (Method::LocalOnly, "local-only"),
+            (Method::TrueModel, "true-model"),
+        ]);
         assert_eq!(format!("{:<7}|", Method::JlEm), "jl-em  |");
     }
 }

@@ -22,11 +22,6 @@ pub enum Method {
 }
 
 impl Method {
-    /// The text of the CSV's `method` column.
-    pub fn name(self) -> &'static str {
-        crate::names::serde_name(&self)
-    }
-
     /// The name a reader is shown (tables, explain-ε entries).
     pub fn label(self) -> &'static str {
         match self {
@@ -45,12 +40,7 @@ impl Method {
     }
 }
 
-/// The CSV's text (padded as a format's width asks: the CLI's table).
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
-    }
-}
+crate::serde_named!(Method);
 
 /// One result row. Non-applicable numbers are NaN (empty in CSV, null in JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -115,6 +105,13 @@ mod tests {
 
     #[test]
     fn method_names_are_the_csv_text_the_stored_outputs_hold() {
+        crate::names::assert_texts(&[
+            (Method::DpGd, "dp-gd"),
+            (Method::DpGdTrace, "dp-gd-trace"),
+            (Method::Gd, "gd"),
+            (Method::MinNorm, "min-norm"),
+            (Method::Zero, "zero"),
+        ]);
         let all = [
             Method::DpGd,
             Method::DpGdTrace,
@@ -122,14 +119,6 @@ mod tests {
             Method::MinNorm,
             Method::Zero,
         ];
-        let names: Vec<&str> = all.iter().map(|m| m.name()).collect();
-        assert_eq!(names, ["dp-gd", "dp-gd-trace", "gd", "min-norm", "zero"]);
-        for m in all {
-            assert_eq!(format!("{m}"), m.name());
-            let json = serde_json::to_string(&m).unwrap();
-            assert_eq!(json, format!("\"{}\"", m.name()));
-            assert_eq!(serde_json::from_str::<Method>(&json).unwrap(), m);
-        }
         assert_eq!(format!("{:<8}|", Method::Gd), "gd      |");
         let private: Vec<Method> = all.into_iter().filter(|m| m.is_private()).collect();
         assert_eq!(private, [Method::DpGd, Method::DpGdTrace]);

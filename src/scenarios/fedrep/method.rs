@@ -18,11 +18,6 @@ pub enum Method {
 }
 
 impl Method {
-    /// The text of the CSV's `method` column.
-    pub fn name(self) -> &'static str {
-        crate::names::serde_name(&self)
-    }
-
     /// The name a person reads (legends, tables, explain-ε entries).
     pub fn label(self) -> &'static str {
         match self {
@@ -34,12 +29,7 @@ impl Method {
     }
 }
 
-/// The CSV's text (padded as a format's width asks: the CLI's table).
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
-    }
-}
+crate::serde_named!(Method);
 
 #[cfg(test)]
 mod tests {
@@ -47,16 +37,11 @@ mod tests {
 
     #[test]
     fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
-        let all = [
+        crate::names::assert_texts(&[
             (Method::PrivateFedrep, "private-fedrep"),
             (Method::PrivAltmin, "priv-altmin"),
             (Method::Fedrep, "fedrep"),
             (Method::LocalGd, "local-gd"),
-        ];
-        for (m, text) in all {
-            assert_eq!(m.name(), text);
-            let back: Method = serde_json::from_str(&format!("\"{text}\"")).unwrap();
-            assert_eq!(back, m);
-        }
+        ]);
     }
 }

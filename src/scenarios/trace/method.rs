@@ -21,23 +21,13 @@ pub enum Method {
 }
 
 impl Method {
-    /// The text of the CSV's `method` column.
-    pub fn name(self) -> &'static str {
-        crate::names::serde_name(&self)
-    }
-
     /// A whole private run (initialization and descent), which spends at 2δ.
     pub fn is_descent(self) -> bool {
         matches!(self, Method::DpRgrad | Method::DpRgradLstar)
     }
 }
 
-/// The CSV's text (padded as a format's width asks: the CLI's table).
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
-    }
-}
+crate::serde_named!(Method);
 
 #[cfg(test)]
 mod tests {
@@ -45,18 +35,12 @@ mod tests {
 
     #[test]
     fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
-        let all = [
+        crate::names::assert_texts(&[
             (Method::SpectralInit, "spectral-init"),
             (Method::Rgrad, "rgrad"),
             (Method::DpInit, "dp-init"),
             (Method::DpRgrad, "dp-rgrad"),
             (Method::DpRgradLstar, "dp-rgrad-lstar"),
-        ];
-        for (m, text) in all {
-            assert_eq!(m.name(), text);
-            assert_eq!(m.to_string(), text);
-            let back: Method = serde_json::from_str(&format!("\"{text}\"")).unwrap();
-            assert_eq!(back, m);
-        }
+        ]);
     }
 }

@@ -33,19 +33,7 @@ pub enum Method {
     FluteAblation,
 }
 
-impl Method {
-    /// The text of the CSV's `method` column.
-    pub fn name(self) -> &'static str {
-        crate::names::serde_name(&self)
-    }
-}
-
-/// The CSV's text (padded as a format's width asks: the CLI's table).
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
-    }
-}
+crate::serde_named!(Method);
 
 #[cfg(test)]
 mod tests {
@@ -53,7 +41,7 @@ mod tests {
 
     #[test]
     fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
-        let all = [
+        crate::names::assert_texts(&[
             (Method::Flute, "flute"),
             (Method::Fedrep, "fedrep"),
             (Method::FedrepRi, "fedrep-ri"),
@@ -63,11 +51,6 @@ mod tests {
             (Method::DpFlute, "dp-flute"),
             (Method::PrivateFedrep, "private-fedrep"),
             (Method::FluteAblation, "flute-ablation"),
-        ];
-        for (m, text) in all {
-            assert_eq!(m.name(), text);
-            let back: Method = serde_json::from_str(&format!("\"{text}\"")).unwrap();
-            assert_eq!(back, m);
-        }
+        ]);
     }
 }
