@@ -257,19 +257,29 @@ impl Ranged for Ticked {
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, RangedCoordf64>>;
 
-/// The series' bands, each a tinted polygon between its low and high edges.
+/// The series' bands, each a tinted polygon between its low and high edges;
+/// a band of markers (a confidence box) outlined too, and its ends at 0 on a
+/// log axis drawn at the axis's edge (`(x_lo, y_lo)`: a rate whose interval
+/// reaches 0 has its box reach the edge, where a curve's band would lose them).
 fn draw_bands<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     spec: &ChartSpec,
+    (x_lo, y_lo): (f64, f64),
     top: f64,
+    scale: Scale,
 ) -> Result<(), PlotError> {
     for s in &spec.series {
+        let boxed = s.style == LineStyle::Markers;
+        let at = |v: f64, log: bool, edge: f64| match transform(v, log) {
+            None if boxed && log && v == 0.0 => Some(edge),
+            t => t,
+        };
         let band: Vec<(f64, f64, f64)> = s
             .band
             .iter()
             .filter_map(|&(x, lo, hi)| {
-                let (lo, hi) = (transform(lo, spec.log_y)?, transform(hi, spec.log_y)?);
-                Some((transform(x, spec.log_x)?, lo.min(top), hi.min(top)))
+                let (lo, hi) = (at(lo, spec.log_y, y_lo)?, at(hi, spec.log_y, y_lo)?);
+                Some((at(x, spec.log_x, x_lo)?, lo.min(top), hi.min(top)))
             })
             .collect();
         if band.len() < 2 {
@@ -281,9 +291,17 @@ fn draw_bands<DB: DrawingBackend>(
             .chain(band.iter().rev().map(|&(x, _, hi)| (x, hi)))
             .collect();
         let tint = color(s.color).mix(if s.faded { 0.08 } else { 0.18 });
+        let mut closed = outline.clone();
+        closed.push(outline[0]);
         chart
             .draw_series(std::iter::once(Polygon::new(outline, tint.filled())))
             .map_err(err)?;
+        if boxed {
+            let edge = ShapeStyle::from(&series_color(s)).stroke_width(scale.px(1.2));
+            chart
+                .draw_series(std::iter::once(PathElement::new(closed, edge)))
+                .map_err(err)?;
+        }
     }
     Ok(())
 }
@@ -320,7 +338,7 @@ fn draw_lines<DB: DrawingBackend>(
         let pieces = below_top(&pts, top);
         let pts: Vec<(f64, f64)> = pts.into_iter().filter(|p| p.1 <= top).collect();
         match s.style {
-            LineStyle::Solid => {
+            LineStyle::Solid | LineStyle::Markers => {
                 let marker = Marker::of(s);
                 if marker == Marker::Circle {
                     chart
@@ -337,6 +355,15 @@ fn draw_lines<DB: DrawingBackend>(
                         marker.draw(root, at, px(MARKER_RADIUS) as i32, &c)?;
                     }
                 }
+                if s.style == LineStyle::Solid {
+                    for piece in &pieces {
+                        chart
+                            .draw_series(LineSeries::new(piece.clone(), style))
+                            .map_err(err)?;
+                    }
+                }
+            }
+            LineStyle::Line => {
                 for piece in &pieces {
                     chart
                         .draw_series(LineSeries::new(piece.clone(), style))
@@ -730,7 +757,7 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
 
     // Bands first, so that every line stays visible on top of them.
-    draw_bands(&mut chart, spec, y_hi)?;
+    draw_bands(&mut chart, spec, (x_lo, y_lo), y_hi, scale)?;
     draw_lines(root, &mut chart, spec, (x_lo, x_hi), y_hi, scale)?;
     if cut.is_some() {
         draw_peaks(root, &chart, spec, y_hi, scale)?;

@@ -9,11 +9,16 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Three segments (start, end) across a legend sample `width` pixels long
-/// that draw `style`: touching for solid, two dashes, three dots.
+/// that draw `style`: touching for solid (and a line without markers), two
+/// dashes, three dots; none for markers alone.
 pub(crate) fn legend_pieces(style: LineStyle, width: i32) -> [(i32, i32); 3] {
     let at = |f: f64| (f * width as f64).round() as i32;
     match style {
-        LineStyle::Solid => [(0, at(0.34)), (at(0.33), at(0.67)), (at(0.66), width)],
+        LineStyle::Solid | LineStyle::Line => {
+            [(0, at(0.34)), (at(0.33), at(0.67)), (at(0.66), width)]
+        }
+        // No line: three empty pieces (the sample is its marker alone).
+        LineStyle::Markers => [(0, 0), (0, 0), (0, 0)],
         LineStyle::Dashed => [(0, at(0.4)), (at(0.6), width), (at(0.6), width)],
         LineStyle::Dotted => [(0, at(0.1)), (at(0.45), at(0.55)), (at(0.9), width)],
     }
@@ -263,14 +268,17 @@ impl<'a> Legend<'a> {
                     let style = ShapeStyle::from(&c).stroke_width(scale.px(line_width(s)));
                     // Each sample in its line's own style, so a dashed reference or a
                     // dotted guide is not mistaken for a solid curve of the same colour.
-                    for (a, b) in legend_pieces(s.style, sample) {
+                    for (a, b) in legend_pieces(s.style, sample)
+                        .into_iter()
+                        .filter(|(a, b)| a < b)
+                    {
                         root.draw(&PathElement::new(
                             vec![(pad + x + a, y), (pad + x + b, y)],
                             style,
                         ))
                         .map_err(err)?;
                     }
-                    if s.style == LineStyle::Solid {
+                    if matches!(s.style, LineStyle::Solid | LineStyle::Markers) {
                         let r = scale.px(MARKER_RADIUS) as i32;
                         Marker::of(s).draw(root, (pad + x + sample / 2, y), r, &c)?;
                     }

@@ -15,6 +15,13 @@ pub enum LineStyle {
     Dashed,
     /// Dotted line (a theory guide).
     Dotted,
+    /// Solid line without markers: a curve computed at many points (the
+    /// accountant's trade-off curve), not measured at each.
+    Line,
+    /// A marker at each point and no line: points that are not one curve (an
+    /// attack's rates). Its band, if any, is drawn as the box it spans,
+    /// outlined (a confidence box: `(x_lo, y_lo, y_hi)` and `(x_hi, y_lo, y_hi)`).
+    Markers,
 }
 
 /// The first colour index of the pinned runs (this project's extension: the

@@ -181,7 +181,7 @@ pub(crate) fn series_color(s: &Series) -> RGBColor {
 
 /// Line widths at scale 1: measured curves thicker than references and guides.
 pub(crate) fn line_width(s: &Series) -> f64 {
-    if s.style == LineStyle::Solid {
+    if matches!(s.style, LineStyle::Solid | LineStyle::Line) {
         2.2
     } else {
         1.8

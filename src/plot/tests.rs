@@ -652,3 +652,72 @@ fn an_axis_name_too_long_for_its_side_is_shortened_not_clipped() {
         "shortened"
     );
 }
+
+/// The `points` of every element `tag` in an SVG document, as pixel pairs.
+fn svg_points(svg: &str, tag: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split(&format!("<{tag} "))
+        .skip(1)
+        .filter_map(|e| {
+            let rest = &e[e.find("points=\"")? + 8..];
+            let list = &rest[..rest.find('"')?];
+            Some(
+                list.split_whitespace()
+                    .filter_map(|p| {
+                        let (x, y) = p.split_once(',')?;
+                        Some((x.parse().ok()?, y.parse().ok()?))
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn markers_draw_no_line_and_their_band_as_an_outlined_box_reaching_a_log_axis_edge() {
+    // An attack's point with its box, whose FPR interval starts at 0, over a curve drawn as a line.
+    let mut attack = Series::line("attack", vec![(0.01, 0.5)], LineStyle::Markers, 4);
+    attack.band = vec![(0.0, 0.4, 0.6), (0.02, 0.4, 0.6)];
+    let curve: Vec<(f64, f64)> = (1..=100)
+        .map(|i| (i as f64 / 100.0, (i as f64 / 100.0).sqrt()))
+        .collect();
+    let line = Series::line("curve", curve, LineStyle::Line, 0);
+    for log_x in [false, true] {
+        let mut spec = ChartSpec::new("t", "x", "y", vec![line.clone(), attack.clone()]);
+        spec.log_x = log_x;
+        let mut out = String::new();
+        let layout = {
+            let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+            draw_chart(&root, &spec, 1.0).unwrap()
+        };
+        // One marker in the plot and one in the legend: the line has none.
+        assert_eq!(out.matches("<circle").count(), 2, "log x: {log_x}");
+        // The box: a filled rectangle and its closed outline, over the same four corners.
+        let boxes: Vec<Vec<(f64, f64)>> = svg_points(&out, "polygon")
+            .into_iter()
+            .filter(|p| p.len() == 4)
+            .collect();
+        assert_eq!(boxes.len(), 1, "log x: {log_x}");
+        let corners = &boxes[0];
+        let outline = svg_points(&out, "polyline")
+            .into_iter()
+            .find(|p| p.len() == 5 && p[..4] == corners[..] && p[4] == p[0]);
+        assert!(
+            outline.is_some(),
+            "log x: {log_x}: no outline of {corners:?}"
+        );
+        let left = corners.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+        let (px0, _) = layout.to_pixel(0.02, 0.5).unwrap();
+        assert!(left < px0, "log x: {log_x}");
+        if log_x {
+            // FPR 0 has no place on a log axis: the box reaches the plot's left edge.
+            assert!(
+                (left - layout.left as f64).abs() <= 1.0,
+                "{left} vs {}",
+                layout.left
+            );
+        } else {
+            let (zero, _) = layout.to_pixel(0.0, 0.5).unwrap();
+            assert!((left - zero).abs() <= 1.0, "{left} vs {zero}");
+        }
+    }
+}

@@ -146,6 +146,17 @@ pub fn clopper_pearson_upper(k: usize, n: usize, a: f64) -> f64 {
     hi
 }
 
+/// The lower Clopper–Pearson bound of a rate with `k` events in `n` trials at
+/// one-sided level `a`: BetaInv(a; k, n − k + 1) (0 when k = 0), which is one
+/// minus the upper bound of the complementary count (I_p(k, n − k + 1) =
+/// 1 − I_{1−p}(n − k + 1, k)).
+pub fn clopper_pearson_lower(k: usize, n: usize, a: f64) -> f64 {
+    if n == 0 || k == 0 {
+        return 0.0;
+    }
+    1.0 - clopper_pearson_upper(n - k.min(n), n, a)
+}
+
 /// What one threshold of the attack achieves, with its confidence bounds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AttackPoint {

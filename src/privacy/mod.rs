@@ -12,6 +12,7 @@
 //! - [`query`]: ε for σ, σ for ε, ε of a stage list, under every accountant at once;
 //! - [`report`]: what a run spends, under every accountant, in plain words;
 //! - [`risk`]: an attacker's risk (TPR at an FPR) ↔ μ-GDP, and the chance of a privacy loss above ε;
+//! - [`tradeoff`]: a run's trade-off curve and (ε, δ) region sampled for a chart, an attack's Clopper–Pearson boxes;
 //! - [`relation`]: neighbouring datasets and the sensitivity of a clipped mean;
 //! - [`gaussian`]: the Gaussian mechanism itself; [`clipping`]: bounding norms.
 
@@ -29,6 +30,7 @@ pub mod rdp;
 pub mod relation;
 pub mod report;
 pub mod risk;
+pub mod tradeoff;
 pub mod zcdp;
 
 pub use calibration::{calibrate_exact, Calibration};

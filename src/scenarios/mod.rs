@@ -32,6 +32,7 @@ pub mod shards;
 pub mod statement;
 pub mod table;
 pub mod text;
+pub mod tradeoff;
 pub mod workers;
 
 pub use configured::Configured;
