@@ -10,6 +10,7 @@
 // run progresses.
 import { cell, makeTable } from './tables.js';
 import { attackLegend, attackRegion } from './attack-region.js';
+import { TradeoffView } from './tradeoff.js';
 
 /**
  * The audit's attack on the run of reading `a` (the audit row whose ε spent is `a`'s), as points
@@ -68,19 +69,34 @@ function linkFromCharts(root) {
 }
 
 export class ExplainPanel {
-  constructor(root) {
+  /** @param {{ textScale?: () => number }} [o] the charts' text scale (the trade-off chart's) */
+  constructor(root, { textScale = () => 1 } = {}) {
     this.root = root;
     this.key = null;
     linkFromCharts(root);
+    // The trade-off chart of the run at the selected value, before the entries (tradeoff.js).
+    this.tradeoff = new TradeoffView(root, { textScale });
   }
 
   clear(message) {
     this.key = null;
     this.root.replaceChildren(cell('p', message));
+    this.tradeoff.clear();
+  }
+
+  /** A list setting's slider selected `value`: the trade-off chart shows the run at it. */
+  select(name, value) {
+    this.tradeoff.select(name, value);
+  }
+
+  /** Draws the trade-off chart again (a resize, large text). */
+  redraw() {
+    this.tradeoff.redraw();
   }
 
   /** Draws `entries`; `auditRows`: a finished audit's rows, whose attacks the pictures show. */
   show(entries, auditRows = []) {
+    this.tradeoff.show(entries, auditRows);
     // Another audit (other runs, other points) redraws the pictures too.
     const key = JSON.stringify([entries.map((e) => e.summary), auditRows.map((r) => [r.method, r.epsilon_spent, r.runs, r.bounds.points.length])]);
     if (key === this.key) return;

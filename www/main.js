@@ -53,7 +53,7 @@ const page = {
   loadPreset,
 };
 page.form = new SettingsForm($('fields'), state, selectValue);
-page.explain = new ExplainPanel($('privacy-content'));
+page.explain = new ExplainPanel($('privacy-content'), { textScale: page.textScale }); // tradeoff: its chart's text scale
 page.roundView = new RoundView($('privacy-panel'), { largeScale: LARGE_SCALE });
 page.statement = new StatementPanel($('privacy-panel'));
 page.runs = new RunLifecycle(runReports(page));
@@ -86,6 +86,7 @@ function applyMode(name, on) {
 function selectValue(name, value, { committed = false } = {}) {
   state.selected = { name, value };
   if (name === 'epsilons') page.roundView.selectEpsilon(value);
+  page.explain.select(name, value); // tradeoff: the trade-off chart shows the run at the selected value
   // Released (or a key, or a link): the link selects it too (a value added to the list is written by the edit).
   if (committed) page.writeUrl();
   results.markSelected();

@@ -145,6 +145,7 @@ export class ResultsView {
 
   redraw() {
     for (const v of this.views) v.redraw();
+    this.page.explain.redraw(); // tradeoff: the trade-off chart
     if (this.page.audit) this.page.audit.views.forEach((v) => v.redraw());
   }
 

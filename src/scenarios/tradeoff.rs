@@ -173,7 +173,13 @@ pub fn tradeoff_chart(
             "What any attack on {} can reach, and the audit's attack",
             release.who
         ),
-        &["", "FPR", "TPR", "FPR, 95 % interval", "TPR, 95 % interval"],
+        &[
+            "what",
+            "FPR",
+            "TPR",
+            "FPR, 95 % interval",
+            "TPR, 95 % interval",
+        ],
     );
     let mut table_fprs: Vec<f64> = TABLE_FPRS.to_vec();
     table_fprs.extend(&extra);

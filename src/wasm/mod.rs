@@ -14,7 +14,8 @@
 //! `runner.rs` (a sweep driven step by step, its shards and
 //! their merge), `cache.rs` (the page's result cache), `audit.rs`, `machine.rs`
 //! (the machine probe and the time estimates), `round.rs` (one private round in slow motion), `drawing.rs` (charts on a canvas
-//! or as SVG), `bench.rs` and `accounting.rs` (ε and σ for the explain panel).
+//! or as SVG), `bench.rs` and `accounting.rs` (ε and σ for the explain panel),
+//! `statement.rs` (the privacy statement) and `tradeoff.rs` (the trade-off chart of a run).
 //! This file: the TypeScript shapes, the panic hook, and the conversions every
 //! file shares.
 
@@ -29,6 +30,7 @@ mod registry;
 mod round;
 mod runner;
 mod statement;
+mod tradeoff;
 
 pub use accounting::{epsilon_for_sigma, epsilon_for_stages, sigma_for_epsilon};
 pub use audit::{audit_charts, audit_overlay, Auditor};
@@ -44,6 +46,7 @@ pub use registry::{
 };
 pub use round::round_trace;
 pub use runner::{merge, split_by_users, Runner};
+pub use tradeoff::tradeoff_chart;
 
 use crate::scenarios::{self, ConfigError};
 use serde::Serialize;
@@ -140,7 +143,8 @@ export interface AuditRow {
 export interface FoundPreset { scenario: string; preset: string }
 export interface FieldError { field: string; message: string }
 export interface Series {
-  name: string; points: [number, number][]; style: "solid" | "dashed" | "dotted";
+  /** "line": solid without markers; "markers": no line, and its band drawn as the box it spans. */
+  name: string; points: [number, number][]; style: "solid" | "dashed" | "dotted" | "line" | "markers";
   color: number; horizontal?: boolean; band?: [number, number, number][]; faded?: boolean; in_legend?: boolean;
 }
 export interface ChartSpec {
@@ -167,6 +171,8 @@ export interface ExplainEntry {
   /** The accountant's reports of the runs the entry shows, its unit of privacy and n: what the privacy statement is written from. */
   release: { who: string; unit: string; n: number; reports: unknown[] } | null;
 }
+/** The trade-off chart of a run (Explain ε): its spec, the table under it, and what it shows in sentences. */
+export interface TradeoffChart { spec: ChartSpec; table: Table; notes: string[] }
 export interface OutputFile { name: string; text: string }
 /** What a run has to show: charts, one table per chart, explain-ε entries, files (results.csv first). */
 export interface Verdict { id: string; text: string; status: 'held' | 'not-held' | 'undecided'; numbers: string }
