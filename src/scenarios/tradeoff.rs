@@ -57,7 +57,7 @@ struct Guarantee {
     mu_least: Option<f64>,
     /// Only pure ε-DP releases (δ = 0).
     pure_only: bool,
-    /// The names of the pure ε-DP stages (the exponential mechanism).
+    /// The pure ε-DP stages, each "name (mechanism)".
     pure_names: Vec<String>,
     /// Sensitivities that hold only with high probability.
     likely_only: bool,
@@ -83,8 +83,9 @@ impl Guarantee {
         };
         let mut pure_names: Vec<String> = Vec::new();
         for s in reports.iter().flat_map(|p| &p.pure) {
-            if !pure_names.contains(&s.name) {
-                pure_names.push(s.name.clone());
+            let named = format!("{} ({})", s.name, s.mechanism);
+            if !pure_names.contains(&named) {
+                pure_names.push(named);
             }
         }
         Some(Guarantee {
@@ -196,8 +197,8 @@ pub fn tradeoff_chart(
             CURVE,
         ));
         notes.push(format!(
-            "Every membership test on what {} releases (any rule that answers “in” or “out” for one {unit}) has its \
-             (FPR, TPR) on or below the solid curve, TPR ≤ Φ(Φ⁻¹(FPR) + μ) with μ = {}: this run's exact guarantee, \
+            "Every membership test on what {} releases (any rule that answers “in” or “out” for one {unit}'s data, or \
+             which of two values it holds) has its (FPR, TPR) on or below the solid curve, TPR ≤ Φ(Φ⁻¹(FPR) + μ) with μ = {}: this run's exact guarantee, \
              since its Gaussian noise composes to μ-GDP. At FPR = 0.01 that is TPR ≤ {}.",
             release.who,
             fmt_eps(mu),
@@ -253,8 +254,7 @@ pub fn tradeoff_chart(
         ));
     } else if g.pure_only {
         notes.push(format!(
-            "{} releases no Gaussian noise: {} is pure ε-DP (the exponential mechanism), so there is no Gaussian \
-             trade-off curve to draw. Its guarantee is the pure-DP region with ε = {} and δ = 0: every test has \
+            "{} releases no Gaussian noise: {} is pure ε-DP, so there is no Gaussian trade-off curve to draw. Its guarantee is the pure-DP region with ε = {} and δ = 0: every test has \
              {inequalities}, on or below the dashed edge (the shaded area holds every test that beats a coin flip).",
             release.who,
             g.pure_names.join(", "),
@@ -332,8 +332,8 @@ pub fn tradeoff_chart(
             )
         };
         notes.push(format!(
-            "The green point is the risk the noise was calibrated to: an attacker who wrongly accuses a share {} of \
-             outsiders finds a share {} of insiders.{reading}",
+            "The marked point is the risk the noise was calibrated to: an attacker who wrongly accuses a share {} of \
+             outsiders finds at most a share {} of insiders.{reading}",
             fmt_num(t.fpr),
             fmt_num(t.tpr)
         ));
@@ -375,11 +375,18 @@ pub fn tradeoff_chart(
             } else {
                 ""
             };
-            let runs = if b.runs_in == b.runs_out {
+            let mut runs = if b.runs_in == b.runs_out {
                 format!("{} judged runs per side", b.runs_in)
             } else {
                 format!("{} judged runs in, {} out", b.runs_in, b.runs_out)
             };
+            if let (Some(n), Some(of)) = (r.n, r.preset_n) {
+                if n != of {
+                    runs.push_str(&format!(
+                        ", at n = {n} of the preset's {of}: the same ε at δ"
+                    ));
+                }
+            }
             notes.push(format!(
                 "The audit's attack on {} ({runs}): FPR {}, TPR {}, in a box of the 95 % Clopper–Pearson interval \
                  of each rate (both hold with probability at least 90 %); {verdict}.{broken}",
@@ -550,7 +557,7 @@ mod tests {
         );
         // A run noisier than the target: the point lies above the curve, and the note says what the run allows.
         let c = tradeoff_chart(&gaussian(0.681494), &[], Some(risk)).unwrap();
-        let n = c.notes.iter().find(|n| n.contains("green point")).unwrap();
+        let n = c.notes.iter().find(|n| n.contains("marked point")).unwrap();
         assert!(n.contains("allows TPR ≤ 0.05"), "{n}");
     }
 
