@@ -191,7 +191,7 @@ pub fn tradeoff_chart(
     if let Some(mu) = g.mu {
         let points = gaussian_curve(mu, &xs);
         series.push(curve(
-            format!("exact curve of this run, μ = {}", fmt_eps(mu)),
+            format!("exact curve, μ = {}", fmt_eps(mu)),
             points,
             LineStyle::Line,
             CURVE,
@@ -288,7 +288,7 @@ pub fn tradeoff_chart(
         ]);
     }
     series.push(curve(
-        "coin flip, TPR = FPR".into(),
+        "coin flip".into(),
         xs.iter().map(|&x| (x, x)).collect(),
         LineStyle::Dotted,
         COIN,
@@ -358,12 +358,24 @@ pub fn tradeoff_chart(
             let rb = RateBox::of(p, b.runs_in, b.runs_out, b.alpha);
             let color = if r.broken { BROKEN } else { AUDIT };
             series.push(boxed_point(
-                format!("audit's attack on {} (95 % box)", r.method),
+                format!("attack on {} (95 % box)", r.method),
                 &rb,
                 color,
             ));
-            let verdict = if rb.above(|x| g.limit(x)) {
-                format!("its box lies wholly above the {bound_name}, so it refutes the claim at 95 % confidence")
+            let verdict = if rb.above(|x| tpr_bound(g.epsilon, g.delta, x)) {
+                format!(
+                    "its box lies wholly above the dashed edge{}, so it refutes the claim ε = {} at δ = {} at 95 % \
+                     confidence",
+                    if g.mu.is_some() { " and the exact curve" } else { "" },
+                    fmt_eps(g.epsilon),
+                    fmt_num(g.delta)
+                )
+            } else if rb.above(|x| g.limit(x)) {
+                format!(
+                    "its box lies wholly above the exact curve, so it refutes this run's μ-GDP claim (μ = {}) at \
+                     95 % confidence, though not the looser (ε, δ) bound",
+                    fmt_eps(g.mu.unwrap_or(f64::NAN))
+                )
             } else {
                 format!(
                     "its box does not lie wholly above the {bound_name}, so it does not contradict the claim \
@@ -572,7 +584,7 @@ mod tests {
         let mut other = row(&release, 500, 10, false);
         other.epsilon_spent *= 2.0;
         let c = tradeoff_chart(&release, &[honest.clone(), broken, other], None).unwrap();
-        let points = named(&c, "audit's attack");
+        let points = named(&c, "attack on");
         assert_eq!(points.len(), 2);
         let b = RateBox::of(&honest.bounds.points[0], 1000, 1000, 0.05);
         let h = points[0];
@@ -609,6 +621,17 @@ mod tests {
         assert!(
             caught.contains("refutes the claim") && caught.contains("deliberately broken"),
             "{caught}"
+        );
+        // Half the in-runs found at 1 % false positives: above the exact curve, inside the (ε, δ) region.
+        let c2 = tradeoff_chart(&release, &[row(&release, 500, 10, false)], None).unwrap();
+        let n = c2
+            .notes
+            .iter()
+            .find(|n| n.contains("attack on dpgd ("))
+            .unwrap();
+        assert!(
+            n.contains("refutes this run's μ-GDP claim") && n.contains("not the looser"),
+            "{n}"
         );
         assert_eq!(
             c.table
