@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn the_curve_through_the_reference_risks_gives_their_tpr() {
-        // μ = 1.044796 (spec risk.md, computed independently) at FPR 0.01 → TPR 0.10;
+        // μ = 1.044796 = Φ⁻¹(0.99) − Φ⁻¹(0.9) (computed independently) at FPR 0.01 → TPR 0.10;
         // μ = 0.681494 → 0.05; μ = 1.484727 → 0.20 (μ to 6 digits: 1e-6 in TPR).
         for (mu, tpr) in [(1.044796, 0.10), (0.681494, 0.05), (1.484727, 0.20)] {
             let xs = fpr_grid(&[0.01]);

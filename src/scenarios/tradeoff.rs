@@ -121,6 +121,16 @@ impl Guarantee {
     }
 }
 
+/// `x` to four significant digits rounded down (an interval's lower end, shown
+/// no narrower than it is; [`fmt_eps`] rounds its upper end up).
+fn fmt_down(x: f64) -> String {
+    if !(x.is_finite() && x > 0.0) {
+        return fmt_num(x);
+    }
+    let scale = 10f64.powi(3 - x.log10().floor() as i32);
+    fmt_num((x * scale * (1.0 + 1e-12)).floor() / scale)
+}
+
 /// Equal as the accountant's numbers travel (a row's ε spent is the report's).
 fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
@@ -406,7 +416,7 @@ pub fn tradeoff_chart(
                 fmt_num(rb.fpr),
                 fmt_num(rb.tpr),
             ));
-            let interval = |[lo, hi]: [f64; 2]| format!("{} – {}", fmt_num(lo), fmt_num(hi));
+            let interval = |[lo, hi]: [f64; 2]| format!("{} – {}", fmt_down(lo), fmt_eps(hi));
             table.push(vec![
                 format!("audit's attack on {}", r.method),
                 fmt_num(rb.fpr),
@@ -512,7 +522,8 @@ mod tests {
 
     #[test]
     fn the_exact_curve_passes_through_the_reference_risk() {
-        // risk.md: μ = 1.044796 at FPR 0.01 gives TPR 0.10, and ε = 5.136816 at δ = 1e-6.
+        // μ = 1.044796 = Φ⁻¹(0.99) − Φ⁻¹(0.9) gives TPR 0.10 at FPR 0.01, and ε = 5.136816 at δ = 1e-6
+        // (both computed independently, as in privacy::risk's tests).
         let c = tradeoff_chart(&gaussian(1.044796), &[], None).unwrap();
         let exact = named(&c, "exact curve")[0];
         assert_eq!(exact.style, LineStyle::Line);
@@ -641,6 +652,24 @@ mod tests {
                 .count(),
             2
         );
+        // The table shows each interval rounded outwards, never narrower than the box.
+        let honest_row = c
+            .table
+            .rows
+            .iter()
+            .find(|r| r[0] == "audit's attack on dpgd")
+            .unwrap();
+        for (cell, [lo, hi]) in [
+            (&honest_row[3], b.fpr_interval),
+            (&honest_row[4], b.tpr_interval),
+        ] {
+            let (a, z) = cell.split_once(" – ").unwrap();
+            let (a, z): (f64, f64) = (a.parse().unwrap(), z.parse().unwrap());
+            assert!(
+                a <= lo && z >= hi && z - a < hi - lo + 2e-3,
+                "{cell} against [{lo}, {hi}]"
+            );
+        }
     }
 
     #[test]
