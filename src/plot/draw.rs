@@ -337,63 +337,43 @@ fn draw_lines<DB: DrawingBackend>(
         // Cut at the top of a range that leaves a reference's peak out.
         let pieces = below_top(&pts, top);
         let pts: Vec<(f64, f64)> = pts.into_iter().filter(|p| p.1 <= top).collect();
-        match s.style {
-            LineStyle::Solid | LineStyle::Markers => {
-                let marker = Marker::of(s);
-                if marker == Marker::Circle {
-                    chart
-                        .draw_series(
-                            pts.iter()
-                                .map(|&p| Circle::new(p, px(MARKER_RADIUS), c.filled())),
-                        )
-                        .map_err(err)?;
-                } else {
-                    // A pin's own shape, at the pixel of each point.
-                    let area = chart.plotting_area();
-                    for p in &pts {
-                        let at = area.map_coordinate(p);
-                        marker.draw(root, at, px(MARKER_RADIUS) as i32, &c)?;
-                    }
-                }
-                if s.style == LineStyle::Solid {
-                    for piece in &pieces {
-                        chart
-                            .draw_series(LineSeries::new(piece.clone(), style))
-                            .map_err(err)?;
-                    }
+        // Markers first (a solid curve's and markers alone), then the line over them.
+        if matches!(s.style, LineStyle::Solid | LineStyle::Markers) {
+            let marker = Marker::of(s);
+            if marker == Marker::Circle {
+                chart
+                    .draw_series(
+                        pts.iter()
+                            .map(|&p| Circle::new(p, px(MARKER_RADIUS), c.filled())),
+                    )
+                    .map_err(err)?;
+            } else {
+                // A pin's own shape, at the pixel of each point.
+                let area = chart.plotting_area();
+                for p in &pts {
+                    let at = area.map_coordinate(p);
+                    marker.draw(root, at, px(MARKER_RADIUS) as i32, &c)?;
                 }
             }
-            LineStyle::Line => {
-                for piece in &pieces {
-                    chart
-                        .draw_series(LineSeries::new(piece.clone(), style))
-                        .map_err(err)?;
-                }
+        }
+        // (dash, gap) of a dashed or dotted line; none for a solid one.
+        let dashes = match s.style {
+            LineStyle::Markers => continue,
+            LineStyle::Solid | LineStyle::Line => None,
+            LineStyle::Dashed => Some((8.0, 5.0)),
+            LineStyle::Dotted => Some((2.0, 4.0)),
+        };
+        for piece in &pieces {
+            match dashes {
+                None => chart.draw_series(LineSeries::new(piece.clone(), style)),
+                Some((dash, gap)) => chart.draw_series(DashedLineSeries::new(
+                    piece.clone(),
+                    px(dash),
+                    px(gap),
+                    style,
+                )),
             }
-            LineStyle::Dashed => {
-                for piece in &pieces {
-                    chart
-                        .draw_series(DashedLineSeries::new(
-                            piece.clone(),
-                            px(8.0),
-                            px(5.0),
-                            style,
-                        ))
-                        .map_err(err)?;
-                }
-            }
-            LineStyle::Dotted => {
-                for piece in &pieces {
-                    chart
-                        .draw_series(DashedLineSeries::new(
-                            piece.clone(),
-                            px(2.0),
-                            px(4.0),
-                            style,
-                        ))
-                        .map_err(err)?;
-                }
-            }
+            .map_err(err)?;
         }
     }
     Ok(())
