@@ -28,6 +28,9 @@ const INFO = {
   claims: [],
 };
 
+// The list settings that name a run's privacy target: its ε, or the attacker's success it was calibrated to.
+const TARGET_LISTS = ['epsilons', 'risks'];
+
 const same = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 /**
@@ -74,8 +77,9 @@ export class TradeoffView {
     this.key = null;
   }
 
-  /** A list setting's slider selected `value`: the chart shows the run at it. */
+  /** A list setting's slider selected `value`: the chart shows the run at it (the privacy target's list only). */
   select(name, value) {
+    if (!TARGET_LISTS.includes(name)) return;
     this.selected = { name, value };
     this.update();
   }
