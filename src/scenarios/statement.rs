@@ -14,6 +14,7 @@
 //! Privacy", JRSS-B 2022).
 
 use super::explain::ExplainEntry;
+use super::field::target::RISK_NOTE;
 use super::ScenarioInfo;
 use crate::privacy::attacker::delta_reading;
 use crate::privacy::report::{fmt_eps, fmt_num};
@@ -358,6 +359,15 @@ impl Block<'_> {
                     range(at.iter().map(|r| r.epsilon_rdp), fmt_eps),
                     range(at.iter().map(|r| r.epsilon_zcdp), fmt_eps),
                 ));
+            }
+            // A run calibrated to a risk says which (its note's first sentence).
+            if let Some(note) = at[0].notes.iter().find(|n| n.starts_with(RISK_NOTE)) {
+                let first = note.split(". ").next().unwrap_or(note);
+                let first =
+                    first
+                        .trim_end_matches('.')
+                        .replacen(RISK_NOTE, "calibrated to a risk", 1);
+                s.push_str(&format!("; {first}"));
             }
             line(out, s);
         }
