@@ -18,6 +18,7 @@ import { SettingsForm } from './form.js';
 import { ChartView, Pins } from './chart-view.js';
 import { ExplainPanel } from './explain.js';
 import { StatementPanel } from './statement.js';
+import { statementEntry } from './export-statement.js'; // risk change: the statement in the JSON export
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
@@ -678,7 +679,7 @@ $('export-csv').addEventListener('click', () => {
 // The config of the results shown (the form may have changed since), or of the form.
 $('export-json').addEventListener('click', () => {
   const r = lastRun && lastSnapshot ? lastRun : { preset: currentPreset(), fields: form.read() };
-  download('config.json', 'application/json', `${JSON.stringify({ preset: r.preset, ...r.fields }, null, 2)}\n`);
+  download('config.json', 'application/json', `${JSON.stringify({ preset: r.preset, ...r.fields, ...statementEntry() }, null, 2)}\n`); // risk change: + statement
 });
 // The address holds the form's settings; when the results on screen are of others, the link says so.
 wireLinks({

@@ -72,6 +72,25 @@ pub fn of_releases(configured: &dyn super::Configured, releases: &[Release]) -> 
     write(configured.info(), &settings, &releases, None)
 }
 
+/// The statement in one line, for the footer of an exported chart: per
+/// private method its mechanism, neighbouring relation, the ε spent at δ and
+/// the accountant ("Privacy: Private FedRep: Gaussian mechanism, replace-one,
+/// ε = 3.175 to 7.714 at δ = 1e-6, exact GDP accountant").
+pub fn line_of(releases: &[&Release]) -> String {
+    let blocks = group(releases);
+    if blocks.is_empty() {
+        return "Privacy: no private release (nothing shown carries a differential privacy guarantee)".into();
+    }
+    let parts: Vec<String> = blocks.iter().map(Block::line).collect();
+    format!("Privacy: {}", parts.join("; "))
+}
+
+/// [`line_of`] the releases of a view's explain entries.
+pub fn line_of_view(entries: &[ExplainEntry]) -> String {
+    let releases: Vec<&Release> = entries.iter().filter_map(|e| e.release.as_ref()).collect();
+    line_of(&releases)
+}
+
 /// The statement text: `audited`, when the releases are an audit's, says so
 /// (and whether its runs are deliberately broken).
 pub fn write(
@@ -227,6 +246,29 @@ fn range(values: impl Iterator<Item = f64>, fmt: fn(f64) -> String) -> String {
 }
 
 impl Block<'_> {
+    /// The block in a few words: mechanism, relation, ε spent at δ, accountant.
+    fn line(&self) -> String {
+        let p = self.runs[0];
+        let (gaussian, pure) = (!p.stages.is_empty(), !p.pure.is_empty());
+        let mechanism = match (gaussian, pure) {
+            (true, false) => "Gaussian mechanism",
+            (false, true) => "exponential mechanism",
+            _ => "Gaussian and exponential mechanisms",
+        };
+        let spent = range(self.runs.iter().map(|r| r.epsilon_exact), fmt_eps);
+        let accountant = match (gaussian, pure) {
+            (true, false) => "exact GDP accountant",
+            (false, true) => "pure ε-DP composition",
+            _ => "exact GDP and basic composition",
+        };
+        format!(
+            "{}: {mechanism}, {}, ε = {spent} at δ = {}, {accountant}",
+            self.title,
+            p.relation.name(),
+            fmt_num(p.delta)
+        )
+    }
+
     fn write(&self, out: &mut String) {
         let p = self.runs[0];
         let (unit, units) = (self.unit, plural(self.unit));
@@ -459,5 +501,24 @@ mod tests {
             page.contains("Neighbouring relation: replace-one"),
             "{page}"
         );
+        // The one-line form names the same mechanism, relation, δ and accountant.
+        let line = line_of_view(&view.privacy);
+        let spent = view
+            .privacy
+            .iter()
+            .find_map(|e| e.release.as_ref())
+            .unwrap()
+            .reports[0]
+            .epsilon_exact;
+        for part in [
+            "Gaussian mechanism",
+            "replace-one",
+            "at δ = 0.0001",
+            "exact GDP accountant",
+            &fmt_eps(spent),
+        ] {
+            assert!(line.contains(part), "{line} lacks {part}");
+        }
+        assert!(!line.contains('\n'));
     }
 }
