@@ -6,6 +6,8 @@
 // the setting's name (also its URL key and the CLI's --set key), and each has
 // an error slot `${name}-error` that validation fills.
 
+import { addTargetSwitch, risksDrive } from './target-switch.js';
+
 const INPUT_MODE = {
   integer: 'numeric',
   seed: 'numeric',
@@ -268,6 +270,7 @@ export class SettingsForm {
       this.more = details;
     }
     this.root.replaceChildren(...nodes);
+    this.syncTarget = addTargetSwitch(this.root);
   }
 
   /** Opens "More settings" if setting `name` is folded there (true if it is). */
@@ -311,13 +314,18 @@ export class SettingsForm {
     return f && f.name;
   }
 
-  /** { name: text } of every setting. */
+  /**
+   * { name: text } of every setting. A privacy target given as risks derives the ε list
+   * (Rust's field/target.rs: an ε list beside risks must be the one they imply), so then the
+   * form sends the risks and not the ε list it shows.
+   */
   read() {
     const out = {};
     for (const name of this.names) {
       const el = document.getElementById(name);
       if (el) out[name] = el.value;
     }
+    if (risksDrive(out)) delete out.epsilons;
     return out;
   }
 
@@ -337,6 +345,7 @@ export class SettingsForm {
       el.value = value;
       if (el.syncSlider) el.syncSlider();
     }
+    if (this.syncTarget) this.syncTarget();
   }
 
   /** The label a person reads for setting `name` (the name itself if it has none). */

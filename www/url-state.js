@@ -11,7 +11,7 @@ export function writeSettingsUrl({ preset, form, selected }) {
   const params = new URLSearchParams();
   params.set('preset', preset);
   const fields = form.read();
-  for (const name of form.names) params.set(name, fields[name]);
+  for (const name of form.names) if (fields[name] !== undefined) params.set(name, fields[name]);
   // The ε the slider selected (marked on the charts, read out under the slider): a copied link selects it too.
   if (selected && form.names.includes(selected.name)) params.set(`${selected.name}${SELECTED_SUFFIX}`, String(selected.value));
   if (document.getElementById('large-text').checked) params.set('large', '1');

@@ -224,6 +224,7 @@ pub fn risks<C: 'static>(
         .label("attacker's success (TPR)")
         .help("instead of ε: the attacker's true-positive rate at the false-positive rate below, e.g. 0.05,0.2 (none = the ε values drive)")
         .group(common::PRIVACY)
+        .essential()
         .range(Interval::open(0.0, 1.0))
         .item("risk")
         .distinct()
@@ -235,6 +236,7 @@ pub fn risk_fpr<C: 'static>(get: fn(&C) -> &f64, get_mut: fn(&mut C) -> &mut f64
         .label("attacker's false-positive rate")
         .help("the share of outsiders the attacker may wrongly accuse (with risks)")
         .group(common::PRIVACY)
+        .essential()
         .range(Interval::open(0.0, 1.0))
 }
 
