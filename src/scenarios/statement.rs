@@ -513,7 +513,7 @@ mod tests {
         for part in [
             "Gaussian mechanism",
             "replace-one",
-            "at δ = 0.0001",
+            &format!("at δ = {}", fmt_num(1e-4)),
             "exact GDP accountant",
             &fmt_eps(spent),
         ] {
