@@ -245,6 +245,7 @@ fn private_params(p: usize) -> DpGdParams {
     let sigma = prop32(&SigmaQuery {
         calibration: Default::default(),
         epsilon: 2.0,
+        risk_mu: None,
         delta: 1.0 / N as f64,
         steps,
         eta,

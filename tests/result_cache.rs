@@ -71,18 +71,18 @@ fn cached(
     (kept, serde_json::to_string(&view).unwrap(), whole)
 }
 
-#[test]
-fn appending_an_epsilon_keeps_every_earlier_run_and_equals_a_full_rerun() {
-    let old = settings("1,4");
-    let (_, old_whole) = full(&old);
-    let new = settings("1,4,2");
-    let (kept, view, whole) = cached(&old, &old_whole, &new, 2);
+/// The sweep of `new` (two ε's or risks of `old`, a third appended) after
+/// `old`'s: it keeps every earlier run and equals a full re-run. Returns the
+/// kept jobs, `new`'s whole part and `old`'s.
+fn appending_keeps(old: &[(&str, &str)], new: &[(&str, &str)]) -> (Vec<usize>, Vec<u8>, Vec<u8>) {
+    let (_, old_whole) = full(old);
+    let (kept, view, whole) = cached(old, &old_whole, new, 2);
     // Per seed: FedRep, local GD, Private FedRep ×3, Priv-AltMin ×3 (jobs 0–7, 8–15);
     // new: Private FedRep and Priv-AltMin at the third ε of each seed.
     let new_jobs = [4, 7, 12, 15];
     let expected: Vec<usize> = (0..16).filter(|j| !new_jobs.contains(j)).collect();
     assert_eq!(kept.jobs, expected);
-    let (full_view, full_whole) = full(&new);
+    let (full_view, full_whole) = full(new);
     assert!(
         view == full_view,
         "the cached sweep's view differs from a full re-run's"
@@ -91,6 +91,13 @@ fn appending_an_epsilon_keeps_every_earlier_run_and_equals_a_full_rerun() {
         whole, full_whole,
         "the cached sweep's results differ from a full re-run's"
     );
+    (expected, whole, old_whole)
+}
+
+#[test]
+fn appending_an_epsilon_keeps_every_earlier_run_and_equals_a_full_rerun() {
+    let new = settings("1,4,2");
+    let (expected, whole, _) = appending_keeps(&settings("1,4"), &new);
 
     // The slider moved again: its value replaces the one it appended (same place, other ε):
     // that place's runs are new, the rest kept; one worker this time.
@@ -170,4 +177,30 @@ fn a_scenario_without_job_keys_keeps_nothing() {
     let other = scenarios::configure(PRESET, BASE).unwrap();
     let kept = other.reuse(old.as_ref(), &whole).unwrap();
     assert!(kept.jobs.is_empty());
+}
+
+/// Risks as the target: appending a risk keeps every earlier run, exactly as
+/// appending an ε does; an ε run of the same ε (the bits a risk implies) is
+/// not a risk's run (its σ comes from another μ computation).
+#[test]
+fn appending_a_risk_keeps_every_earlier_run_and_equals_a_full_rerun() {
+    let risks = |list: &'static str| {
+        let mut pairs = BASE.to_vec();
+        pairs.push(("risks", list));
+        pairs
+    };
+    let old = risks("0.05,0.2");
+    let (_, _, old_whole) = appending_keeps(&old, &risks("0.05,0.2,0.1"));
+    // The same ε list given as ε: only the non-private references are kept.
+    let derived = configured(&old)
+        .settings()
+        .into_iter()
+        .find(|(k, _)| *k == "epsilons")
+        .unwrap()
+        .1;
+    let as_epsilons = settings(Box::leak(derived.into_boxed_str()));
+    let kept = configured(&as_epsilons)
+        .reuse(configured(&old).as_ref(), &old_whole)
+        .unwrap();
+    assert_eq!(kept.jobs, vec![0, 1, 6, 7]);
 }

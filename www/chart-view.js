@@ -9,6 +9,7 @@ import { describeDrawn } from './chart-contract.js';
 import { fmt, shortLabel } from './format.js';
 import { fillTable, collapseLong } from './tables.js';
 import { download, downloadBlob } from './download.js';
+import { pngWithFooter, svgFooter } from './export-statement.js'; // risk change: the statement's footer line
 import { claimsList, showClaims } from './claims.js';
 import { nearestPoint, pointAfterKey } from './chart-keys.js';
 import { chartScale } from './chart-scale.js';
@@ -373,16 +374,16 @@ export class ChartView {
   /** The canvas as drawn (device pixels), without the ring. */
   exportPng() {
     this.clearHighlight();
-    this.canvas.toBlob((blob) => {
+    pngWithFooter(this.canvas, (blob) => { // risk change: with the statement's footer line
       if (!blob) return;
       downloadBlob(`${this.id}.png`, blob);
       if (this.focus !== null && document.activeElement === this.canvas) this.highlight(this.focus, false);
-    }, 'image/png');
+    });
   }
 
   /** The same chart drawn as SVG by the same Rust code. */
   exportSvg() {
     if (!this.spec) return;
-    download(`${this.id}.svg`, 'image/svg+xml', chart_svg(this.shownSpec(this.spec), 900, 560));
+    download(`${this.id}.svg`, 'image/svg+xml', chart_svg(this.shownSpec(this.spec), 900, 560, svgFooter())); // risk change: footer line
   }
 }

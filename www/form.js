@@ -7,6 +7,7 @@
 // an error slot `${name}-error` that validation fills.
 
 import { sliderFor } from './slider.js';
+import { addTargetSwitch, risksDrive } from './target-switch.js';
 
 const INPUT_MODE = {
   integer: 'numeric',
@@ -144,6 +145,7 @@ export class SettingsForm {
       this.more = details;
     }
     this.root.replaceChildren(...nodes);
+    this.syncTarget = addTargetSwitch(this.root);
   }
 
   /** Opens "More settings" if setting `name` is folded there (true if it is). */
@@ -187,9 +189,15 @@ export class SettingsForm {
     return f && f.name;
   }
 
-  /** { name: text } of every setting (a copy of the page state's). */
+  /**
+   * { name: text } of every setting (a copy of the page state's). A privacy target given as risks
+   * derives the ε list (Rust's field/target.rs: an ε list beside risks must be the one they imply),
+   * so then the form sends the risks and not the ε list it shows.
+   */
   read() {
-    return { ...this.state.fields };
+    const out = { ...this.state.fields };
+    if (risksDrive(out)) delete out.epsilons;
+    return out;
   }
 
   /** Sets values from [[name, text], …]. A value a menu does not offer (e.g.
@@ -209,6 +217,7 @@ export class SettingsForm {
       this.state.fields[name] = String(value);
       if (el.syncSlider) el.syncSlider();
     }
+    if (this.syncTarget) this.syncTarget();
   }
 
   /** The label a person reads for setting `name` (the name itself if it has none). */

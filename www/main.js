@@ -19,6 +19,7 @@ import { SettingsForm } from './form.js';
 import { Pins } from './pins.js';
 import { ExplainPanel } from './explain.js';
 import { StatementPanel } from './statement.js';
+import { statementEntry } from './export-statement.js'; // risk change: the statement in the JSON export
 import { download } from './download.js';
 import { AuditPanel } from './audit.js';
 import { RoundView } from './round-view.js';
@@ -142,7 +143,7 @@ $('export-csv').addEventListener('click', () => {
 // The config of the results shown (the form may have changed since), or of the form.
 $('export-json').addEventListener('click', () => {
   const r = runs.run && runs.snapshot ? runs.run : state.settings();
-  download('config.json', 'application/json', `${JSON.stringify({ preset: r.preset, ...r.fields }, null, 2)}\n`);
+  download('config.json', 'application/json', `${JSON.stringify({ preset: r.preset, ...r.fields, ...statementEntry() }, null, 2)}\n`); // risk change: + statement
 });
 // The address holds the form's settings; when the results on screen are of others, the link says so.
 wireLinks({

@@ -5,8 +5,9 @@
 // CLI's privacy-statement.txt for the same settings), written from the
 // finished run's explain entries; this module only places it and offers it as
 // a file.
-import { privacy_statement, privacy_statement_file_name } from './pkg/dp_explorer.js';
+import { privacy_statement, privacy_statement_file_name, privacy_statement_line } from './pkg/dp_explorer.js';
 import { download } from './download.js';
+import { setShownStatement } from './export-statement.js';
 
 const WAITING = 'Run a sweep: its privacy statement appears here once it is finished.';
 
@@ -52,6 +53,7 @@ export class StatementPanel {
   }
 
   clear(message = WAITING) {
+    setShownStatement(null, null);
     this.text = null;
     this.key = null;
     this.pre.style.color = '';
@@ -65,7 +67,10 @@ export class StatementPanel {
    */
   show(run, snap) {
     if (!run || !snap.finished) {
-      // The previous run's statement stays, faded, until this run's is in.
+      // The previous run's statement stays, faded, until this run's is in;
+      // the exports carry none meanwhile (it is not this run's).
+      setShownStatement(null, null);
+      this.key = null;
       this.pre.style.color = this.text !== null ? 'var(--muted)' : '';
       if (this.text === null) this.pre.textContent = WAITING;
       return;
@@ -77,7 +82,9 @@ export class StatementPanel {
     try {
       this.text = privacy_statement(run.preset, run.fields, snap.privacy);
       this.pre.textContent = this.text;
+      setShownStatement(this.text, privacy_statement_line(snap.privacy));
     } catch (e) {
+      setShownStatement(null, null);
       this.text = null;
       this.pre.textContent = `No statement for these settings: ${e.message}`;
     }

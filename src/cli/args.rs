@@ -74,6 +74,9 @@ fn read_config_file(path: &Path) -> Result<String, CliError> {
     Ok(text.trim_start_matches('\u{feff}').to_string())
 }
 
+/// The key of the privacy statement in the page's JSON export (skipped on input).
+pub const STATEMENT_KEY: &str = "privacy_statement";
+
 /// The preset, then the --config file's settings, --set, and --seed, as
 /// (key, text) pairs.
 pub fn preset_and_pairs(
@@ -98,6 +101,11 @@ pub fn preset_and_pairs(
                     .join(","),
                 other => other.to_string(),
             };
+            // The page's JSON export holds the run's privacy statement beside
+            // its settings: a record of the run, not a setting.
+            if k == STATEMENT_KEY {
+                continue;
+            }
             if k == "preset" {
                 match &preset {
                     None => preset = Some(text),

@@ -134,7 +134,7 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         let path = write_file(
             &args.out,
             &format!("{}.svg", chart.id),
-            svg(spec)?.as_bytes(),
+            svg(spec, None)?.as_bytes(),
         )?;
         out.push_str(&format!("wrote {}\n", path.display()));
     }

@@ -3,7 +3,7 @@
 //! other command.
 
 use super::errors::{CliError, FileAction};
-use crate::plot::chart_svg;
+use crate::plot::chart_svg_with_footer;
 use crate::scenarios::{self, ScenarioInfo, View};
 use std::path::{Path, PathBuf};
 
@@ -18,9 +18,10 @@ pub fn create_dir(dir: &Path) -> Result<(), CliError> {
     std::fs::create_dir_all(dir).map_err(|e| CliError::io(FileAction::Create, dir, e))
 }
 
-/// A chart as SVG, at the size every written chart has.
-pub fn svg(spec: &crate::plot::ChartSpec) -> Result<String, CliError> {
-    chart_svg(spec, 800, 500).map_err(|e| CliError::Internal(e.to_string()))
+/// A chart as SVG, at the size every written chart has, with `footer` (the
+/// run's privacy statement in one line) under it.
+pub fn svg(spec: &crate::plot::ChartSpec, footer: Option<&str>) -> Result<String, CliError> {
+    chart_svg_with_footer(spec, 800, 500, footer).map_err(|e| CliError::Internal(e.to_string()))
 }
 
 /// Writes a view's files, its privacy statement and one SVG per chart (named
@@ -40,8 +41,9 @@ pub fn write_view(dir: &Path, info: &ScenarioInfo, view: &View) -> Result<Vec<Pa
         scenarios::statement::FILE_NAME,
         statement.as_bytes(),
     )?);
+    let footer = scenarios::statement::line_of_view(&view.privacy);
     for (spec, chart) in view.charts.iter().zip(info.charts) {
-        let svg = svg(spec)?;
+        let svg = svg(spec, Some(&footer))?;
         written.push(write_file(
             dir,
             &format!("{}.svg", chart.id),

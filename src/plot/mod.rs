@@ -3,6 +3,7 @@
 //! [`draw_chart`] renders any of them.
 
 pub mod draw;
+mod footer;
 mod legend;
 pub mod spec;
 mod style;
@@ -10,6 +11,7 @@ mod style;
 mod tests;
 
 pub use draw::{chart_svg, draw_chart, PlotError};
+pub use footer::chart_svg_with_footer;
 pub use spec::{
     mean_points, readable_points, spread_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint,
     Series, PIN_COLOR_BASE,

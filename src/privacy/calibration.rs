@@ -37,7 +37,21 @@ pub fn calibrate_exact(
     delta: f64,
     stages: &[(u64, f64, f64)],
 ) -> Result<Vec<f64>, AccountingError> {
-    let mu = mu_for_epsilon(epsilon, delta)?;
+    calibrate_mu(mu_for_epsilon(epsilon, delta)?, stages)
+}
+
+/// Split a total μ (of a μ-GDP target: a risk, [`super::risk::Risk::mu`], or
+/// the μ of an (ε, δ) target) across Gaussian stages exactly, as
+/// [`calibrate_exact`] does: stage j gets share_j of μ², so its σ is
+/// sensitivity_j·√(steps_j)/(μ·√share_j).
+pub fn calibrate_mu(mu: f64, stages: &[(u64, f64, f64)]) -> Result<Vec<f64>, AccountingError> {
+    // μ = 0 (no privacy loss at all) would need infinite noise.
+    if super::gdp::check_mu(mu)? == 0.0 {
+        return Err(AccountingError::Mu {
+            value: mu,
+            max: super::error::MAX_MU,
+        });
+    }
     if stages.is_empty() {
         return Err(AccountingError::NoStages);
     }

@@ -141,7 +141,7 @@ pub fn delta_for_epsilon(mu: f64, epsilon: f64) -> f64 {
     }
 }
 
-fn check_mu(mu: f64) -> Result<f64, AccountingError> {
+pub(crate) fn check_mu(mu: f64) -> Result<f64, AccountingError> {
     if mu.is_finite() && (0.0..=MAX_MU).contains(&mu) {
         Ok(mu)
     } else {

@@ -33,7 +33,7 @@ pub mod risk;
 pub mod tradeoff;
 pub mod zcdp;
 
-pub use calibration::{calibrate_exact, Calibration};
+pub use calibration::{calibrate_exact, calibrate_mu, Calibration};
 pub use error::AccountingError;
 pub use event::{GaussianStage, PrivacyEvent};
 pub use relation::Relation;

@@ -189,6 +189,11 @@ impl PrivacyReport {
         self.notes.push(note.into());
     }
 
+    /// Adds each of `notes` (none: nothing).
+    pub fn add_notes<S: Into<String>>(&mut self, notes: impl IntoIterator<Item = S>) {
+        self.notes.extend(notes.into_iter().map(Into::into));
+    }
+
     /// μ of the whole run: √(Σ μ_j²).
     pub fn mu_total(&self) -> f64 {
         self.stages

@@ -14,12 +14,13 @@
 use super::audit::{AuditOptions, AuditTargets};
 use super::claims::Claim;
 use super::configured::{Configuration, Configured};
+use super::field::target::with_risk_columns;
 use super::field::{Checked, Config};
 use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
     ChartInfo, ConfigError, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
-    ScenarioInfo, View, WASM_FACTOR,
+    ScenarioInfo, View, RESULTS, WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
@@ -463,6 +464,11 @@ impl<E: Experiment> Run for SweepRun<E> {
 /// the config's settings for the claims' scopes.
 pub(super) fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
     let mut view = in_x_order(E::view(config, part));
+    if let Some(target) = config.risk_target() {
+        for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
+            file.text = with_risk_columns(&file.text, &target);
+        }
+    }
     view.settings = config.to_fields();
     view
 }

@@ -17,6 +17,7 @@
 
 pub mod common;
 pub mod rules;
+pub mod target;
 mod value;
 
 use value::count;
@@ -400,16 +401,25 @@ pub trait Config: Clone + Sized + 'static {
     /// to be sane first skips while it is reported.
     fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError>;
 
+    /// The privacy target, for a scenario whose target ε may be given as
+    /// attack risks instead ([`target`]); None: ε only.
+    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
+        None
+    }
+
     /// Every problem of a parsed config, each naming its field: every
-    /// field's rules, then the cross-field checks.
+    /// field's rules, the privacy target given as risks, then the cross-field
+    /// checks (an error at the ε list that risks imply is named at `risks`).
     fn validate_all(&self) -> Vec<ConfigError> {
         let mut errors: Vec<ConfigError> = Self::fields()
             .iter()
             .filter_map(|f| f.check(self))
             .collect();
+        let risks = target::check(self, &errors);
+        errors.extend(risks);
         let cross = self.cross_checks(&errors);
         errors.extend(cross);
-        errors
+        target::name_the_risks(self, errors)
     }
 
     /// The first problem, if any.
@@ -466,7 +476,9 @@ pub trait Config: Clone + Sized + 'static {
         let mut unknown: Vec<ConfigError> = Vec::new();
         let mut unknown_count = 0usize;
         let mut dropped = 0usize;
+        let mut epsilons_given = false;
         for (k, v) in pairs {
+            epsilons_given |= Self::field(k).is_some_and(|f| f.name == common::EPSILONS);
             match config.apply_field(k, v) {
                 Ok(()) => {}
                 Err(e @ ConfigError::UnknownField { .. }) => {
@@ -509,6 +521,7 @@ pub trait Config: Clone + Sized + 'static {
                 format!("and {dropped} more problems with the settings given"),
             ));
         }
+        errors.extend(target::settle(&mut config, epsilons_given));
         let unparsed: Vec<String> = errors.iter().map(|e| e.field().to_string()).collect();
         match Checked::new(config) {
             Ok(checked) if errors.is_empty() => Ok(checked),

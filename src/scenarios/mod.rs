@@ -144,6 +144,9 @@ pub struct ScenarioInfo {
 /// wasm/native, 0.85–1.22 (docs/performance.md), rounded up.
 pub const WASM_FACTOR: f64 = 1.3;
 
+/// The name of a sweep's results file.
+pub const RESULTS: &str = "results.csv";
+
 /// One output file of a run (the CLI writes it; the page exports the first).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OutputFile {
@@ -155,7 +158,7 @@ impl OutputFile {
     /// `results.csv`: a sweep's rows, the first file of every view.
     pub fn results(text: String) -> Self {
         OutputFile {
-            name: "results.csv",
+            name: RESULTS,
             text,
         }
     }

@@ -14,6 +14,7 @@
 //! Privacy", JRSS-B 2022).
 
 use super::explain::ExplainEntry;
+use super::field::target::RISK_NOTE;
 use super::ScenarioInfo;
 use crate::privacy::attacker::delta_reading;
 use crate::privacy::report::{fmt_eps, fmt_num};
@@ -69,6 +70,25 @@ pub fn of_releases(configured: &dyn super::Configured, releases: &[Release]) -> 
     let settings = configured.settings();
     let releases: Vec<&Release> = releases.iter().collect();
     write(configured.info(), &settings, &releases, None)
+}
+
+/// The statement in one line, for the footer of an exported chart: per
+/// private method its mechanism, neighbouring relation, the ε spent at δ and
+/// the accountant ("Privacy: Private FedRep: Gaussian mechanism, replace-one,
+/// ε = 3.175 to 7.714 at δ = 1e-6, exact GDP accountant").
+pub fn line_of(releases: &[&Release]) -> String {
+    let blocks = group(releases);
+    if blocks.is_empty() {
+        return "Privacy: no private release (nothing shown carries a differential privacy guarantee)".into();
+    }
+    let parts: Vec<String> = blocks.iter().map(Block::line).collect();
+    format!("Privacy: {}", parts.join("; "))
+}
+
+/// [`line_of`] the releases of a view's explain entries.
+pub fn line_of_view(entries: &[ExplainEntry]) -> String {
+    let releases: Vec<&Release> = entries.iter().filter_map(|e| e.release.as_ref()).collect();
+    line_of(&releases)
 }
 
 /// The statement text: `audited`, when the releases are an audit's, says so
@@ -226,6 +246,29 @@ fn range(values: impl Iterator<Item = f64>, fmt: fn(f64) -> String) -> String {
 }
 
 impl Block<'_> {
+    /// The block in a few words: mechanism, relation, ε spent at δ, accountant.
+    fn line(&self) -> String {
+        let p = self.runs[0];
+        let (gaussian, pure) = (!p.stages.is_empty(), !p.pure.is_empty());
+        let mechanism = match (gaussian, pure) {
+            (true, false) => "Gaussian mechanism",
+            (false, true) => "exponential mechanism",
+            _ => "Gaussian and exponential mechanisms",
+        };
+        let spent = range(self.runs.iter().map(|r| r.epsilon_exact), fmt_eps);
+        let accountant = match (gaussian, pure) {
+            (true, false) => "exact GDP accountant",
+            (false, true) => "pure ε-DP composition",
+            _ => "exact GDP and basic composition",
+        };
+        format!(
+            "{}: {mechanism}, {}, ε = {spent} at δ = {}, {accountant}",
+            self.title,
+            p.relation.name(),
+            fmt_num(p.delta)
+        )
+    }
+
     fn write(&self, out: &mut String) {
         let p = self.runs[0];
         let (unit, units) = (self.unit, plural(self.unit));
@@ -359,6 +402,15 @@ impl Block<'_> {
                     range(at.iter().map(|r| r.epsilon_zcdp), fmt_eps),
                 ));
             }
+            // A run calibrated to a risk says which (its note's first sentence).
+            if let Some(note) = at[0].notes.iter().find(|n| n.starts_with(RISK_NOTE)) {
+                let first = note.split(". ").next().unwrap_or(note);
+                let first =
+                    first
+                        .trim_end_matches('.')
+                        .replacen(RISK_NOTE, "calibrated to a risk", 1);
+                s.push_str(&format!("; {first}"));
+            }
             line(out, s);
         }
         line(
@@ -449,5 +501,24 @@ mod tests {
             page.contains("Neighbouring relation: replace-one"),
             "{page}"
         );
+        // The one-line form names the same mechanism, relation, δ and accountant.
+        let line = line_of_view(&view.privacy);
+        let spent = view
+            .privacy
+            .iter()
+            .find_map(|e| e.release.as_ref())
+            .unwrap()
+            .reports[0]
+            .epsilon_exact;
+        for part in [
+            "Gaussian mechanism",
+            "replace-one",
+            &format!("at δ = {}", fmt_num(1e-4)),
+            "exact GDP accountant",
+            &fmt_eps(spent),
+        ] {
+            assert!(line.contains(part), "{line} lacks {part}");
+        }
+        assert!(!line.contains('\n'));
     }
 }

@@ -47,7 +47,9 @@ pub fn chart_svg(
     #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
     width: u32,
     height: u32,
+    footer: Option<String>,
 ) -> Result<String, JsError> {
     let spec = spec_from_js(spec)?;
-    plot::chart_svg(&spec, width, height).map_err(|e| JsError::new(&e.to_string()))
+    plot::chart_svg_with_footer(&spec, width, height, footer.as_deref())
+        .map_err(|e| JsError::new(&e.to_string()))
 }

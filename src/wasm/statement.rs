@@ -27,15 +27,30 @@ pub fn privacy_statement(
 ) -> Result<String, JsError> {
     let preset = preset_or_default(preset);
     let fields = fields_from_js(fields)?;
+    let releases = releases_of(entries)?;
+    let configured = crate::scenarios::configure(&preset, &pairs(&fields))
+        .map_err(|errors| super::errors_to_js(&errors))?;
+    Ok(statement::of_releases(configured.as_ref(), &releases))
+}
+
+/// The privacy statement of the same run in one line (mechanism, relation, ε
+/// spent at δ, accountant): the footer of the page's PNG and SVG exports.
+#[wasm_bindgen]
+pub fn privacy_statement_line(
+    #[wasm_bindgen(unchecked_param_type = "ExplainEntry[]")] entries: JsValue,
+) -> Result<String, JsError> {
+    let releases = releases_of(entries)?;
+    Ok(statement::line_of(&releases.iter().collect::<Vec<_>>()))
+}
+
+/// The releases a snapshot's explain entries carry.
+fn releases_of(entries: JsValue) -> Result<Vec<Release>, JsError> {
     let entries: Vec<Entry> = serde_wasm_bindgen::from_value(entries).map_err(|e| {
         JsError::new(&format!(
             "entries must be a snapshot's privacy entries: {e}"
         ))
     })?;
-    let releases: Vec<Release> = entries.into_iter().filter_map(|e| e.release).collect();
-    let configured = crate::scenarios::configure(&preset, &pairs(&fields))
-        .map_err(|errors| super::errors_to_js(&errors))?;
-    Ok(statement::of_releases(configured.as_ref(), &releases))
+    Ok(entries.into_iter().filter_map(|e| e.release).collect())
 }
 
 /// The file name the CLI writes it to ("privacy-statement.txt").

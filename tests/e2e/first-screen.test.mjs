@@ -31,9 +31,12 @@ test('a laptop\'s first screen: what to look at, the essential settings, the res
   assert.equal(await page.textContent('#scenario-look'), s.look_at);
   const look = await page.$eval('#scenario-look', (e) => e.getBoundingClientRect().toJSON());
   assert.ok(look.bottom <= 768, 'the two sentences are on the first screen');
-  const names = s.fields.map((f) => f.name);
-  const essential = s.fields.filter((f) => f.essential).map((f) => f.name);
+  // The privacy target's switch (target-switch.js) shows the ε list and hides the risks it does not use.
+  const unused = ['risks', 'risk_fpr'];
+  const names = s.fields.map((f) => f.name).filter((n) => !unused.includes(n));
+  const essential = s.fields.filter((f) => f.essential && !unused.includes(f.name)).map((f) => f.name);
   assert.ok(essential.includes('n') && essential.includes('epsilons'), essential.join(','));
+  assert.ok(await page.isChecked('#privacy-target-epsilon'), 'the target is ε by default');
   assert.deepEqual(await visibleFields(page, names), essential, 'only the essential settings are shown');
   // Each of them on the first screen, with Run.
   for (const id of [...essential, 'run']) {

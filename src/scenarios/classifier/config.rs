@@ -8,7 +8,7 @@ use crate::scenarios::config_common::{presets, seed_section, CHARTS, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, sections, Config, Field, OptionalList,
+    choices, common, field, fields_once, sections, target, Config, Field, OptionalList,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -79,6 +79,12 @@ pub struct ClassifierConfig {
     /// Probability of a flipped label.
     pub flip: f64,
     pub epsilons: Vec<f64>,
+    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
+    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
+    #[serde(default)]
+    pub risks: OptionalList<f64>,
+    #[serde(default = "crate::scenarios::field::target::default_fpr")]
+    pub risk_fpr: f64,
     /// Dimensions of the error-versus-d chart.
     pub d_grid: OptionalList,
     /// Candidate counts of the error-versus-N_c chart (random cover).
@@ -119,6 +125,8 @@ impl Default for ClassifierConfig {
             gamma: 1.0,
             flip: 0.05,
             epsilons: vec![0.1, 0.3, 1.0, 3.0, 10.0],
+            risks: OptionalList(Vec::new()),
+            risk_fpr: target::DEFAULT_FPR,
             d_grid: OptionalList(vec![10, 30, 100, 300]),
             candidate_grid: OptionalList(vec![10, 40, 160, 400]),
             test_points: 100,
@@ -174,6 +182,9 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
                     .help("pure ε: δ = 0")
                     .slider(0.01, 100.0, true)
                     .at_most(1000),
+                field!(risks via target::risks)
+                    .help("instead of ε: the attacker's true-positive rate at the false-positive rate below; pure ε-DP allows it from ε = max(ln(TPR/FPR), ln((1 − FPR)/(1 − TPR))) (none = the ε values drive)"),
+                field!(risk_fpr via target::risk_fpr),
             ],
         ),
         (
@@ -217,6 +228,12 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
 pub const MAX_CANDIDATES: usize = 20_000;
 
 impl ClassifierConfig {
+    /// The privacy target: ε values, or risks, each turned into the smallest
+    /// pure ε whose region admits it (the exponential mechanism is ε-DP).
+    pub fn target(&self) -> target::RiskTarget<'_> {
+        target::RiskTarget::pure(&self.epsilons, &self.risks, self.risk_fpr)
+    }
+
     /// The candidate counts the sweep needs: the main one and the chart's.
     pub fn largest_candidates(&self) -> usize {
         match self.cover {
@@ -276,6 +293,10 @@ fn floor_to_3_digits(x: f64) -> f64 {
 
 impl Config for ClassifierConfig {
     fields_once!(ClassifierConfig, field_table);
+
+    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
+        Some(self.target())
+    }
 
     presets! {
         "jl-random" => ClassifierConfig::default(),

@@ -4,10 +4,16 @@
 
 use super::config::*;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{fields_once, too_slow, unknown_preset, Config, OptionalList};
+use crate::scenarios::field::{
+    fields_once, target, too_slow, unknown_preset, Config, OptionalList,
+};
 
 impl Config for DpGdConfig {
     fields_once!(DpGdConfig, field_table);
+
+    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
+        Some(self.target())
+    }
 
     /// Built-in configurations:
     /// - `dpgd-browser`: Fig. 3's shape at a browser size (d = 20, n = 400, n/d = 20

@@ -8,7 +8,7 @@ use crate::privacy::Calibration;
 use crate::scenarios::config_common::{PRIVACY, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
+use crate::scenarios::field::{choices, common, field, sections, target, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -99,6 +99,9 @@ pub enum TargetKind {
 pub struct SigmaQuery {
     pub calibration: DpGdCalibration,
     pub epsilon: f64,
+    /// The run's μ when a risk drives it (exact calibration only): σ is set
+    /// from it instead of from (ε, δ).
+    pub risk_mu: Option<f64>,
     pub delta: f64,
     pub steps: usize,
     pub eta: f64,
@@ -131,6 +134,12 @@ pub struct DpGdConfig {
     pub n_test: usize,
     /// Privacy levels ε of the DP-GD runs.
     pub epsilons: Vec<f64>,
+    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
+    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
+    #[serde(default)]
+    pub risks: OptionalList<f64>,
+    #[serde(default = "crate::scenarios::field::target::default_fpr")]
+    pub risk_fpr: f64,
     pub delta: f64,
     /// C = clip_scale·√p.
     pub clip_scale: f64,
@@ -202,6 +211,8 @@ pub(super) fn browser_preset() -> DpGdConfig {
         p_grid: vec![20, 50, 100, 200, 300, 400, 500, 800, 1600, 3200, 8000],
         n_test: 400,
         epsilons: vec![1.0, 2.0, 4.0],
+        risks: OptionalList(Vec::new()),
+        risk_fpr: target::DEFAULT_FPR,
         delta: 1.0 / 400.0,
         clip_scale: 0.5,
         time_scale: 4.0,
@@ -282,7 +293,9 @@ pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
             PRIVACY,
             vec![
                 field!(epsilons via common::epsilons).range(EPSILONS),
+                field!(risks via target::risks),
                 field!(delta via common::delta),
+                field!(risk_fpr via target::risk_fpr),
                 field!(calibration)
             .label("noise calibration")
             .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ)."),
@@ -353,6 +366,17 @@ pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
 }
 
 impl DpGdConfig {
+    /// The privacy target of the private runs at `epsilons` (not the
+    /// `trace_epsilon` runs): ε values, or risks met through the exact accountant.
+    pub fn target(&self) -> target::RiskTarget<'_> {
+        target::RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, self.delta)
+            .exact_only(
+                self.calibration == DpGdCalibration::Exact,
+                "calibration",
+                "choose calibration = exact (Prop. 3.2 sets σ from an (ε, δ))",
+            )
+    }
+
     /// The widths (at least one, each ≥ 1 and listed once: the field's
     /// rules) within memory: the kernel path's n, the direct path's features.
     pub(super) fn check_widths(&self) -> Result<(), ConfigError> {

@@ -528,12 +528,15 @@ impl DpGdRun {
                         advice: advice.into(),
                     });
                 }
-                let report = dpgd_report(row, n, cal).transpose().map_err(|source| {
+                let mut report = dpgd_report(row, n, cal).transpose().map_err(|source| {
                     RunError::AccountingAt {
                         context: format!("accounting DP-GD at p = {}", row.p),
                         source,
                     }
                 })?;
+                if let Some(r) = report.as_mut().filter(|_| row.method == Method::DpGd) {
+                    r.add_notes(c.target().note(row.epsilon));
+                }
                 reports.push(report);
             }
         }

@@ -5,7 +5,7 @@
 
 use super::config::{DpGdCalibration, SigmaQuery, SpentQuery};
 use super::rows::DpGdRow;
-use crate::privacy::calibration::sigma_for_epsilon_exact;
+use crate::privacy::calibration::{calibrate_mu, sigma_for_epsilon_exact};
 use crate::privacy::formulas::dpgd_prop32_multiplier;
 use crate::privacy::report::fmt_num;
 use crate::privacy::{AccountingError, PrivacyEvent, PrivacyReport, Relation};
@@ -41,7 +41,11 @@ pub fn dpgd_sigma(q: &SigmaQuery) -> f64 {
             dpgd_prop32_multiplier(q.eta, q.steps as u64, q.epsilon, q.delta)
         }
         DpGdCalibration::Exact => {
-            match sigma_for_epsilon_exact(q.epsilon, q.delta, q.steps as u64, q.sensitivity) {
+            let std = match q.risk_mu {
+                Some(mu) => calibrate_mu(mu, &[(q.steps as u64, q.sensitivity, 1.0)]).map(|s| s[0]),
+                None => sigma_for_epsilon_exact(q.epsilon, q.delta, q.steps as u64, q.sensitivity),
+            };
+            match std {
                 Ok(std) => q.eta.sqrt() * std / q.sensitivity,
                 Err(_) => f64::NAN,
             }
@@ -73,6 +77,7 @@ pub fn dpgd_private_run(
     let sigma = dpgd_sigma(&SigmaQuery {
         calibration: c.calibration,
         epsilon,
+        risk_mu: c.target().risk_at(epsilon).map(|r| r.mu()),
         delta: c.delta,
         steps,
         eta,

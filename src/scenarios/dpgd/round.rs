@@ -159,6 +159,7 @@ pub fn dpgd_round(
         let multiplier = dpgd_sigma(&SigmaQuery {
             calibration: c.calibration,
             epsilon,
+            risk_mu: c.target().risk_at(epsilon).map(|r| r.mu()),
             delta: c.delta,
             steps,
             eta: params.eta,

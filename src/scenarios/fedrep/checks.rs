@@ -10,10 +10,14 @@ use crate::algorithms::fedrep::BatchMode;
 use crate::privacy::Calibration;
 use crate::scenarios::config_common::presets;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{fields_once, too_slow, Config};
+use crate::scenarios::field::{fields_once, target, too_slow, Config};
 
 impl Config for FedRepConfig {
     fields_once!(FedRepConfig, field_table);
+
+    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
+        Some(self.target())
+    }
 
     presets! {
         /// A named starting point.

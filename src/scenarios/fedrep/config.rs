@@ -7,6 +7,7 @@ use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::algorithms::private_init::PairNormalization;
 use crate::data::shared_representation::{SharedRepresentationModel, Storage};
 use crate::privacy::{Calibration, Relation};
+use crate::scenarios::field::{target, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -90,6 +91,12 @@ pub struct FedRepConfig {
     pub m: usize,
     /// Target privacy levels ε.
     pub epsilons: Vec<f64>,
+    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
+    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
+    #[serde(default)]
+    pub risks: OptionalList<f64>,
+    #[serde(default = "crate::scenarios::field::target::default_fpr")]
+    pub risk_fpr: f64,
     pub delta: f64,
     /// Communication rounds T.
     pub rounds: usize,
@@ -138,6 +145,8 @@ impl Default for FedRepConfig {
             k: 2,
             m: 10,
             epsilons: vec![1.0, 2.0, 4.0, 6.0, 8.0],
+            risks: OptionalList(Vec::new()),
+            risk_fpr: target::DEFAULT_FPR,
             delta: 1e-6,
             rounds: 5,
             step: 2.5,
@@ -210,6 +219,17 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 impl FedRepConfig {
+    /// The privacy target: ε values, or risks met through the exact
+    /// accountant (the papers' formulas are calibrated to an (ε, δ) only).
+    pub fn target(&self) -> target::RiskTarget<'_> {
+        target::RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, self.delta)
+            .exact_only(
+                self.calibration == Calibration::Exact,
+                "calibration",
+                "choose calibration = exact (the paper's and the authors' formulas set σ from an (ε, δ))",
+            )
+    }
+
     /// |S⁰|, the training points of each user.
     pub fn m_train(&self) -> usize {
         self.m / 2

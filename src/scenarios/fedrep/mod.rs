@@ -274,15 +274,16 @@ impl Experiment for FedRep {
         })
     }
 
-    /// A run's numbers depend on every setting but the ε list, on its seed,
-    /// and on its own ε and that ε's place in the list (its noise seed,
-    /// `run::runs` `job_seed`): appending an ε keeps every earlier run's key.
+    /// A run's numbers depend on every setting but the ε list (and the risks
+    /// that derive it), on its seed, and on its own ε, the risk it stands for
+    /// and that ε's place in the list (its noise seed, `run::runs`
+    /// `job_seed`): appending an ε or a risk keeps every earlier run's key.
     fn job_key(config: &FedRepConfig, order: usize) -> Option<u64> {
         let per_seed = run::jobs_of_one_seed(config);
         let job = per_seed.get(order % per_seed.len().max(1))?;
         let mut hash = fnv1a64(FNV_START, b"fedrep job\0");
         for (name, value) in config.to_fields() {
-            if name != "epsilons" {
+            if name != "epsilons" && name != "risks" {
                 hash = fnv1a64(hash, name.as_bytes());
                 hash = fnv1a64(hash, b"=");
                 hash = fnv1a64(hash, value.as_bytes());
@@ -300,7 +301,11 @@ impl Experiment for FedRep {
         hash = fnv1a64(hash, &kind.to_le_bytes());
         if let Some(i) = epsilon {
             hash = fnv1a64(hash, &(i as u64).to_le_bytes());
-            hash = fnv1a64(hash, &config.epsilons[i].to_bits().to_le_bytes());
+            let eps = config.epsilons[i];
+            hash = fnv1a64(hash, &eps.to_bits().to_le_bytes());
+            // A risk's σ comes from its μ, not from its ε's: never another run's.
+            let risk = config.target().risk_at(eps).map_or(0, |r| r.tpr.to_bits());
+            hash = fnv1a64(hash, &risk.to_le_bytes());
         }
         Some(hash)
     }

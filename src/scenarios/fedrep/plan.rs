@@ -6,8 +6,8 @@ use super::config::{FedRepConfig, InitMode};
 use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::privacy::formulas::{classic_gaussian_sigma, priv_altmin_authors_code_sigmas};
 use crate::privacy::{
-    calibrate_exact, calibration::fedrep_sigma, AccountingError, Calibration, PrivacyEvent,
-    PrivacyReport, Relation,
+    calibration::{calibrate_mu, fedrep_sigma},
+    AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation,
 };
 
 /// The release of Algorithm 2 (private initialization), shared by both
@@ -48,6 +48,7 @@ fn run_report(
         c.calibration,
         epsilon,
     )?;
+    report.add_notes(c.target().note(epsilon));
     if c.init == InitMode::Random {
         report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything");
     }
@@ -76,9 +77,8 @@ pub fn plan_private_fedrep(
     let private_init = c.init == InitMode::Private;
     let (init_sigma, sigma) = match (c.calibration, private_init) {
         (Calibration::Exact, true) => {
-            let s = calibrate_exact(
-                epsilon,
-                c.delta,
+            let s = calibrate_mu(
+                c.target().mu(epsilon)?,
                 &[
                     (1, s_init, c.init_share),
                     (c.rounds as u64, s_train, 1.0 - c.init_share),
@@ -88,7 +88,7 @@ pub fn plan_private_fedrep(
         }
         (Calibration::Exact, false) => (
             None,
-            calibrate_exact(epsilon, c.delta, &[(c.rounds as u64, s_train, 1.0)])?[0],
+            calibrate_mu(c.target().mu(epsilon)?, &[(c.rounds as u64, s_train, 1.0)])?[0],
         ),
         (cal, init) => {
             let sigma = fedrep_sigma(
@@ -177,7 +177,7 @@ pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan
             if private_init {
                 stages.push((1, s_init, c.init_share));
             }
-            let s = calibrate_exact(epsilon, c.delta, &stages)?;
+            let s = calibrate_mu(c.target().mu(epsilon)?, &stages)?;
             (private_init.then(|| s[2]), s[0], s[1])
         }
         Calibration::Paper | Calibration::AuthorsCode => {

@@ -20,15 +20,19 @@ pub const EPSILON: Interval = Interval::open_closed(0.0, MAX_EPSILON);
 /// The δ the accountant accepts: (0, 1).
 pub const DELTA: Interval = Interval::open(0.0, 1.0);
 
-const PRIVACY: &str = "Privacy";
+pub(crate) const PRIVACY: &str = "Privacy";
 const PROBLEM: &str = "Problem";
 
-/// The privacy levels of the sweep: a non-empty list, every ε in [`EPSILON`].
+/// The setting that lists the target ε's.
+pub const EPSILONS: &str = "epsilons";
+
+/// The privacy levels of the sweep: a non-empty list, every ε in [`EPSILON`]
+/// (derived from `risks` when the target is given as risks: [`super::target`]).
 pub fn epsilons<C: 'static>(
     get: fn(&C) -> &Vec<f64>,
     get_mut: fn(&mut C) -> &mut Vec<f64>,
 ) -> Field<C> {
-    Field::new("epsilons", get, get_mut)
+    Field::new(EPSILONS, get, get_mut)
         .label("ε values")
         .help("list 1,2,4 or range 1:8:1")
         .slider(0.1, 100.0, true)

@@ -168,25 +168,25 @@ impl<T: ListItem> FieldValue for Vec<T> {
     }
 }
 
-/// A list of widths that may be empty: written "none".
+/// A list that may be empty (of widths; of attack risks): written "none".
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct OptionalList(pub Vec<usize>);
+pub struct OptionalList<T = usize>(pub Vec<T>);
 
-impl std::ops::Deref for OptionalList {
-    type Target = Vec<usize>;
-    fn deref(&self) -> &Vec<usize> {
+impl<T> std::ops::Deref for OptionalList<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
         &self.0
     }
 }
 
-impl FieldValue for OptionalList {
-    const KIND: FieldKind = FieldKind::IntegerList;
+impl<T: ListItem> FieldValue for OptionalList<T> {
+    const KIND: FieldKind = T::LIST_KIND;
     fn parse(field: &str, text: &str) -> Result<Self, ConfigError> {
         let t = text.trim();
         if t.is_empty() || t.eq_ignore_ascii_case("none") {
             Ok(OptionalList(Vec::new()))
         } else {
-            usize::parse_list(field, text).map(OptionalList)
+            T::parse_list(field, text).map(OptionalList)
         }
     }
     fn print(&self) -> String {

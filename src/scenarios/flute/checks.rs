@@ -6,10 +6,14 @@ use super::config::*;
 use crate::data::under_parameterized::Spectrum;
 use crate::scenarios::config_common::{presets, too_big};
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{common, fields_once, too_slow, Config, OptionalList};
+use crate::scenarios::field::{common, fields_once, target, too_slow, Config, OptionalList};
 
 impl Config for FluteConfig {
     fields_once!(FluteConfig, field_table);
+
+    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
+        Some(self.target())
+    }
 
     presets! {
         "flute-c1" => FluteConfig {

@@ -7,7 +7,7 @@ use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
 use crate::privacy::Relation;
 use crate::scenarios::config_common::{seed_section, CHARTS, CLIP, PROBLEM};
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
+use crate::scenarios::field::{choices, common, field, sections, target, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +64,12 @@ pub struct FluteConfig {
     /// Rounds of the private runs (the noise grows like √T, so they run fewer).
     pub private_rounds: usize,
     pub epsilons: Vec<f64>,
+    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
+    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
+    #[serde(default)]
+    pub risks: OptionalList<f64>,
+    #[serde(default = "crate::scenarios::field::target::default_fpr")]
+    pub risk_fpr: f64,
     pub delta: f64,
     pub relation: Relation,
     /// ψ of DP-FLUTE: each client's contribution (∇_B L_i, w_i w_iᵀ).
@@ -124,6 +130,8 @@ impl Default for FluteConfig {
             private: false,
             private_rounds: 150,
             epsilons: vec![0.5, 1.0, 2.0, 4.0, 8.0],
+            risks: OptionalList(Vec::new()),
+            risk_fpr: target::DEFAULT_FPR,
             delta: 1e-5,
             relation: Relation::ReplaceOne,
             clip: 0.05,
@@ -220,7 +228,9 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
             .range(1..=20_000),
                 field!(epsilons via common::epsilons)
             .at_least(0.01),
+                field!(risks via target::risks),
                 field!(delta via common::delta).at_most(0.1),
+                field!(risk_fpr via target::risk_fpr),
                 field!(relation via common::relation),
                 field!(clip)
             .label("DP-FLUTE clip ψ")
@@ -253,6 +263,12 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
 pub const INIT_SHARE: f64 = 0.1;
 
 impl FluteConfig {
+    /// The privacy target: ε values, or risks (every FLUTE run is calibrated
+    /// exactly).
+    pub fn target(&self) -> target::RiskTarget<'_> {
+        target::RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, self.delta)
+    }
+
     /// The data model of seed `seed` with N samples per client.
     pub fn model(&self, seed: u64, samples: usize) -> UnderParameterizedModel {
         UnderParameterizedModel {

@@ -11,7 +11,7 @@
 //!   budget as the Private FedRep scenario does.
 
 use super::config::{FluteConfig, INIT_SHARE};
-use crate::privacy::{calibrate_exact, AccountingError, Calibration, PrivacyEvent, PrivacyReport};
+use crate::privacy::{calibrate_mu, AccountingError, Calibration, PrivacyEvent, PrivacyReport};
 
 /// σ's and reports of the two private methods at one ε.
 #[derive(Clone, Debug)]
@@ -32,8 +32,10 @@ pub fn flute_sensitivity(c: &FluteConfig) -> f64 {
 
 pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError> {
     let t = c.private_rounds as u64;
+    // The whole run's μ: its risk's when risks drive it, else that of (ε, δ).
+    let mu = c.target().mu(epsilon)?;
     let s_flute = flute_sensitivity(c);
-    let flute_sigma = calibrate_exact(epsilon, c.delta, &[(t, s_flute, 1.0)])?[0];
+    let flute_sigma = calibrate_mu(mu, &[(t, s_flute, 1.0)])?[0];
     let flute_event = PrivacyEvent::gaussian(
         "DP-FLUTE rounds (project's extension of Alg. 1)",
         format!(
@@ -51,14 +53,14 @@ pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError>
         Calibration::Exact,
         epsilon,
     )?;
+    flute_report.add_notes(c.target().note(epsilon));
     flute_report.add_note("DP-FLUTE is this project's extension: the paper's FLUTE is not private. Each client's whole contribution to the server's step is clipped to ψ as one vector, so no client's data can move the release by more than the sensitivity.");
     flute_report.add_note("B⁰ and W⁰ are random (N(0, α²)): the start never looks at the data and costs no budget. The heads wᵢ stay on the clients and are never released.");
 
     let s_init = c.relation.mean_sensitivity(c.init_clip, c.n);
     let s_train = c.relation.mean_sensitivity(c.fedrep_clip, c.n);
-    let sigmas = calibrate_exact(
-        epsilon,
-        c.delta,
+    let sigmas = calibrate_mu(
+        mu,
         &[(1, s_init, INIT_SHARE), (t, s_train, 1.0 - INIT_SHARE)],
     )?;
     let fedrep_event = PrivacyEvent::Composed(vec![
@@ -83,6 +85,7 @@ pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError>
         Calibration::Exact,
         epsilon,
     )?;
+    fedrep_report.add_notes(c.target().note(epsilon));
     fedrep_report.add_note("Private FedRep runs on the same clients' data as FLUTE, with each client's head refitted on its own samples (local, never released).");
     Ok(FlutePlan {
         flute_sigma,

@@ -7,10 +7,14 @@ use super::config::*;
 use crate::data::trace_regression::DataPath;
 use crate::scenarios::config_common::{presets, too_big};
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{common, fields_once, too_slow, Config, OptionalList};
+use crate::scenarios::field::{common, fields_once, target, too_slow, Config, OptionalList};
 
 impl Config for TraceConfig {
     fields_once!(TraceConfig, field_table);
+
+    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
+        Some(self.target())
+    }
 
     presets! {
         "trace-paper" => TraceConfig::default(),

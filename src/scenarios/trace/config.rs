@@ -4,7 +4,7 @@
 use crate::data::trace_regression::{DataPath, TraceModel};
 use crate::scenarios::config_common::{CLIP, PRIVACY, PROBLEM};
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, Field, OptionalList};
+use crate::scenarios::field::{choices, common, field, sections, target, Field, OptionalList};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +59,12 @@ pub struct TraceConfig {
     /// Sample sizes (the error-versus-n chart).
     pub n: Vec<usize>,
     pub epsilons: Vec<f64>,
+    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
+    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
+    #[serde(default)]
+    pub risks: OptionalList<f64>,
+    #[serde(default = "crate::scenarios::field::target::default_fpr")]
+    pub risk_fpr: f64,
     pub delta: f64,
     pub eta: f64,
     /// l*.
@@ -103,6 +109,8 @@ impl Default for TraceConfig {
             noise: 0.5,
             n: vec![10_000, 20_000, 50_000, 100_000, 200_000],
             epsilons: vec![0.5, 1.0, 2.0, 5.0],
+            risks: OptionalList(Vec::new()),
+            risk_fpr: target::DEFAULT_FPR,
             delta: 1e-5,
             eta: 0.5,
             iterations: 5,
@@ -160,7 +168,9 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
             .help("a DP-RGrad run (start and iterations) targets (2ε, 2δ) in all (Theorem 3). The paper's variant gives each algorithm (ε, δ); the clipped variant splits the whole 2ε by halves of μ², so its start alone spends about 1.4ε (results.csv: epsilon_spent)")
             .slider(0.1, 20.0, true)
             .at_least(0.01),
+                field!(risks via target::risks),
                 field!(delta via common::delta).at_most(0.1),
+                field!(risk_fpr via target::risk_fpr),
                 field!(privacy).label("neighbours"),
                 field!(variant).label("sensitivities").essential(),
                 field!(constant)
@@ -212,6 +222,24 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
 }
 
 impl TraceConfig {
+    /// The privacy target: ε values, or risks for the whole run (start and
+    /// iterations), which spends 2ε at 2δ (Theorem 3); only the clipped
+    /// variant is calibrated exactly.
+    pub fn target(&self) -> target::RiskTarget<'_> {
+        target::RiskTarget::gaussian(
+            &self.epsilons,
+            &self.risks,
+            self.risk_fpr,
+            (2.0 * self.delta).min(0.5),
+        )
+        .scaled(2.0)
+        .exact_only(
+            self.variant == Variant::Clipped,
+            "variant",
+            "choose variant = clipped (the paper's variant sets its noise by its own formulas)",
+        )
+    }
+
     pub fn model(&self, n: usize, seed: u64) -> TraceModel {
         TraceModel {
             d1: self.d1,
@@ -227,7 +255,12 @@ impl TraceConfig {
     /// strong DP beside a weak or clipped choice, for comparison.
     pub fn private_configs(&self) -> Vec<(Variant, PrivacyKind)> {
         let mut v = vec![(self.variant, self.privacy)];
-        if self.variant == Variant::Clipped && !v.contains(&(Variant::Paper, self.privacy)) {
+        // The paper's variant beside the clipped one, at the same ε: not when
+        // risks drive the run (its formulas cannot be calibrated to a risk).
+        if self.variant == Variant::Clipped
+            && !self.target().drives()
+            && !v.contains(&(Variant::Paper, self.privacy))
+        {
             v.push((Variant::Paper, self.privacy));
         }
         if self.privacy == PrivacyKind::Weak && !v.contains(&(self.variant, PrivacyKind::Strong)) {

@@ -18,7 +18,7 @@
 
 use super::config::{PrivacyKind, TraceConfig, Variant};
 use crate::privacy::{
-    calibrate_exact, AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation,
+    calibration::calibrate_mu, AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation,
 };
 
 /// The noise of one private run and its reports.
@@ -110,9 +110,9 @@ pub fn plan(
         Variant::Clipped => {
             let s_init = 2.0 * c.clip_y * c.clip_x / n as f64;
             let s_loop = 2.0 * c.eta * c.clip_grad / n as f64;
-            let sig = calibrate_exact(
-                2.0 * epsilon,
-                (2.0 * c.delta).min(0.5),
+            // The whole run's μ: its risk's, or that of (2ε, 2δ).
+            let sig = calibrate_mu(
+                c.target().mu(epsilon)?,
                 &[(1, s_init, 0.5), (l, s_loop, 0.5)],
             )?;
             (
@@ -173,6 +173,7 @@ pub fn plan(
         calibration,
         2.0 * epsilon,
     )?;
+    report.add_notes(c.target().note(epsilon));
     report.add_note("The paper's total for the initialization and the loop is (2ε, 2δ) (Theorem 3); the exact accountant composes the same releases at 2δ.");
     note(&mut report);
     Ok(TracePlan {

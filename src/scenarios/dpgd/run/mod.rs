@@ -199,6 +199,7 @@ impl Accountant {
                 let sigma = (self.sigma_for)(&SigmaQuery {
                     calibration: config.calibration,
                     epsilon: eps,
+                    risk_mu: config.target().risk_at(eps).map(|r| r.mu()),
                     delta: config.delta,
                     steps,
                     eta,

@@ -44,7 +44,9 @@ fn every_field_can_be_set_from_text() {
         ("p_grid", "30, 300, 900"),
         ("n_test", "200"),
         ("epsilons", "0.5 2"),
+        ("risks", "none"),
         ("delta", "1e-3"),
+        ("risk_fpr", "0.02"),
         ("clip_scale", "1"),
         ("time_scale", "2"),
         ("eta_mode", "fixed"),
@@ -71,6 +73,7 @@ fn every_field_can_be_set_from_text() {
     assert_eq!(c.target, TargetKind::Linear);
     assert_eq!(c.calibration, DpGdCalibration::Exact);
     assert_eq!(c.trace_time_scales, vec![1.0, 2.0, 3.0]);
+    assert_eq!((c.risks.is_empty(), c.risk_fpr), (true, 0.02));
     c.validate().unwrap();
     // Serde round trip (the page stores configs as JSON).
     let json = serde_json::to_string(&c).unwrap();
