@@ -182,6 +182,35 @@ fn dpgd_flute_and_trace_spend_the_exact_epsilon_of_each_risk() {
 }
 
 #[test]
+fn a_risk_runs_reports_carry_the_risk_they_were_calibrated_to() {
+    // The point the trade-off chart marks: each private release's report holds its risk
+    // (and an ε run's holds none).
+    let pairs = [("n", "2000"), ("risks", "0.05,0.2"), ("altmin", "off")];
+    let view = common::finished("fedrep-paper", &pairs, Shard::WHOLE).view();
+    let mut risks: Vec<(f64, f64)> = view
+        .privacy
+        .iter()
+        .filter_map(|e| e.release.as_ref())
+        .flat_map(|r| r.reports.iter().filter_map(|p| p.risk))
+        .map(|r| (r.tpr, r.fpr))
+        .collect();
+    risks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    risks.dedup();
+    assert_eq!(risks, [(0.05, 0.01), (0.2, 0.01)]);
+    let by_epsilon = common::finished(
+        "fedrep-paper",
+        &[("n", "2000"), ("altmin", "off")],
+        Shard::WHOLE,
+    )
+    .view();
+    assert!(by_epsilon
+        .privacy
+        .iter()
+        .filter_map(|e| e.release.as_ref())
+        .all(|r| r.reports.iter().all(|p| p.risk.is_none())));
+}
+
+#[test]
 fn the_pure_epsilon_classifier_goes_through_the_pure_dp_region() {
     let rows = rows(
         "jl-exact",

@@ -38,6 +38,11 @@ pub struct PrivacyReport {
     /// no clipping): the guarantee holds only on that likely event.
     #[serde(default)]
     pub high_probability_sensitivities: bool,
+    /// The attacker's risk the run was calibrated to (Kulynych & Gomez 2024),
+    /// when risks drive it rather than an ε: the point its trade-off curve
+    /// passes through.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<super::risk::Risk>,
 }
 
 /// Relative slack for "spends the target": the solvers leave up to ~1e-12
@@ -117,6 +122,7 @@ impl PrivacyReport {
             epsilon_zcdp,
             notes,
             high_probability_sensitivities: false,
+            risk: None,
         })
     }
 
@@ -181,6 +187,7 @@ impl PrivacyReport {
                 fmt_eps(epsilon)
             )],
             high_probability_sensitivities: false,
+            risk: None,
         })
     }
 

@@ -45,7 +45,7 @@ impl RiskError {
 }
 
 /// A risk an attacker may reach: true-positive rate `tpr` at false-positive rate `fpr`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Risk {
     pub tpr: f64,
     pub fpr: f64,

@@ -62,7 +62,7 @@ pub fn em_report(
         Calibration::Exact,
         epsilon,
     )?;
-    report.add_notes(config.target().note(epsilon));
+    config.target().mark(&mut report, epsilon);
     report.add_note(match config.cover {
         Cover::Exact => format!(
             "The candidates are the exact γ-cover of B_F (Algorithm 3, line 3), the paper's range. {}",

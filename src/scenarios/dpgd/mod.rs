@@ -535,7 +535,7 @@ impl DpGdRun {
                     }
                 })?;
                 if let Some(r) = report.as_mut().filter(|_| row.method == Method::DpGd) {
-                    r.add_notes(c.target().note(row.epsilon));
+                    c.target().mark(r, row.epsilon);
                 }
                 reports.push(report);
             }

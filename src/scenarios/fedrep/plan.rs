@@ -48,7 +48,7 @@ fn run_report(
         c.calibration,
         epsilon,
     )?;
-    report.add_notes(c.target().note(epsilon));
+    c.target().mark(&mut report, epsilon);
     if c.init == InitMode::Random {
         report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything");
     }

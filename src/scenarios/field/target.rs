@@ -18,7 +18,7 @@ use super::{common, Config, Field, FieldValue, OptionalList};
 use crate::privacy::gdp::{epsilon_for_mu, mu_for_epsilon};
 use crate::privacy::report::fmt_num;
 use crate::privacy::risk::{Risk, RiskError};
-use crate::privacy::AccountingError;
+use crate::privacy::{AccountingError, PrivacyReport};
 use crate::scenarios::csv_out::{self, CsvFile};
 use crate::scenarios::error::ConfigError;
 
@@ -147,9 +147,19 @@ impl<'a> RiskTarget<'a> {
         Risk::new(*self.risks.get(i)?, self.fpr).ok()
     }
 
+    /// Marks the report of the run at target `epsilon` with the risk that
+    /// drives it, if one does: the risk itself and a note saying how it set
+    /// the noise.
+    pub fn mark(&self, report: &mut PrivacyReport, epsilon: f64) {
+        if let Some(risk) = self.risk_at(epsilon) {
+            report.risk = Some(risk);
+        }
+        report.add_notes(self.note(epsilon));
+    }
+
     /// What the report of the run at target `epsilon` says of its risk, if a
     /// risk drives it.
-    pub fn note(&self, epsilon: f64) -> Option<String> {
+    fn note(&self, epsilon: f64) -> Option<String> {
         let risk = self.risk_at(epsilon)?;
         let (t, a) = (fmt_num(risk.tpr), fmt_num(risk.fpr));
         Some(match self.conversion {

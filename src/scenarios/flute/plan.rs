@@ -53,7 +53,7 @@ pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError>
         Calibration::Exact,
         epsilon,
     )?;
-    flute_report.add_notes(c.target().note(epsilon));
+    c.target().mark(&mut flute_report, epsilon);
     flute_report.add_note("DP-FLUTE is this project's extension: the paper's FLUTE is not private. Each client's whole contribution to the server's step is clipped to ψ as one vector, so no client's data can move the release by more than the sensitivity.");
     flute_report.add_note("B⁰ and W⁰ are random (N(0, α²)): the start never looks at the data and costs no budget. The heads wᵢ stay on the clients and are never released.");
 
@@ -85,7 +85,7 @@ pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError>
         Calibration::Exact,
         epsilon,
     )?;
-    fedrep_report.add_notes(c.target().note(epsilon));
+    c.target().mark(&mut fedrep_report, epsilon);
     fedrep_report.add_note("Private FedRep runs on the same clients' data as FLUTE, with each client's head refitted on its own samples (local, never released).");
     Ok(FlutePlan {
         flute_sigma,

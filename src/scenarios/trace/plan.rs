@@ -173,7 +173,7 @@ pub fn plan(
         calibration,
         2.0 * epsilon,
     )?;
-    report.add_notes(c.target().note(epsilon));
+    c.target().mark(&mut report, epsilon);
     report.add_note("The paper's total for the initialization and the loop is (2ε, 2δ) (Theorem 3); the exact accountant composes the same releases at 2δ.");
     note(&mut report);
     Ok(TracePlan {
