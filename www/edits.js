@@ -26,7 +26,7 @@ export class Edits {
     if (!page.ready) return { errors: [], unplaced: [] }; // validated once the module has loaded
     let errors;
     try {
-      errors = validate_fields(page.state.preset, page.state.fields);
+      errors = validate_fields(page.state.preset, page.state.sentFields());
     } catch (e) {
       errors = [{ field: 'preset', message: String(e.message || e) }];
     }
@@ -38,7 +38,7 @@ export class Edits {
   estimate() {
     const { state, runs } = this.page;
     try {
-      return estimated_page_seconds(state.preset, state.fields, runs.workersFor(state), machineFactors($('estimate')));
+      return estimated_page_seconds(state.preset, state.sentFields(), runs.workersFor(state.settings()), machineFactors($('estimate')));
     } catch {
       return null;
     }

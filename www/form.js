@@ -7,7 +7,7 @@
 // an error slot `${name}-error` that validation fills.
 
 import { sliderFor } from './slider.js';
-import { addTargetSwitch, risksDrive } from './target-switch.js';
+import { addTargetSwitch } from './target-switch.js';
 
 const INPUT_MODE = {
   integer: 'numeric',
@@ -195,9 +195,7 @@ export class SettingsForm {
    * so then the form sends the risks and not the ε list it shows.
    */
   read() {
-    const out = { ...this.state.fields };
-    if (risksDrive(out)) delete out.epsilons;
-    return out;
+    return this.state.sentFields();
   }
 
   /** Sets values from [[name, text], …]. A value a menu does not offer (e.g.

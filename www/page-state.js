@@ -28,8 +28,25 @@ export class PageState {
 
   /** The settings as a run's: { preset, fields } (a copy: a later edit does not change it). */
   settings() {
-    return { preset: this.preset, fields: { ...this.fields } };
+    return { preset: this.preset, fields: this.sentFields() };
   }
+
+  /**
+   * { name: text } as the module is sent them: a privacy target given as risks derives the ε list
+   * (Rust's field/target.rs: an ε list beside risks must be the one they imply), so then the ε list
+   * the form shows is left out. Validation, estimates, runs and the address all read this.
+   */
+  sentFields() {
+    const out = { ...this.fields };
+    if (risksDrive(out)) delete out.epsilons;
+    return out;
+  }
+}
+
+/** Whether settings `fields` ({ name: text }) give the privacy target as risks (not "none"). */
+export function risksDrive(fields) {
+  const risks = fields.risks;
+  return risks !== undefined && !/^\s*(none)?\s*$/i.test(String(risks));
 }
 
 /** Whether two runs' settings ({ preset, fields }) are the same text, setting by setting. */

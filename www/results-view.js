@@ -161,7 +161,7 @@ export class ResultsView {
     // The axes of the settings when they check, else of the preset's own.
     let configuration;
     try {
-      configuration = new Configuration(state.preset, state.fields);
+      configuration = new Configuration(state.preset, state.sentFields());
     } catch {
       configuration = new Configuration(state.preset, {});
     }

@@ -4,11 +4,7 @@
 // The state is the settings' own: risks other than "none" drive the run, so
 // the address (which holds the risks) keeps it, and a link opens with it.
 
-/** Whether settings `fields` ({ name: text }) give the privacy target as risks (not "none"). */
-export function risksDrive(fields) {
-  const risks = fields.risks;
-  return risks !== undefined && !/^\s*(none)?\s*$/i.test(String(risks));
-}
+import { risksDrive } from './page-state.js';
 
 /** The risks put in when the switch turns to attacker's success with none set. */
 const DEFAULT_RISKS = '0.05,0.1,0.2';

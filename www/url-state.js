@@ -3,7 +3,6 @@
 // (`epsilons-selected=2`), and the two screens (`large=1`, `present=1`). Written from the state
 // after every edit; read once at load, into the state (through the form and the screens' boxes).
 import { missingPresetText } from './links.js';
-import { risksDrive } from './target-switch.js';
 
 // A list setting's selected value in the link: `epsilons-selected=2`.
 const SELECTED_SUFFIX = '-selected';
@@ -13,8 +12,7 @@ export function writeSettingsUrl(state) {
   const params = new URLSearchParams();
   params.set('preset', state.preset);
   // The settings a run is sent (risks that drive it leave the ε list they imply out).
-  const fields = { ...state.fields };
-  if (risksDrive(fields)) delete fields.epsilons;
+  const fields = state.sentFields();
   for (const [name, text] of Object.entries(fields)) params.set(name, text);
   // The ε the slider selected (marked on the charts, read out under the slider): a copied link selects it too.
   const { selected } = state;

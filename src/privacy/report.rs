@@ -40,8 +40,9 @@ pub struct PrivacyReport {
     pub high_probability_sensitivities: bool,
     /// The attacker's risk the run was calibrated to (Kulynych & Gomez 2024),
     /// when risks drive it rather than an ε: the point its trade-off curve
-    /// passes through.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// passes through. (Always written: the shards' parts are a binary format
+    /// that cannot skip a field.)
+    #[serde(default)]
     pub risk: Option<super::risk::Risk>,
 }
 
