@@ -168,13 +168,14 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
         ),
         (
             "Privacy",
-            vec![
-                // Pure ε (no accountant): beyond its range, up to 1000.
-                field!(epsilons via common::epsilons)
-                    .help("pure ε: δ = 0")
-                    .slider(0.01, 100.0, true)
-                    .at_most(1000),
-            ],
+            vec![field!(epsilons via common::epsilons)
+                .help("pure ε: δ = 0")
+                .slider(0.01, 100.0, true)
+                .widened_to(
+                    Interval::open_closed(0.0, 1e3),
+                    "one exponential-mechanism release, pure ε-DP (δ = 0): no accountant \
+                         solves for a σ, so the accountant's range (ε ≤ 100) does not bind here",
+                )],
         ),
         (
             LEARNER,
