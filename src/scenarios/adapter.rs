@@ -197,11 +197,6 @@ pub trait Experiment: Send + Sync + 'static {
     fn page_overhead_seconds(_config: &Self::Config) -> f64 {
         super::machine::PAGE_OVERHEAD_SECONDS
     }
-    /// Problems of a checked config that only what the run derives from it
-    /// shows (a σ the accountant cannot give): reported before anything runs.
-    fn derived_errors(_config: Checked<Self::Config>) -> Vec<ConfigError> {
-        Vec::new()
-    }
     /// The sweep's jobs under these settings: by default one, the whole sweep.
     fn plan(config: &Self::Config) -> Plan<'_> {
         Plan::whole(Self::ABOUT.id, &config.to_fields())

@@ -253,14 +253,6 @@ impl Experiment for DpGd {
             trace_reports,
         }
     }
-
-    /// Also asks the accountant, so an ε it cannot calibrate is reported here.
-    fn derived_errors(config: Checked<DpGdConfig>) -> Vec<ConfigError> {
-        match DpGdSweep::new(config, dpgd_sigma) {
-            Ok(_) => Vec::new(),
-            Err(e) => vec![e],
-        }
-    }
 }
 
 /// The four charts, with x ranges from the config so that empty charts have axes.

@@ -336,35 +336,6 @@ impl Experiment for FedRep {
         let (rows, curves) = merge_shards(parts.into_iter().map(|p| (p.rows, p.curves)));
         Part { rows, curves }
     }
-
-    /// Also asks the accountant for every ε, so a σ it cannot give (or that is
-    /// not a finite number) is reported here, before anything runs.
-    fn derived_errors(config: Checked<FedRepConfig>) -> Vec<ConfigError> {
-        let mut errors = Vec::new();
-        for &e in &config.epsilons {
-            let fedrep = plan::plan_private_fedrep(&config, e).map(|p| p.sigma);
-            let altmin = if config.altmin {
-                plan::plan_priv_altmin(&config, e).map(|p| p.sigma_w.min(p.sigma_b))
-            } else {
-                Ok(1.0)
-            };
-            for sigma in [fedrep, altmin] {
-                let problem = match sigma {
-                    Ok(s) if s.is_finite() && s > 0.0 => continue,
-                    Ok(s) => format!("the noise would be σ = {s:e}"),
-                    Err(err) => err.to_string(),
-                };
-                errors.push(ConfigError::invalid(
-                    "epsilons",
-                    format!("at ε = {e}: {problem}; change ε, δ or the clips"),
-                ));
-            }
-            if !errors.is_empty() {
-                break;
-            }
-        }
-        errors
-    }
 }
 
 /// The CLI's table of the rows.
