@@ -19,7 +19,7 @@ use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
     ChartInfo, ConfigError, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
-    ScenarioInfo, View, WASM_FACTOR,
+    ScenarioInfo, TestSize, View, WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
@@ -51,6 +51,8 @@ pub struct About {
     pub claims: &'static [Claim],
     /// The `results.csv` columns that measure the outcome ([`ScenarioInfo::metrics`]).
     pub metrics: &'static [&'static str],
+    /// [`ScenarioInfo::test_size`].
+    pub test_size: TestSize,
 }
 
 /// A scenario's sweep as a step-wise state machine (its `run.rs`), stepped
@@ -464,6 +466,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 lesson: a.lesson,
                 claims: a.claims,
                 metrics: a.metrics,
+                test_size: a.test_size,
                 round: E::ROUND.is_some(),
             }
         })

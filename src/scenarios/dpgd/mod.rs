@@ -30,7 +30,8 @@ use crate::scenarios::explain::{attacker_reading, ExplainEntry};
 use crate::scenarios::field::Config;
 use crate::scenarios::table::{cell, Table};
 use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, RunError, Shard, View,
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, RunError, Shard,
+    TestSize, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -153,6 +154,10 @@ impl Experiment for DpGd {
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["test_loss", "train_loss", "excess_risk"],
+        test_size: TestSize {
+            preset: "dpgd-quick",
+            settings: &[("n", "20"), ("p_grid", "5,10,20"), ("trace_p", "none")],
+        },
     };
     const ROUND: Option<RoundFn<DpGdConfig>> = Some(round::round_of);
     const AUDIT: Option<AuditFn<DpGdConfig>> = Some(audit::dpgd_audit_targets);

@@ -31,8 +31,8 @@ use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, RoundFn
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, Shard, View,
-    FNV_START,
+    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, Shard,
+    TestSize, View, FNV_START,
 };
 use serde::{Deserialize, Serialize};
 
@@ -168,6 +168,10 @@ impl Experiment for FedRep {
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["excess_risk", "mse"],
+        test_size: TestSize {
+            preset: "fedrep-paper",
+            settings: &[("n", "200"), ("d", "10"), ("k", "2"), ("m", "10"), ("rounds", "3"), ("local_steps", "3"), ("altmin_rounds", "2")],
+        },
     };
     const ROUND: Option<RoundFn<FedRepConfig>> = Some(run::round::round_of);
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
