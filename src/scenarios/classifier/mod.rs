@@ -156,7 +156,8 @@ impl Experiment for Classifier {
         metrics: &["error01"],
         test_size: TestSize {
             preset: "jl-random",
-            settings: &[("n", "50"), ("m", "10"), ("candidates", "20"), ("d_grid", "none"), ("candidate_grid", "none"), ("test_points", "10")],
+            settings: &[("n", "50"), ("m", "10"), ("candidates", "20"), ("d_grid", "none"),
+                ("candidate_grid", "none"), ("test_points", "10")],
         },
     };
     const AUDIT: Option<AuditFn<ClassifierConfig>> = Some(audit::classifier_audit_targets);

@@ -170,7 +170,8 @@ impl Experiment for FedRep {
         metrics: &["excess_risk", "mse"],
         test_size: TestSize {
             preset: "fedrep-paper",
-            settings: &[("n", "200"), ("d", "10"), ("k", "2"), ("m", "10"), ("rounds", "3"), ("local_steps", "3"), ("altmin_rounds", "2")],
+            settings: &[("n", "200"), ("d", "10"), ("k", "2"), ("m", "10"), ("rounds", "3"),
+                ("local_steps", "3"), ("altmin_rounds", "2")],
         },
     };
     const ROUND: Option<RoundFn<FedRepConfig>> = Some(run::round::round_of);

@@ -148,7 +148,8 @@ impl Experiment for Trace {
         metrics: &["error_fro"],
         test_size: TestSize {
             preset: "trace-paper",
-            settings: &[("d1", "5"), ("d2", "5"), ("n", "100"), ("repeats", "2"), ("iterations", "3")],
+            settings: &[("d1", "5"), ("d2", "5"), ("n", "100"), ("repeats", "2"),
+                ("iterations", "3")],
         },
     };
     const AUDIT: Option<AuditFn<TraceConfig>> = Some(audit::trace_audit_targets);
