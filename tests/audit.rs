@@ -454,50 +454,33 @@ mod every_scenario {
     /// The settings that choose the neighbouring relation, by scenario.
     const RELATION_FIELDS: &[&str] = &["relation", "privacy"];
 
-    /// A small audit of a scenario: (scenario id, preset, settings, runs per side).
-    type Small = (
-        &'static str,
-        &'static str,
-        &'static [(&'static str, &'static str)],
-        usize,
-    );
+    /// What each scenario's small audit adds to its declared test size
+    /// (`ScenarioInfo::test_size`): (scenario id, settings, runs per side).
+    type Small = (&'static str, &'static [(&'static str, &'static str)], usize);
 
     /// Each scenario's small audit: large enough that half the noise (or the
     /// classifier's missing factor 2) is caught with these seeds, small
     /// enough for seconds.
     const SMALL: &[Small] = &[
-        (
-            "fedrep",
-            "fedrep-paper",
-            &[("n", "200"), ("d", "10"), ("epsilons", "4")],
-            600,
-        ),
-        (
-            "dpgd",
-            "dpgd-quick",
-            &[("calibration", "exact"), ("epsilons", "4")],
-            600,
-        ),
-        (
-            "flute",
-            "flute-private",
-            &[("n", "50"), ("epsilons", "4"), ("private_rounds", "10")],
-            600,
-        ),
-        (
-            "trace",
-            "trace-paper",
-            &[
-                ("d1", "5"),
-                ("d2", "5"),
-                ("n", "100"),
-                ("epsilons", "4"),
-                ("iterations", "3"),
-            ],
-            300,
-        ),
-        ("classifier", "jl-random", &[("epsilons", "1")], 1000),
+        ("fedrep", &[("epsilons", "4")], 600),
+        ("dpgd", &[("calibration", "exact"), ("epsilons", "4")], 600),
+        ("flute", &[("epsilons", "4")], 600),
+        ("trace", &[("epsilons", "4")], 300),
+        ("classifier", &[("epsilons", "1")], 1000),
     ];
+
+    /// The small audit of scenario `info`: its test preset, the test size
+    /// with the audit's own settings after it, and the runs per side.
+    fn small(
+        info: &dp_explorer::scenarios::ScenarioInfo,
+    ) -> (&'static str, Vec<(&'static str, &'static str)>, usize) {
+        let &(_, extra, runs) = SMALL
+            .iter()
+            .find(|c| c.0 == info.id)
+            .unwrap_or_else(|| panic!("add a small audit config for {}", info.id));
+        let size = info.test_size;
+        (size.preset, [size.settings, extra].concat(), runs)
+    }
 
     fn audit(preset: &str, pairs: &[(&str, &str)], runs: usize, broken: bool) -> Vec<AuditRow> {
         let options = AuditOptions {
@@ -527,7 +510,8 @@ mod every_scenario {
         };
         for s in SCENARIOS.iter().filter(|s| s.has_audit()) {
             let info = s.info();
-            let &(_, preset, settings, _) = SMALL.iter().find(|c| c.0 == info.id).unwrap();
+            let (preset, settings, _) = small(info);
+            let settings = settings.as_slice();
             let run = start_audit(preset, settings, default).unwrap();
             let wanted = run.runs_wanted();
             if info.id == "classifier" {
@@ -570,7 +554,8 @@ mod every_scenario {
         };
         for s in SCENARIOS.iter().filter(|s| s.has_audit()) {
             let info = s.info();
-            let &(_, preset, settings, _) = SMALL.iter().find(|c| c.0 == info.id).unwrap();
+            let (preset, settings, _) = small(info);
+            let settings = settings.as_slice();
             let run = start_audit(preset, settings, AuditOptions::default()).unwrap();
             let reference = run.estimated_wasm_seconds();
             assert_eq!(
@@ -607,10 +592,7 @@ mod every_scenario {
         let mut audited = 0;
         for s in SCENARIOS.iter().filter(|s| s.has_audit()) {
             let info = s.info();
-            let &(_, preset, settings, runs) = SMALL
-                .iter()
-                .find(|c| c.0 == info.id)
-                .unwrap_or_else(|| panic!("add a small audit config for {}", info.id));
+            let (preset, settings, runs) = small(info);
             let relation = info
                 .fields
                 .iter()

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::CB;
+use common::cb;
 use dp_explorer::algorithms::jl_exponential::{
     exponential_mechanism, jl_matrix, project, random_candidates, score,
 };
@@ -148,7 +148,7 @@ fn both_presets_run_to_the_end_with_a_pure_epsilon_report() {
 }
 
 fn fields_at_fault(preset: &str, extra: &[(&str, &str)]) -> Vec<String> {
-    let pairs = common::with(CB, extra);
+    let pairs = common::with(&cb(), extra);
     scenarios::validate(preset, &pairs)
         .iter()
         .map(|e| e.field().to_string())
@@ -168,13 +168,17 @@ fn a_dimension_below_k_is_refused_at_its_field_in_the_sweep_and_the_audit() {
         ["d"]
     );
     assert!(fields_at_fault("jl-random", &[("d", "2")]).is_empty());
-    let pairs = common::with(CB, &[("d", "1")]);
+    let pairs = common::with(&cb(), &[("d", "1")]);
     let refused = scenarios::start_audit("jl-random", &pairs, Default::default())
         .err()
         .expect("the audit refuses d < k");
     assert_eq!(refused[0].field(), "d");
     // k = d runs: the subspace inputs then have no part orthogonal to U*.
-    common::finished("jl-random", &common::with(CB, &[("d", "2")]), Shard::WHOLE);
+    common::finished(
+        "jl-random",
+        &common::with(&cb(), &[("d", "2")]),
+        Shard::WHOLE,
+    );
 }
 
 #[test]
@@ -187,7 +191,7 @@ fn a_margin_the_inputs_cannot_keep_is_refused_at_margin_and_the_largest_allowed_
         assert_eq!(faults, ["margin"], "{inputs}");
     }
     // The bound the message prints is one the data draw meets.
-    let pairs = common::with(CB, &[("inputs", "ball"), ("d", "5"), ("margin", "1")]);
+    let pairs = common::with(&cb(), &[("inputs", "ball"), ("d", "5"), ("margin", "1")]);
     let message = scenarios::validate("jl-random", &pairs)[0].to_string();
     let bound: f64 = message
         .split("at most ")
@@ -197,7 +201,7 @@ fn a_margin_the_inputs_cannot_keep_is_refused_at_margin_and_the_largest_allowed_
         .unwrap_or_else(|| panic!("no bound in {message}"));
     assert!(bound > 0.5 && bound < 1.0, "{message}");
     let at = bound.to_string();
-    let pairs = common::with(CB, &[("inputs", "ball"), ("d", "5"), ("margin", &at)]);
+    let pairs = common::with(&cb(), &[("inputs", "ball"), ("d", "5"), ("margin", &at)]);
     assert!(scenarios::validate("jl-random", &pairs).is_empty());
     common::finished("jl-random", &pairs, Shard::WHOLE);
 }

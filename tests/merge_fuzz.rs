@@ -27,58 +27,26 @@ const MERGES_PER_SCENARIO: usize = 400;
 /// The largest shard count made.
 const MAX_SHARDS: usize = 3;
 
-/// The tiny sweep of each scenario (the small configs) and a second
-/// preset of the same scenario.
-const SWEEPS: &[(&str, &str, &[&str])] = &[
-    (
-        "fedrep-paper",
-        "fedrep-authors-code",
-        &[
-            "n=200",
-            "d=10",
-            "k=2",
-            "m=10",
-            "rounds=3",
-            "epsilons=1,4",
-            "local_steps=3",
-            "altmin_rounds=2",
-        ],
-    ),
-    (
-        "dpgd-quick",
-        "dpgd-browser",
-        &["n=20", "p_grid=5,10,20", "epsilons=1,2", "trace_p=none"],
-    ),
-    (
-        "jl-random",
-        "jl-exact",
-        &[
-            "n=50",
-            "m=10",
-            "candidates=20",
-            "d_grid=none",
-            "candidate_grid=none",
-            "test_points=10",
-            "epsilons=1,3",
-        ],
-    ),
-    (
-        "flute-private",
-        "flute-c1",
-        &[
-            "n=12",
-            "m=10",
-            "rounds=20",
-            "private_rounds=5",
-            "epsilons=1,4",
-        ],
-    ),
-    (
-        "trace-paper",
-        "trace-lstar",
-        &["n=1000,2000", "repeats=2", "epsilons=1,2", "iterations=3"],
-    ),
-];
+/// Each scenario's tiny sweep (its declared test size, `ScenarioInfo::test_size`)
+/// over two ε, so that its shards hold different runs; and a second preset of
+/// the same scenario (the first other one).
+fn sweeps() -> Vec<(&'static str, &'static str, Vec<String>)> {
+    SCENARIOS
+        .iter()
+        .map(|s| {
+            let info = s.info();
+            let size = info.test_size;
+            let other = info.presets.iter().find(|p| p.name != size.preset).unwrap();
+            let mut set: Vec<String> = size
+                .settings
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            set.push("epsilons=1,4".into());
+            (size.preset, other.name, set)
+        })
+        .collect()
+}
 
 /// splitmix64: a small seeded generator, so every run of the test damages
 /// the same way.
@@ -490,7 +458,11 @@ fn damaged_shares_merge_to_the_single_sweep_or_are_refused_naming_the_file() {
     let made = root.join("made");
     let mut rng = Rng(0x5eed_0031);
     let mut tally: Vec<Tally> = KINDS.iter().map(|_| Tally::default()).collect();
-    for &(preset, other_preset, set) in SWEEPS {
+    let sweeps = sweeps();
+    for (preset, other_preset, set) in &sweeps {
+        let (preset, other_preset) = (*preset, *other_preset);
+        let set: Vec<&str> = set.iter().map(String::as_str).collect();
+        let set = set.as_slice();
         let (scenario, _) = scenarios::by_preset(preset).unwrap();
         let fields: Vec<&'static str> = scenario.info().fields.iter().map(|f| f.name).collect();
         let make = |seed: u64| -> Vec<Vec<Vec<u8>>> {
@@ -512,14 +484,14 @@ fn damaged_shares_merge_to_the_single_sweep_or_are_refused_naming_the_file() {
         fuzz_scenario(&shares, &mut rng, &mut tally);
     }
     let total: usize = tally.iter().map(|t| t.tried).sum();
-    println!("{total} damaged merges over {} scenarios:", SWEEPS.len());
+    println!("{total} damaged merges over {} scenarios:", sweeps.len());
     for (kind, t) in KINDS.iter().zip(&tally) {
         println!(
             "  {kind:<42} {:>4} tried: {:>4} refused naming the file, {:>4} the single sweep's view",
             t.tried, t.refused, t.identical
         );
     }
-    assert_eq!(total, MERGES_PER_SCENARIO * SWEEPS.len());
+    assert_eq!(total, MERGES_PER_SCENARIO * sweeps.len());
     // Every kind was tried, and each damage that cannot leave the sweep as it
     // was (a changed byte, a cut, a share of another seed) was refused.
     for (kind, t) in KINDS.iter().zip(&tally) {
@@ -538,19 +510,23 @@ fn damaged_shares_merge_to_the_single_sweep_or_are_refused_naming_the_file() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-/// A scenario added to the registry is fuzzed here too: its tiny sweep must be
-/// in `SWEEPS` (this list cannot be read from the registry: the test-size
-/// settings are this file's choice).
+/// Every scenario of the registry is fuzzed here (the sweeps are read from
+/// it): its declared test size is one of its own presets, and its tiny sweep
+/// configures, so the fuzz above starts from a checked configuration.
 #[test]
 fn every_scenario_of_the_registry_has_a_tiny_sweep_here() {
-    for s in SCENARIOS {
+    let sweeps = sweeps();
+    assert_eq!(sweeps.len(), SCENARIOS.len());
+    for (s, (preset, other, set)) in SCENARIOS.iter().zip(&sweeps) {
         let id = s.info().id;
-        let listed = SWEEPS.iter().any(|(preset, _, _)| {
-            scenarios::by_preset(preset).is_ok_and(|(scenario, _)| scenario.info().id == id)
-        });
-        assert!(
-            listed,
-            "scenario {id} has no tiny sweep in tests/merge_fuzz.rs SWEEPS: add a preset of it and test-size settings"
-        );
+        for name in [preset, other] {
+            let (scenario, _) = scenarios::by_preset(name).unwrap();
+            assert_eq!(scenario.info().id, id, "{name} is not a preset of {id}");
+        }
+        let pairs: Vec<(&str, &str)> = set.iter().filter_map(|kv| kv.split_once('=')).collect();
+        assert_eq!(pairs.len(), set.len());
+        if let Err(e) = s.configure(preset, &pairs) {
+            panic!("{id}: its test size does not configure: {e:?}");
+        }
     }
 }

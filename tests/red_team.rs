@@ -5,12 +5,13 @@
 
 mod common;
 
-use common::CB;
+use common::cb;
 use dp_explorer::scenarios::audit::AuditOptions;
 use dp_explorer::scenarios::{self, Shard};
 use std::time::{Duration, Instant};
 
-/// The red team's small Private FedRep config (its classifier one, `CB`, is shared).
+/// The red team's small FLUTE config (its classifier one, `common::cb`, is the
+/// classifier's declared test size).
 const LB: &[(&str, &str)] = &[
     ("n", "12"),
     ("m", "10"),
@@ -85,7 +86,7 @@ fn a_representation_wider_than_the_data_is_refused_at_its_field() {
         // jl-exact has k = 1, so d = 1 is a valid (if tiny) problem: ask for k = 2.
         ("jl-exact", vec![("k", "2"), ("d", "1")]),
     ] {
-        let o = sweep(preset, CB, &extra);
+        let o = sweep(preset, &cb(), &extra);
         assert!(
             names_one_of(&o, &["d", "d_grid", "k", "jl_dim"]),
             "{preset} {extra:?}: {o:?}"
@@ -95,7 +96,7 @@ fn a_representation_wider_than_the_data_is_refused_at_its_field() {
 
 #[test]
 fn an_unreachable_margin_is_refused_at_margin() {
-    let o = sweep("jl-random", CB, &[("d", "5"), ("margin", "1")]);
+    let o = sweep("jl-random", &cb(), &[("d", "5"), ("margin", "1")]);
     assert!(
         matches!(&o, Outcome::Refused(f) if f.iter().any(|x| x == "margin")),
         "{o:?}"

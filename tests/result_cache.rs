@@ -6,24 +6,20 @@
 
 use dp_explorer::scenarios::{self, Configured, Coverage, Kept, Shard};
 
-/// A test-size Private FedRep sweep (tests/merge_fuzz.rs) with two seeds and
-/// Priv-AltMin: appending an ε renumbers later jobs (Priv-AltMin's, the second
-/// seed's), so the kept results must be renumbered right.
-const BASE: &[(&str, &str)] = &[
-    ("n", "200"),
-    ("d", "10"),
-    ("k", "2"),
-    ("m", "10"),
-    ("rounds", "3"),
-    ("local_steps", "3"),
-    ("altmin", "on"),
-    ("altmin_rounds", "2"),
-    ("seeds", "2"),
-];
 const PRESET: &str = "fedrep-paper";
 
+/// Private FedRep's declared test size (`ScenarioInfo::test_size`) with two
+/// seeds and Priv-AltMin: appending an ε renumbers later jobs (Priv-AltMin's,
+/// the second seed's), so the kept results must be renumbered right.
+fn base() -> Vec<(&'static str, &'static str)> {
+    let (scenario, _) = scenarios::by_preset(PRESET).unwrap();
+    let mut pairs = scenario.info().test_size.settings.to_vec();
+    pairs.extend([("altmin", "on"), ("seeds", "2")]);
+    pairs
+}
+
 fn settings(epsilons: &str) -> Vec<(&str, &str)> {
-    let mut pairs = BASE.to_vec();
+    let mut pairs = base();
     pairs.push(("epsilons", epsilons));
     pairs
 }
@@ -174,7 +170,7 @@ fn a_scenario_without_job_keys_keeps_nothing() {
     let kept = new.reuse(old.as_ref(), &whole).unwrap();
     assert!(kept.jobs.is_empty());
     // A configuration of another scenario keeps nothing of this one's run.
-    let other = scenarios::configure(PRESET, BASE).unwrap();
+    let other = scenarios::configure(PRESET, &base()).unwrap();
     let kept = other.reuse(old.as_ref(), &whole).unwrap();
     assert!(kept.jobs.is_empty());
 }

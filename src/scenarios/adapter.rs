@@ -20,7 +20,7 @@ use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
     ChartInfo, ConfigError, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
-    ScenarioInfo, View, RESULTS, WASM_FACTOR,
+    ScenarioInfo, TestSize, View, RESULTS, WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
@@ -52,6 +52,8 @@ pub struct About {
     pub claims: &'static [Claim],
     /// The `results.csv` columns that measure the outcome ([`ScenarioInfo::metrics`]).
     pub metrics: &'static [&'static str],
+    /// [`ScenarioInfo::test_size`].
+    pub test_size: TestSize,
 }
 
 /// A scenario's sweep as a step-wise state machine (its `run.rs`), stepped
@@ -222,11 +224,6 @@ pub trait Experiment: Send + Sync + 'static {
     /// and judging the parts, drawing the charts and tables.
     fn page_overhead_seconds(_config: &Self::Config) -> f64 {
         super::machine::PAGE_OVERHEAD_SECONDS
-    }
-    /// Problems of a checked config that only what the run derives from it
-    /// shows (a σ the accountant cannot give): reported before anything runs.
-    fn derived_errors(_config: Checked<Self::Config>) -> Vec<ConfigError> {
-        Vec::new()
     }
     /// The sweep's jobs under these settings: by default one, the whole sweep.
     fn plan(config: &Self::Config) -> Plan<'_> {
@@ -500,6 +497,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 lesson: a.lesson,
                 claims: a.claims,
                 metrics: a.metrics,
+                test_size: a.test_size,
                 round: E::ROUND.is_some(),
             }
         })

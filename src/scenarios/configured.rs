@@ -159,11 +159,8 @@ impl<E: Experiment> Configuration<E> {
         preset: &str,
         pairs: &[(&str, &str)],
     ) -> Result<Self, Vec<ConfigError>> {
+        // Every check, the accountant's σ included, runs in `Checked::new`.
         let config = E::Config::from_pairs(preset, pairs.iter().copied())?;
-        let errors = E::derived_errors(config.clone());
-        if !errors.is_empty() {
-            return Err(errors);
-        }
         // The config parsed, so its preset is one of the scenario's.
         let wanted = preset.trim();
         let preset = E::ABOUT

@@ -203,23 +203,67 @@ impl<C: 'static> Field<C> {
     }
 
     /// The value (every entry of a list) lies in `range`: `2..=5000`,
-    /// `0.0..=1.0`, or an [`Interval`] with open ends.
-    pub fn range(mut self, range: impl IntoInterval) -> Self {
-        self.rules.interval = Some(range.into_interval());
-        self
+    /// `0.0..=1.0`, or an [`Interval`] with open ends. Like every bound of
+    /// the builder it narrows the field's bounds (a shared field's, [`common`]),
+    /// never widens them: see [`Field::narrow`].
+    pub fn range(self, range: impl IntoInterval) -> Self {
+        self.narrow(range.into_interval())
     }
 
     fn interval(&self) -> Interval {
         self.rules.interval.unwrap_or(Interval::ANY)
     }
 
-    /// The value is > `lo` (keeps an upper bound already given).
-    pub fn above(mut self, lo: impl ToBound) -> Self {
-        self.rules.interval = Some(Interval {
-            lo: End::Open(lo.to_bound()),
-            ..self.interval()
-        });
+    /// The bounds this field already has, narrowed to `to` (an end `to`
+    /// leaves unbounded keeps the one already given). A scenario tightens a
+    /// shared field's bound where its numerics need it; a bound that would
+    /// loosen one is a mistake in the table, refused as the table is built
+    /// (a test builds every table): loosening is [`Field::widened_to`], with
+    /// its reason.
+    fn narrow(mut self, to: Interval) -> Self {
+        let had = self.interval();
+        let narrowed = had.narrowed(to);
+        let loosened = |given: End, kept: End| given != End::Unbounded && given != kept;
+        assert!(
+            !loosened(to.lo, narrowed.lo) && !loosened(to.hi, narrowed.hi),
+            "{}: {} would widen the bound {}; a wider bound is `widened_to`, with its reason",
+            self.name,
+            to.requirement(false),
+            had.requirement(false)
+        );
+        self.rules.interval = Some(narrowed);
         self
+    }
+
+    /// The value lies in `range`, although the shared field (one of
+    /// [`common`]) allows less: the one rule that loosens a bound, named so
+    /// that a reader sees it, with `reason` saying why the wider values are
+    /// sound here (kept in [`Rules::widened`]; the page does not show it).
+    pub fn widened_to(mut self, range: impl IntoInterval, reason: &'static str) -> Self {
+        let range = range.into_interval();
+        assert!(
+            !reason.trim().is_empty(),
+            "{}: a widened bound says why",
+            self.name
+        );
+        assert!(
+            self.interval().narrowed(range) == self.interval(),
+            "{}: {} does not hold {}; `widened_to` only widens",
+            self.name,
+            range.requirement(false),
+            self.interval().requirement(false)
+        );
+        self.rules.interval = Some(range);
+        self.rules.widened = Some(reason);
+        self
+    }
+
+    /// The value is > `lo` (keeps an upper bound already given).
+    pub fn above(self, lo: impl ToBound) -> Self {
+        self.narrow(Interval {
+            lo: End::Open(lo.to_bound()),
+            hi: End::Unbounded,
+        })
     }
 
     /// The value is > 0 (and finite, as every number a field holds).
@@ -228,30 +272,27 @@ impl<C: 'static> Field<C> {
     }
 
     /// The value is ≥ `lo` (keeps an upper bound already given).
-    pub fn at_least(mut self, lo: impl ToBound) -> Self {
-        self.rules.interval = Some(Interval {
+    pub fn at_least(self, lo: impl ToBound) -> Self {
+        self.narrow(Interval {
             lo: End::Closed(lo.to_bound()),
-            ..self.interval()
-        });
-        self
+            hi: End::Unbounded,
+        })
     }
 
     /// The value is ≤ `hi` (keeps a lower bound already given).
-    pub fn at_most(mut self, hi: impl ToBound) -> Self {
-        self.rules.interval = Some(Interval {
+    pub fn at_most(self, hi: impl ToBound) -> Self {
+        self.narrow(Interval {
+            lo: End::Unbounded,
             hi: End::Closed(hi.to_bound()),
-            ..self.interval()
-        });
-        self
+        })
     }
 
     /// The value is < `hi` (keeps a lower bound already given).
-    pub fn below(mut self, hi: impl ToBound) -> Self {
-        self.rules.interval = Some(Interval {
+    pub fn below(self, hi: impl ToBound) -> Self {
+        self.narrow(Interval {
+            lo: End::Unbounded,
             hi: End::Open(hi.to_bound()),
-            ..self.interval()
-        });
-        self
+        })
     }
 
     /// A list: holds at least one entry.

@@ -103,6 +103,17 @@ pub struct LessonStep {
     pub test_settings: &'static [(&'static str, &'static str)],
 }
 
+/// A scenario's small test size, declared once: a preset and the settings
+/// over it on which its sweep (and its audit) runs in well under a second.
+/// The test suite's tables (`tests/merge_fuzz.rs`, `tests/audit.rs`) read it
+/// from the registry and add only what each test is about (its ε list, a
+/// calibration), so no test repeats a scenario's sizes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TestSize {
+    pub preset: &'static str,
+    pub settings: &'static [(&'static str, &'static str)],
+}
+
 /// Everything the page and the CLI need to present a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScenarioInfo {
@@ -135,6 +146,9 @@ pub struct ScenarioInfo {
     /// error): a finite number in every row of any run that ends
     /// (`tests/fuzz_configs.rs` checks it for every scenario).
     pub metrics: &'static [&'static str],
+    /// Its small test size ([`TestSize`]; not described to the page).
+    #[serde(skip)]
+    pub test_size: TestSize,
     /// Whether one private round of its runs can be shown in slow motion
     /// ([`Scenario::round`]; the page's "Look inside one round").
     pub round: bool,

@@ -7,16 +7,18 @@
 use dp_explorer::scenarios::{self, Run, Shard};
 use std::path::{Path, PathBuf};
 
-/// Issue 31's small classifier config (`CB` in the red team's report).
-pub const CB: &[(&str, &str)] = &[
-    ("n", "50"),
-    ("m", "10"),
-    ("candidates", "20"),
-    ("d_grid", "none"),
-    ("candidate_grid", "none"),
-    ("test_points", "10"),
-    ("epsilons", "1,3"),
-];
+/// The declared test size of the scenario of `preset` (its
+/// `ScenarioInfo::test_size` settings).
+pub fn test_size(preset: &str) -> &'static [(&'static str, &'static str)] {
+    let (scenario, _) = scenarios::by_preset(preset).unwrap();
+    scenario.info().test_size.settings
+}
+
+/// Issue 31's small classifier config (`CB` in the red team's report): the
+/// classifier's declared test size over two ε.
+pub fn cb() -> Vec<(&'static str, &'static str)> {
+    with(test_size("jl-random"), &[("epsilons", "1,3")])
+}
 
 /// A stored fixture case (`tests/fixtures/baseline/<name>/`).
 #[derive(Clone, Debug)]

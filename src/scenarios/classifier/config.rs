@@ -177,11 +177,14 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
         (
             "Privacy",
             vec![
-                // Pure ε (no accountant): beyond its range, up to 1000.
                 field!(epsilons via common::epsilons)
                     .help("pure ε: δ = 0")
                     .slider(0.01, 100.0, true)
-                    .at_most(1000),
+                    .widened_to(
+                        Interval::open_closed(0.0, 1e3),
+                        "one exponential-mechanism release, pure ε-DP (δ = 0): no accountant \
+                         solves for a σ, so the accountant's range (ε ≤ 100) does not bind here",
+                    ),
                 field!(risks via target::risks)
                     .help("instead of ε: the attacker's true-positive rate at the false-positive rate below; pure ε-DP allows it from ε = max(ln(TPR/FPR), ln((1 − FPR)/(1 − TPR))) (none = the ε values drive)"),
                 field!(risk_fpr via target::risk_fpr),

@@ -21,7 +21,7 @@ use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, View,
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, TestSize, View,
 };
 
 /// The scenario (the registry lists it).
@@ -154,6 +154,11 @@ impl Experiment for Classifier {
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error01"],
+        test_size: TestSize {
+            preset: "jl-random",
+            settings: &[("n", "50"), ("m", "10"), ("candidates", "20"), ("d_grid", "none"),
+                ("candidate_grid", "none"), ("test_points", "10")],
+        },
     };
     const AUDIT: Option<AuditFn<ClassifierConfig>> = Some(audit::classifier_audit_targets);
 

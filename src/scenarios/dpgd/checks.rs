@@ -1,8 +1,11 @@
 //! The DP-GD settings' checks and presets (`impl Config`): each field's own
-//! rules are in its table (config.rs); here the rules that tie fields together
-//! and the time limit (cost.rs), so config.rs need not import cost.rs.
+//! rules are in its table (config.rs); here the rules that tie fields together,
+//! the time limit (cost.rs) and, last, the accountant's σ for every private
+//! run (plan.rs, through the sweep's plan), so config.rs need not import them.
 
 use super::config::*;
+use super::plan::dpgd_sigma;
+use super::run::DpGdSweep;
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::{
     fields_once, target, too_slow, unknown_preset, Config, OptionalList,
@@ -113,6 +116,10 @@ impl Config for DpGdConfig {
                 MAX_SECONDS,
                 "the widths, n, the time scale or the number of ε and seeds",
             ));
+        }
+        // Last, the accountant: a σ it cannot give for some private run.
+        if failed.is_empty() && errors.is_empty() {
+            errors.extend(DpGdSweep::refused(self, dpgd_sigma));
         }
         errors
     }

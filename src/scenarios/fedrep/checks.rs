@@ -1,11 +1,13 @@
 //! The `Config` impl of a Private FedRep sweep (Snedeker et al., Fig. 1/2):
 //! its presets by name and `validate_all`, which checks every field at once
-//! (bounds on memory and on the work the cost model estimates included).
+//! (bounds on memory and on the work the cost model estimates included, and
+//! last the accountant's σ for every ε, plan.rs).
 
 use super::config::{
     AltMinUsers, FedRepConfig, Heads, InitMode, MAX_SECONDS, MEMORY_BUDGET_BYTES, PRESETS,
 };
 use super::fields::field_table;
+use super::plan;
 use crate::algorithms::fedrep::BatchMode;
 use crate::privacy::Calibration;
 use crate::scenarios::config_common::presets;
@@ -144,6 +146,40 @@ impl Config for FedRepConfig {
                 "n, d, m, rounds, local_steps or the number of ε",
             ));
         }
+        // Last, the accountant: a σ it cannot give for some ε.
+        if failed.is_empty() && errors.is_empty() {
+            errors.extend(refused_sigma(self));
+        }
         errors
     }
+}
+
+/// The accountant asked for every ε (Private FedRep's σ, and Priv-AltMin's
+/// when it runs): a σ it cannot give, or one that is not a positive finite
+/// number, is an error at `epsilons`, so it is reported before anything runs.
+fn refused_sigma(config: &FedRepConfig) -> Vec<ConfigError> {
+    let mut errors = Vec::new();
+    for &e in &config.epsilons {
+        let fedrep = plan::plan_private_fedrep(config, e).map(|p| p.sigma);
+        let altmin = if config.altmin {
+            plan::plan_priv_altmin(config, e).map(|p| p.sigma_w.min(p.sigma_b))
+        } else {
+            Ok(1.0)
+        };
+        for sigma in [fedrep, altmin] {
+            let problem = match sigma {
+                Ok(s) if s.is_finite() && s > 0.0 => continue,
+                Ok(s) => format!("the noise would be σ = {s:e}"),
+                Err(err) => err.to_string(),
+            };
+            errors.push(ConfigError::invalid(
+                "epsilons",
+                format!("at ε = {e}: {problem}; change ε, δ or the clips"),
+            ));
+        }
+        if !errors.is_empty() {
+            break;
+        }
+    }
+    errors
 }

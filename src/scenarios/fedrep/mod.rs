@@ -31,8 +31,8 @@ use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, RoundFn
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::field::Config;
 use crate::scenarios::{
-    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, Shard, View,
-    FNV_START,
+    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, Shard,
+    TestSize, View, FNV_START,
 };
 use serde::{Deserialize, Serialize};
 
@@ -168,6 +168,11 @@ impl Experiment for FedRep {
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["excess_risk", "mse"],
+        test_size: TestSize {
+            preset: "fedrep-paper",
+            settings: &[("n", "200"), ("d", "10"), ("k", "2"), ("m", "10"), ("rounds", "3"),
+                ("local_steps", "3"), ("altmin_rounds", "2")],
+        },
     };
     const ROUND: Option<RoundFn<FedRepConfig>> = Some(run::round::round_of);
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
@@ -349,35 +354,6 @@ impl Experiment for FedRep {
     fn combine(parts: Vec<Part>) -> Part {
         let (rows, curves) = merge_shards(parts.into_iter().map(|p| (p.rows, p.curves)));
         Part { rows, curves }
-    }
-
-    /// Also asks the accountant for every ε, so a σ it cannot give (or that is
-    /// not a finite number) is reported here, before anything runs.
-    fn derived_errors(config: Checked<FedRepConfig>) -> Vec<ConfigError> {
-        let mut errors = Vec::new();
-        for &e in &config.epsilons {
-            let fedrep = plan::plan_private_fedrep(&config, e).map(|p| p.sigma);
-            let altmin = if config.altmin {
-                plan::plan_priv_altmin(&config, e).map(|p| p.sigma_w.min(p.sigma_b))
-            } else {
-                Ok(1.0)
-            };
-            for sigma in [fedrep, altmin] {
-                let problem = match sigma {
-                    Ok(s) if s.is_finite() && s > 0.0 => continue,
-                    Ok(s) => format!("the noise would be σ = {s:e}"),
-                    Err(err) => err.to_string(),
-                };
-                errors.push(ConfigError::invalid(
-                    "epsilons",
-                    format!("at ε = {e}: {problem}; change ε, δ or the clips"),
-                ));
-            }
-            if !errors.is_empty() {
-                break;
-            }
-        }
-        errors
     }
 }
 

@@ -1,7 +1,8 @@
 //! The settings every private scenario has, built once: `epsilons`, `delta`,
 //! `relation`, `seed`, `seeds`. Each constructor gives the setting's name,
 //! label, help, group and rules; a scenario narrows a bound where its
-//! numerics need it (`.at_least(1e-3)` on ε keeps the upper bound) or changes
+//! numerics need it (`.at_least(1e-3)` on ε keeps the upper bound; a bound
+//! never loosens, but through `.widened_to(range, reason)`) or changes
 //! a label, and writes nothing else. ε and δ start from the accountant's own
 //! ranges ([`crate::privacy::error::check_epsilon`], [`check_delta`]), so a
 //! value a field accepts is one the accountant accepts.

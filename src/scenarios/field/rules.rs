@@ -70,6 +70,15 @@ impl Interval {
         }
     }
 
+    /// The values both `self` and `other` allow: at each end the tighter
+    /// bound (at one number, the open end).
+    pub fn narrowed(&self, other: Interval) -> Interval {
+        Interval {
+            lo: tighter(self.lo, other.lo, 1.0),
+            hi: tighter(self.hi, other.hi, -1.0),
+        }
+    }
+
     /// Whether `x` lies in the interval (never for NaN).
     pub fn contains(&self, x: f64) -> bool {
         let above = match self.lo {
@@ -110,6 +119,28 @@ impl Interval {
                     End::Unbounded => "∞)".into(),
                 };
                 format!("in {left}, {right}")
+            }
+        }
+    }
+}
+
+/// Of two ends on one side, the one that allows less: `up` is 1 for lower
+/// ends (the larger is tighter), −1 for upper ends.
+fn tighter(a: End, b: End, up: f64) -> End {
+    let key = |e: End| match e {
+        End::Unbounded => None,
+        // At one number the open end allows less.
+        End::Closed(x) => Some((up * x, 0)),
+        End::Open(x) => Some((up * x, 1)),
+    };
+    match (key(a), key(b)) {
+        (None, _) => b,
+        (_, None) => a,
+        (Some(ka), Some(kb)) => {
+            if kb.0 > ka.0 || (kb.0 == ka.0 && kb.1 > ka.1) {
+                b
+            } else {
+                a
             }
         }
     }
@@ -158,6 +189,9 @@ pub struct Rules {
     pub largest_first: bool,
     /// Why the bound is there, said after it: "between 4 and 10000 (…)".
     pub note: Option<&'static str>,
+    /// Why the interval is wider than the shared field's (set only by
+    /// [`Field::widened_to`](super::Field::widened_to)).
+    pub widened: Option<&'static str>,
 }
 
 impl Default for Rules {
@@ -170,6 +204,7 @@ impl Default for Rules {
             distinct: false,
             largest_first: false,
             note: None,
+            widened: None,
         }
     }
 }

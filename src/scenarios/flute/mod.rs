@@ -21,7 +21,7 @@ use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, View,
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, TestSize, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -230,6 +230,10 @@ impl Experiment for Flute {
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error"],
+        test_size: TestSize {
+            preset: "flute-private",
+            settings: &[("n", "50"), ("m", "10"), ("rounds", "20"), ("private_rounds", "10")],
+        },
     };
     const AUDIT: Option<AuditFn<FluteConfig>> = Some(audit::flute_audit_targets);
     const AUDIT_SIZE: Option<AuditSizeBy<FluteConfig>> = Some(audit::AUDIT_SIZE);

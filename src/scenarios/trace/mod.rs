@@ -25,7 +25,7 @@ use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
 use crate::scenarios::csv_out::number_or;
 use crate::scenarios::explain::run_entry;
 use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, View,
+    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, TestSize, View,
 };
 
 /// The scenario (the registry lists it).
@@ -146,6 +146,11 @@ impl Experiment for Trace {
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error_fro"],
+        test_size: TestSize {
+            preset: "trace-paper",
+            settings: &[("d1", "5"), ("d2", "5"), ("n", "100"), ("repeats", "2"),
+                ("iterations", "3")],
+        },
     };
     const AUDIT: Option<AuditFn<TraceConfig>> = Some(audit::trace_audit_targets);
     const AUDIT_SIZE: Option<AuditSizeBy<TraceConfig>> = Some(audit::AUDIT_SIZE);

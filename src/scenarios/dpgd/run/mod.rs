@@ -246,7 +246,18 @@ impl DpGdSweep {
         config: Checked<DpGdConfig>,
         sigma_for: impl Fn(&SigmaQuery) -> f64 + 'static,
     ) -> Result<Self, ConfigError> {
-        Self::build(config, Box::new(sigma_for), None, Shard::WHOLE)
+        Self::build(config.into_inner(), Box::new(sigma_for), None, Shard::WHOLE)
+    }
+
+    /// What the accountant refuses of `config`: building the sweep asks
+    /// `sigma_for` for every private run's σ, and the first it cannot give is
+    /// an error at the field to change. The config's last check, run in
+    /// [`Checked::new`] with the others (checks.rs).
+    pub fn refused(
+        config: &DpGdConfig,
+        sigma_for: impl Fn(&SigmaQuery) -> f64 + 'static,
+    ) -> Option<ConfigError> {
+        Self::build(config.clone(), Box::new(sigma_for), None, Shard::WHOLE).err()
     }
 
     /// As [`DpGdSweep::new`], also filling `epsilon_spent` of private rows,
@@ -262,7 +273,7 @@ impl DpGdSweep {
         shard: Shard,
     ) -> Result<Self, ConfigError> {
         Self::build(
-            config,
+            config.into_inner(),
             Box::new(sigma_for),
             Some(Box::new(epsilon_spent)),
             shard,
@@ -270,12 +281,11 @@ impl DpGdSweep {
     }
 
     fn build(
-        config: Checked<DpGdConfig>,
+        config: DpGdConfig,
         sigma_for: SigmaFn,
         spent_for: Option<SpentFn>,
         shard: Shard,
     ) -> Result<Self, ConfigError> {
-        let config = config.into_inner();
         shard.check()?;
         let mut jobs = Vec::new();
         let mut units_total = 0;
