@@ -181,7 +181,7 @@ fn a_scenario_without_job_keys_keeps_nothing() {
 #[test]
 fn appending_a_risk_keeps_every_earlier_run_and_equals_a_full_rerun() {
     let risks = |list: &'static str| {
-        let mut pairs = BASE.to_vec();
+        let mut pairs = base();
         pairs.push(("risks", list));
         pairs
     };

@@ -151,7 +151,7 @@ impl AttackerReading {
             .map(|m| risk::loss_above(m, epsilon));
         let sentence = sentence(epsilon, delta, loss_above_epsilon, best_accuracy, unit);
         let why_two = why_two(epsilon, delta, loss_above_epsilon, mu, best_accuracy);
-        let frequencies = frequencies(epsilon, delta, mu);
+        let frequencies = frequencies(epsilon, delta, mu, FREQUENCY_FPR);
         AttackerReading {
             epsilon,
             delta,
@@ -170,6 +170,14 @@ impl AttackerReading {
             delta_reading: None,
             population: None,
         }
+    }
+
+    /// The frequencies read at the false-positive rate a run was calibrated
+    /// to (its risk's, Kulynych & Gomez 2024) rather than at 1 in 100: the
+    /// sentence then shows the attacker's success the run was set to allow.
+    pub fn at_false_positive_rate(mut self, fpr: f64) -> Self {
+        self.frequencies = frequencies(self.epsilon, self.delta, self.mu, fpr);
+        self
     }
 
     /// Adds the reading of δ against the number of people in the data.
@@ -202,10 +210,15 @@ pub fn tpr_limit(epsilon: f64, delta: f64, mu: Option<f64>, fpr: f64) -> f64 {
     }
 }
 
-/// "Of 100 people …": the attacker's success at [`FREQUENCY_FPR`] as counts out
-/// of 100 (rounded up, so "at most" stays true).
-fn frequencies(epsilon: f64, delta: f64, mu: Option<f64>) -> String {
-    let found = 100.0 * tpr_limit(epsilon, delta, mu, FREQUENCY_FPR);
+/// "Of 100 people …": the attacker's success at false-positive rate `fpr` as
+/// counts out of 100 people in and 100 out (of 1000, or more, where 100·fpr is
+/// under one person), rounded up so that "at most" stays true.
+fn frequencies(epsilon: f64, delta: f64, mu: Option<f64>, fpr: f64) -> String {
+    let mut people = 100.0;
+    while people * fpr < 1.0 - 1e-9 && people < 1e9 {
+        people *= 10.0;
+    }
+    let found = people * tpr_limit(epsilon, delta, mu, fpr);
     // Rounded up (less a hair for the last bit of the float), so "at most" stays true.
     let found = if found < 10.0 {
         ((found * 10.0 - 1e-9).ceil() / 10.0).to_string()
@@ -217,9 +230,10 @@ fn frequencies(epsilon: f64, delta: f64, mu: Option<f64>) -> String {
     } else {
         "from TPR ≤ e^ε·FPR + δ"
     };
+    let (p, accused) = (people.to_string(), super::report::fmt_num(people * fpr));
     format!(
-        "In frequencies: of 100 people in the data and 100 not in it, an attacker whose test wrongly accuses on \
-         average at most 1 of the 100 outsiders finds on average at most {found} of the 100 insiders ({source}; guessing alone finds 1)."
+        "In frequencies: of {p} people in the data and {p} not in it, an attacker whose test wrongly accuses on \
+         average at most {accused} of the {p} outsiders finds on average at most {found} of the {p} insiders ({source}; guessing alone finds {accused})."
     )
 }
 
@@ -401,6 +415,27 @@ mod tests {
 
     #[test]
     fn frequencies_count_the_insiders_found_at_one_outsider_in_a_hundred() {
+        // Calibrated to TPR 0.3 at FPR 0.05: read at 5 of 100 wrongly accused, 30 of 100 found;
+        // at FPR 0.001, of 1000 people.
+        let mu = risk::Risk::new(0.3, 0.05).unwrap().mu();
+        let eps = crate::privacy::gdp::epsilon_for_mu(mu, 1e-6).unwrap();
+        let at = AttackerReading::new(eps, 1e-6, Some(mu), "user").at_false_positive_rate(0.05);
+        assert!(
+            at.frequencies.contains("at most 5 of the 100 outsiders")
+                && at.frequencies.contains("at most 30 of the 100 insiders"),
+            "{}",
+            at.frequencies
+        );
+        let rare = AttackerReading::new(eps, 1e-6, Some(mu), "user").at_false_positive_rate(0.001);
+        let expected = (1000.0 * risk::tpr_at(mu, 0.001) - 1e-9).ceil();
+        assert!(
+            rare.frequencies.contains("at most 1 of the 1000 outsiders")
+                && rare
+                    .frequencies
+                    .contains(&format!("at most {expected} of the 1000 insiders")),
+            "{}",
+            rare.frequencies
+        );
         // The Gaussian curve through (FPR 0.01, TPR 0.1): 10 of 100 found.
         let mu = risk::Risk::new(0.1, 0.01).unwrap().mu();
         let gaussian = AttackerReading::new(5.136816, 1e-6, Some(mu), "user");

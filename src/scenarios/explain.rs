@@ -29,7 +29,13 @@ pub struct ExplainEntry {
 /// the `n` `unit`s in the data: the exact Gaussian curve too when every stage
 /// is Gaussian, and δ judged against 1/n.
 pub fn attacker_reading(p: &PrivacyReport, unit: &str, n: usize) -> AttackerReading {
-    AttackerReading::new(p.epsilon_exact, p.delta, p.gaussian_mu(), unit).with_population(n)
+    let reading =
+        AttackerReading::new(p.epsilon_exact, p.delta, p.gaussian_mu(), unit).with_population(n);
+    // A run calibrated to a risk is read at that risk's false-positive rate.
+    match p.risk {
+        Some(risk) => reading.at_false_positive_rate(risk.fpr),
+        None => reading,
+    }
 }
 
 /// One warning line for each (δ, n) among `entries` whose δ is at least 1/n

@@ -77,7 +77,8 @@ enum Running {
     /// Priv-AltMin: its iterations, then the final heads.
     Model {
         model: Box<dyn RepresentationLearner>,
-        privacy: Option<PrivacyReport>,
+        /// Boxed: a report is large beside the other variants' few numbers.
+        privacy: Option<Box<PrivacyReport>>,
         sigma: f64,
         /// The final pass in progress: (next user, Σ excess risk so far).
         finishing: Option<(usize, f64)>,

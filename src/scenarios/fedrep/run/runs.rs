@@ -55,7 +55,14 @@ impl SeedSweep {
                     })
                 } else {
                     let sum = finishing.map_or(0.0, |f| f.1);
-                    self.push_model_result(order, &job, model.as_ref(), sum, sigma, privacy)?;
+                    self.push_model_result(
+                        order,
+                        &job,
+                        model.as_ref(),
+                        sum,
+                        sigma,
+                        privacy.map(|p| *p),
+                    )?;
                     None
                 }
             }
@@ -163,7 +170,7 @@ impl SeedSweep {
                 let run = PrivAltMin::new(&self.data, u0, plan.params, self.job_seed(job));
                 Ok(Running::Model {
                     model: Box::new(run),
-                    privacy: Some(plan.report),
+                    privacy: Some(Box::new(plan.report)),
                     sigma: plan.sigma_w,
                     finishing: None,
                 })
