@@ -264,7 +264,7 @@ fn drawing_a_chart_changes_the_canvas_pixels() {
             );
         }
         assert!(ink > 2000, "only {ink} pixels drawn");
-        let svg = chart_svg(spec, 640, 400).unwrap();
+        let svg = chart_svg(spec, 640, 400, None).unwrap();
         assert!(svg.contains("<svg") && svg.contains("polyline"));
     }
 }
