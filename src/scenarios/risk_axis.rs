@@ -26,6 +26,22 @@ pub fn risk_label(fpr: f64) -> String {
     format!("attacker's success (TPR at FPR {})", fmt_num(fpr))
 }
 
+/// A title that says what the x axis is ("… versus ε (n = 20)") said of the
+/// risk axis ("… versus the attacker's success (n = 20)"); any other title as
+/// it is.
+pub fn risk_title(title: &str) -> String {
+    for sep in [" versus ", " vs "] {
+        if let Some(i) = title.find(sep) {
+            let rest = &title[i + sep.len()..];
+            let end = rest.find(" (").unwrap_or(rest.len());
+            if rest[..end].contains('ε') {
+                return format!("{}{sep}the attacker's success{}", &title[..i], &rest[end..]);
+            }
+        }
+    }
+    title.to_string()
+}
+
 /// Whether a chart's x axis is the target ε (its label names ε).
 fn plots_epsilon(chart: &ChartSpec) -> bool {
     chart.x_label.contains('ε')
@@ -61,6 +77,7 @@ pub fn on_risk_axis(chart: ChartSpec, target: &RiskTarget) -> ChartSpec {
         })
         .collect();
     ChartSpec {
+        title: risk_title(&chart.title),
         x_label: risk_label(target.fpr),
         log_x: false,
         series,
@@ -93,6 +110,22 @@ pub fn on_risk_axes(mut view: View, target: &RiskTarget) -> View {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_names_the_risk_axis_where_it_named_epsilon() {
+        assert_eq!(
+            risk_title("Final error versus client-level ε (δ = 1e-5)"),
+            "Final error versus the attacker's success (δ = 1e-5)"
+        );
+        assert_eq!(
+            risk_title("Test loss of DP-GD vs ε"),
+            "Test loss of DP-GD vs the attacker's success"
+        );
+        assert_eq!(
+            risk_title("Test loss vs T (target ε = 4)"),
+            "Test loss vs T (target ε = 4)"
+        );
+    }
     use crate::plot::{LineStyle, Series};
 
     #[test]
