@@ -879,6 +879,8 @@ fn a_results_file_read_and_written_back_is_the_same_text() {
         claims: vec![],
         settings: vec![],
         summary: String::new(),
+        risk_axis: vec![],
+        by_epsilon: vec![],
     };
     let csv = Results::of(&v);
     assert_eq!(csv.get(0, "variant"), "a, b");

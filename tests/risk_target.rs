@@ -208,6 +208,50 @@ fn a_risk_runs_reports_carry_the_risk_they_were_calibrated_to() {
         .iter()
         .filter_map(|e| e.release.as_ref())
         .all(|r| r.reports.iter().all(|p| p.risk.is_none())));
+    check_risk_axes(&view, &by_epsilon);
+}
+
+/// The ε charts of a risk-driven run (`view`) show the attacker's success:
+/// every measured point's x is one of the risks set, the label says so and
+/// the claims are still judged (over ε); the ε run's charts stay on ε.
+fn check_risk_axes(view: &scenarios::View, by_epsilon: &scenarios::View) {
+    let on_epsilon: Vec<_> = by_epsilon
+        .charts
+        .iter()
+        .filter(|c| c.x_label.contains('ε'))
+        .collect();
+    assert!(!on_epsilon.is_empty(), "the ε run has an ε chart");
+    let mut on_risk = 0;
+    for (c, e) in view.charts.iter().zip(&by_epsilon.charts) {
+        if !e.x_label.contains('ε') {
+            assert_eq!(c.x_label, e.x_label, "a chart not over ε keeps its axis");
+            continue;
+        }
+        assert_eq!(c.x_label, "attacker's success (TPR at FPR 0.01)");
+        assert_eq!(c.x_hint, Some((0.05, 0.2)));
+        let xs: Vec<f64> = c
+            .series
+            .iter()
+            .filter(|s| !s.horizontal)
+            .flat_map(|s| s.points.iter().map(|p| p.0))
+            .collect();
+        assert!(!xs.is_empty(), "{}: points drawn", c.title);
+        assert!(
+            xs.iter().all(|x| *x == 0.05 || *x == 0.2),
+            "{}: {xs:?}",
+            c.title
+        );
+        on_risk += 1;
+    }
+    assert!(on_risk > 0);
+    // The readout's pairs: each risk with the target ε it stands for.
+    let risks: Vec<f64> = view.risk_axis.iter().map(|p| p.0).collect();
+    assert_eq!(risks, [0.05, 0.2]);
+    assert!(view
+        .risk_axis
+        .iter()
+        .all(|&(t, e)| rel(e, epsilon_of(mu_of(t, 0.01), 1e-6)) < 1e-6));
+    assert!(by_epsilon.risk_axis.is_empty());
 }
 
 #[test]

@@ -9,6 +9,8 @@
 
 const WIDE = '(min-width: 62rem)';
 const PHONE = '(max-width: 40rem)';
+/** The slider of the list shown (the privacy target's switch hides the other list, slider and all). */
+const SHOWN_SLIDER = '#fields .field.has-slider:not([hidden]) > .slider';
 
 /**
  * @param {object} o
@@ -76,11 +78,12 @@ export function wireLecture({ views, present }) {
    * slider: the one docked before is dropped.
    */
   function placeSlider() {
-    const fresh = document.querySelector('#fields .field.has-slider > .slider');
+    const fresh = document.querySelector(SHOWN_SLIDER);
     const docked = dock.querySelector('.slider');
     if (docked && (fresh || !lecturing())) {
+      // Back in its field while the form holds it (the privacy target switched lists), else dropped.
       const home = docked.lectureHome;
-      if (!fresh && home && home.isConnected) home.append(docked);
+      if (home && home.isConnected) home.append(docked);
       else docked.remove();
     }
     if (fresh && lecturing()) {
@@ -170,7 +173,7 @@ function dockOnPhone() {
   let frame = null;
   const check = () => {
     frame = null;
-    const s = document.querySelector('#fields .field.has-slider > .slider');
+    const s = document.querySelector(SHOWN_SLIDER);
     if (!s) return;
     const field = s.parentElement;
     const phone = window.matchMedia(PHONE).matches;

@@ -3,11 +3,38 @@
 // ringed, and the values at it in words. Which charts: those whose drawn x
 // label names ε (no scenario is named here). Drawn over the chart by
 // ChartView's `afterDraw`, from the plot area and points Rust reported.
+// When risks drive the run, Rust (scenarios/risk_axis.rs) draws those charts
+// against the attacker's success instead, and the slider is the risks' list:
+// the marker and readout are then in risk units, with the ε named beside it
+// (the snapshot's `risk_axis`: each risk with the target ε it stands for).
 import { fmt, shortLabel } from './format.js';
 
-/** Whether a drawn chart's x axis is ε. */
+/** How Rust labels an ε chart's x axis when risks drive the run. */
+const RISK_AXIS = /^attacker's success/;
+
+/** Whether a drawn chart's x axis is ε, or the attacker's success that stands for it. */
 export function plotsEpsilon(view) {
-  return !!(view.shown && /ε/.test(view.shown.x_label));
+  return !!(view.shown && (/ε/.test(view.shown.x_label) || RISK_AXIS.test(view.shown.x_label)));
+}
+
+/** Whether a drawn chart's x axis is the attacker's success. */
+function plotsRisk(view) {
+  return RISK_AXIS.test(view.shown.x_label);
+}
+
+/**
+ * The selected x in the chart's units: "ε = 4", or "attacker's success 0.2 (ε = 7.71)" on the risk
+ * axis (`riskAxis`: [risk, ε] pairs of the run shown; the ε left out for a risk not run yet).
+ */
+export function selectedLabel(view, x, riskAxis = []) {
+  if (!plotsRisk(view)) return `ε = ${fmt(x, 3)}`;
+  const pair = (riskAxis || []).find(([r]) => same(r, x));
+  return `attacker's success ${fmt(x, 3)}${pair ? ` (ε = ${fmt(pair[1], 3)})` : ''}`;
+}
+
+/** Whether the slider of list setting `name` selects the x of this chart (the risks' on the risk axis). */
+export function marksSelected(view, name) {
+  return plotsEpsilon(view) && (name === 'risks') === plotsRisk(view);
 }
 
 /** Equal as list values (the list's text and the points' x went through the same parse). */
@@ -24,11 +51,11 @@ function column(layout, x) {
 }
 
 /**
- * Draws the marker of ε = `x` over a drawn chart (device pixels; `scale`: the
+ * Draws the marker of ε = `x` (named `label`) over a drawn chart (device pixels; `scale`: the
  * device pixel ratio times the text scale). Nothing when the chart is not
  * against ε or `x` is off its axis.
  */
-export function drawMarker(view, ctx, x, scale) {
+export function drawMarker(view, ctx, x, scale, label = `ε = ${fmt(x, 3)}`) {
   if (x === null || !view.layout || !plotsEpsilon(view)) return;
   const L = view.layout;
   const px = column(L, x);
@@ -58,7 +85,6 @@ export function drawMarker(view, ctx, x, scale) {
     ctx.stroke();
   }
   // Its value, at the top of the line, on the side with room.
-  const label = `ε = ${fmt(x, 3)}`;
   ctx.font = `600 ${Math.round(13 * scale)}px sans-serif`;
   const w = ctx.measureText(label).width;
   const right = px + 10 * scale + w <= L.right;
@@ -72,17 +98,16 @@ export function drawMarker(view, ctx, x, scale) {
 }
 
 /**
- * Fills `el` with the values a drawn ε chart shows at ε = `x`, in words: each curve's point at
+ * Fills `el` with the values a drawn ε chart shows at ε = `x` (named `eps`), in words: each curve's point at
  * it and each reference line (each value kept on one line); or why there are none yet.
  */
-export function showValuesAt(el, view, x, running) {
+export function showValuesAt(el, view, x, running, eps = `ε = ${fmt(x, 3)}`) {
   if (!view || !view.shown) {
     el.textContent = '';
     return;
   }
   const what = shortLabel(view.shown.y_label);
   const at = view.points.filter((p) => p.horizontal || same(p.x, x));
-  const eps = `ε = ${fmt(x, 3)}`;
   if (!at.some((p) => !p.horizontal)) {
     el.textContent = running
       ? `${eps}: being computed (the curves keep their other points meanwhile).`

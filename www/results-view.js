@@ -4,7 +4,7 @@
 // compute. It reads the run (run.js) and the page state; it never reads the page's elements back.
 import { audit_overlay, Configuration } from './pkg/dp_explorer.js';
 import { showClaims } from './claims.js';
-import { drawMarker, showValuesAt, plotsEpsilon } from './live-eps.js';
+import { drawMarker, marksSelected, selectedLabel, showValuesAt, plotsEpsilon } from './live-eps.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -109,10 +109,14 @@ export class ResultsView {
   afterDraw(view, ctx) {
     const { selected } = this.page.state;
     if (!selected) return;
-    drawMarker(view, ctx, selected.value, view.dpr * (view.scale || this.page.textScale())); // the chart's own scale (chart-scale.js)
-    if (view === this.views.find((v) => plotsEpsilon(v) && !v.figure.hidden)) {
+    // The slider's list is the x of the chart: the ε list's on ε, the risks' on the attacker's success.
+    if (!marksSelected(view, selected.name)) return;
+    const snap = this.page.runs.snapshot;
+    const label = selectedLabel(view, selected.value, snap && snap.risk_axis);
+    drawMarker(view, ctx, selected.value, view.dpr * (view.scale || this.page.textScale()), label); // the chart's own scale (chart-scale.js)
+    if (view === this.views.find((v) => marksSelected(v, selected.name) && !v.figure.hidden)) {
       const out = $(`${selected.name}-readout`);
-      if (out) showValuesAt(out, view, selected.value, this.page.runs.running);
+      if (out) showValuesAt(out, view, selected.value, this.page.runs.running, label);
     }
   }
 

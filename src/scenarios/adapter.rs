@@ -16,6 +16,7 @@ use super::claims::Claim;
 use super::configured::{Configuration, Configured};
 use super::field::target::with_risk_columns;
 use super::field::{Checked, Config};
+use super::risk_axis::on_risk_axes;
 use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
@@ -458,13 +459,16 @@ impl<E: Experiment> Run for SweepRun<E> {
 }
 
 /// The view of `part` under `config`, in x order ([`in_x_order`]), carrying
-/// the config's settings for the claims' scopes.
+/// the config's settings for the claims' scopes; when risks drive the run,
+/// `results.csv` names each row's risk and the ε charts show the attacker's
+/// success on their x axis ([`on_risk_axes`]).
 pub(super) fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
     let mut view = in_x_order(E::view(config, part));
     if let Some(target) = config.risk_target() {
         for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
             file.text = with_risk_columns(&file.text, &target);
         }
+        view = on_risk_axes(view, &target);
     }
     view.settings = config.to_fields();
     view

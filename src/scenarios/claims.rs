@@ -556,6 +556,8 @@ mod tests {
             claims: vec![],
             settings: vec![],
             summary: String::new(),
+            risk_axis: vec![],
+            by_epsilon: vec![],
         }
     }
 

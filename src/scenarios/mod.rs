@@ -27,6 +27,7 @@ pub mod labels;
 pub mod machine;
 pub mod privacy_entries;
 pub mod registry;
+pub mod risk_axis;
 pub mod round;
 pub mod shards;
 pub mod statement;
@@ -199,6 +200,17 @@ pub struct View {
     /// A console table of the rows (the CLI prints it).
     #[serde(skip)]
     pub summary: String,
+    /// When risks drive the run and its ε charts show the attacker's success
+    /// ([`risk_axis`]): each risk on that axis with the target ε it stands
+    /// for, in the settings' order (the page's readout names both). Empty
+    /// (and not written) otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub risk_axis: Vec<(f64, f64)>,
+    /// The charts as the scenario drew them over ε, when [`View::charts`]
+    /// shows them on the risk axis (empty otherwise): the claims, written
+    /// against ε, are judged on these.
+    #[serde(skip)]
+    pub by_epsilon: Vec<ChartSpec>,
 }
 
 impl View {
@@ -219,6 +231,8 @@ impl View {
             claims: Vec::new(),
             settings: Vec::new(),
             summary,
+            risk_axis: Vec::new(),
+            by_epsilon: Vec::new(),
         }
     }
 }
@@ -302,7 +316,16 @@ pub fn snapshot(id: &'static str, run: &dyn Run) -> Snapshot {
 
 /// A finished run's view with the scenario's claims judged on it.
 pub fn judged(scenario: &dyn Scenario, mut view: View) -> View {
-    view.claims = claims::judge(scenario.info().claims, &view);
+    view.claims = if view.by_epsilon.is_empty() {
+        claims::judge(scenario.info().claims, &view)
+    } else {
+        // The claims are written against ε: judged on the charts over ε.
+        let over_epsilon = View {
+            charts: view.by_epsilon.clone(),
+            ..view.clone()
+        };
+        claims::judge(scenario.info().claims, &over_epsilon)
+    };
     view
 }
 

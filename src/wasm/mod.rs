@@ -176,7 +176,7 @@ export interface TradeoffChart { spec: ChartSpec; table: Table; notes: string[] 
 export interface OutputFile { name: string; text: string }
 /** What a run has to show: charts, one table per chart, explain-ε entries, files (results.csv first). */
 export interface Verdict { id: string; text: string; status: 'held' | 'not-held' | 'undecided'; numbers: string }
-export interface View { charts: ChartSpec[]; tables: Table[]; privacy: ExplainEntry[]; files: OutputFile[]; claims: Verdict[] }
+export interface View { charts: ChartSpec[]; tables: Table[]; privacy: ExplainEntry[]; files: OutputFile[]; claims: Verdict[]; risk_axis?: [number, number][] }
 export interface Snapshot extends View { scenario: string; done: number; total: number; phase: string; finished: boolean }
 export interface ChartLayout {
   left: number; right: number; top: number; bottom: number;

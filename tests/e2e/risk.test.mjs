@@ -2,7 +2,8 @@
 // success" shows the risks in place of the ε list; a run driven by it is calibrated to that risk, so its
 // Explain ε finds the attacker's success at risk_fpr back within 0.5 % of the value set; the address
 // keeps the switch; the privacy statement names the risk and goes into the JSON export and, in one line,
-// under an exported SVG chart; axe finds nothing.
+// under an exported SVG chart; the ε chart's x axis is the attacker's success, and the risks' slider
+// reads out both units; axe finds nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -37,6 +38,16 @@ test("the switch to attacker's success drives a run calibrated to that risk", as
   const panel = await page.textContent('#privacy-panel');
   const found = Number(/at most ([\d.]+) of the 100 insiders/.exec(panel)[1]) / 100;
   assert.ok(Math.abs(found - tpr) <= 0.005 * tpr, `the attacker's success at FPR ${fpr}: ${found}, set ${tpr}`);
+  // The ε chart shows the attacker's success on its x axis: its ticks are risks, its label says so.
+  const ticks = (await page.$eval('#risk-chart', (c) => c.dataset.xTicks)).split(' ').map(Number);
+  assert.ok(ticks.length >= 2 && ticks.every((t) => t >= 0 && t <= 1), `x ticks ${ticks}`);
+  // The slider is the risks' list: its readout names the risk and the ε it stands for.
+  await page.focus('#risks-slider');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => /attacker's success 0\.2 \(ε = [\d.]+\)/.test(document.getElementById('risks-readout').textContent));
+  const readout = await page.textContent('#risks-readout');
+  const eps = Number(/\(ε = ([\d.]+)\)/.exec(readout)[1]);
+  assert.ok(eps > 1 && eps < 20, readout);
   const statement = await page.textContent('#privacy-statement');
   assert.match(statement, /calibrated to a risk \(Kulynych & Gomez 2024\): an attacker's true-positive rate of at most 0\.2 at a false-positive rate of 0\.01/);
   // The exports carry the statement: whole in the JSON, in one line under an SVG chart.

@@ -223,6 +223,8 @@ impl Experiment for FedRep {
             ],
             claims: Vec::new(),
             summary: summary(rows),
+            risk_axis: Vec::new(),
+            by_epsilon: Vec::new(),
         }
     }
 

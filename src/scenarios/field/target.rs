@@ -233,6 +233,7 @@ pub fn risks<C: 'static>(
     Field::new(RISKS, get, get_mut)
         .label("attacker's success (TPR)")
         .help("instead of ε: the attacker's true-positive rate at the false-positive rate below, e.g. 0.05,0.2 (none = the ε values drive)")
+        .slider(0.02, 0.98, true)
         .group(common::PRIVACY)
         .essential()
         .range(Interval::open(0.0, 1.0))
