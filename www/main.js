@@ -131,6 +131,7 @@ wirePins(page.pins, {
     scenario: scenes.info.id,
     run: runs.run,
     series: Object.fromEntries(scenes.currentViews().map((v, i) => [v.id, runs.snapshot.charts[i].series])),
+    axes: Object.fromEntries(scenes.currentViews().map((v, i) => [v.id, runs.snapshot.charts[i].x_label])),
   },
   presetFields: (name) => page.reg.preset_fields(name),
   label: (name) => form.label(name),

@@ -23,7 +23,7 @@ export function wirePins(pins, page) {
   $('pin-run').addEventListener('click', () => {
     const shown = page.shown();
     if (!shown || !shown.finished) return;
-    const pin = pins.add(shown.scenario, shown.run, shown.series);
+    const pin = pins.add(shown.scenario, shown.run, shown.series, shown.axes);
     showPinCount(pins);
     const which = describeRun(shown.run, page.presetFields, page.label);
     $('pin-note').textContent = `Pinned: ${which}. Drawn ${Pins.looks(pin)}, named “(pinned)” with the settings that differ.`;

@@ -30,12 +30,13 @@ export class Pins {
 
   get size() { return this.list.length; }
 
-  /** Keeps a finished run ({ preset, fields }) and its curves per chart id; past MAX_PINS the oldest goes. */
-  add(scenario, run, series) {
+  /** Keeps a finished run ({ preset, fields }), its curves per chart id and each chart's x label
+   * (`axes`); past MAX_PINS the oldest goes. */
+  add(scenario, run, series, axes = {}) {
     if (this.list.length >= MAX_PINS) this.list.shift();
     const used = new Set(this.list.map((p) => p.slot));
     const slot = [...PIN_LOOKS.keys()].find((k) => !used.has(k));
-    const pin = { scenario, run: { preset: run.preset, fields: { ...run.fields } }, series, slot };
+    const pin = { scenario, run: { preset: run.preset, fields: { ...run.fields } }, series, axes, slot };
     this.list.push(pin);
     return pin;
   }
@@ -54,6 +55,8 @@ export class Pins {
     const old = [];
     for (const p of this.list) {
       if (p.scenario !== scenario || !p.series[chartId]) continue;
+      // A pin drawn on another x axis (ε against the attacker's success) would sit at wrong places.
+      if (p.axes[chartId] !== undefined && p.axes[chartId] !== spec.x_label) continue;
       const diff = current ? differences(p.run, current, label) : '';
       const tag = ` (pinned): ${diff || 'same settings'}`;
       for (const s of p.series[chartId]) {

@@ -88,7 +88,8 @@ export class ResultsView {
     // A run that has not drawn a curve yet: the previous run's, faded and out of the legend, never a blank chart.
     const { previous } = runs;
     const old = previous && previous.scenario === info.id && previous.charts[info.charts.findIndex((c) => c.id === id)];
-    if (old && runs.running) {
+    // Only on the same x axis: an ε run's curves do not belong on the attacker's-success axis.
+    if (old && runs.running && old.x_label === spec.x_label) {
       const drawn = new Map(spec.series.map((s) => [s.name, s.points.length]));
       const kept = old.series
         .filter((s) => s.points.length && (drawn.get(s.name) || 0) < s.points.length)

@@ -5,7 +5,7 @@
 //! every thread's partial sums in user order. So no user is drawn twice in a
 //! pass whatever N is (the CPU seconds do not grow with N, unlike N shares of
 //! whole runs, each drawing its seed's users again), and every thread ends
-//! with the single-thread results, bit for bit (`tests/fedrep_user_split.rs`).
+//! with the single-thread results, bit for bit (the user-split tests under tests/).
 
 use super::errors::CliError;
 use crate::scenarios::{Configured, Shard};

@@ -74,3 +74,20 @@ test("the switch to attacker's success drives a run calibrated to that risk", as
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a run pinned on the ε axis is not drawn on the attacker's-success axis, and is again on ε", async () => {
+  const { page, errors } = await openPage(env, '?preset=fedrep-paper&n=2000&altmin=off&epsilons=1,4', { viewport: { width: 1366, height: 900 } });
+  await page.uncheck('#auto-run');
+  await runToDone(page, 120_000);
+  await page.click('#pin-run');
+  await page.check('#privacy-target-risk');
+  await page.fill('#risks', '0.05,0.2');
+  await runToDone(page, 120_000);
+  // Its points sit at ε values: on the risk axis they would be at wrong places, so they are left out.
+  assert.doesNotMatch(await downloaded(page, '#risk-chart-svg'), /pinned/);
+  await page.check('#privacy-target-epsilon');
+  await runToDone(page, 120_000);
+  assert.match(await downloaded(page, '#risk-chart-svg'), /pinned/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
