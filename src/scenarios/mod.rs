@@ -25,6 +25,8 @@ pub mod field;
 pub mod job_sweep;
 pub mod labels;
 pub mod machine;
+#[cfg(test)]
+mod method_texts;
 pub mod privacy_entries;
 pub mod registry;
 pub mod risk_axis;

@@ -318,20 +318,3 @@ fn run_job(
     }
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::Method;
-
-    #[test]
-    fn method_names_are_the_csv_text_the_stored_outputs_hold() {
-        crate::names::assert_texts(&[
-            (Method::JlEm, "jl-em"),
-            (Method::JlEmCandidates, "jl-em-candidates"),
-            (Method::BestCandidate, "best-candidate"),
-            (Method::LocalOnly, "local-only"),
-            (Method::TrueModel, "true-model"),
-        ]);
-        assert_eq!(format!("{:<7}|", Method::JlEm), "jl-em  |");
-    }
-}

@@ -30,18 +30,3 @@ impl Method {
 }
 
 crate::serde_named!(Method);
-
-#[cfg(test)]
-mod tests {
-    use super::Method;
-
-    #[test]
-    fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
-        crate::names::assert_texts(&[
-            (Method::PrivateFedrep, "private-fedrep"),
-            (Method::PrivAltmin, "priv-altmin"),
-            (Method::Fedrep, "fedrep"),
-            (Method::LocalGd, "local-gd"),
-        ]);
-    }
-}

@@ -28,19 +28,3 @@ impl Method {
 }
 
 crate::serde_named!(Method);
-
-#[cfg(test)]
-mod tests {
-    use super::Method;
-
-    #[test]
-    fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
-        crate::names::assert_texts(&[
-            (Method::SpectralInit, "spectral-init"),
-            (Method::Rgrad, "rgrad"),
-            (Method::DpInit, "dp-init"),
-            (Method::DpRgrad, "dp-rgrad"),
-            (Method::DpRgradLstar, "dp-rgrad-lstar"),
-        ]);
-    }
-}

@@ -34,23 +34,3 @@ pub enum Method {
 }
 
 crate::serde_named!(Method);
-
-#[cfg(test)]
-mod tests {
-    use super::Method;
-
-    #[test]
-    fn the_csv_text_of_each_method_is_the_one_stored_outputs_hold() {
-        crate::names::assert_texts(&[
-            (Method::Flute, "flute"),
-            (Method::Fedrep, "fedrep"),
-            (Method::FedrepRi, "fedrep-ri"),
-            (Method::FedrepGd, "fedrep-gd"),
-            (Method::FedrepGdRi, "fedrep-gd-ri"),
-            (Method::FedrepGdSumRi, "fedrep-gd-sum-ri"),
-            (Method::DpFlute, "dp-flute"),
-            (Method::PrivateFedrep, "private-fedrep"),
-            (Method::FluteAblation, "flute-ablation"),
-        ]);
-    }
-}
