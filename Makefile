@@ -11,7 +11,7 @@ WASM_PACK := wasm-pack
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e bench bench-scaling estimates fixtures
+.PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e wasm-side e2e-module e2e-module-page e2e bench bench-scaling estimates fixtures
 
 setup:
 	@bash scripts/setup.sh
@@ -42,14 +42,19 @@ page:
 demo: page
 	@PORT=$(PORT) bash scripts/serve.sh
 
+# lint first; then the native tests beside the wasm side (the JS package's release module, the end-to-end
+# module, the wasm browser tests): cargo test leaves a core idle while it runs its test binaries, and the wasm
+# builds lock other build directories than its own (the browser tests wait for its lock). Then, in order,
+# the description check (against the CLI cargo test built), dist/ and the end-to-end tests.
 test: setup
 	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory test-native
-	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-native wasm-side
 	# With DP_EXPLORER_BIN, scripts/describe.sh also checks that the CLI's description is the module's, byte for byte.
-	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory build
+	bash scripts/copy-pkg.sh
+	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer bash scripts/describe.sh
 	SKIP_WASM_BUILD=1 bash scripts/build-dist.sh
-	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory test-e2e
+	$(MAKE) --no-print-directory e2e-module-page
+	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory e2e
 
 test-native:
 	cargo test
@@ -57,16 +62,38 @@ test-native:
 test-wasm:
 	$(WASM_PACK) test --headless --chrome --mode no-install -- --test web
 
+# make test's wasm side, one after the other: pkg/ (as make build, without its copies), the end-to-end
+# module, then the wasm browser tests.
+wasm-side:
+	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
+	$(MAKE) --no-print-directory e2e-module
+	$(MAKE) --no-print-directory test-wasm
+
 # The page's module with the end-to-end tests' hook (cargo feature test-hooks: the wasm
 # debug_panic) into www/pkg/ only; pkg/ and dist/ never carry it (make build restores www/pkg/).
 build-e2e: setup
+	$(MAKE) --no-print-directory e2e-module
+	$(MAKE) --no-print-directory e2e-module-page
+
+e2e-module:
 	$(WASM_PACK) build --release --target web --out-dir target/e2e-pkg --mode no-install --no-pack -- --features test-hooks
+
+e2e-module-page:
 	mkdir -p www/pkg && cp target/e2e-pkg/dp_explorer.js target/e2e-pkg/dp_explorer_bg.wasm www/pkg/
 
 # The test comparing the CLI with the page runs DP_EXPLORER_BIN when set: `make test` passes the CLI
 # that `cargo test` has just built (target/debug), so no second, native release build is made.
 test-e2e: build-e2e
-	node --test --test-concurrency=1 tests/e2e/
+	$(MAKE) --no-print-directory e2e
+
+# The end-to-end tests on the module in www/pkg/ (make build-e2e's): two files at a time (each its own
+# chromium; a page waits on its workers more than it computes), then one at a time the files that time
+# the page (an audit within 30 s and 2x its estimate, Stop within 1.5 s, the estimate of a warmed page,
+# the presets' times, the pool's size against the machine).
+E2E_ALONE := $(patsubst %,tests/e2e/%.test.mjs,audit-default page teaching warm cores)
+e2e:
+	node --test --test-concurrency=2 $(filter-out $(E2E_ALONE),$(sort $(wildcard tests/e2e/*.test.mjs)))
+	node --test --test-concurrency=1 $(E2E_ALONE)
 
 # fmt, clippy (native and wasm) and the GitHub workflow files (actionlint); make test runs it first.
 lint: setup
