@@ -13,6 +13,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { serve, launch, waitStatus } from '../tests/e2e/browser.mjs';
+import { timedRun } from './timed-run.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -77,13 +78,7 @@ try {
         await page.close();
         continue;
       }
-      const t0 = Date.now();
-      await page.click('#run');
-      // A run estimated over 30 s asks for a second press of Run.
-      await page.waitForTimeout(200);
-      if (await page.evaluate(() => document.body.dataset.status === 'idle')) await page.click('#run');
-      const status = await waitStatus(page, ['done', 'error'], 1_800_000);
-      const seconds = (Date.now() - t0) / 1000;
+      const { status, seconds } = await timedRun(page);
       const split = await page.evaluate(() => document.body.dataset.pool);
       if (status !== 'done') throw new Error(`${row.preset}: the run ended with status ${status}`);
       row.measured.push(seconds);

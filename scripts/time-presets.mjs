@@ -10,6 +10,7 @@
 // The page runs with its pool of workers, as a user sees it; a run the page
 // estimates over 30 s needs a second press of Run, which this script gives.
 import { serve, launch, waitStatus } from '../tests/e2e/browser.mjs';
+import { timedRun } from './timed-run.mjs';
 
 const args = process.argv.slice(2);
 const auditMode = args.includes('--audit');
@@ -42,13 +43,7 @@ try {
       continue;
     }
     const workers = await p.evaluate(() => Math.max(1, navigator.hardwareConcurrency || 2));
-    const t0 = Date.now();
-    await p.click('#run');
-    // A long run asks for a second press.
-    await p.waitForTimeout(300);
-    if (await p.evaluate(() => document.body.dataset.status === 'idle')) await p.click('#run');
-    const status = await waitStatus(p, ['done', 'error'], 1_800_000);
-    const seconds = (Date.now() - t0) / 1000;
+    const { status, seconds } = await timedRun(p);
     console.log(JSON.stringify({ query, page_s: seconds, status, workers }));
     await p.close();
   }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::Command;
 
 fn dp_explorer(args: &[&str]) -> (bool, String, String) {
@@ -15,24 +16,27 @@ fn dp_explorer(args: &[&str]) -> (bool, String, String) {
     (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
-#[test]
-fn a_sweep_at_delta_one_over_n_warns_and_one_below_does_not() {
-    let mut quick = vec!["sweep"];
-    quick.extend(QUICK);
-    quick.extend(["--threads", "1"]);
-    let warning = "warning: δ = 0.01 ≥ 1/n (n = 100)";
-    let out = common::scratch("cli_privacy", "one-over-n");
-    let mut args = quick.to_vec();
+/// `command` on the [`QUICK`] sweep, then `extra` and `--out out`: it must
+/// succeed; what it printed.
+fn quick(command: &str, extra: &[&str], out: &Path) -> String {
+    let mut args = vec![command];
+    args.extend(QUICK);
+    args.extend(extra);
     args.extend(["--out", out.to_str().unwrap()]);
     let (ok, stdout, stderr) = dp_explorer(&args);
     assert!(ok, "{stderr}");
+    stdout
+}
+
+#[test]
+fn a_sweep_at_delta_one_over_n_warns_and_one_below_does_not() {
+    let warning = "warning: δ = 0.01 ≥ 1/n (n = 100)";
+    let out = common::scratch("cli_privacy", "one-over-n");
+    let stdout = quick("sweep", &["--threads", "1"], &out);
     assert_eq!(stdout.matches(warning).count(), 1, "{stdout}");
 
     let out = common::scratch("cli_privacy", "below");
-    let mut args = quick.to_vec();
-    args.extend(["--set", "delta=1e-4", "--out", out.to_str().unwrap()]);
-    let (ok, stdout, stderr) = dp_explorer(&args);
-    assert!(ok, "{stderr}");
+    let stdout = quick("sweep", &["--threads", "1", "--set", "delta=1e-4"], &out);
     assert!(!stdout.contains("warning: δ"), "{stdout}");
 }
 
@@ -78,7 +82,7 @@ fn account_by_risk_refuses_bad_values_naming_the_flag() {
 }
 
 /// The statement names the relation, δ, the accountant and the unit of privacy.
-fn assert_statement(dir: &std::path::Path, delta: &str, unit: &str) {
+fn assert_statement(dir: &Path, delta: &str, unit: &str) {
     let path = dir.join("privacy-statement.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     for needle in [
@@ -107,36 +111,14 @@ const QUICK: [&str; 8] = [
 #[test]
 fn sweep_and_merge_write_a_privacy_statement() {
     let single = common::scratch("cli_privacy", "statement-sweep");
-    let mut args = vec!["sweep"];
-    args.extend(QUICK);
-    args.extend([
-        "--set",
-        "delta=1e-4",
-        "--threads",
-        "1",
-        "--out",
-        single.to_str().unwrap(),
-    ]);
-    let (ok, _, stderr) = dp_explorer(&args);
-    assert!(ok, "{stderr}");
+    quick("sweep", &["--set", "delta=1e-4", "--threads", "1"], &single);
     assert_statement(&single, "1e-4", "training sample");
 
     let root = common::scratch("cli_privacy", "statement-merge");
     let shards: Vec<_> = (0..2).map(|i| root.join(i.to_string())).collect();
     for (i, dir) in shards.iter().enumerate() {
         let share = format!("{i}/2");
-        let mut args = vec!["sweep"];
-        args.extend(QUICK);
-        args.extend([
-            "--set",
-            "delta=1e-4",
-            "--shard",
-            &share,
-            "--out",
-            dir.to_str().unwrap(),
-        ]);
-        let (ok, _, stderr) = dp_explorer(&args);
-        assert!(ok, "{stderr}");
+        quick("sweep", &["--set", "delta=1e-4", "--shard", &share], dir);
     }
     let merged = root.join("merged");
     let (ok, _, stderr) = dp_explorer(&[
@@ -148,24 +130,13 @@ fn sweep_and_merge_write_a_privacy_statement() {
     ]);
     assert!(ok, "{stderr}");
     assert_statement(&merged, "1e-4", "training sample");
-    let read = |d: &std::path::Path| std::fs::read(d.join("privacy-statement.txt")).unwrap();
+    let read = |d: &Path| std::fs::read(d.join("privacy-statement.txt")).unwrap();
     assert_eq!(read(&single), read(&merged));
 }
 
 #[test]
 fn audit_writes_a_privacy_statement() {
     let out = common::scratch("cli_privacy", "statement-audit");
-    let mut args = vec!["audit"];
-    args.extend(QUICK);
-    args.extend([
-        "--set",
-        "delta=1e-4",
-        "--runs",
-        "20",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let (ok, _, stderr) = dp_explorer(&args);
-    assert!(ok, "{stderr}");
+    quick("audit", &["--set", "delta=1e-4", "--runs", "20"], &out);
     assert_statement(&out, "1e-4", "training sample");
 }

@@ -23,15 +23,6 @@ fn sweep(args: &[&str], threads: &str, out: &Path) -> String {
     text(&output.stdout)
 }
 
-/// `--preset preset --set s` for each of `sets`.
-fn sweep_args(preset: &str, sets: &[&str]) -> Vec<String> {
-    let mut args = vec!["--preset".to_string(), preset.to_string()];
-    for set in sets {
-        args.extend(["--set".to_string(), set.to_string()]);
-    }
-    args
-}
-
 /// Every file of `a` is in `b` with the same bytes, and no other.
 fn assert_same_files(a: &Path, b: &Path) {
     let names = |d: &Path| {
@@ -53,11 +44,33 @@ fn assert_same_files(a: &Path, b: &Path) {
     }
 }
 
+/// The sweep `--preset preset --set s` (for each of `sets`) at `--threads 1`
+/// and at each of `threads`, each into its own folder of the scratch
+/// directory `name`: every run writes the one-thread run's files. What each
+/// printed, the one-thread run's first.
+fn same_files_on_threads(name: &str, preset: &str, sets: &[&str], threads: &[&str]) -> Vec<String> {
+    let mut args = vec!["--preset", preset];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    let root = common::scratch("cli_threads", name);
+    let one = root.join("one");
+    let mut said = vec![sweep(&args, "1", &one)];
+    for threads in threads {
+        let many = root.join(threads);
+        said.push(sweep(&args, threads, &many));
+        assert_same_files(&one, &many);
+    }
+    said
+}
+
 #[test]
 fn a_sweep_split_by_users_over_threads_gives_one_threads_files() {
     // Streamed data (n·m·d·8 bytes over the store limit), one ε, no
     // Priv-AltMin: the cost model shares every run's users.
-    let args = sweep_args(
+    let threads = ["2", "5"];
+    let said = same_files_on_threads(
+        "users",
         "fedrep-paper",
         &[
             "n=70000",
@@ -67,20 +80,14 @@ fn a_sweep_split_by_users_over_threads_gives_one_threads_files() {
             "rounds=2",
             "seed=5",
         ],
+        &threads,
     );
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let root = common::scratch("cli_threads", "users");
-    let one = root.join("one");
-    let said = sweep(&args, "1", &one);
-    assert!(!said.contains("split by users"), "{said}");
-    for threads in ["2", "5"] {
-        let many = root.join(threads);
-        let said = sweep(&args, threads, &many);
+    assert!(!said[0].contains("split by users"), "{}", said[0]);
+    for (threads, said) in threads.iter().zip(&said[1..]) {
         assert!(
             said.contains(&format!("on {threads} threads, split by users")),
             "{said}"
         );
-        assert_same_files(&one, &many);
     }
 }
 
@@ -88,7 +95,8 @@ fn a_sweep_split_by_users_over_threads_gives_one_threads_files() {
 fn one_width_on_more_threads_than_jobs_gives_one_threads_files() {
     // One kernel-path width at n ≥ dense::SECOND_CORE_MIN_M (the steps cut K
     // in two bands) and p > the feature block (blocks computed ahead).
-    let args = sweep_args(
+    same_files_on_threads(
+        "dpgd",
         "dpgd-quick",
         &[
             "n=1100",
@@ -98,12 +106,6 @@ fn one_width_on_more_threads_than_jobs_gives_one_threads_files() {
             "trace_p=none",
             "epsilons=4",
         ],
+        &["3"],
     );
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let root = common::scratch("cli_threads", "dpgd");
-    let one = root.join("one");
-    sweep(&args, "1", &one);
-    let many = root.join("3");
-    sweep(&args, "3", &many);
-    assert_same_files(&one, &many);
 }

@@ -150,23 +150,21 @@ fn a_shard_that_repeats_a_kept_job_is_refused() {
 
 #[test]
 fn a_scenario_without_job_keys_keeps_nothing() {
-    let pairs = [
-        ("n", "20"),
-        ("p_grid", "5,10"),
-        ("epsilons", "1"),
-        ("trace_p", "none"),
-    ];
-    let more = [
-        ("n", "20"),
-        ("p_grid", "5,10"),
-        ("epsilons", "1,2"),
-        ("trace_p", "none"),
-    ];
-    let old = scenarios::configure("dpgd-quick", &pairs).unwrap();
+    // A small DP-GD sweep, then the same with an ε appended.
+    let dpgd = |epsilons| {
+        let pairs = [
+            ("n", "20"),
+            ("p_grid", "5,10"),
+            ("epsilons", epsilons),
+            ("trace_p", "none"),
+        ];
+        scenarios::configure("dpgd-quick", &pairs).unwrap()
+    };
+    let old = dpgd("1");
     let mut run = old.start(Shard::WHOLE).unwrap();
     while !run.step().unwrap() {}
     let whole = old.whole_part(&[run.part()], None).unwrap();
-    let new = scenarios::configure("dpgd-quick", &more).unwrap();
+    let new = dpgd("1,2");
     let kept = new.reuse(old.as_ref(), &whole).unwrap();
     assert!(kept.jobs.is_empty());
     // A configuration of another scenario keeps nothing of this one's run.

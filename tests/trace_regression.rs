@@ -3,6 +3,8 @@
 //! docs/algorithms.md (a numpy check made for this project; the paper has no
 //! experiments).
 
+mod common;
+
 use dp_explorer::privacy::gdp::epsilon_for_mu;
 use dp_explorer::scenarios::field::Config;
 use dp_explorer::scenarios::trace::charts::median_of;
@@ -10,7 +12,7 @@ use dp_explorer::scenarios::trace::config::{PrivacyKind, TraceConfig, Variant};
 use dp_explorer::scenarios::trace::method::Method;
 use dp_explorer::scenarios::trace::plan::{paper_sensitivities, plan};
 use dp_explorer::scenarios::trace::run::{TraceRow, TraceSweep};
-use dp_explorer::scenarios::{self, Checked, Shard};
+use dp_explorer::scenarios::{self, Checked, Run, Shard};
 
 fn config(preset: &str, pairs: &[(&str, &str)]) -> TraceConfig {
     TraceConfig::from_pairs(preset, pairs.iter().copied())
@@ -161,26 +163,26 @@ fn the_accounting_is_exact() {
     assert!((q.report.epsilon_exact - 2.0 * eps).abs() < 1e-6);
 }
 
+/// The clipped variant's sweep of n = 2000 samples (given directly, as it
+/// needs) at ε = 1, `repeats` times, run to its end.
+fn clipped_sweep(repeats: &str) -> Box<dyn Run> {
+    let pairs = [
+        ("variant", "clipped"),
+        ("data", "direct"),
+        ("n", "2000"),
+        ("repeats", repeats),
+        ("epsilons", "1"),
+    ];
+    common::finished("trace-paper", &pairs, Shard::WHOLE)
+}
+
 /// The clipped variant needs the samples, and says so at its field.
 #[test]
 fn the_clipped_variant_is_refused_on_sufficient_statistics() {
     let errors = scenarios::validate("trace-paper", &[("variant", "clipped")]);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].field(), "variant");
-    let (_, mut run) = scenarios::start(
-        "trace-paper",
-        &[
-            ("variant", "clipped"),
-            ("data", "direct"),
-            ("n", "2000"),
-            ("repeats", "2"),
-            ("epsilons", "1"),
-        ],
-        Shard::WHOLE,
-    )
-    .unwrap();
-    scenarios::run_to_end(run.as_mut()).unwrap();
-    let csv = &run.view().files[0].text;
+    let csv = &clipped_sweep("2").view().files[0].text;
     // The clipped rows and the paper's, for comparison.
     assert!(csv.contains(",clipped,strong,") && csv.contains(",paper,strong,"));
     for col in [
@@ -216,16 +218,7 @@ fn a_million_samples_through_the_sufficient_statistics() {
 /// (A clipped sweep runs the paper's variant beside it: both kinds of entry.)
 #[test]
 fn the_paper_variant_says_its_epsilon_holds_on_a_likely_event() {
-    let pairs = [
-        ("n", "2000"),
-        ("repeats", "1"),
-        ("epsilons", "1"),
-        ("variant", "clipped"),
-        ("data", "direct"),
-    ];
-    let (_, mut run) = scenarios::start("trace-paper", &pairs, Shard::WHOLE).unwrap();
-    scenarios::run_to_end(run.as_mut()).unwrap();
-    let view = run.view();
+    let view = clipped_sweep("1").view();
     let mut kinds = Vec::new();
     for e in &view.privacy {
         let paper = e.summary.contains("the paper's sensitivities");

@@ -152,15 +152,21 @@ mod tests {
         }
     }
 
+    /// A random start for the small clients (d = 5, k = 2, M = 6): B (d×k)
+    /// then W (k×M), from `seed`'s initialization stream.
+    fn start(seed: u64) -> (DMatrix<f64>, DMatrix<f64>) {
+        let mut rng = stream(seed, Purpose::Initialization, 0);
+        let b = gaussian_matrix(5, 2, &mut rng);
+        (b, gaussian_matrix(2, 6, &mut rng))
+    }
+
     /// One round against the dense formulas: τ_h head steps from the previous
     /// head, one step on B at the new head, the mean of the clients' B_i.
     #[test]
     fn a_round_is_head_steps_then_the_mean_of_the_clients_representation_steps() {
         let data = data();
         let (d, k, m, n) = (5, 2, 6, 8);
-        let mut rng = stream(3, Purpose::Initialization, 0);
-        let b = gaussian_matrix(d, k, &mut rng);
-        let w = gaussian_matrix(k, m, &mut rng);
+        let (b, w) = start(3);
         for (steps, scale) in [(1, GradientScale::One), (3, GradientScale::Two)] {
             let c = scale.value();
             let mut run = FedRepGd::new(b.clone(), w.clone(), params(steps, scale));
@@ -192,9 +198,7 @@ mod tests {
     #[test]
     fn the_summed_step_moves_b_m_times_as_far_as_the_mean() {
         let data = data();
-        let mut rng = stream(5, Purpose::Initialization, 0);
-        let b = gaussian_matrix(5, 2, &mut rng);
-        let w = gaussian_matrix(2, 6, &mut rng);
+        let (b, w) = start(5);
         let mut mean = FedRepGd::new(b.clone(), w.clone(), params(2, GradientScale::One));
         let summed_params = FedRepGdParams {
             aggregation: Aggregation::Sum,
@@ -213,9 +217,7 @@ mod tests {
     #[test]
     fn each_round_starts_from_the_previous_heads() {
         let data = data();
-        let mut rng = stream(4, Purpose::Initialization, 0);
-        let b = gaussian_matrix(5, 2, &mut rng);
-        let w = gaussian_matrix(2, 6, &mut rng);
+        let (b, w) = start(4);
         let mut two = FedRepGd::new(b.clone(), w, params(1, GradientScale::One));
         two.step(&data);
         let (b1, w1) = (two.b().clone(), two.w().clone());

@@ -22,6 +22,20 @@ pub struct PresetArgs {
     pub set: Vec<String>,
 }
 
+impl PresetArgs {
+    /// Where its settings come from: `--preset`, `--set`, then `seed` (as
+    /// `--set seed=S`; `step`'s `--seed`, none for `audit`, whose seed is the
+    /// game's).
+    pub fn sources(&self, seed: Option<u64>) -> SettingsArgs<'_> {
+        SettingsArgs {
+            preset: self.preset.as_deref(),
+            set: &self.set,
+            seed,
+            ..SettingsArgs::default()
+        }
+    }
+}
+
 /// Where a command's settings come from, in the order they apply.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SettingsArgs<'a> {
@@ -139,6 +153,14 @@ pub fn preset_and_pairs(
         pairs.push(("seed".into(), seed.to_string()));
     }
     Ok((preset, pairs))
+}
+
+/// (key, text) pairs borrowed, as the registry takes them.
+pub fn borrowed(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
 }
 
 /// Most unknown keys of a `--config` file quoted in its error.

@@ -3,7 +3,7 @@
 //! every run's score (`scores.csv`). The scenario supplies its canary and
 //! score through the registry; the game and the bounds are shared.
 
-use super::args::{preset_and_pairs, PresetArgs, SettingsArgs};
+use super::args::{borrowed, preset_and_pairs, PresetArgs};
 use super::errors::CliError;
 use super::files::{create_dir, svg, write_file};
 use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
@@ -46,15 +46,8 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
             ),
         )
     })?;
-    let (preset, pairs) = preset_and_pairs(SettingsArgs {
-        preset: args.settings.preset.as_deref(),
-        set: &args.settings.set,
-        ..SettingsArgs::default()
-    })?;
-    let pairs: Vec<(&str, &str)> = pairs
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let (preset, pairs) = preset_and_pairs(args.settings.sources(None))?;
+    let pairs = borrowed(&pairs);
     let options = AuditOptions {
         runs: args.runs,
         mode,

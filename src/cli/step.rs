@@ -5,7 +5,7 @@
 //! points (`--json`). This project's teaching extension; the round itself is
 //! the paper's algorithm, replayed from the run's own data and noise.
 
-use super::args::{preset_and_pairs, PresetArgs, SettingsArgs};
+use super::args::{borrowed, preset_and_pairs, PresetArgs};
 use super::errors::CliError;
 use crate::scenarios::round::RoundRequest;
 use crate::scenarios::{self};
@@ -27,16 +27,8 @@ pub struct StepArgs {
 }
 
 pub fn run(args: &StepArgs) -> Result<String, CliError> {
-    let (preset, pairs) = preset_and_pairs(SettingsArgs {
-        preset: args.settings.preset.as_deref(),
-        set: &args.settings.set,
-        seed: args.seed,
-        ..SettingsArgs::default()
-    })?;
-    let pairs: Vec<(&str, &str)> = pairs
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let (preset, pairs) = preset_and_pairs(args.settings.sources(args.seed))?;
+    let pairs = borrowed(&pairs);
     let configured = scenarios::configure(&preset, &pairs)?;
     let trace = configured.round(RoundRequest { round: args.round })?;
     if args.json {

@@ -481,10 +481,39 @@ impl TryRng for Probe {
     }
 }
 
+/// Where the draws of a stream went outside their layer's box (a wedge or the
+/// tail: the lanes' rare path, redrawn by the scalar sampler), counted off the
+/// word the sampler reads, for the tests that must see that path taken.
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub(crate) struct RarePaths {
+    pub wedges: usize,
+    pub tails: usize,
+}
+
+#[cfg(test)]
+impl RarePaths {
+    /// Counts where the next `rng.sample(StandardNormal)` goes, reading the
+    /// word from a copy (`rng` does not move).
+    pub fn peek(&mut self, rng: &Xoshiro256PlusPlus) {
+        use rand::Rng;
+        let table = ziggurat_x();
+        let bits = rng.clone().next_u64();
+        let i = (bits & 0xff) as usize;
+        let u = f64::from_bits((bits >> 12) | (1024u64 << 52)) - 3.0;
+        if (u * table[i]).abs() >= table[i + 1] {
+            if i == 0 {
+                self.tails += 1;
+            } else {
+                self.wedges += 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::Rng;
 
     #[test]
     fn the_table_decreases_to_zero_from_the_tail_start() {
@@ -561,27 +590,17 @@ mod tests {
                 rest[l * (count - 7) + t - 7]
             }
         };
-        let table = ziggurat_x();
-        let (mut wedges, mut tails) = (0, 0);
+        let mut rare = RarePaths::default();
         for (l, seed) in seeds.iter().enumerate() {
             let mut rng = seed.clone();
             for t in 0..count {
-                let mut peek = rng.clone();
-                let bits = peek.next_u64();
-                let i = (bits & 0xff) as usize;
-                let u = f64::from_bits((bits >> 12) | (1024u64 << 52)) - 3.0;
-                if (u * table[i]).abs() >= table[i + 1] {
-                    if i == 0 {
-                        tails += 1;
-                    } else {
-                        wedges += 1;
-                    }
-                }
+                rare.peek(&rng);
                 let z: f64 = rng.sample(StandardNormal);
                 assert_eq!(draw(l, t).to_bits(), z.to_bits(), "lane {l} draw {t}");
             }
             assert_eq!(lanes.stream(l), rng, "lane {l}'s stream after the draws");
         }
+        let RarePaths { wedges, tails } = rare;
         assert!(wedges > 100 && tails > 0, "wedges {wedges}, tails {tails}");
     }
 }

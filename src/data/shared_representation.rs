@@ -519,8 +519,7 @@ mod tests {
     /// whose draws go through the ziggurat's wedges and tail.
     #[test]
     fn users_filled_in_lanes_match_the_scalar_fill_bit_for_bit() {
-        use crate::data::normal_lanes::ziggurat_x;
-        use rand::Rng;
+        use crate::data::normal_lanes::RarePaths;
         let model = SharedRepresentationModel {
             n: 100_003,
             d: 7,
@@ -582,24 +581,15 @@ mod tests {
         });
         // The users above went through the rare paths: count their draws
         // outside the layers' boxes (the same words the sampler reads).
-        let table = ziggurat_x();
-        let (mut wedges, mut tails) = (0, 0);
+        let mut rare = RarePaths::default();
         for i in 0..model.n {
             let mut rng = fast_stream(model.seed, Purpose::UserData, i as u64);
             for _ in 0..k + m * (d + 1) {
-                let word = rng.clone().next_u64();
-                let layer = (word & 0xff) as usize;
-                let u = f64::from_bits((word >> 12) | (1024u64 << 52)) - 3.0;
-                if (u * table[layer]).abs() >= table[layer + 1] {
-                    if layer == 0 {
-                        tails += 1;
-                    } else {
-                        wedges += 1;
-                    }
-                }
+                rare.peek(&rng);
                 let _: f64 = rng.sample(StandardNormal);
             }
         }
+        let RarePaths { wedges, tails } = rare;
         assert!(
             wedges > 10_000 && tails > 100,
             "wedges {wedges}, tails {tails}"

@@ -121,43 +121,38 @@ mod simd128 {
     #[derive(Clone, Copy)]
     pub struct F64x2(pub v128);
 
+    /// Methods that are one simd128 instruction on the lanes, as
+    /// `name(args) -> Result = instruction`.
+    macro_rules! lanewise {
+        ($($name:ident($($arg:ident),*) -> $out:ident = $op:ident;)*) => {$(
+            #[inline(always)]
+            fn $name(self $(, $arg: Self)*) -> lanewise!(@type $out) {
+                lanewise!(@wrap $out, $op(self.0 $(, $arg.0)*))
+            }
+        )*};
+        (@type Pair) => { Self };
+        (@type Mask) => { v128 };
+        (@wrap Pair, $e:expr) => { F64x2($e) };
+        (@wrap Mask, $e:expr) => { $e };
+    }
+
     impl Pair for F64x2 {
         type Mask = v128;
         #[inline(always)]
         fn splat(x: f64) -> Self {
             F64x2(f64x2_splat(x))
         }
-        #[inline(always)]
-        fn add(self, b: Self) -> Self {
-            F64x2(f64x2_add(self.0, b.0))
-        }
-        #[inline(always)]
-        fn sub(self, b: Self) -> Self {
-            F64x2(f64x2_sub(self.0, b.0))
-        }
-        #[inline(always)]
-        fn mul(self, b: Self) -> Self {
-            F64x2(f64x2_mul(self.0, b.0))
-        }
-        #[inline(always)]
-        fn div(self, b: Self) -> Self {
-            F64x2(f64x2_div(self.0, b.0))
-        }
-        #[inline(always)]
-        fn neg(self) -> Self {
-            F64x2(f64x2_neg(self.0))
-        }
-        #[inline(always)]
-        fn abs(self) -> Self {
-            F64x2(f64x2_abs(self.0))
-        }
-        #[inline(always)]
-        fn lt(self, b: Self) -> v128 {
-            f64x2_lt(self.0, b.0)
-        }
-        #[inline(always)]
-        fn ge(self, b: Self) -> v128 {
-            f64x2_ge(self.0, b.0)
+        lanewise! {
+            add(b) -> Pair = f64x2_add;
+            sub(b) -> Pair = f64x2_sub;
+            mul(b) -> Pair = f64x2_mul;
+            div(b) -> Pair = f64x2_div;
+            neg() -> Pair = f64x2_neg;
+            abs() -> Pair = f64x2_abs;
+            trunc() -> Pair = f64x2_trunc;
+            lt(b) -> Mask = f64x2_lt;
+            ge(b) -> Mask = f64x2_ge;
+            eq(b) -> Mask = f64x2_eq;
         }
         #[inline(always)]
         fn and(a: v128, b: v128) -> v128 {
@@ -172,10 +167,6 @@ mod simd128 {
             F64x2(v128_bitselect(a.0, b.0, m))
         }
         #[inline(always)]
-        fn trunc(self) -> Self {
-            F64x2(f64x2_trunc(self.0))
-        }
-        #[inline(always)]
         fn pow2(self) -> (Self, Self) {
             let k = i64x2_extend_low_i32x4(i32x4_trunc_sat_f64x2_zero(self.0));
             let bias = i64x2_splat(0x3ff);
@@ -183,10 +174,6 @@ mod simd128 {
                 F64x2(i64x2_shl(i64x2_add(bias, k), 52)),
                 F64x2(i64x2_shl(i64x2_sub(bias, k), 52)),
             )
-        }
-        #[inline(always)]
-        fn eq(self, b: Self) -> v128 {
-            f64x2_eq(self.0, b.0)
         }
     }
 }

@@ -144,31 +144,32 @@ fn every_build_of_the_lower_triangle_kernel_gives_the_same_bits() {
             symmetric_lower_fallback::<1>([y[0]], a, m, lo, m, [w[0]]);
             symmetric_lower_fallback::<1>([y[1]], a, m, lo, m, [w[1]]);
         });
+        // One build, one column per pass then two per pass, against the
+        // portable single columns. (A macro: each build is a generic of the
+        // columns per pass, and unsafe for its target features.)
+        macro_rules! same_bits {
+            ($kernel:ident, $build:literal) => {
+                let single = columns(&|y| unsafe {
+                    $kernel::<1>([y[0]], a, m, lo, m, [w[0]]);
+                    $kernel::<1>([y[1]], a, m, lo, m, [w[1]]);
+                });
+                assert_eq!(single, portable, "{}, m = {m}, lo = {lo}", $build);
+                let pairs = columns(&|y| unsafe { $kernel::<2>(y, a, m, lo, m, w) });
+                assert_eq!(pairs, portable, "{} pairs, m = {m}, lo = {lo}", $build);
+            };
+        }
         // wasm's pairing (its simd128 build runs two columns per pass) in
         // the portable lanes.
-        let pairs = columns(&|y| unsafe { symmetric_lower_fallback::<2>(y, a, m, lo, m, w) });
-        assert_eq!(pairs, portable, "portable pairs, m = {m}, lo = {lo}");
+        same_bits!(symmetric_lower_fallback, "portable");
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx2") {
-                let avx2 = columns(&|y| unsafe {
-                    symmetric_lower_avx2::<1>([y[0]], a, m, lo, m, [w[0]]);
-                    symmetric_lower_avx2::<1>([y[1]], a, m, lo, m, [w[1]]);
-                });
-                assert_eq!(avx2, portable, "AVX2, m = {m}, lo = {lo}");
-                let pairs = columns(&|y| unsafe { symmetric_lower_avx2::<2>(y, a, m, lo, m, w) });
-                assert_eq!(pairs, portable, "AVX2 pairs, m = {m}, lo = {lo}");
+                same_bits!(symmetric_lower_avx2, "AVX2");
             }
             if std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512vl")
             {
-                let single = columns(&|y| unsafe {
-                    symmetric_lower_avx512::<1>([y[0]], a, m, lo, m, [w[0]]);
-                    symmetric_lower_avx512::<1>([y[1]], a, m, lo, m, [w[1]]);
-                });
-                assert_eq!(single, portable, "AVX-512, m = {m}, lo = {lo}");
-                let pairs = columns(&|y| unsafe { symmetric_lower_avx512::<2>(y, a, m, lo, m, w) });
-                assert_eq!(pairs, portable, "AVX-512 pairs, m = {m}, lo = {lo}");
+                same_bits!(symmetric_lower_avx512, "AVX-512");
             }
         }
         clean_upper_state();

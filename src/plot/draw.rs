@@ -257,6 +257,16 @@ impl Ranged for Ticked {
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, RangedCoordf64>>;
 
+/// What the series' passes (bands, lines, peaks) draw into: the plot's
+/// ranges in plotting coordinates (log10 on a log axis), the top of y being
+/// where a cut reference stops, and the scale of widths.
+#[derive(Clone, Copy)]
+struct Frame {
+    x: (f64, f64),
+    y: (f64, f64),
+    scale: Scale,
+}
+
 /// The series' bands, each a tinted polygon between its low and high edges;
 /// a band of markers (a confidence box) outlined too, and its ends at 0 on a
 /// log axis drawn at the axis's edge (`(x_lo, y_lo)`: a rate whose interval
@@ -264,10 +274,9 @@ type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, RangedCoordf64>>;
 fn draw_bands<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     spec: &ChartSpec,
-    (x_lo, y_lo): (f64, f64),
-    top: f64,
-    scale: Scale,
+    frame: Frame,
 ) -> Result<(), PlotError> {
+    let ((x_lo, _), (y_lo, top)) = (frame.x, frame.y);
     for s in &spec.series {
         let boxed = s.style == LineStyle::Markers;
         let at = |v: f64, log: bool, edge: f64| match transform(v, log) {
@@ -297,7 +306,7 @@ fn draw_bands<DB: DrawingBackend>(
             .draw_series(std::iter::once(Polygon::new(outline, tint.filled())))
             .map_err(err)?;
         if boxed {
-            let edge = ShapeStyle::from(&series_color(s)).stroke_width(scale.px(1.2));
+            let edge = ShapeStyle::from(&series_color(s)).stroke_width(frame.scale.px(1.2));
             chart
                 .draw_series(std::iter::once(PathElement::new(closed, edge)))
                 .map_err(err)?;
@@ -312,11 +321,10 @@ fn draw_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &mut Chart<'_, DB>,
     spec: &ChartSpec,
-    (x_lo, x_hi): (f64, f64),
-    top: f64,
-    scale: Scale,
+    frame: Frame,
 ) -> Result<(), PlotError> {
-    let px = |v: f64| scale.px(v);
+    let ((x_lo, x_hi), (_, top)) = (frame.x, frame.y);
+    let px = |v: f64| frame.scale.px(v);
     for s in &spec.series {
         let c = series_color(s);
         let style = ShapeStyle::from(&c).stroke_width(px(line_width(s)));
@@ -508,9 +516,9 @@ fn draw_peaks<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &Chart<'_, DB>,
     spec: &ChartSpec,
-    top: f64,
-    scale: Scale,
+    frame: Frame,
 ) -> Result<(), PlotError> {
+    let (top, scale) = (frame.y.1, frame.scale);
     let area = chart.plotting_area();
     let (px_x, px_y) = area.get_pixel_range();
     let style = TextStyle::from(scale.font(TICK_FONT));
@@ -737,10 +745,15 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
 
     // Bands first, so that every line stays visible on top of them.
-    draw_bands(&mut chart, spec, (x_lo, y_lo), y_hi, scale)?;
-    draw_lines(root, &mut chart, spec, (x_lo, x_hi), y_hi, scale)?;
+    let frame = Frame {
+        x: (x_lo, x_hi),
+        y: (y_lo, y_hi),
+        scale,
+    };
+    draw_bands(&mut chart, spec, frame)?;
+    draw_lines(root, &mut chart, spec, frame)?;
     if cut.is_some() {
-        draw_peaks(root, &chart, spec, y_hi, scale)?;
+        draw_peaks(root, &chart, spec, frame)?;
     }
     legend.draw(&legend_root, scale)?;
     root.present().map_err(err)?;

@@ -259,22 +259,20 @@ fn busy_spec() -> ChartSpec {
     s
 }
 
+/// (width, height, scale) of the charts the page draws: a phone's at 2
+/// device pixels per CSS px, a laptop's, a projector's with large text, and a
+/// narrow chart with large text.
+const SIZES: [(u32, u32, f64); 4] = [
+    (742, 720, 2.0),
+    (886, 323, 1.0),
+    (1828, 756, 2.19),
+    (700, 670, 2.19),
+];
+
 #[test]
 fn no_two_texts_overlap_on_a_phone_a_laptop_or_a_projector() {
-    // (width, height, scale): a phone's chart at 2 device pixels per CSS
-    // px, a laptop's, a projector's with large text, and a narrow chart
-    // with large text.
-    for (w, h, scale) in [
-        (742, 720, 2.0),
-        (886, 323, 1.0),
-        (1828, 756, 2.19),
-        (700, 670, 2.19),
-    ] {
-        let mut out = String::new();
-        {
-            let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
-            draw_chart(&root, &busy_spec(), scale).unwrap();
-        }
+    for (w, h, scale) in SIZES {
+        let (_, out) = drawn(&busy_spec(), (w, h), scale);
         let boxes = text_boxes(&out);
         assert!(boxes.len() > 10, "{w}×{h}: {} texts", boxes.len());
         for (i, (a, p)) in boxes.iter().enumerate() {
@@ -518,14 +516,11 @@ fn many_curves(n: usize) -> ChartSpec {
 
 #[test]
 fn the_plot_keeps_55_percent_of_the_height_at_every_size() {
-    for (w, h, scale) in [
-        (742, 720, 2.0),
-        (886, 323, 1.0),
-        (1828, 756, 2.19),
-        (700, 670, 2.19),
-        (1300, 900, 2.19),
-        (420, 360, 1.0),
-    ] {
+    // The page's sizes, a large window's and a small phone's.
+    for (w, h, scale) in SIZES
+        .into_iter()
+        .chain([(1300, 900, 2.19), (420, 360, 1.0)])
+    {
         for spec in [busy_spec(), many_curves(8)] {
             let (layout, svg) = drawn(&spec, (w, h), scale);
             let share = (layout.bottom - layout.top) as f64 / h as f64;
