@@ -1,6 +1,6 @@
 // "Look inside one round": one private round of the shown run in slow motion (this project's teaching
 // extension, after GAN Lab's step-by-step view). Rust replays the run to the round asked for from its own
-// data and noise (round-worker.js → round_trace) and gives every stage's numbers and a 2-D picture: the
+// data and noise (round-worker.js → Configuration.round) and gives every stage's numbers and a 2-D picture: the
 // plane of the clipped sum (first axis) and of the noise's part orthogonal to it. This module draws one
 // stage at a time (Previous / Next, the arrow keys), with one sentence and its numbers, and rescales the
 // same noise draw when the ε slider moves (σ from the run's calibration at that ε). It knows no scenario:

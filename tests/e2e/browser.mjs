@@ -61,8 +61,8 @@ export async function launch() {
  * `window.dpExplorerTest.panicNextRun(message)` makes the first worker of the
  * next Run panic inside the wasm module with `message`. The page's workers
  * become tests/e2e/hooks/worker.js (its worker.js plus the hook), and the next
- * Run's message to its first worker carries the marked preset that the hook
- * turns into the panic. Needs www/pkg/ from `make build-e2e`.
+ * Run's message to its first worker carries the mark (`testPanic`) that the
+ * hook turns into the panic. Needs www/pkg/ from `make build-e2e`.
  */
 export async function installTestHooks(page) {
   await page.addInitScript(() => {
@@ -78,7 +78,7 @@ export async function installTestHooks(page) {
 
       postMessage(message, ...rest) {
         if (panic !== null && message && message.type === 'run') {
-          message = { ...message, preset: `test-panic:${panic}` };
+          message = { ...message, testPanic: panic };
           panic = null;
         }
         super.postMessage(message, ...rest);
