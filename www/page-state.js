@@ -30,6 +30,11 @@ export class PageState {
     this.autoRun = true;
     /** The step of the scenario's lesson shown (lesson.js). */
     this.lessonStep = 0;
+    /** The audit panel's choices (audit.js): runs per side as typed (null: the scenario's default,
+     * which the panel shows once planned), the game's mode, and whether the runs are deliberately broken. */
+    this.audit = { runs: null, mode: 'white-box', broken: false };
+    /** "Look inside one round" (round-view.js): the round asked for (1-based) and the stage shown (0-based). */
+    this.round = { number: 1, stage: 0 };
     /** The checked settings of `checked()`, and the text they were checked from. */
     this.checkedNow = null;
     this.checkedKey = null;
