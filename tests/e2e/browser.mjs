@@ -129,7 +129,7 @@ export function servedBrowser() {
  * (none: does not wait). `init` runs in the page before its scripts (e.g. an observer to install).
  */
 export async function openPage(env, query = '', {
-  viewport = { width: 1366, height: 768 }, states = ['idle', 'error'], deviceScaleFactor = 1, init = null,
+  viewport = { width: 1366, height: 768 }, states = ['idle', 'error'], deviceScaleFactor = 1, init = null, autoRun = true,
 } = {}) {
   const context = await env.browser.newContext({ viewport, deviceScaleFactor, acceptDownloads: true });
   const page = await context.newPage();
@@ -141,6 +141,8 @@ export async function openPage(env, query = '', {
   if (init) await page.addInitScript(init);
   await page.goto(`${env.server.url}${query}`);
   if (states) await waitStatus(page, states);
+  // `autoRun` false: an edit does not re-run by itself (the "re-run on change" box off, as a reader would).
+  if (!autoRun) await page.uncheck('#auto-run');
   return { page, errors };
 }
 
@@ -171,6 +173,13 @@ export async function accessible(page, state = '') {
     [],
     `axe violations (${state})`,
   );
+}
+
+/** A test's end: the page passes axe in `state` and threw no error; then it is closed. */
+export async function closeClean(page, errors, state) {
+  await accessible(page, state);
+  assert.deepEqual(errors, []);
+  await page.close();
 }
 
 /**
