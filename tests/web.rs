@@ -5,8 +5,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use dp_explorer::wasm::{
-    chart_svg, draw_chart, epsilon_for_sigma, epsilon_for_stages, find_preset, merge,
-    preset_fields, scenarios, sigma_for_epsilon, validate_fields, Runner,
+    chart_svg, draw_chart, epsilon_for_sigma, epsilon_for_stages, find_preset, preset_fields,
+    scenarios, sigma_for_epsilon, Configuration, Runner,
 };
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -37,22 +37,23 @@ fn small() -> JsValue {
     ])
 }
 
+/// The field errors a refused configuration throws (`error.errors`, what the
+/// page's form marks), or none for settings that check.
+fn field_errors(preset: Option<&str>, settings: JsValue) -> Array {
+    match Configuration::new(preset.map(String::from), settings) {
+        Ok(_) => Array::new(),
+        Err(thrown) => get(&thrown, "errors").into(),
+    }
+}
+
 #[wasm_bindgen_test]
 fn valid_fields_give_no_errors() {
-    let errors: Array = validate_fields(Some("fedrep-paper".into()), small())
-        .unwrap()
-        .into();
-    assert_eq!(errors.length(), 0);
+    assert_eq!(field_errors(Some("fedrep-paper"), small()).length(), 0);
 }
 
 #[wasm_bindgen_test]
 fn k_greater_than_d_is_an_error_at_field_k() {
-    let errors: Array = validate_fields(
-        Some("fedrep-paper".into()),
-        fields(&[("d", "10"), ("k", "20")]),
-    )
-    .unwrap()
-    .into();
+    let errors = field_errors(Some("fedrep-paper"), fields(&[("d", "10"), ("k", "20")]));
     assert!(errors.length() >= 1);
     let e = errors.get(0);
     assert_eq!(get(&e, "field").as_string().unwrap(), "k");
@@ -70,9 +71,7 @@ fn bad_epsilon_delta_and_n_are_each_named() {
         ("n", "0"),
         ("n", "many"),
     ] {
-        let errors: Array = validate_fields(None, fields(&[(key, value)]))
-            .unwrap()
-            .into();
+        let errors = field_errors(None, fields(&[(key, value)]));
         assert!(errors.length() >= 1, "{key}={value}");
         assert_eq!(get(&errors.get(0), "field").as_string().unwrap(), key);
     }
@@ -181,33 +180,21 @@ fn a_small_run_goes_to_the_end_with_tables_charts_accounting_and_csv() {
 #[wasm_bindgen_test]
 fn shards_merged_in_the_browser_give_the_single_worker_csv() {
     let whole = run_to_end(Runner::new(Some("fedrep-paper".into()), small()).unwrap());
+    let configuration = Configuration::new(Some("fedrep-paper".into()), small()).unwrap();
     let parts: Vec<js_sys::Uint8Array> = (0..2)
         .map(|i| {
-            let r = run_to_end(Runner::shard(Some("fedrep-paper".into()), small(), i, 2).unwrap());
+            let r = run_to_end(configuration.shard(i, 2).unwrap());
             js_sys::Uint8Array::from(r.part().as_slice())
         })
         .collect();
-    let merged = merge(
-        Some("fedrep-paper".into()),
-        small(),
-        parts,
-        Some(true),
-        None,
-        None,
-    )
-    .unwrap();
+    let merged = configuration.merge(parts, Some(true), None, None).unwrap();
     let files: Array = get(&merged, "files").into();
     assert_eq!(get(&files.get(0), "text").as_string().unwrap(), whole.csv());
     // No parts: the empty charts the page draws before a run.
-    let empty = merge(
-        Some("dpgd-quick".into()),
-        JsValue::UNDEFINED,
-        vec![],
-        None,
-        None,
-        None,
-    )
-    .unwrap();
+    let empty = Configuration::new(Some("dpgd-quick".into()), JsValue::UNDEFINED)
+        .unwrap()
+        .merge(vec![], None, None, None)
+        .unwrap();
     assert_eq!(Array::from(&get(&empty, "charts")).length(), 4);
 }
 

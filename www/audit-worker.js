@@ -1,16 +1,27 @@
 // Module worker for the audit: builds an Auditor (the scenario's canary and
-// score, from the registry), plays the game in ~40 ms slices so progress is
+// score, from the registry) of the settings it is sent, checked once per
+// message (`new Configuration(preset, fields).auditor(…)`), plays the game in ~40 ms slices so progress is
 // posted and a "cancel" is read between slices, and posts the view at the end.
 // A "plan" builds the Auditor without playing it: its runs per side, the
 // records it runs at (a default may run at fewer than the preset's), its
 // estimate and (broken runs) which ε its size can catch, shown before the
 // audit starts.
 // Errors are caught and posted; after a panic the worker is not reused.
-import init, { Auditor, audit_reach, last_panic } from './pkg/dp_explorer.js';
+import init, { Configuration, last_panic } from './pkg/dp_explorer.js';
 import { errorMessage, isPanic, yieldThen } from './worker-slices.js';
 
 const ready = init();
 let current = 0;
+
+/** The audit a message asks for: its settings checked once, then the game's options. */
+function auditorOf(msg) {
+  const configuration = new Configuration(msg.preset, msg.fields);
+  try {
+    return configuration.auditor(msg.runs, msg.mode, msg.broken, msg.seed);
+  } finally {
+    configuration.free(); // the Auditor holds what it needs of it
+  }
+}
 
 self.onmessage = async (event) => {
   const msg = event.data;
@@ -24,13 +35,13 @@ self.onmessage = async (event) => {
     // default when asked for 0) and its estimate, for the panel before it starts.
     try {
       await ready;
-      const a = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
+      const a = auditorOf(msg);
       const [, total] = a.progress();
       self.postMessage({
         type: 'plan', plan: msg.plan, runs: a.runs(), wanted: a.runs_wanted(), estimate: a.estimated_seconds(msg.machine ?? undefined), total,
         sized: a.size_words() ?? null, resized: a.resized(),
         // Broken runs whose attack knows its chances: which ε this size catches, said before the run.
-        reach: msg.broken ? audit_reach(msg.preset, msg.fields, a.runs(), msg.mode, msg.broken, msg.seed) ?? null : null,
+        reach: a.reach() ?? null,
       });
       a.free();
     } catch (e) {
@@ -46,7 +57,7 @@ self.onmessage = async (event) => {
   let auditor = null;
   try {
     await ready;
-    auditor = new Auditor(msg.preset, msg.fields, msg.runs, msg.mode, msg.broken, msg.seed);
+    auditor = auditorOf(msg);
   } catch (e) {
     fail(e);
     return;

@@ -9,7 +9,9 @@
 // worker plans it: the scenario's default runs per side, or the runs asked
 // for, the records it runs at — a default may audit fewer than the preset's —
 // and the seconds they take), updated as runs, mode and broken change;
-// while it runs, the time left.
+// while it runs, the time left. Its choices (runs per side, mode, broken) are
+// the page state's `audit` (page-state.js): its controls write them as they
+// change, and are written from them, never read back.
 import { audit_charts } from './pkg/dp_explorer.js';
 import { ChartView } from './chart-view.js';
 import { cell } from './tables.js';
@@ -25,9 +27,9 @@ function duration(seconds) {
   return `about ${fmt(seconds / 60, 2)} min`;
 }
 
-/** Runs per side in the field, or null when it is not a whole number in 10–100000. */
-function fieldRuns() {
-  const runs = Number($('audit-runs').value);
+/** Runs per side as typed (`text`), or null when it is not a whole number in 10–100000. */
+function typedRuns(text) {
+  const runs = Number(text);
   return Number.isInteger(runs) && runs >= 10 && runs <= 100000 ? runs : null;
 }
 
@@ -48,6 +50,7 @@ function noteItem(n) {
 export class AuditPanel {
   /**
    * @param {object} o
+   * @param {{runs: string|null, mode: string, broken: boolean}} o.choices the page state's `audit` (page-state.js)
    * @param {() => {preset: string, fields: object, info: object} | null} o.current the settings to audit (null: invalid)
    * @param {() => number} o.textScale
    * @param {() => void} [o.changed] called when an audit finishes or is cleared
@@ -61,8 +64,9 @@ export class AuditPanel {
     this.estimate = null;
     // The runs per side and the records of the audit running, for its status.
     this.runsText = null;
-    // Whether the runs field holds runs asked for (else the scenario's default, kept up to date).
-    this.userRuns = false;
+    // The runs per side the last plan gave (the scenario's default, shown while none are typed; until
+    // a new plan comes, the last one's).
+    this.plannedRuns = null;
     this.planGeneration = 0;
     this.planTimer = null;
     // Why the audit cannot run these settings (the plan's error), or null: "Run audit" is off while it is set.
@@ -72,12 +76,19 @@ export class AuditPanel {
     estimate.id = 'audit-estimate';
     estimate.className = 'help';
     $('audit-csv').after(estimate);
-    $('audit-runs').addEventListener('input', () => {
-      this.userRuns = true;
+    const { choices } = o;
+    $('audit-runs').addEventListener('input', (e) => {
+      choices.runs = e.target.value;
       this.plan();
     });
-    $('audit-mode').addEventListener('change', () => this.plan());
-    $('audit-broken').addEventListener('change', () => this.plan());
+    $('audit-mode').addEventListener('change', (e) => {
+      choices.mode = e.target.value;
+      this.plan();
+    });
+    $('audit-broken').addEventListener('change', (e) => {
+      choices.broken = e.target.checked;
+      this.plan();
+    });
     this.views = audit_charts().map((info) => {
       const v = new ChartView(info, { textScale: o.textScale, decorate: (_, spec) => spec });
       $('audit-charts').appendChild(v.figure);
@@ -110,9 +121,24 @@ export class AuditPanel {
     if (!cur) why = 'Fix the marked settings above to audit them.';
     this.status(supported ? 'Press “Run audit” to attack the private runs of these settings.' : why);
     // New settings: the scenario's default runs per side again.
-    this.userRuns = false;
+    this.o.choices.runs = null;
     this.planError = null;
     this.plan();
+  }
+
+  /** Whether runs per side were typed (else the scenario's default). */
+  get userRuns() {
+    return this.o.choices.runs !== null;
+  }
+
+  /** The controls as the state says: the runs typed (or the planned default), the mode, broken. */
+  writeControls() {
+    const { runs, mode, broken } = this.o.choices;
+    const shown = runs ?? (this.plannedRuns === null ? '' : String(this.plannedRuns));
+    // Written only when it differs: rewriting the field a reader types in would move the caret.
+    if ($('audit-runs').value !== shown) $('audit-runs').value = shown;
+    $('audit-mode').value = mode;
+    $('audit-broken').checked = broken;
   }
 
   ensureWorker() {
@@ -126,6 +152,7 @@ export class AuditPanel {
   plan() {
     clearTimeout(this.planTimer);
     this.planGeneration += 1;
+    this.writeControls();
     const cur = this.o.current();
     const el = $('audit-estimate');
     delete el.dataset.seconds;
@@ -133,7 +160,8 @@ export class AuditPanel {
       el.textContent = '';
       return;
     }
-    const runs = this.userRuns ? fieldRuns() : 0;
+    const { choices } = this.o;
+    const runs = this.userRuns ? typedRuns(choices.runs) : 0;
     if (runs === null) {
       el.textContent = 'Runs per side: a whole number between 10 and 100000.';
       this.runnable(true); // pressed, it says so beside the runs
@@ -145,7 +173,7 @@ export class AuditPanel {
       this.ensureWorker();
       this.worker.postMessage({
         type: 'plan', plan, preset: cur.preset, fields: cur.fields, runs,
-        mode: $('audit-mode').value, broken: $('audit-broken').checked, seed: 1, machine: this.machine(),
+        mode: choices.mode, broken: choices.broken, seed: 1, machine: this.machine(),
       });
     }, 150);
   }
@@ -162,7 +190,8 @@ export class AuditPanel {
     }
     this.planError = null;
     this.runnable(true);
-    if (!this.userRuns) $('audit-runs').value = String(m.runs);
+    this.plannedRuns = m.runs;
+    this.writeControls();
     el.dataset.seconds = String(m.estimate);
     el.dataset.runs = String(m.runs);
     el.dataset.wanted = String(m.wanted);
@@ -195,7 +224,8 @@ export class AuditPanel {
     const cur = this.o.current();
     if (!cur || !cur.info.audit) return;
     this.stop();
-    const asked = fieldRuns();
+    const { choices } = this.o;
+    const asked = typedRuns(choices.runs);
     if (this.userRuns && asked === null) {
       $('audit-runs').setAttribute('aria-invalid', 'true');
       this.status('Runs per side: a whole number between 10 and 100000.');
@@ -220,8 +250,8 @@ export class AuditPanel {
       preset: cur.preset,
       fields: cur.fields,
       runs,
-      mode: $('audit-mode').value,
-      broken: $('audit-broken').checked,
+      mode: choices.mode,
+      broken: choices.broken,
       seed: 1,
       machine: this.machine(),
     });

@@ -1,7 +1,7 @@
 // What an edit and a press of Run do: validate the page state's settings (Rust, the same code as the
-// runs), mark the results stale, keep the address, show the estimate, and re-run a short sweep by
-// itself; a press of Run starts the run (run.js) once the settings check and a long one is confirmed.
-import { validate_fields, estimated_page_seconds } from './pkg/dp_explorer.js';
+// runs: the state's one checked `Configuration` of the edit, page-state.js), mark the results stale,
+// keep the address, show the estimate (asked of that configuration), and re-run a short sweep by
+// itself; a press of Run starts the run (run.js) on that configuration once a long one is confirmed.
 import { machineFactors, fmtDuration } from './estimate.js';
 import { sayStatus, showError, statusNow } from './status.js';
 
@@ -24,24 +24,17 @@ export class Edits {
   validate() {
     const { page } = this;
     if (!page.ready) return { errors: [], unplaced: [] }; // validated once the module has loaded
-    let errors;
-    try {
-      errors = validate_fields(page.state.preset, page.state.sentFields());
-    } catch (e) {
-      errors = [{ field: 'preset', message: String(e.message || e) }];
-    }
+    const { errors } = page.state.checked();
     const unplaced = page.form.markErrors(errors);
     return { errors, unplaced };
   }
 
   /** Seconds the page state's settings take on this page (null: they do not validate). */
   estimate() {
-    const { state, runs } = this.page;
-    try {
-      return estimated_page_seconds(state.preset, state.sentFields(), runs.workersFor(state.settings()), machineFactors($('estimate')));
-    } catch {
-      return null;
-    }
+    const { state, runs, ready } = this.page;
+    const { configuration } = ready ? state.checked() : {};
+    if (!configuration) return null;
+    return configuration.estimated_page_seconds(runs.workersFor(configuration), machineFactors($('estimate')));
   }
 
   showEstimate() {
@@ -119,7 +112,8 @@ export class Edits {
       showError(lines.join('\n'));
       return;
     }
-    const settings = page.state.settings();
+    const checkedNow = page.state.checked();
+    const { settings } = checkedNow;
     // Already computing exactly this: nothing to do (a new setting restarts).
     if (page.runs.computing(settings)) return;
     const est = checked ? checked.est : this.showEstimate();
@@ -127,14 +121,7 @@ export class Edits {
       page.setStatus(page.runs.running ? 'running' : 'idle', `This run is estimated to take ${fmtDuration(est)}. Press Run again to start it.`);
       return;
     }
-    let configuration;
-    try {
-      configuration = page.runs.start(settings, page.scenes.info);
-    } catch (e) {
-      page.setStatus('error', 'Nothing was run: fix the marked settings.');
-      showError(String(e.message || e));
-      return;
-    }
+    const configuration = page.runs.start(checkedNow, page.scenes.info);
     showError('');
     if (!checked) page.writeUrl();
     page.results.started(configuration);

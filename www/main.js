@@ -55,7 +55,7 @@ const page = {
 };
 page.form = new SettingsForm($('fields'), state, selectValue);
 page.explain = new ExplainPanel($('privacy-content'), { textScale: page.textScale }); // tradeoff: its chart's text scale
-page.roundView = new RoundView($('privacy-panel'), { largeScale: LARGE_SCALE });
+page.roundView = new RoundView($('privacy-panel'), { largeScale: LARGE_SCALE, choices: state.round });
 page.statement = new StatementPanel($('privacy-panel'));
 page.runs = new RunLifecycle(runReports(page));
 page.results = new ResultsView(page);
@@ -199,6 +199,7 @@ async function main() {
   // The module's instantiation, the audit panel and the charts each in their own task: none holds the main thread long.
   await new Promise((ok) => setTimeout(ok, 0));
   page.audit = new AuditPanel({
+    choices: state.audit,
     textScale: page.textScale,
     // A finished or cleared audit: the ε charts show its bounds, or no longer do.
     changed: () => {

@@ -5,6 +5,12 @@
 //
 // A new page feature with a choice of its own (a switch in the form, a box) adds its key here, with its
 // default; when a copied link should keep it, also to `URL_KEYS` (and url-state.js's two loops).
+//
+// Beside the choices, one derived value: the settings checked, as one wasm `Configuration` built once
+// per edit (`checked()`, as ruff's wasm `Workspace` parses its options once and then serves its
+// methods). Validation (its constructor's errors are the form's field errors), the estimate, the
+// pool's workers, the empty charts and a run's start all ask it; none parses the settings' text again.
+import { Configuration } from './pkg/dp_explorer.js';
 
 /** The keys the address holds (`fields` as one parameter per setting, `selected` as `<name>-selected`). */
 export const URL_KEYS = ['preset', 'fields', 'selected', 'large', 'present'];
@@ -24,6 +30,31 @@ export class PageState {
     this.autoRun = true;
     /** The step of the scenario's lesson shown (lesson.js). */
     this.lessonStep = 0;
+    /** The audit panel's choices (audit.js): runs per side as typed (null: the scenario's default,
+     * which the panel shows once planned), the game's mode, and whether the runs are deliberately broken. */
+    this.audit = { runs: null, mode: 'white-box', broken: false };
+    /** "Look inside one round" (round-view.js): the round asked for (1-based) and the stage shown (0-based). */
+    this.round = { number: 1, stage: 0 };
+    /** The checked settings of `checked()`, and the text they were checked from. */
+    this.checkedNow = null;
+    this.checkedKey = null;
+  }
+
+  /**
+   * The settings as a run's, checked once per edit (the module loaded): `{ settings, configuration,
+   * errors }`, `configuration` the wasm `Configuration` of `settings` (null when refused) and
+   * `errors` its constructor's `FieldError[]` (empty when it checks). Asked again without an edit
+   * between, it is the same object. Not freed here: a run and the result cache may hold it (the
+   * module's finalizers free it once nothing does).
+   */
+  checked() {
+    const settings = this.settings();
+    const key = JSON.stringify(settings);
+    if (key !== this.checkedKey) {
+      this.checkedKey = key;
+      this.checkedNow = check(settings);
+    }
+    return this.checkedNow;
   }
 
   /** The settings as a run's: { preset, fields } (a copy: a later edit does not change it). */
@@ -40,6 +71,17 @@ export class PageState {
     const out = { ...this.fields };
     if (risksDrive(out)) delete out.epsilons;
     return out;
+  }
+}
+
+/** `{ settings, configuration, errors }` of `settings` ({ preset, fields }): see `PageState.checked`. */
+function check(settings) {
+  try {
+    return { settings, configuration: new Configuration(settings.preset, settings.fields), errors: [] };
+  } catch (e) {
+    // A refusal lists its field errors; anything else (settings that are not text) is the preset's.
+    const errors = Array.isArray(e.errors) ? e.errors : [{ field: 'preset', message: String(e.message || e) }];
+    return { settings, configuration: null, errors };
   }
 }
 

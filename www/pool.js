@@ -15,7 +15,6 @@
 // static host.
 
 import { ChunkCounter } from './worker-slices.js';
-import { workers_for } from './pkg/dp_explorer.js';
 
 /** How much a shard's snapshot shows (a change in any chart's points changes this). */
 function contentSize(snapshot, part) {
@@ -63,15 +62,11 @@ export class SweepPool {
     this.active = null;
   }
 
-  /** Sizes the pool for a sweep of `preset` with `fields` (the module loaded): every core, as far
-   * as the cost model's per-worker peak memory allows (wasm `workers_for`); 1 for a sweep that does
-   * not split. Settings that do not validate keep the size. Returns it. */
-  sizeFor(preset, fields) {
-    try {
-      this.size = workers_for(preset, fields, machineCores(), machineMemoryBytes());
-    } catch {
-      // Invalid settings: no run starts, the size does not matter.
-    }
+  /** Sizes the pool for a sweep of a checked `configuration` (wasm `Configuration`): every core, as
+   * far as the cost model's per-worker peak memory allows (its `workers_for`); 1 for a sweep that
+   * does not split. Returns it. */
+  sizeFor(configuration) {
+    this.size = configuration.workers_for(machineCores(), machineMemoryBytes());
     return this.size;
   }
 

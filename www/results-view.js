@@ -163,15 +163,16 @@ export class ResultsView {
       this.views.forEach((v, i) => { if (specs[i]) v.placeholder(specs[i]); });
       return;
     }
-    // The axes of the settings when they check, else of the preset's own.
-    let configuration;
-    try {
-      configuration = new Configuration(state.preset, state.sentFields());
-    } catch {
-      configuration = new Configuration(state.preset, {});
+    // The axes of the settings when they check (the state's configuration of this edit), else of the preset's own.
+    const { configuration } = state.checked();
+    let view;
+    if (configuration) {
+      view = configuration.merge([]);
+    } else {
+      const preset = new Configuration(state.preset, {});
+      view = preset.merge([]);
+      preset.free();
     }
-    const view = configuration.merge([]);
-    configuration.free();
     for (const v of this.views) v.showTable(null);
     this.drawChartsSpread(view.charts);
   }
@@ -238,7 +239,7 @@ export class ResultsView {
       v.figure.classList.toggle('previous-table', keep);
     });
     if (!replacing || snap.privacy.length) explain.show(snap.privacy, this.auditRows());
-    statement.show(runs.run, snap);
+    statement.show(runs.run, runs.configuration, snap);
     for (const p of this.panels) p.show(runs.run, snap);
     $('privacy-content').classList.toggle('previous', !!replacing && !snap.privacy.length);
     // The claims' marks keep the previous run's verdicts (faded) until this run's are in.

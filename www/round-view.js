@@ -1,10 +1,11 @@
 // "Look inside one round": one private round of the shown run in slow motion (this project's teaching
 // extension, after GAN Lab's step-by-step view). Rust replays the run to the round asked for from its own
-// data and noise (round-worker.js → round_trace) and gives every stage's numbers and a 2-D picture: the
+// data and noise (round-worker.js → Configuration.round) and gives every stage's numbers and a 2-D picture: the
 // plane of the clipped sum (first axis) and of the noise's part orthogonal to it. This module draws one
 // stage at a time (Previous / Next, the arrow keys), with one sentence and its numbers, and rescales the
 // same noise draw when the ε slider moves (σ from the run's calibration at that ε). It knows no scenario:
-// the panel shows where the scenario's description says `round`.
+// the panel shows where the scenario's description says `round`. The round asked for and the stage shown
+// are the page state's `round` (page-state.js): the controls write them, and are written from them.
 import { fmt } from './format.js';
 
 const STAGES = ['contributions', 'clipped', 'summed', 'noise added', 'step taken'];
@@ -17,11 +18,12 @@ const el = (tag, props = {}, ...children) => {
 };
 
 export class RoundView {
-  /** `after`: the element the panel follows; `o.largeScale`: the text scale of large text (the body's `large` class). */
+  /** `after`: the element the panel follows; `o.largeScale`: the text scale of large text (the body's `large` class);
+   * `o.choices`: the page state's `round`, `{ number, stage }`. */
   constructor(after, o) {
     this.o = o;
+    this.choices = o.choices;
     this.trace = null;
-    this.stage = 0;
     this.epsilon = null; // the slider's ε (null: the run's own)
     this.request = 0;
     this.settings = null;
@@ -46,25 +48,28 @@ export class RoundView {
       const b = el('button', { type: 'button', textContent: name });
       b.addEventListener('click', () => {
         if (!this.trace) return;
-        this.roundInput.value = String(pick(this.trace.rounds));
+        this.choices.number = pick(this.trace.rounds);
         this.load();
       });
       return b;
     };
-    this.roundInput.addEventListener('change', () => this.load());
+    this.roundInput.addEventListener('change', (e) => {
+      this.choices.number = Math.max(1, Math.floor(Number(e.target.value) || 1));
+      this.load();
+    });
     const controls = el('div', { className: 'round-controls' }, roundLabel, this.roundInput,
       jump('First', () => 1), jump('Middle', (t) => Math.max(1, Math.round(t / 2))), jump('Last', (t) => t));
     this.prev = el('button', { type: 'button', id: 'round-prev', textContent: '← Previous' });
     this.next = el('button', { type: 'button', id: 'round-next', textContent: 'Next →' });
-    this.prev.addEventListener('click', () => this.go(this.stage - 1));
-    this.next.addEventListener('click', () => this.go(this.stage + 1));
+    this.prev.addEventListener('click', () => this.go(this.choices.stage - 1));
+    this.next.addEventListener('click', () => this.go(this.choices.stage + 1));
     this.stageName = el('span', { id: 'round-stage', className: 'round-stage' });
     const steps = el('div', { className: 'round-steps' }, this.prev, this.stageName, this.next);
     this.canvas = el('canvas', { id: 'round-canvas', className: 'round-canvas', tabIndex: 0 });
     this.canvas.setAttribute('role', 'img');
     this.canvas.addEventListener('keydown', (e) => {
-      if (e.key === 'ArrowRight') this.go(this.stage + 1);
-      else if (e.key === 'ArrowLeft') this.go(this.stage - 1);
+      if (e.key === 'ArrowRight') this.go(this.choices.stage + 1);
+      else if (e.key === 'ArrowLeft') this.go(this.choices.stage - 1);
       else return;
       e.preventDefault();
     });
@@ -120,7 +125,8 @@ export class RoundView {
       this.worker.onmessage = (e) => this.onTrace(e.data);
     }
     this.request += 1;
-    const round = Math.max(1, Math.floor(Number(this.roundInput.value) || 1));
+    const round = this.choices.number;
+    this.roundInput.value = String(round);
     this.status.textContent = `Replaying the run to round ${round}…`;
     this.worker.postMessage({ id: this.request, ...this.settings, round });
   }
@@ -143,16 +149,22 @@ export class RoundView {
     this.runWords.textContent = `${m.trace.method}: ${m.trace.run}.` +
       (shown < count ? ` The picture draws ${shown} of the ${count} ${m.trace.unit}s (evenly spaced); every count and norm is over all of them.` : '');
     this.panel.dataset.ready = String(m.trace.round);
-    this.go(this.stage);
+    this.go(this.choices.stage);
   }
 
   go(stage) {
-    this.stage = Math.min(STAGES.length - 1, Math.max(0, stage));
-    this.prev.disabled = this.stage === 0;
-    this.next.disabled = this.stage === STAGES.length - 1;
-    this.stageName.textContent = `${this.stage + 1} of ${STAGES.length}: ${STAGES[this.stage]}`;
-    this.panel.dataset.stage = String(this.stage);
+    this.choices.stage = Math.min(STAGES.length - 1, Math.max(0, stage));
+    this.writeStage();
     this.draw();
+  }
+
+  /** The stage's controls as the state says. */
+  writeStage() {
+    const { stage } = this.choices;
+    this.prev.disabled = stage === 0;
+    this.next.disabled = stage === STAGES.length - 1;
+    this.stageName.textContent = `${stage + 1} of ${STAGES.length}: ${STAGES[stage]}`;
+    this.panel.dataset.stage = String(stage);
   }
 
   /** σ at the slider's ε: the run's calibration table, exact at its entries, log-log between them (≈). */
@@ -177,7 +189,7 @@ export class RoundView {
     const largest = t.raw_norms.reduce((m, x) => Math.max(m, x), 0);
     const noiseNorm = t.noise_norm * s.sigma / t.sigma;
     const at = s.epsilon === t.epsilon ? `at the run’s ε = ${fmt(t.epsilon)}` : `at ε = ${fmt(s.epsilon)} (the slider; σ ${s.exact ? '' : '≈ '}from the run’s calibration, the same noise draw rescaled)`;
-    switch (this.stage) {
+    switch (this.choices.stage) {
       case 0: return `Round ${t.round} of ${t.rounds}: each of the ${n} ${t.unit}s computes its gradient; their norms run up to ${fmt(largest)}. The circle is the clip bound ${fmt(t.clip)}.`;
       case 1: return `Clipped: ${cut} of ${n} (${fmt(100 * t.clipped_fraction, 3)} %) were longer than ${fmt(t.clip)} and are cut to it (red); the others pass unchanged. Adding or removing one ${t.unit} now moves the sum by at most the bound, replacing one by at most twice it: the noise is sized to that.`;
       case 2: return `Summed: ‖Σ clip(g)‖ = ${fmt(t.sum_norm)} (green); without clipping the sum would be ${fmt(t.non_private_sum_norm)} (orange, dashed).`;
@@ -221,10 +233,10 @@ export class RoundView {
     const release = [p.sum[0] + noise[0], p.sum[1] + noise[1]];
     const ring = s.sigma * Math.sqrt(t.noise_dims);
     // The contributions' scale (stages 1–2) or the sum's (3–5): each fills the picture.
-    const few = this.stage <= 1;
+    const few = this.choices.stage <= 1;
     const reach = few
       ? Math.max(t.clip, ...p.contributions.map(([x, y]) => Math.hypot(x, y)))
-      : Math.max(t.sum_norm, t.non_private_sum_norm, this.stage >= 3 ? Math.hypot(...release) + ring : 0);
+      : Math.max(t.sum_norm, t.non_private_sum_norm, this.choices.stage >= 3 ? Math.hypot(...release) + ring : 0);
     const w = css.width;
     const half = Math.min(w, height) / 2 - font;
     const cx = w / 2;
@@ -271,9 +283,9 @@ export class RoundView {
       label([0, t.clip], `clip bound ${fmt(t.clip)}`, '#333');
       p.contributions.forEach((q, i) => {
         const f = t.raw_norms[p.drawn[i]] > t.clip;
-        const shown = this.stage === 0 ? q : p.clipped[i];
+        const shown = this.choices.stage === 0 ? q : p.clipped[i];
         const [x, y] = at(shown);
-        ctx.fillStyle = this.stage === 0 ? COLORS.raw : f ? COLORS.cut : COLORS.kept;
+        ctx.fillStyle = this.choices.stage === 0 ? COLORS.raw : f ? COLORS.cut : COLORS.kept;
         ctx.beginPath();
         ctx.arc(x, y, 3 * scale, 0, 2 * Math.PI);
         ctx.fill();
@@ -283,7 +295,7 @@ export class RoundView {
     arrow([0, 0], p.non_private_sum, COLORS.plain, true);
     arrow([0, 0], p.sum, COLORS.sum);
     label(p.sum, 'Σ clip(g)', COLORS.sum);
-    if (this.stage >= 3) {
+    if (this.choices.stage >= 3) {
       circle(p.sum, ring, COLORS.noise, true);
       arrow(p.sum, release, COLORS.noise);
       arrow([0, 0], release, COLORS.release);

@@ -1,9 +1,8 @@
-// The lifecycle of a run: started from the page state's settings with a wasm `Configuration` built
-// once for it (checked once; the pool's merges, the user split and the result cache ask it, never
-// the settings' text again), handed to the worker pool, reported to the page as it progresses,
+// The lifecycle of a run: started from the page state's settings with their wasm `Configuration`
+// (the state's, built once per edit: the pool's size and merges, the user split and the result cache
+// ask it, never the settings' text again), handed to the worker pool, reported to the page as it progresses,
 // finished, stopped or failed; and the result cache (result-cache.js) it keeps beside. What the
 // reports draw is results-view.js's: this module touches no element but the body's test marks.
-import { Configuration } from './pkg/dp_explorer.js';
 import { ResultCache } from './result-cache.js';
 import { SweepPool, defaultPoolSize } from './pool.js';
 import { sameSettings } from './page-state.js';
@@ -18,7 +17,7 @@ export class RunLifecycle {
     this.running = false;
     this.token = 0; // counts the runs started: a finished run's last drawing belongs to the newest only
     this.run = null; // { preset, fields } of the results shown (while running: of the run)
-    this.configuration = null; // the run's checked wasm `Configuration` (built once, at its start)
+    this.configuration = null; // the run's checked wasm `Configuration` (the page state's, page-state.js `checked`)
     this.snapshot = null; // what the charts show now (null: empty axes)
     this.previous = null; // while a run has not drawn its own: { scenario, charts } of the results it replaces
     this.drawnOwn = false; // the running sweep has drawn its own results once (its first points)
@@ -71,12 +70,11 @@ export class RunLifecycle {
   }
 
   /**
-   * Starts a run of `settings` ({ preset, fields }, validated) of scenario `info`: its configuration is
-   * built once (a refusal throws, and nothing changes); the results shown become `previous` (drawn
-   * faded until the run draws its own), and the workers start. Returns the run's configuration.
+   * Starts a run of `settings` ({ preset, fields }) of scenario `info` with their checked `configuration`
+   * (page-state.js `checked()`, not refused): the results shown become `previous` (drawn faded until
+   * the run draws its own), and the workers start. Returns the run's configuration.
    */
-  start(settings, info) {
-    const configuration = new Configuration(settings.preset, settings.fields);
+  start({ settings, configuration }, info) {
     const before = this.snapshot && this.snapshot.finished ? this.snapshot : (this.previous || this.snapshot);
     this.previous = before ? { scenario: info.id, charts: before.charts } : null;
     this.snapshot = null;
@@ -88,14 +86,9 @@ export class RunLifecycle {
     performance.mark('dp-run');
     // The workers start first: the page's own drawing runs while they compute.
     // Every core the machine's memory allows for these settings (the cost model's per-worker peak).
-    const shards = info.splits ? this.pool.sizeFor(settings.preset, settings.fields) : 1;
+    const shards = info.splits ? this.pool.sizeFor(configuration) : 1;
     // Few large runs: the workers share each run's users (the scenario's cost model decides).
-    let byUsers = false;
-    try {
-      byUsers = shards > 1 && !!info.user_split && configuration.split_by_users(shards);
-    } catch {
-      byUsers = false;
-    }
+    const byUsers = shards > 1 && !!info.user_split && configuration.split_by_users(shards);
     // How the sweep is split, for tests and benchmarks: "users:2", "runs:2", "runs:1".
     document.body.dataset.pool = `${byUsers ? 'users' : 'runs'}:${shards}`;
     // Runs that the last finished run computed with the same numbers are kept, not computed again.
@@ -136,8 +129,8 @@ export class RunLifecycle {
     return this.pool.size;
   }
 
-  /** The pool's size for `settings` ({ preset, fields }): every core, as far as memory allows. */
-  workersFor(settings) {
-    return this.pool.sizeFor(settings.preset, settings.fields);
+  /** The pool's size for a checked `configuration`: every core, as far as memory allows. */
+  workersFor(configuration) {
+    return this.pool.sizeFor(configuration);
   }
 }

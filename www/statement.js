@@ -1,11 +1,11 @@
 // The "Privacy statement" section under the charts: what the guarantee of the
 // run shown covers and what it does not (unit of privacy, neighbouring
 // relation, mechanism and releases, accountant, ε at δ and δ against 1/n, what
-// is not covered). The text is Rust's (`privacy_statement`, the same as the
-// CLI's privacy-statement.txt for the same settings), written from the
-// finished run's explain entries; this module only places it and offers it as
-// a file.
-import { privacy_statement, privacy_statement_file_name, privacy_statement_line } from './pkg/dp_explorer.js';
+// is not covered). The text is Rust's (the run's `Configuration.privacy_statement`,
+// the same as the CLI's privacy-statement.txt for the same settings), written
+// from the finished run's explain entries; this module only places it and
+// offers it as a file.
+import { privacy_statement_file_name, privacy_statement_line } from './pkg/dp_explorer.js';
 import { download } from './download.js';
 import { setShownStatement } from './export-statement.js';
 
@@ -62,11 +62,11 @@ export class StatementPanel {
   }
 
   /**
-   * The statement of `run` ({ preset, fields }) from its snapshot `snap`; a run
-   * still in progress keeps the previous statement (faded) or says it will come.
+   * The statement of `run` ({ preset, fields }, checked as `configuration`) from its snapshot `snap`;
+   * a run still in progress keeps the previous statement (faded) or says it will come.
    */
-  show(run, snap) {
-    if (!run || !snap.finished) {
+  show(run, configuration, snap) {
+    if (!run || !configuration || !snap.finished) {
       // The previous run's statement stays, faded, until this run's is in;
       // the exports carry none meanwhile (it is not this run's).
       setShownStatement(null, null);
@@ -80,7 +80,7 @@ export class StatementPanel {
     if (key === this.key) return;
     this.key = key;
     try {
-      this.text = privacy_statement(run.preset, run.fields, snap.privacy);
+      this.text = configuration.privacy_statement(snap.privacy);
       this.pre.textContent = this.text;
       setShownStatement(this.text, privacy_statement_line(snap.privacy));
     } catch (e) {

@@ -4,10 +4,12 @@
 // ones. Every error is caught and posted. After a panic inside the wasm
 // module the runner is not touched again (even `free()` would throw): the
 // worker says so (`fatal`), and the pool replaces it.
-// A run split by users (msg.split === 'users', Runner.user_split) stops after
+// The worker checks the settings it is sent once per message: one wasm
+// `Configuration`, which starts its runner (`shard`, `skipping`, `user_split`).
+// A run split by users (msg.split === 'users', Configuration.user_split) stops after
 // each pass over its share of the users: the worker posts its partials
 // ('exchange') and parks until the pool sends every worker's ('deliver').
-import init, { Runner, last_panic } from './pkg/dp_explorer.js';
+import init, { Configuration, last_panic } from './pkg/dp_explorer.js';
 import { errorMessage, isPanic, sendClaims, turnTaker, yieldThen } from './worker-slices.js';
 
 const ready = init();
@@ -22,6 +24,22 @@ let handed = null;
 const SLICE_MS = 40;
 const PROGRESS_MS = 120;
 const PHASE_MS = 500;
+
+/** The runner of a message's share: its settings checked once (a `Configuration`), then started as
+ * the message asks (throws with `field: message` lines for settings that do not check). */
+function startRunner(msg) {
+  const configuration = new Configuration(msg.preset, msg.fields);
+  try {
+    const [shard, shards] = [msg.shard ?? 0, msg.shards ?? 1];
+    if (msg.split === 'users') return configuration.user_split(shard, shards);
+    // The jobs kept from the previous run (the page's result cache) are not computed again.
+    if (msg.skip && msg.skip.length) return configuration.skipping(shard, shards, Uint32Array.from(msg.skip));
+    return configuration.shard(shard, shards);
+  } finally {
+    // The runner holds what it needs of the configuration; after a panic nothing may be touched.
+    freeQuietly(configuration);
+  }
+}
 
 function freeQuietly(runner) {
   if (poisoned || !runner) return;
@@ -81,14 +99,7 @@ self.onmessage = async (event) => {
   }
   let runner;
   try {
-    if (msg.split === 'users') {
-      runner = Runner.user_split(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
-    } else if (msg.skip && msg.skip.length) {
-      // The jobs kept from the previous run (the page's result cache) are not computed again.
-      runner = Runner.skipping(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1, Uint32Array.from(msg.skip));
-    } else {
-      runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
-    }
+    runner = startRunner(msg);
   } catch (e) {
     fail(e);
     return;
@@ -247,7 +258,7 @@ async function warm(msg) {
   const started = performance.now();
   let runner;
   try {
-    runner = Runner.shard(msg.preset, msg.fields, msg.shard ?? 0, msg.shards ?? 1);
+    runner = startRunner(msg);
   } catch {
     return; // settings that do not run: nothing to warm
   }

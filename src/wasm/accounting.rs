@@ -1,6 +1,8 @@
 //! The accountant's answers for the explain panel: ε for a σ, σ for an ε, ε of stages.
 
 use super::to_js;
+use crate::privacy::query;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// The ε that `steps` releases of a Gaussian mechanism with L2 `sensitivity`
@@ -12,9 +14,12 @@ pub fn epsilon_for_sigma(
     steps: u32,
     sensitivity: f64,
 ) -> Result<JsValue, JsError> {
-    let e = crate::privacy::query::epsilon_for_sigma(sigma, delta, steps as u64, sensitivity)
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&e)
+    answer(query::epsilon_for_sigma(
+        sigma,
+        delta,
+        steps as u64,
+        sensitivity,
+    ))
 }
 
 /// The noise std σ per release that `steps` releases of L2 `sensitivity`
@@ -26,9 +31,12 @@ pub fn sigma_for_epsilon(
     steps: u32,
     sensitivity: f64,
 ) -> Result<JsValue, JsError> {
-    let s = crate::privacy::query::sigma_for_epsilon(epsilon, delta, steps as u64, sensitivity)
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&s)
+    answer(query::sigma_for_epsilon(
+        epsilon,
+        delta,
+        steps as u64,
+        sensitivity,
+    ))
 }
 
 /// The ε that a list of stages (each `steps` Gaussian releases) spends
@@ -44,7 +52,11 @@ pub fn epsilon_for_stages(
                 "stages must be [{{ name, mechanism, sensitivity, sigma, steps }}]: {e}"
             ))
         })?;
-    let e = crate::privacy::query::epsilon_for_stages(&stages, delta)
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&e)
+    answer(query::epsilon_for_stages(&stages, delta))
+}
+
+/// An accountant's answer as JS, its refusal (a bad σ, ε, δ or count) as the
+/// thrown error's message: the same for every question the panel asks.
+fn answer<T: Serialize, E: std::fmt::Display>(answer: Result<T, E>) -> Result<JsValue, JsError> {
+    to_js(&answer.map_err(|e| JsError::new(&e.to_string()))?)
 }

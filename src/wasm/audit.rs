@@ -1,9 +1,9 @@
 //! The audit: its charts, the `Auditor` that runs it, its marks on a scenario's chart.
 
-use super::configuration::audit_options;
+use super::configuration::{audit_options, Configuration};
 use super::drawing::spec_from_js;
-use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
-use crate::scenarios::{self, Configured};
+use super::{errors_to_js, to_js};
+use crate::scenarios::{self, audit, Configured};
 use wasm_bindgen::prelude::*;
 
 /// The audit's charts (ids, names, captions): `ChartInfo[]`.
@@ -20,15 +20,11 @@ pub struct Auditor {
 }
 
 impl Auditor {
-    /// The audit of `configured` (`Configuration.auditor`).
+    /// The audit of `configured` with checked `options` (`Configuration.auditor`).
     pub(super) fn of(
         configured: &dyn Configured,
-        runs: usize,
-        mode: &str,
-        broken: bool,
-        seed: u32,
+        options: audit::AuditOptions,
     ) -> Result<Auditor, JsError> {
-        let options = audit_options(runs, mode, broken, seed)?;
         let inner =
             scenarios::audit_of(configured, options, scenarios::audit::DEFAULT_AUDIT_SECONDS)
                 .map_err(|errors| errors_to_js(&errors))?;
@@ -38,6 +34,7 @@ impl Auditor {
 
 #[wasm_bindgen]
 impl Auditor {
+    /// `new Configuration(preset, settings).auditor(…)` in one call.
     /// `runs`: per side, 0 for the default ([`Auditor::runs`]); `mode`:
     /// "white-box" or "final"; `broken`: the scenario's deliberate bug (half
     /// the noise, or the exponent without its factor 2), same claim.
@@ -50,13 +47,14 @@ impl Auditor {
         mode: &str,
         broken: bool,
         seed: u32,
-    ) -> Result<Auditor, JsError> {
-        let fields = fields_from_js(fields)?;
+    ) -> Result<Auditor, JsValue> {
+        // The runs asked for are checked before the settings: a bad count is the one error.
         let options = audit_options(runs, mode, broken, seed)?;
         scenarios::check_audit_runs(&options).map_err(|errors| errors_to_js(&errors))?;
-        let configured = scenarios::configure(&preset_or_default(preset), &pairs(&fields))
-            .map_err(|errors| errors_to_js(&errors))?;
-        Auditor::of(configured.as_ref(), runs, mode, broken, seed)
+        Ok(Auditor::of(
+            Configuration::of(preset, fields)?.configured(),
+            options,
+        )?)
     }
 
     /// Pairs of runs until `budget_ms` milliseconds have passed (or the end);

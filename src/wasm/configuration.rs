@@ -1,14 +1,19 @@
 //! A checked configuration of one scenario (`new Configuration(preset,
 //! settings)`), parsed and checked once and then asked for estimates, runs,
-//! merges and the result cache: the JS face of `scenarios::Configured`. The
-//! free functions that take `(preset, settings)` build one and delegate.
+//! merges and the result cache: the JS face of `scenarios::Configured`, as
+//! ruff's wasm `Workspace::new(options)` parses its options once and then
+//! serves its methods. Every question about settings is a method here (the
+//! privacy statement's in statement.rs, the round's in round.rs): nothing
+//! else in the JS API takes `(preset, settings)` text to parse again, but for
+//! the two shortcuts `new Runner` and `new Auditor`, which build one.
 
 use super::audit::Auditor;
 use super::cache::{kept_of, kept_to_js};
 use super::machine::machine_of;
 use super::runner::Runner;
 use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
-use crate::scenarios::{self, audit, ConfigError, Configured, Coverage, RunError, Shard};
+use crate::scenarios::{self, audit, ConfigError, Configured, Coverage, Shard};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// A preset with settings over it, checked once (every check, the derived
@@ -20,51 +25,59 @@ pub struct Configuration {
 
 impl Configuration {
     /// The configuration of a preset (default: the default preset) and
-    /// settings from JS, or the errors of its check.
-    pub(super) fn of(preset: Option<String>, fields: JsValue) -> Result<Self, Checking> {
-        let fields = fields_from_js(fields).map_err(Checking::Js)?;
+    /// settings from JS, or the error its constructor throws.
+    pub(super) fn of(preset: Option<String>, fields: JsValue) -> Result<Self, JsValue> {
+        let fields = fields_from_js(fields)?;
         let inner = scenarios::configure(&preset_or_default(preset), &pairs(&fields))
-            .map_err(Checking::Refused)?;
+            .map_err(|errors| refused(&errors))?;
         Ok(Configuration { inner })
     }
+
+    /// The checked configuration, for the methods the other files add.
+    pub(super) fn configured(&self) -> &dyn Configured {
+        self.inner.as_ref()
+    }
 }
 
-/// Why a configuration from JS was not made: its settings were not an object
-/// of texts, or they do not check.
-pub(super) enum Checking {
-    Js(JsError),
-    Refused(Vec<ConfigError>),
+/// A field-tagged error for the page's form: `{ field, message }`.
+#[derive(Serialize)]
+struct FieldError {
+    field: String,
+    message: String,
 }
 
-impl Checking {
-    /// The error a constructor throws: a `field: message` line each.
-    pub(super) fn thrown(self) -> JsError {
-        match self {
-            Checking::Js(e) => e,
-            Checking::Refused(errors) => errors_to_js(&errors),
-        }
+/// The error a refused configuration throws: its `message` has a `field:
+/// message` line each (what a person reads), and its `errors` the same as
+/// `FieldError[]` (what the page's form marks at each field), so that the
+/// page checks its settings once, by building the configuration it then asks.
+fn refused(errors: &[ConfigError]) -> JsValue {
+    let thrown = JsValue::from(errors_to_js(errors));
+    let fields: Vec<FieldError> = errors
+        .iter()
+        .map(|e| FieldError {
+            field: e.field().to_string(),
+            message: e.to_string(),
+        })
+        .collect();
+    // Setting a property on a fresh Error cannot fail; were it to, the message still says it all.
+    if let Ok(list) = to_js(&fields) {
+        let _ = js_sys::Reflect::set(&thrown, &"errors".into(), &list);
     }
-
-    /// The error a merge throws (the settings refused as a run error, in one line).
-    pub(super) fn thrown_as_run_error(self) -> JsError {
-        match self {
-            Checking::Js(e) => e,
-            Checking::Refused(errors) => JsError::new(&RunError::from(errors).to_string()),
-        }
-    }
+    thrown
 }
 
 #[wasm_bindgen]
 impl Configuration {
     /// Checks a preset (default: the default preset) with these settings
     /// over it; bad settings throw an error whose `message` lists
-    /// `field: message` lines.
+    /// `field: message` lines and whose `errors` lists them as
+    /// `FieldError[]` (every problem at once).
     #[wasm_bindgen(constructor)]
     pub fn new(
         preset: Option<String>,
         #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-    ) -> Result<Configuration, JsError> {
-        Configuration::of(preset, fields).map_err(Checking::thrown)
+    ) -> Result<Configuration, JsValue> {
+        Configuration::of(preset, fields)
     }
 
     /// The preset's canonical name.
@@ -147,8 +160,14 @@ impl Configuration {
         Runner::started(self.inner.as_ref(), |c| c.start_user_split(share))
     }
 
-    /// The view of a sweep computed by several workers, from their `part()`s
-    /// in worker order (see the free `merge`).
+    /// The view (`{ charts, tables, privacy, files }`) of a sweep computed
+    /// by several workers, from their `part()`s in worker order: exactly what
+    /// one worker gives (no parts: the empty charts). `finished`: every
+    /// worker is done, and the parts must hold exactly the sweep these
+    /// settings plan (else, as for progress, only what they hold must be of
+    /// it). `kept_part` and `kept_jobs`: the results kept from the previous
+    /// run ([`Configuration::reuse`]), when the workers computed only the
+    /// other jobs.
     #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn merge(
         &self,
@@ -205,19 +224,10 @@ impl Configuration {
         broken: bool,
         seed: u32,
     ) -> Result<Auditor, JsError> {
-        Auditor::of(self.inner.as_ref(), runs, mode, broken, seed)
-    }
-
-    /// Round `round` (1-based) of its run at the first ε in slow motion
-    /// (`RoundTrace`); throws with `field: message` lines (`round` outside
-    /// the run, `preset` for a scenario without one).
-    #[wasm_bindgen(unchecked_return_type = "RoundTrace")]
-    pub fn round(&self, round: usize) -> Result<JsValue, JsError> {
-        let trace = self
-            .inner
-            .round(scenarios::round::RoundRequest { round })
-            .map_err(|errors| errors_to_js(&errors))?;
-        to_js(&trace)
+        Auditor::of(
+            self.inner.as_ref(),
+            audit_options(runs, mode, broken, seed)?,
+        )
     }
 }
 

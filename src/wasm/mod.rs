@@ -7,15 +7,17 @@
 //! `console_error_panic_hook`. The TypeScript shapes below mirror the Rust
 //! types that serde writes; docs/js-api.md shows the API in use.
 //!
-//! One file per domain: `registry.rs` (the scenarios' descriptions, presets,
-//! checking settings), `configuration.rs` (the `Configuration` class: settings
-//! checked once, then asked for estimates, runs, merges and the result cache;
-//! the free functions taking `(preset, settings)` build one and delegate),
-//! `runner.rs` (a sweep driven step by step, its shards and
-//! their merge), `cache.rs` (the page's result cache), `audit.rs`, `machine.rs`
-//! (the machine probe and the time estimates), `round.rs` (one private round in slow motion), `drawing.rs` (charts on a canvas
-//! or as SVG), `bench.rs` and `accounting.rs` (ε and σ for the explain panel),
-//! `statement.rs` (the privacy statement) and `tradeoff.rs` (the trade-off chart of a run).
+//! One file per domain: `registry.rs` (the scenarios' descriptions and
+//! presets), `configuration.rs` (the `Configuration` class: settings checked
+//! once, its errors for the form, then asked for estimates, workers, runs,
+//! merges, the result cache and audits; every question about settings is one
+//! of its methods), `runner.rs` (a sweep driven step by step), `cache.rs`
+//! (the result cache's kept parts), `audit.rs`, `machine.rs` (the machine
+//! probe), `round.rs` (`Configuration.round`: one private round in slow
+//! motion), `drawing.rs` (charts on a canvas or as SVG), `bench.rs` and
+//! `accounting.rs` (ε and σ for the explain panel), `statement.rs` (the
+//! privacy statement, `Configuration.privacy_statement`) and `tradeoff.rs`
+//! (the trade-off chart of a run).
 //! This file: the TypeScript shapes, the panic hook, and the conversions every
 //! file shares.
 
@@ -35,17 +37,11 @@ mod tradeoff;
 pub use accounting::{epsilon_for_sigma, epsilon_for_stages, sigma_for_epsilon};
 pub use audit::{audit_charts, audit_overlay, Auditor};
 pub use bench::{bench_names, run_bench};
-pub use cache::{reuse, whole_part};
 pub use configuration::Configuration;
 pub use drawing::{chart_svg, draw_chart};
-pub use machine::{
-    estimated_page_seconds, estimated_seconds, machine_factors, machine_probe, workers_for,
-};
-pub use registry::{
-    default_preset, describe_json, find_preset, preset_fields, scenarios, validate_fields,
-};
-pub use round::round_trace;
-pub use runner::{merge, split_by_users, Runner};
+pub use machine::{machine_factors, machine_probe};
+pub use registry::{default_preset, describe_json, find_preset, preset_fields, scenarios};
+pub use runner::Runner;
 pub use tradeoff::tradeoff_chart;
 
 use crate::scenarios::{self, ConfigError};
@@ -90,21 +86,21 @@ export interface ScenarioInfo {
   /** Who one unit of privacy is: "user" or "training sample". */
   unit: string;
   presets: Preset[]; fields: FieldInfo[]; charts: ChartInfo[];
-  /** Whether a sweep can be split over several workers (Runner.shard + merge). */
+  /** Whether a sweep can be split over several workers (Configuration.shard + merge). */
   splits: boolean;
-  /** Whether workers can also share each run's users (Runner.user_split; split_by_users says when). */
+  /** Whether workers can also share each run's users (Configuration.user_split; its split_by_users says when). */
   user_split: boolean;
   lesson: LessonStep[];
   /** What the lesson and captions say the charts show: judged on every finished run (`View.claims`). */
   claims: { id: string; text: string; scope: { text: string } }[];
   /** The results.csv columns that measure the outcome: a finite number in every row. */
   metrics: string[];
-  /** Whether one private round of its runs can be shown in slow motion (round_trace). */
+  /** Whether one private round of its runs can be shown in slow motion (Configuration.round). */
   round: boolean;
   /** Whether its private runs can be audited (Auditor). */
   audit: boolean;
 }
-/** One private round in slow motion (round_trace): every number on the scale of the clipped sum Σ clip(g_i). */
+/** One private round in slow motion (Configuration.round): every number on the scale of the clipped sum Σ clip(g_i). */
 export interface RoundTrace {
   method: string; run: string; unit: string; round: number; rounds: number; epsilon: number; delta: number;
   /** Each contribution's norm before clipping (all of them). */

@@ -1,16 +1,10 @@
-//! The scenarios' descriptions, their presets and the check of settings.
+//! The scenarios' descriptions and their presets (settings are checked by
+//! building a `Configuration`).
 
-use super::{fields_from_js, pairs, preset_or_default, to_js};
+use super::to_js;
 use crate::scenarios;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-/// A field-tagged error for the page: `{ field, message }`.
-#[derive(Serialize)]
-struct FieldError {
-    field: String,
-    message: String,
-}
 
 /// A scenario's description with whether it has an audit.
 #[derive(Serialize)]
@@ -64,25 +58,6 @@ pub fn preset_fields(name: &str) -> Result<JsValue, JsError> {
         .preset_fields(preset)
         .map_err(|e| JsError::new(&e.to_string()))?;
     to_js(&fields)
-}
-
-/// Every problem with a preset (default: the default preset) and these
-/// settings, as `[{ field, message }]` (empty: valid).
-#[wasm_bindgen(unchecked_return_type = "FieldError[]")]
-pub fn validate_fields(
-    preset: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-) -> Result<JsValue, JsError> {
-    let fields = fields_from_js(fields)?;
-    let errors = scenarios::validate(&preset_or_default(preset), &pairs(&fields));
-    let out: Vec<FieldError> = errors
-        .iter()
-        .map(|e| FieldError {
-            field: e.field().to_string(),
-            message: e.to_string(),
-        })
-        .collect();
-    to_js(&out)
 }
 
 /// The page's `describe.json` as text: every scenario's description, each

@@ -1,30 +1,10 @@
-//! A sweep driven step by step (whole, a shard of it, or a share of its users), and
-//! the merge of its workers' parts.
+//! A sweep driven step by step (whole, a shard of it, or a share of its users);
+//! a `Configuration` starts one and merges its workers' parts.
 
-use super::configuration::{Checking, Configuration};
-use super::{errors_to_js, preset_or_default, to_js};
+use super::configuration::Configuration;
+use super::{errors_to_js, to_js};
 use crate::scenarios::{self, Configured, Run, StartResult};
 use wasm_bindgen::prelude::*;
-
-/// Whether a pool of `workers` workers should share each run's users
-/// (`Runner.user_split`) rather than take whole runs (`Runner.shard`): the
-/// scenario's cost model decides; false for settings that do not validate
-/// (`Configuration.split_by_users`).
-#[wasm_bindgen]
-pub fn split_by_users(
-    preset: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-    workers: usize,
-) -> Result<bool, JsError> {
-    let preset = preset_or_default(preset);
-    // An unknown preset throws; settings that do not check split nothing.
-    scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    match Configuration::of(Some(preset), fields) {
-        Ok(c) => Ok(c.split_by_users(workers)),
-        Err(Checking::Js(e)) => Err(e),
-        Err(Checking::Refused(_)) => Ok(false),
-    }
-}
 
 /// A sweep of any scenario, driven step by step (in a worker).
 #[wasm_bindgen]
@@ -50,52 +30,17 @@ impl Runner {
 
 #[wasm_bindgen]
 impl Runner {
-    /// Validates and prepares the whole sweep; a bad config throws an error
-    /// whose `message` lists `field: message` lines.
+    /// Validates and prepares the whole sweep (`new Configuration(preset,
+    /// settings).shard(0, 1)`, the shortest way in); bad settings throw as
+    /// that constructor does. A pool's shards, a user split and a sweep
+    /// beside kept results start from a `Configuration` (`shard`,
+    /// `user_split`, `skipping`), which also merges their parts.
     #[wasm_bindgen(constructor)]
     pub fn new(
         preset: Option<String>,
         #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-    ) -> Result<Runner, JsError> {
-        Runner::shard(preset, fields, 0, 1)
-    }
-
-    /// Shard `shard` of `shards` of the sweep (one per worker of a pool); the
-    /// shards' `part()`s merge with [`merge`] (`Configuration.shard`).
-    pub fn shard(
-        preset: Option<String>,
-        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-        shard: usize,
-        shards: usize,
-    ) -> Result<Runner, JsError> {
-        configuration(preset, fields)?.shard(shard, shards)
-    }
-
-    /// [`Runner::shard`] of a sweep whose jobs `skip` are kept from the
-    /// previous run ([`reuse`]): the shard computes its share of the others;
-    /// merge its parts with the kept ones ([`merge`]'s `kept_part`).
-    pub fn skipping(
-        preset: Option<String>,
-        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-        shard: usize,
-        shards: usize,
-        skip: Vec<u32>,
-    ) -> Result<Runner, JsError> {
-        configuration(preset, fields)?.skipping(shard, shards, skip)
-    }
-
-    /// Worker `index` of `count` that compute every run of the sweep
-    /// together, each its share of every pass over the users: after each pass
-    /// the run waits ([`waiting`](Self::waiting)) until it is given every
-    /// worker's [`outbox`](Self::outbox), in worker order
-    /// ([`deliver`](Self::deliver)). Every worker ends with the whole view.
-    pub fn user_split(
-        preset: Option<String>,
-        #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-        index: usize,
-        count: usize,
-    ) -> Result<Runner, JsError> {
-        configuration(preset, fields)?.user_split(index, count)
+    ) -> Result<Runner, JsValue> {
+        Ok(Configuration::of(preset, fields)?.shard(0, 1)?)
     }
 
     /// Split by users: whether the run waits for the other workers' partials.
@@ -164,7 +109,7 @@ impl Runner {
         to_js(&scenarios::snapshot(self.scenario, self.inner.as_ref()))
     }
 
-    /// This shard's results, compact and exact, for [`merge`].
+    /// This shard's results, compact and exact, for `Configuration.merge`.
     pub fn part(&self) -> Vec<u8> {
         self.inner.part()
     }
@@ -193,38 +138,4 @@ impl Runner {
             .map(|f| f.text)
             .unwrap_or_default()
     }
-}
-
-/// The view (`{ charts, tables, privacy, files }`) of a sweep computed by
-/// several workers, from their `part()`s in worker order: exactly what one
-/// worker gives. `finished`: every worker is done, and the parts must hold
-/// exactly the sweep these settings plan (else, as for progress, only what
-/// they hold must be of it); the scenario's merge checks either
-/// (`Configuration.merge`).
-#[wasm_bindgen(unchecked_return_type = "View")]
-/// `kept_part` and `kept_jobs`: the results kept from the previous run
-/// ([`reuse`]), when the workers computed only the other jobs.
-pub fn merge(
-    preset: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-    parts: Vec<js_sys::Uint8Array>,
-    finished: Option<bool>,
-    kept_part: Option<Vec<u8>>,
-    kept_jobs: Option<Vec<u32>>,
-) -> Result<JsValue, JsError> {
-    let preset = preset_or_default(preset);
-    // An unknown preset throws its own message; other settings a run error.
-    scenarios::by_preset(&preset).map_err(|e| JsError::new(&e.to_string()))?;
-    Configuration::of(Some(preset), fields)
-        .map_err(Checking::thrown_as_run_error)?
-        .merge(parts, finished, kept_part, kept_jobs)
-}
-
-/// The configuration the free functions delegate to; bad settings throw
-/// `field: message` lines, as its constructor does.
-pub(super) fn configuration(
-    preset: Option<String>,
-    fields: JsValue,
-) -> Result<Configuration, JsError> {
-    Configuration::of(preset, fields).map_err(Checking::thrown)
 }

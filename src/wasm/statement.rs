@@ -1,10 +1,10 @@
 //! What the page states in words beside its runs: the privacy statement of
 //! the run it shows (the same text the CLI writes as `privacy-statement.txt`,
 //! `scenarios::statement`, from the settings the page ran and its snapshot's
-//! explain entries), and, before an audit of deliberately broken runs starts,
-//! which ε its size can catch (`AuditRun::reach`).
+//! explain entries; `Configuration.privacy_statement`), in full and in one
+//! line.
 
-use super::{fields_from_js, pairs, preset_or_default};
+use super::configuration::Configuration;
 use crate::scenarios::statement::{self, Release};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -15,22 +15,18 @@ struct Entry {
     release: Option<Release>,
 }
 
-/// The privacy statement of a finished run: `preset` and `fields` the
-/// settings it ran, `entries` its snapshot's `privacy` (explain entries, as
-/// the snapshot gave them). Throws for settings that do not check, or entries
-/// that are not a snapshot's.
 #[wasm_bindgen]
-pub fn privacy_statement(
-    preset: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ExplainEntry[]")] entries: JsValue,
-) -> Result<String, JsError> {
-    let preset = preset_or_default(preset);
-    let fields = fields_from_js(fields)?;
-    let releases = releases_of(entries)?;
-    let configured = crate::scenarios::configure(&preset, &pairs(&fields))
-        .map_err(|errors| super::errors_to_js(&errors))?;
-    Ok(statement::of_releases(configured.as_ref(), &releases))
+impl Configuration {
+    /// The privacy statement of a finished run of this configuration,
+    /// `entries` its snapshot's `privacy` (explain entries, as the snapshot
+    /// gave them). Throws for entries that are not a snapshot's.
+    pub fn privacy_statement(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ExplainEntry[]")] entries: JsValue,
+    ) -> Result<String, JsError> {
+        let releases = releases_of(entries)?;
+        Ok(statement::of_releases(self.configured(), &releases))
+    }
 }
 
 /// The privacy statement of the same run in one line (mechanism, relation, ε
@@ -57,20 +53,4 @@ fn releases_of(entries: JsValue) -> Result<Vec<Release>, JsError> {
 #[wasm_bindgen]
 pub fn privacy_statement_file_name() -> String {
     statement::FILE_NAME.to_string()
-}
-
-/// Before an audit of these settings runs (the arguments of `new Auditor`):
-/// which audited ε its size can be expected to catch, and why not the others,
-/// for deliberately broken runs whose attack knows its chances exactly; null
-/// otherwise. Throws as `new Auditor` does.
-#[wasm_bindgen]
-pub fn audit_reach(
-    preset: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Settings")] fields: JsValue,
-    runs: usize,
-    mode: &str,
-    broken: bool,
-    seed: u32,
-) -> Result<Option<String>, JsError> {
-    Ok(super::audit::Auditor::new(preset, fields, runs, mode, broken, seed)?.reach())
 }

@@ -61,8 +61,8 @@ export async function launch() {
  * `window.dpExplorerTest.panicNextRun(message)` makes the first worker of the
  * next Run panic inside the wasm module with `message`. The page's workers
  * become tests/e2e/hooks/worker.js (its worker.js plus the hook), and the next
- * Run's message to its first worker carries the marked preset that the hook
- * turns into the panic. Needs www/pkg/ from `make build-e2e`.
+ * Run's message to its first worker carries the mark (`testPanic`) that the
+ * hook turns into the panic. Needs www/pkg/ from `make build-e2e`.
  */
 export async function installTestHooks(page) {
   await page.addInitScript(() => {
@@ -78,7 +78,7 @@ export async function installTestHooks(page) {
 
       postMessage(message, ...rest) {
         if (panic !== null && message && message.type === 'run') {
-          message = { ...message, preset: `test-panic:${panic}` };
+          message = { ...message, testPanic: panic };
           panic = null;
         }
         super.postMessage(message, ...rest);
@@ -129,7 +129,7 @@ export function servedBrowser() {
  * (none: does not wait). `init` runs in the page before its scripts (e.g. an observer to install).
  */
 export async function openPage(env, query = '', {
-  viewport = { width: 1366, height: 768 }, states = ['idle', 'error'], deviceScaleFactor = 1, init = null,
+  viewport = { width: 1366, height: 768 }, states = ['idle', 'error'], deviceScaleFactor = 1, init = null, autoRun = true,
 } = {}) {
   const context = await env.browser.newContext({ viewport, deviceScaleFactor, acceptDownloads: true });
   const page = await context.newPage();
@@ -141,6 +141,8 @@ export async function openPage(env, query = '', {
   if (init) await page.addInitScript(init);
   await page.goto(`${env.server.url}${query}`);
   if (states) await waitStatus(page, states);
+  // `autoRun` false: an edit does not re-run by itself (the "re-run on change" box off, as a reader would).
+  if (!autoRun) await page.uncheck('#auto-run');
   return { page, errors };
 }
 
@@ -171,6 +173,13 @@ export async function accessible(page, state = '') {
     [],
     `axe violations (${state})`,
   );
+}
+
+/** A test's end: the page passes axe in `state` and threw no error; then it is closed. */
+export async function closeClean(page, errors, state) {
+  await accessible(page, state);
+  assert.deepEqual(errors, []);
+  await page.close();
 }
 
 /**

@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { accessible, openPage, waitStatus, servedBrowser, runToDone, fillField } from './browser.mjs';
+import { accessible, closeClean, openPage, waitStatus, servedBrowser, runToDone, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
-const open = (query = '', viewport = { width: 1366, height: 650 }) => openPage(env, query, { viewport });
+const open = (query = '', viewport = { width: 1366, height: 650 }, { autoRun = true } = {}) => openPage(env, query, { viewport, autoRun });
 
 /** The element's box lies inside the viewport (no scrolling needed). */
 async function inView(page, selector) {
@@ -76,8 +76,7 @@ test('the ε slider adds a value to the list and redraws the risk chart without 
 });
 
 test('an edit marks the results out of date, and exports carry the config of the run shown', async () => {
-  const { page, errors } = await open('?preset=fedrep-paper&n=3000&epsilons=1,4', { width: 1366, height: 900 });
-  await page.uncheck('#auto-run');
+  const { page, errors } = await open('?preset=fedrep-paper&n=3000&epsilons=1,4', { width: 1366, height: 900 }, { autoRun: false });
   await runToDone(page);
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), false);
   await fillField(page, 'n', '5000');
@@ -106,8 +105,7 @@ test('labels show the ε spent where it differs from the target', async () => {
 });
 
 test('the URL keeps an edit and the large text across a reload; Escape stops a run; focus stays on a control', async () => {
-  const { page, errors } = await open('?preset=fedrep-paper', { width: 1366, height: 900 });
-  await page.uncheck('#auto-run');
+  const { page, errors } = await open('?preset=fedrep-paper', { width: 1366, height: 900 }, { autoRun: false });
   await fillField(page, 'n', '3000');
   await page.check('#large-text');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('n') === '3000');
@@ -183,7 +181,5 @@ test('the DP-GD scenario is accessible when done, with its explain-ε entries op
   const { page, errors } = await open('?preset=dpgd-quick', { width: 1366, height: 900 });
   await page.click('#run');
   assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
-  await accessible(page, 'DP-GD done');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'DP-GD done');
 });

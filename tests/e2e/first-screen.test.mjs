@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { accessible, openPage, servedBrowser, waitStatus } from './browser.mjs';
+import { accessible, closeClean, openPage, servedBrowser, waitStatus } from './browser.mjs';
 
 const description = JSON.parse(readFileSync(new URL('../../www/pkg/describe.json', import.meta.url), 'utf8'));
 const env = servedBrowser();
@@ -88,9 +88,7 @@ test('a link that changes a folded setting, or an error at one, opens "More sett
   // The error box names it by its label too.
   const label = s.fields.find((f) => f.name === name).label;
   assert.ok((await page.textContent('#error')).includes(`Fix the marked settings: ${label} must`), await page.textContent('#error'));
-  await accessible(page, 'an error at a folded setting');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'an error at a folded setting');
 });
 
 test('on a phone the lesson is near the top', async () => {
@@ -101,9 +99,7 @@ test('on a phone the lesson is near the top', async () => {
   assert.ok(lesson.top < form.top, 'the lesson comes before the settings');
   await page.click('#lesson > summary');
   assert.ok(await page.isVisible('#lesson-apply'));
-  await accessible(page, 'phone, lesson open');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'phone, lesson open');
 });
 
 test('presenter view with large text (1920×1080): the slider\'s band is short, the charts start high', async () => {
@@ -116,9 +112,7 @@ test('presenter view with large text (1920×1080): the slider\'s band is short, 
   // The list, the slider and two lines of readout side by side: no tall empty box under the slider.
   assert.ok(m.field <= 4 * m.line, `the slider's field is ${m.field} px high (line ${m.line} px)`);
   assert.ok(m.charts <= 0.45 * 1080, `the charts start at ${m.charts} px`);
-  await accessible(page, 'presenter view, large text');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'presenter view, large text');
 });
 
 test('the selected ε is in the link, and a loaded link selects it', async () => {

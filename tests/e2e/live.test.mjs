@@ -7,13 +7,13 @@
 // slider does not scroll the page away. axe-core finds no violation in the states visited.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessible, openPage, waitStatus, inkFraction, servedBrowser, fillField, startLongRun } from './browser.mjs';
+import { accessible, closeClean, openPage, waitStatus, inkFraction, servedBrowser, fillField, startLongRun } from './browser.mjs';
 
 const env = servedBrowser();
 
 /** A page in a context of its own (axe asks for it), recording every layout shift from the start. */
-function open(query = '', viewport = { width: 1366, height: 768 }, { wait = true, deviceScaleFactor = 1 } = {}) {
-  return openPage(env, query, { viewport, deviceScaleFactor, states: wait ? ['idle', 'error'] : null, init: recordShifts });
+function open(query = '', viewport = { width: 1366, height: 768 }, { wait = true, deviceScaleFactor = 1, autoRun = true } = {}) {
+  return openPage(env, query, { viewport, deviceScaleFactor, states: wait ? ['idle', 'error'] : null, init: recordShifts, autoRun });
 }
 
 function recordShifts() {
@@ -171,9 +171,7 @@ test('presenter view keeps the ε slider and its readout', async () => {
   await waitStatus(page, ['done'], 120_000);
   await slide(page, positionOf(2));
   await page.waitForFunction(() => /At ε = 2\b/.test(document.getElementById('epsilons-readout').textContent));
-  await accessible(page, 'presenter view, ε selected');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'presenter view, ε selected');
 });
 
 test('an edit during a long run marks it out of date at once; the link says what it holds', async () => {
@@ -217,8 +215,7 @@ test('an edit during a long run marks it out of date at once; the link says what
 });
 
 test('a run that finishes after an edit is not shown as plain "Done"', async () => {
-  const { page, errors } = await open('?preset=fedrep-paper&n=3000&rounds=60', { width: 1366, height: 900 });
-  await page.uncheck('#auto-run');
+  const { page, errors } = await open('?preset=fedrep-paper&n=3000&rounds=60', { width: 1366, height: 900 }, { autoRun: false });
   await page.click('#run');
   await waitStatus(page, ['running']);
   await fillField(page, 'd', '30');
@@ -231,8 +228,7 @@ test('a run that finishes after an edit is not shown as plain "Done"', async () 
 });
 
 test('messages name the field by its label, and the status names the field to fix', async () => {
-  const { page, errors } = await open('', { width: 1366, height: 900 });
-  await page.uncheck('#auto-run');
+  const { page, errors } = await open('', { width: 1366, height: 900 }, { autoRun: false });
   await fillField(page, 'n', 'abc');
   await page.waitForSelector('#n[aria-invalid="true"]');
   assert.match(await page.textContent('#n-error'), /^users n must be a whole number/);
@@ -253,9 +249,7 @@ test('messages name the field by its label, and the status names the field to fi
   await fillField(page, 'p_grid', '0');
   await page.waitForSelector('#p_grid[aria-invalid="true"]');
   assert.doesNotMatch(await page.textContent('#p_grid-error'), /p_grid/);
-  await accessible(page, 'invalid fields');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'invalid fields');
 });
 
 test('on a phone, moving the ε slider keeps the page where it is', async () => {

@@ -20,6 +20,16 @@ async function open(query = '') {
   return { page, errors, foreign };
 }
 
+/** The page says its run was stopped, and a small run of `settings` ({ name: text }) typed after it
+ * finishes (a stopped run leaves the page usable); closes the page. */
+async function stoppedThenSmallRun(page, settings) {
+  assert.match(await page.textContent('#status'), /Stopped/);
+  for (const [name, value] of Object.entries(settings)) await fillField(page, name, value);
+  await page.click('#run');
+  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
+  await page.close();
+}
+
 test('the default sweep runs to the end with both charts drawn and both tables filled', async () => {
   const { page, errors, foreign } = await open();
   assert.equal(await page.inputValue('#n'), '20000');
@@ -116,14 +126,8 @@ test('Stop ends a long run and the page stays usable', async () => {
   await page.waitForFunction(() => document.getElementById('progress').value > 0, null, { timeout: 30_000 });
   await page.click('#stop');
   assert.equal(await waitStatus(page, ['idle'], 10_000), 'idle');
-  assert.match(await page.textContent('#status'), /Stopped/);
   // A new, small run still works afterwards.
-  await fillField(page, 'n', '2000');
-  await fillField(page, 'rounds', '5');
-  await fillField(page, 'epsilons', '2,8');
-  await page.click('#run');
-  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
-  await page.close();
+  await stoppedThenSmallRun(page, { n: '2000', rounds: '5', epsilons: '2,8' });
 });
 
 test('Stop ends a run whose users the workers share, within a second', async () => {
@@ -142,13 +146,8 @@ test('Stop ends a run whose users the workers share, within a second', async () 
   const seconds = (Date.now() - t0) / 1000;
   console.log(`# a run split by users stopped in ${seconds.toFixed(2)} s`);
   assert.ok(seconds < 1.5, `stopped in ${seconds} s`);
-  assert.match(await page.textContent('#status'), /Stopped/);
   // A new, small run (split by runs) still works afterwards.
-  await fillField(page, 'n', '2000');
-  await fillField(page, 'epsilons', '2,8');
-  await page.click('#run');
-  assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
-  await page.close();
+  await stoppedThenSmallRun(page, { n: '2000', epsilons: '2,8' });
 });
 
 test('a shared link reproduces the run that produced it', async () => {

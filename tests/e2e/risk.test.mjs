@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { accessible, openPage, runToDone, servedBrowser, waitStatus } from './browser.mjs';
+import { accessible, closeClean, openPage, runToDone, servedBrowser, waitStatus } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -18,8 +18,7 @@ async function downloaded(page, selector, encoding = 'utf8') {
 }
 
 test("the switch to attacker's success drives a run calibrated to that risk", async () => {
-  const { page, errors } = await openPage(env, '?preset=fedrep-paper&n=2000&altmin=off', { viewport: { width: 1366, height: 900 } });
-  await page.uncheck('#auto-run');
+  const { page, errors } = await openPage(env, '?preset=fedrep-paper&n=2000&altmin=off', { viewport: { width: 1366, height: 900 }, autoRun: false });
   assert.ok(await page.isVisible('#epsilons'));
   assert.ok(await page.isHidden('#risks'));
   await page.check('#privacy-target-risk');
@@ -70,14 +69,11 @@ test("the switch to attacker's success drives a run calibrated to that risk", as
   await page.check('#privacy-target-epsilon');
   assert.equal(await page.inputValue('#risks'), 'none');
   assert.ok(await page.isVisible('#epsilons'));
-  await accessible(page, 'ε target');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeClean(page, errors, 'ε target');
 });
 
 test("a run pinned on the ε axis is not drawn on the attacker's-success axis, and is again on ε", async () => {
-  const { page, errors } = await openPage(env, '?preset=fedrep-paper&n=2000&altmin=off&epsilons=1,4', { viewport: { width: 1366, height: 900 } });
-  await page.uncheck('#auto-run');
+  const { page, errors } = await openPage(env, '?preset=fedrep-paper&n=2000&altmin=off&epsilons=1,4', { viewport: { width: 1366, height: 900 }, autoRun: false });
   await runToDone(page, 120_000);
   await page.click('#pin-run');
   await page.check('#privacy-target-risk');

@@ -20,7 +20,7 @@ const SCENARIOS = wasm.scenarios();
 // A fast preset: estimated at most this many seconds in one worker (the page runs it without asking).
 const FAST_SECONDS = 10;
 const FAST = SCENARIOS.flatMap((s) => s.presets
-  .filter((p) => wasm.estimated_seconds(p.name, {}) <= FAST_SECONDS)
+  .filter((p) => new wasm.Configuration(p.name, {}).estimated_seconds() <= FAST_SECONDS)
   .map((p) => ({ preset: p.name, scenario: s })));
 
 /** The ids of the charts that the preset's finished view fills (a series with a
