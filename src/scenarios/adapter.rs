@@ -464,12 +464,11 @@ impl<E: Experiment> Run for SweepRun<E> {
 /// success on their x axis ([`on_risk_axes`]).
 pub(super) fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
     let mut view = in_x_order(E::view(config, part));
-    if let Some(target) = config.risk_target() {
-        for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
-            file.text = with_risk_columns(&file.text, &target);
-        }
-        view = on_risk_axes(view, &target);
+    let target = config.risk_target();
+    for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
+        file.text = with_risk_columns(&file.text, &target);
     }
+    view = on_risk_axes(view, &target);
     view.settings = config.to_fields();
     view
 }

@@ -87,7 +87,8 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
         * SECONDS_PER_GFLOP
         * 1e-9;
     let canary = (c.relation, c.clip);
-    dirac_targets(&c.epsilons, canary, options, 0xFED, |epsilon| {
+    let epsilons = &c.target.epsilons;
+    dirac_targets(epsilons, canary, options, 0xFED, |epsilon| {
         let plan =
             plan_private_fedrep(&c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         let spent = plan.report.epsilon_exact;

@@ -62,7 +62,7 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
             "the audit attacks DP-FLUTE: turn the private runs on",
         )]);
     }
-    if c.epsilons.is_empty() {
+    if c.target.epsilons.is_empty() {
         return Err(vec![ConfigError::invalid(
             "epsilons",
             "the audit attacks DP-FLUTE: give at least one ε",
@@ -70,7 +70,8 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
     }
     let data = Arc::new(c.model(c.seed, c.m).generate().points);
     let canary = (c.relation, c.clip);
-    dirac_targets(&c.epsilons, canary, options, 0xF1, |epsilon| {
+    let epsilons = &c.target.epsilons;
+    dirac_targets(epsilons, canary, options, 0xF1, |epsilon| {
         let p = plan(c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         let sigma = options.noise(p.flute_sigma);
         // The sweep's start (B⁰, W⁰ from the same stream as its DP-FLUTE runs).
