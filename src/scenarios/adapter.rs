@@ -148,6 +148,31 @@ pub struct AuditSizeBy<C> {
     pub why: &'static str,
 }
 
+/// The fewest clients (users) a federated scenario's audit runs at: its
+/// white-box score needs no more, and at fewer the rounds' costs that do not
+/// grow with the clients (the shared factor's update, its QR or k×k solves)
+/// are no longer a small part of a run, so the cost model's estimate, linear
+/// in the clients, would run low.
+pub const FEDERATED_AUDIT_FLOOR: usize = 50;
+
+fn federated_floor<C>(_: &C) -> usize {
+    FEDERATED_AUDIT_FLOOR
+}
+
+impl<C> AuditSizeBy<C> {
+    /// A federated scenario's audit, sized by its clients `n` (`of` a
+    /// config, called `noun`), at least [`FEDERATED_AUDIT_FLOOR`].
+    pub const fn federated(noun: &'static str, of: fn(&C) -> usize, why: &'static str) -> Self {
+        AuditSizeBy {
+            field: "n",
+            noun,
+            of,
+            floor: federated_floor::<C>,
+            why,
+        }
+    }
+}
+
 /// `one` seconds shared by `by` workers or threads, for a sweep that splits
 /// (else all on one).
 fn shared_evenly(splits: bool, one: f64, by: usize) -> f64 {
