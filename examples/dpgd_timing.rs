@@ -55,12 +55,13 @@ fn sweep(preset: &str, settings: &[String]) {
     let theta = mean_test_loss(rows, Method::MinNorm, None);
     let gd = mean_test_loss(rows, Method::Gd, None);
     let dp: Vec<_> = config
+        .target
         .epsilons
         .iter()
         .map(|&e| mean_test_loss(rows, Method::DpGd, Some(e)))
         .collect();
     print!("{:>7} {:>10} {:>8}", "p", "theta*", "GD(T)");
-    for e in &config.epsilons {
+    for e in &config.target.epsilons {
         print!(" {:>8}", format!("eps={e}"));
     }
     println!(" {:>8}", "clipped");

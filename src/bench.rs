@@ -12,7 +12,7 @@ use crate::scenarios::fedrep::config::FedRepConfig;
 use crate::scenarios::fedrep::method::Method;
 use crate::scenarios::fedrep::plan::plan_private_fedrep;
 use crate::scenarios::fedrep::run::FedRepSweep;
-use crate::scenarios::field::Config;
+use crate::scenarios::field::{Config, PrivacyTarget};
 use crate::scenarios::{self, Checked, ConfigError, RunError, Shard};
 
 /// (name, what it measures).
@@ -108,7 +108,7 @@ pub fn run_bench(name: &str) -> Result<String, BenchError> {
         }
         "private-fedrep-run" => {
             let config = FedRepConfig {
-                epsilons: vec![1.0],
+                target: PrivacyTarget::epsilons(vec![1.0]),
                 ..FedRepConfig::default()
             };
             Ok(format!("excess risk {:.3e}", private_fedrep_run(&config)?))
@@ -133,7 +133,7 @@ pub fn run_bench(name: &str) -> Result<String, BenchError> {
         "private-fedrep-run-1m" => {
             let config = FedRepConfig {
                 n: 1_000_000,
-                epsilons: vec![1.0],
+                target: PrivacyTarget::epsilons(vec![1.0]),
                 altmin: false,
                 ..FedRepConfig::default()
             };
@@ -238,7 +238,7 @@ pub fn private_fedrep_run(config: &FedRepConfig) -> Result<f64, BenchError> {
         Storage::Stored => config.model().generate(),
         Storage::Streamed => config.model().streamed(),
     };
-    let plan = plan_private_fedrep(config, config.epsilons[0])?;
+    let plan = plan_private_fedrep(config, config.target.epsilons[0])?;
     let stat = spectral_statistic(&data, Some(config.init_clip), config.init_normalization);
     let mut rng = NoiseSource::new(config.seed).release(u64::MAX);
     let u0 = spectral_init(&stat, plan.init_sigma.unwrap_or(0.0), config.k, &mut rng);

@@ -130,6 +130,7 @@ fn dp_gd_has_no_peak_at_p_equals_n_and_improves_with_epsilon() {
     let at = |curve: &[(usize, f64)], p: usize| curve.iter().find(|c| c.0 == p).unwrap().1;
     println!("p: θ* | DP-GD ε = 1, 2, 4");
     let dp: Vec<Vec<(usize, f64)>> = config
+        .target
         .epsilons
         .iter()
         .map(|&e| mean_test_loss(&rows, Method::DpGd, Some(e)))
@@ -448,7 +449,7 @@ fn batched_and_kernel_widths_count_their_progress_exactly() {
     config.trace_time_scales = vec![1.0, 4.0];
     config.trace_eta = 0.0;
     let (rows, trace) = run(config.clone()); // asserts progress ends at its total
-    assert_eq!(rows.len(), 2 * (3 + config.epsilons.len()));
+    assert_eq!(rows.len(), 2 * (3 + config.target.epsilons.len()));
     assert_eq!(trace.len(), 2);
     for r in rows.iter().chain(&trace) {
         assert!(r.test_loss.is_finite() && r.train_loss.is_finite(), "{r:?}");

@@ -14,7 +14,7 @@ use dp_explorer::scenarios::fedrep::method::Method;
 use dp_explorer::scenarios::fedrep::plan::{plan_priv_altmin, plan_private_fedrep};
 use dp_explorer::scenarios::fedrep::results::{csv_string, ResultRow};
 use dp_explorer::scenarios::fedrep::run::{merge_shards, FedRepSweep};
-use dp_explorer::scenarios::field::Config;
+use dp_explorer::scenarios::field::{Config, PrivacyTarget};
 use dp_explorer::scenarios::{Checked, Shard};
 
 fn rel(a: f64, b: f64) -> f64 {
@@ -26,7 +26,7 @@ fn small(n: usize, d: usize, epsilons: &[f64]) -> FedRepConfig {
     FedRepConfig {
         n,
         d,
-        epsilons: epsilons.to_vec(),
+        target: PrivacyTarget::epsilons(epsilons.to_vec()),
         ..FedRepConfig::default()
     }
 }

@@ -148,6 +148,31 @@ pub struct AuditSizeBy<C> {
     pub why: &'static str,
 }
 
+/// The fewest clients (users) a federated scenario's audit runs at: its
+/// white-box score needs no more, and at fewer the rounds' costs that do not
+/// grow with the clients (the shared factor's update, its QR or k×k solves)
+/// are no longer a small part of a run, so the cost model's estimate, linear
+/// in the clients, would run low.
+pub const FEDERATED_AUDIT_FLOOR: usize = 50;
+
+fn federated_floor<C>(_: &C) -> usize {
+    FEDERATED_AUDIT_FLOOR
+}
+
+impl<C> AuditSizeBy<C> {
+    /// A federated scenario's audit, sized by its clients `n` (`of` a
+    /// config, called `noun`), at least [`FEDERATED_AUDIT_FLOOR`].
+    pub const fn federated(noun: &'static str, of: fn(&C) -> usize, why: &'static str) -> Self {
+        AuditSizeBy {
+            field: "n",
+            noun,
+            of,
+            floor: federated_floor::<C>,
+            why,
+        }
+    }
+}
+
 /// `one` seconds shared by `by` workers or threads, for a sweep that splits
 /// (else all on one).
 fn shared_evenly(splits: bool, one: f64, by: usize) -> f64 {
@@ -464,12 +489,11 @@ impl<E: Experiment> Run for SweepRun<E> {
 /// success on their x axis ([`on_risk_axes`]).
 pub(super) fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
     let mut view = in_x_order(E::view(config, part));
-    if let Some(target) = config.risk_target() {
-        for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
-            file.text = with_risk_columns(&file.text, &target);
-        }
-        view = on_risk_axes(view, &target);
+    let target = config.risk_target();
+    for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
+        file.text = with_risk_columns(&file.text, &target);
     }
+    view = on_risk_axes(view, &target);
     view.settings = config.to_fields();
     view
 }

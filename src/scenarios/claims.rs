@@ -290,6 +290,12 @@ pub fn strictly_inside(
     )
 }
 
+/// A claim's numbers in words: each item as `say` puts it, comma-separated
+/// ("0.12 at ε = 1, 0.08 at ε = 2").
+pub fn listed<T>(items: &[T], say: impl Fn(&T) -> String) -> String {
+    items.iter().map(say).collect::<Vec<_>>().join(", ")
+}
+
 /// "y = 0.064 at ε = 1 → 8.0e-4 at ε = 8": the first and last point of a curve.
 pub fn ends_text(points: &[(f64, f64)], x_name: &str) -> String {
     match (points.first(), points.last()) {

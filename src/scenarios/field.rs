@@ -16,10 +16,13 @@
 //! and one parser and one printer serve them all.
 
 pub mod common;
+pub mod privacy_target;
 pub mod rules;
 pub mod target;
 mod value;
 
+pub(crate) use privacy_target::target_rows;
+pub use privacy_target::PrivacyTarget;
 use value::count;
 pub use value::{
     choice_name, parse_choice, Choice, ChoiceInfo, FieldKind, FieldValue, OptionalList,
@@ -442,11 +445,10 @@ pub trait Config: Clone + Sized + 'static {
     /// to be sane first skips while it is reported.
     fn cross_checks(&self, failed: &[ConfigError]) -> Vec<ConfigError>;
 
-    /// The privacy target, for a scenario whose target ε may be given as
-    /// attack risks instead ([`target`]); None: ε only.
-    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
-        None
-    }
+    /// The privacy target as the accountant reads it: the ε values, or the
+    /// attack risks that drive them ([`target`]), from the config's
+    /// [`PrivacyTarget`] and how its runs are accounted.
+    fn risk_target(&self) -> target::RiskTarget<'_>;
 
     /// Every problem of a parsed config, each naming its field: every
     /// field's rules, the privacy target given as risks, then the cross-field

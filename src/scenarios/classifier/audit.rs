@@ -98,7 +98,7 @@ pub fn classifier_audit_targets(
         canary_out: with_canary(1.0),
     });
     let mut targets = Vec::new();
-    for (e, &epsilon) in c.epsilons.iter().enumerate() {
+    for (e, &epsilon) in c.target.epsilons.iter().enumerate() {
         let report = em_report(c, epsilon, main).map_err(|err| accountant_refuses(epsilon, err))?;
         let broken = options
             .broken

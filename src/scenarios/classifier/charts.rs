@@ -83,7 +83,7 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
         }
     }
     let mut by_d = Vec::new();
-    for (e, &eps) in c.epsilons.iter().enumerate() {
+    for (e, &eps) in c.target.epsilons.iter().enumerate() {
         by_d.push(series(
             format!("ε = {}", fmt_num(eps)),
             mean_by(
@@ -103,7 +103,12 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
         1,
         false,
     ));
-    let mid = c.epsilons.get(c.epsilons.len() / 2).copied().unwrap_or(1.0);
+    let mid = c
+        .target
+        .epsilons
+        .get(c.target.epsilons.len() / 2)
+        .copied()
+        .unwrap_or(1.0);
     let mut by_count = Vec::new();
     let counted = mean_by(
         rows,
@@ -138,8 +143,8 @@ pub fn charts(c: &ClassifierConfig, rows: &[ClassifierRow]) -> Vec<ChartSpec> {
             by_eps,
         )
         .log_x()
-        .levels_at(c.epsilons.first().copied().unwrap_or(1.0))
-        .x_range_of(c.epsilons.iter().copied()),
+        .levels_at(c.target.epsilons.first().copied().unwrap_or(1.0))
+        .x_range_of(c.target.epsilons.iter().copied()),
         ChartSpec::new(
             format!(
                 "0-1 error versus d (k′ = {}, {})",

@@ -8,7 +8,8 @@ use crate::scenarios::config_common::{presets, seed_section, CHARTS, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
 use crate::scenarios::field::{
-    choices, common, field, fields_once, sections, target, Config, Field, OptionalList,
+    choices, field, fields_once, sections, target, target_rows, Config, Field, OptionalList,
+    PrivacyTarget,
 };
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
@@ -78,13 +79,8 @@ pub struct ClassifierConfig {
     pub gamma: f64,
     /// Probability of a flipped label.
     pub flip: f64,
-    pub epsilons: Vec<f64>,
-    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
-    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
-    #[serde(default)]
-    pub risks: OptionalList<f64>,
-    #[serde(default = "crate::scenarios::field::target::default_fpr")]
-    pub risk_fpr: f64,
+    /// The privacy target: `epsilons`, or `risks` at `risk_fpr`.
+    pub target: PrivacyTarget,
     /// Dimensions of the error-versus-d chart.
     pub d_grid: OptionalList,
     /// Candidate counts of the error-versus-N_c chart (random cover).
@@ -124,9 +120,7 @@ impl Default for ClassifierConfig {
             radius: 1.0,
             gamma: 1.0,
             flip: 0.05,
-            epsilons: vec![0.1, 0.3, 1.0, 3.0, 10.0],
-            risks: OptionalList(Vec::new()),
-            risk_fpr: target::DEFAULT_FPR,
+            target: PrivacyTarget::epsilons(vec![0.1, 0.3, 1.0, 3.0, 10.0]),
             d_grid: OptionalList(vec![10, 30, 100, 300]),
             candidate_grid: OptionalList(vec![10, 40, 160, 400]),
             test_points: 100,
@@ -176,19 +170,18 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
         ),
         (
             "Privacy",
-            vec![
-                field!(epsilons via common::epsilons)
-                    .help("pure ε: δ = 0")
-                    .slider(0.01, 100.0, true)
-                    .widened_to(
-                        Interval::open_closed(0.0, 1e3),
-                        "one exponential-mechanism release, pure ε-DP (δ = 0): no accountant \
-                         solves for a σ, so the accountant's range (ε ≤ 100) does not bind here",
-                    ),
-                field!(risks via target::risks)
-                    .help("instead of ε: the attacker's true-positive rate at the false-positive rate below; pure ε-DP allows it from ε = max(ln(TPR/FPR), ln((1 − FPR)/(1 − TPR))) (none = the ε values drive)"),
-                field!(risk_fpr via target::risk_fpr),
-            ],
+            target_rows!()
+                .epsilons(|f| {
+                    f.help("pure ε: δ = 0")
+                        .slider(0.01, 100.0, true)
+                        .widened_to(
+                            Interval::open_closed(0.0, 1e3),
+                            "one exponential-mechanism release, pure ε-DP (δ = 0): no accountant \
+                             solves for a σ, so the accountant's range (ε ≤ 100) does not bind here",
+                        )
+                })
+                .risks(|f| f.help("instead of ε: the attacker's true-positive rate at the false-positive rate below; pure ε-DP allows it from ε = max(ln(TPR/FPR), ln((1 − FPR)/(1 − TPR))) (none = the ε values drive)"))
+                .rows(),
         ),
         (
             LEARNER,
@@ -231,12 +224,6 @@ fn field_table() -> Vec<Field<ClassifierConfig>> {
 pub const MAX_CANDIDATES: usize = 20_000;
 
 impl ClassifierConfig {
-    /// The privacy target: ε values, or risks, each turned into the smallest
-    /// pure ε whose region admits it (the exponential mechanism is ε-DP).
-    pub fn target(&self) -> target::RiskTarget<'_> {
-        target::RiskTarget::pure(&self.epsilons, &self.risks, self.risk_fpr)
-    }
-
     /// The candidate counts the sweep needs: the main one and the chart's.
     pub fn largest_candidates(&self) -> usize {
         match self.cover {
@@ -297,8 +284,10 @@ fn floor_to_3_digits(x: f64) -> f64 {
 impl Config for ClassifierConfig {
     fields_once!(ClassifierConfig, field_table);
 
-    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
-        Some(self.target())
+    /// The privacy target: ε values, or risks, each turned into the smallest
+    /// pure ε whose region admits it (the exponential mechanism is ε-DP).
+    fn risk_target(&self) -> target::RiskTarget<'_> {
+        self.target.pure()
     }
 
     presets! {

@@ -6,6 +6,7 @@
 use super::config::{ClassifierConfig, Cover};
 use crate::privacy::report::fmt_num;
 use crate::privacy::{AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation};
+use crate::scenarios::field::Config;
 
 /// The release of one run at ε over `candidates` candidates.
 pub fn em_event(config: &ClassifierConfig, epsilon: f64, candidates: usize) -> PrivacyEvent {
@@ -62,7 +63,7 @@ pub fn em_report(
         Calibration::Exact,
         epsilon,
     )?;
-    config.target().mark(&mut report, epsilon);
+    config.risk_target().mark(&mut report, epsilon);
     report.add_note(match config.cover {
         Cover::Exact => format!(
             "The candidates are the exact γ-cover of B_F (Algorithm 3, line 3), the paper's range. {}",

@@ -306,12 +306,12 @@ fn run_job(
         Ok(())
     };
     // At every ε, among all the candidates.
-    for (e, &eps) in c.epsilons.iter().enumerate() {
+    for (e, &eps) in c.target.epsilons.iter().enumerate() {
         draw(Method::JlEm, eps, main, e as u64)?;
     }
     // Error versus the number of candidates, at the middle ε, at the main d.
     if d == c.d && c.cover == Cover::Random {
-        let eps = c.epsilons[c.epsilons.len() / 2];
+        let eps = c.target.epsilons[c.target.epsilons.len() / 2];
         for (g, &count) in c.candidate_grid.iter().enumerate() {
             draw(Method::JlEmCandidates, eps, count, 1000 + g as u64)?;
         }

@@ -83,7 +83,7 @@ pub fn dpgd_audit_targets(c: &Checked<DpGdConfig>, options: &AuditOptions) -> Au
         * super::cost::NATIVE.direct
         * 1e-9;
     let mut targets = Vec::new();
-    for (e, &epsilon) in c.epsilons.iter().enumerate() {
+    for (e, &epsilon) in c.target.epsilons.iter().enumerate() {
         let DpGdPrivateRun {
             sigma,
             epsilon_spent,

@@ -14,8 +14,14 @@ use crate::scenarios::field::{
 impl Config for DpGdConfig {
     fields_once!(DpGdConfig, field_table);
 
-    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
-        Some(self.target())
+    /// The privacy target of the private runs at `epsilons` (not the
+    /// `trace_epsilon` runs): ε values, or risks met through the exact accountant.
+    fn risk_target(&self) -> target::RiskTarget<'_> {
+        self.target.gaussian(self.delta).exact_only(
+            self.calibration == DpGdCalibration::Exact,
+            "calibration",
+            "choose calibration = exact (Prop. 3.2 sets σ from an (ε, δ))",
+        )
     }
 
     /// Built-in configurations:
@@ -74,6 +80,7 @@ impl Config for DpGdConfig {
         let bad = |field: &str| failed.iter().any(|e| e.field() == field);
         if !bad("epsilons") {
             if let Some(e) = self
+                .target
                 .epsilons
                 .iter()
                 .find_map(|&eps| self.check_prop32("epsilons", eps).err())

@@ -6,8 +6,8 @@
 use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
-    all_series, epsilon_in_name, every_falls, finite_points, level, series, spent_within_target,
-    strictly_inside, Check, Claim, Scope, Settings, EVERY_RUN,
+    all_series, epsilon_in_name, every_falls, finite_points, level, listed, series,
+    spent_within_target, strictly_inside, Check, Claim, Scope, Settings, EVERY_RUN,
 };
 use crate::scenarios::View;
 
@@ -120,10 +120,7 @@ fn below_predict_zero(view: &View) -> Check {
         format!(
             "“predict 0” at {}; DP-GD at the largest ε: {}",
             fmt_num(zero),
-            ends.iter()
-                .map(|(n, l)| format!("{} ({n})", fmt_num(*l)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&ends, |(n, l)| format!("{} ({n})", fmt_num(*l)))
         ),
     )
 }

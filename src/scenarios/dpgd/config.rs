@@ -8,7 +8,9 @@ use crate::privacy::Calibration;
 use crate::scenarios::config_common::{PRIVACY, PROBLEM};
 use crate::scenarios::error::ConfigError;
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, target, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, sections, target_rows, Field, OptionalList, PrivacyTarget,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -132,14 +134,9 @@ pub struct DpGdConfig {
     pub p_grid: Vec<usize>,
     /// Test samples.
     pub n_test: usize,
-    /// Privacy levels ε of the DP-GD runs.
-    pub epsilons: Vec<f64>,
-    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
-    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
-    #[serde(default)]
-    pub risks: OptionalList<f64>,
-    #[serde(default = "crate::scenarios::field::target::default_fpr")]
-    pub risk_fpr: f64,
+    /// The privacy target of the DP-GD runs: `epsilons`, or `risks` at
+    /// `risk_fpr` (not the `trace_epsilon` runs).
+    pub target: PrivacyTarget,
     pub delta: f64,
     /// C = clip_scale·√p.
     pub clip_scale: f64,
@@ -149,7 +146,9 @@ pub struct DpGdConfig {
     /// η when `eta_mode` is fixed (ignored otherwise).
     pub eta: f64,
     pub activation: Activation,
-    pub target: TargetKind,
+    /// How the labels y are drawn (the setting `target`; `target` is the
+    /// privacy target here as in every scenario).
+    pub label_model: TargetKind,
     /// Label noise std of the linear target (ignored for sign).
     pub label_noise: f64,
     pub seed: u64,
@@ -210,16 +209,14 @@ pub(super) fn browser_preset() -> DpGdConfig {
         d: 20,
         p_grid: vec![20, 50, 100, 200, 300, 400, 500, 800, 1600, 3200, 8000],
         n_test: 400,
-        epsilons: vec![1.0, 2.0, 4.0],
-        risks: OptionalList(Vec::new()),
-        risk_fpr: target::DEFAULT_FPR,
+        target: PrivacyTarget::epsilons(vec![1.0, 2.0, 4.0]),
         delta: 1.0 / 400.0,
         clip_scale: 0.5,
         time_scale: 4.0,
         eta_mode: EtaMode::InverseP,
         eta: 3e-5,
         activation: Activation::Tanh,
-        target: TargetKind::Sign,
+        label_model: TargetKind::Sign,
         label_noise: 0.0,
         seed: 1,
         repeats: 1,
@@ -291,11 +288,13 @@ pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
         ),
         (
             PRIVACY,
+            target_rows!(delta)
+                .epsilons(|f| f.range(EPSILONS))
+                .rows(),
+        ),
+        (
+            PRIVACY,
             vec![
-                field!(epsilons via common::epsilons).range(EPSILONS),
-                field!(risks via target::risks),
-                field!(delta via common::delta),
-                field!(risk_fpr via target::risk_fpr),
                 field!(calibration)
             .label("noise calibration")
             .help("Prop. 3.2: σ = √(ηT)·√(8 ln(1/δ))/ε, valid for ε < 8 ln(1/δ). Exact: the smallest σ for which the T noisy steps (sensitivity 2C/n each) compose to exactly (ε, δ)."),
@@ -325,7 +324,7 @@ pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
             PROBLEM,
             vec![
                 field!(activation).label("activation"),
-                field!(target).label("labels y"),
+                field!("target" => label_model).label("labels y"),
                 field!(label_noise)
             .label("label noise (linear labels)")
             .range(0.0..=1e3),
@@ -366,17 +365,6 @@ pub(super) fn field_table() -> Vec<Field<DpGdConfig>> {
 }
 
 impl DpGdConfig {
-    /// The privacy target of the private runs at `epsilons` (not the
-    /// `trace_epsilon` runs): ε values, or risks met through the exact accountant.
-    pub fn target(&self) -> target::RiskTarget<'_> {
-        target::RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, self.delta)
-            .exact_only(
-                self.calibration == DpGdCalibration::Exact,
-                "calibration",
-                "choose calibration = exact (Prop. 3.2 sets σ from an (ε, δ))",
-            )
-    }
-
     /// The widths (at least one, each ≥ 1 and listed once: the field's
     /// rules) within memory: the kernel path's n, the direct path's features.
     pub(super) fn check_widths(&self) -> Result<(), ConfigError> {
@@ -555,7 +543,7 @@ impl DpGdConfig {
     }
 
     pub(super) fn data_target(&self) -> Target {
-        match self.target {
+        match self.label_model {
             TargetKind::Sign => Target::Sign,
             TargetKind::Linear => Target::Linear {
                 noise: self.label_noise,

@@ -81,7 +81,7 @@ impl Work {
 fn runs(c: &DpGdConfig, p: usize) -> Vec<(usize, bool)> {
     let steps = c.schedule(p, c.time_scale).1;
     let mut runs = vec![(steps, false)];
-    runs.extend(c.epsilons.iter().map(|_| (steps, true)));
+    runs.extend(c.target.epsilons.iter().map(|_| (steps, true)));
     if c.trace_p.contains(&p) {
         runs.extend(
             c.trace_time_scales

@@ -282,7 +282,7 @@ fn charts_for_config(c: &DpGdConfig, rows: &[DpGdRow]) -> Vec<ChartSpec> {
             .map(move |&ts| c.trace_schedule(p, ts).1 as f64)
     });
     let hints = [
-        range(&mut c.epsilons.iter().copied()),
+        range(&mut c.target.epsilons.iter().copied()),
         range(&mut c.p_grid.iter().map(|&p| p as f64)),
         range(&mut steps.into_iter()),
         range(&mut c.trace_time_scales.iter().copied()),
@@ -532,7 +532,7 @@ impl DpGdRun {
                     }
                 })?;
                 if let Some(r) = report.as_mut().filter(|_| row.method == Method::DpGd) {
-                    c.target().mark(r, row.epsilon);
+                    c.risk_target().mark(r, row.epsilon);
                 }
                 reports.push(report);
             }

@@ -3,12 +3,45 @@
 //! per-sample-clipped gradients, σ from the chosen calibration, and the
 //! report of the ε actually spent.
 
-use super::config::{DpGdCalibration, SigmaQuery, SpentQuery};
+use super::config::{DpGdCalibration, DpGdConfig, SigmaQuery, SpentQuery};
 use super::rows::DpGdRow;
 use crate::privacy::calibration::{calibrate_mu, sigma_for_epsilon_exact};
 use crate::privacy::formulas::dpgd_prop32_multiplier;
 use crate::privacy::report::fmt_num;
 use crate::privacy::{AccountingError, PrivacyEvent, PrivacyReport, Relation};
+use crate::scenarios::field::Config;
+
+impl SigmaQuery {
+    /// What `c`'s private run at `epsilon` asks of the accountant, with T =
+    /// `steps` steps of size `eta` and this `sensitivity`: its calibration
+    /// and δ, and the μ of the risk that drives it when one does.
+    pub fn of(c: &DpGdConfig, epsilon: f64, steps: usize, eta: f64, sensitivity: f64) -> Self {
+        SigmaQuery {
+            calibration: c.calibration,
+            epsilon,
+            risk_mu: c.risk_target().risk_at(epsilon).map(|r| r.mu()),
+            delta: c.delta,
+            steps,
+            eta,
+            sensitivity,
+        }
+    }
+}
+
+impl SpentQuery {
+    /// What the ε spent by `c`'s run with noise multiplier `sigma` asks of
+    /// the accountant (the schedule and sensitivity as [`SigmaQuery::of`]).
+    pub fn of(c: &DpGdConfig, sigma: f64, steps: usize, eta: f64, sensitivity: f64) -> Self {
+        SpentQuery {
+            calibration: c.calibration,
+            sigma,
+            delta: c.delta,
+            steps,
+            eta,
+            sensitivity,
+        }
+    }
+}
 
 /// The releases of one DP-GD run, as the accountant sees them.
 ///
@@ -68,35 +101,20 @@ pub struct DpGdPrivateRun {
 /// [`DpGdPrivateRun`] of width `p` at `epsilon`; an error at `epsilons` when
 /// the accountant gives no usable σ.
 pub fn dpgd_private_run(
-    c: &super::config::DpGdConfig,
+    c: &DpGdConfig,
     p: usize,
     epsilon: f64,
 ) -> Result<DpGdPrivateRun, crate::scenarios::ConfigError> {
     let (eta, steps) = c.schedule(p, c.time_scale);
     let sensitivity = 2.0 * c.clip(p) / c.n as f64;
-    let sigma = dpgd_sigma(&SigmaQuery {
-        calibration: c.calibration,
-        epsilon,
-        risk_mu: c.target().risk_at(epsilon).map(|r| r.mu()),
-        delta: c.delta,
-        steps,
-        eta,
-        sensitivity,
-    });
+    let sigma = dpgd_sigma(&SigmaQuery::of(c, epsilon, steps, eta, sensitivity));
     if !(sigma.is_finite() && sigma > 0.0) {
         return Err(crate::scenarios::ConfigError::invalid(
             "epsilons",
             format!("the accountant gives no usable σ for ε = {epsilon}"),
         ));
     }
-    let epsilon_spent = dpgd_epsilon_spent(&SpentQuery {
-        calibration: c.calibration,
-        sigma,
-        delta: c.delta,
-        steps,
-        eta,
-        sensitivity,
-    });
+    let epsilon_spent = dpgd_epsilon_spent(&SpentQuery::of(c, sigma, steps, eta, sensitivity));
     Ok(DpGdPrivateRun {
         eta,
         steps,

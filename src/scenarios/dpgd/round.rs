@@ -32,7 +32,7 @@ struct Replay {
 /// first seed, as the sweep's direct path starts it.
 fn replay(c: &DpGdConfig) -> Result<Replay, ConfigError> {
     let p = c.p_grid.iter().copied().max().unwrap_or(1);
-    let epsilon = c.epsilons[0];
+    let epsilon = c.target.epsilons[0];
     let DpGdPrivateRun {
         eta,
         steps,
@@ -156,22 +156,20 @@ pub fn dpgd_round(
     );
     // σ at other ε: the same schedule and sensitivity, σ of the sum's scale.
     let sigma_at = |epsilon: f64| {
-        let multiplier = dpgd_sigma(&SigmaQuery {
-            calibration: c.calibration,
+        let multiplier = dpgd_sigma(&SigmaQuery::of(
+            c,
             epsilon,
-            risk_mu: c.target().risk_at(epsilon).map(|r| r.mu()),
-            delta: c.delta,
             steps,
-            eta: params.eta,
-            sensitivity: r.sensitivity,
-        });
+            params.eta,
+            r.sensitivity,
+        ));
         let run = DpGdParams {
             sigma: multiplier,
             ..params
         };
         Some(run.noise_std(c.n) * n / params.eta)
     };
-    Ok((trace.with_sigmas(&c.epsilons, sigma_at), theta))
+    Ok((trace.with_sigmas(&c.target.epsilons, sigma_at), theta))
 }
 
 /// The scenario's [`crate::scenarios::adapter::Experiment::ROUND`].

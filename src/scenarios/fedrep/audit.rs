@@ -87,7 +87,8 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
         * SECONDS_PER_GFLOP
         * 1e-9;
     let canary = (c.relation, c.clip);
-    dirac_targets(&c.epsilons, canary, options, 0xFED, |epsilon| {
+    let epsilons = &c.target.epsilons;
+    dirac_targets(epsilons, canary, options, 0xFED, |epsilon| {
         let plan =
             plan_private_fedrep(&c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         let spent = plan.report.epsilon_exact;
@@ -108,17 +109,13 @@ pub fn fedrep_audit_targets(c: &Checked<FedRepConfig>, options: &AuditOptions) -
     })
 }
 
-/// What sizes the audit: the users n. The floor, 50 users: the audit's white-box score
-/// does not need more (below), and at fewer the rounds' costs that do not grow with n
-/// (U's update and QR) would no longer be a small part of a run, so the cost model's
-/// estimate, linear in n, would run low.
-pub const AUDIT_SIZE: AuditSizeBy<FedRepConfig> = AuditSizeBy {
-    field: "n",
-    noun: "users",
-    of: |c| c.n,
-    floor: |_| 50,
-    why: "the white-box score sums the canary's part of each round's noisy mean and that round's noise, whatever the other users' data, and both scale as 1/n (the noise is calibrated to the mean's sensitivity, 2ψ/n under replace-one), so at any n it is the same distribution scaled by 1/n, which changes no error rate of a threshold at its midpoint 0",
-};
+/// What sizes the audit: the users n, at least 50 (the rounds' costs that do not
+/// grow with n are U's update and QR).
+pub const AUDIT_SIZE: AuditSizeBy<FedRepConfig> = AuditSizeBy::federated(
+    "users",
+    |c| c.n,
+    "the white-box score sums the canary's part of each round's noisy mean and that round's noise, whatever the other users' data, and both scale as 1/n (the noise is calibrated to the mean's sensitivity, 2ψ/n under replace-one), so at any n it is the same distribution scaled by 1/n, which changes no error rate of a threshold at its midpoint 0",
+);
 
 impl ClippedRounds for FedRepRounds {
     type Run = FedRep;

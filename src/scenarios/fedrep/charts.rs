@@ -105,7 +105,7 @@ pub fn charts_for_config(
     } else {
         c.rounds
     };
-    fedrep_charts(rows, curves, &c.epsilons, rounds, c.n)
+    fedrep_charts(rows, curves, &c.target.epsilons, rounds, c.n)
 }
 
 fn epsilon_label(e: Option<f64>) -> String {

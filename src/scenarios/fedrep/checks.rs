@@ -12,13 +12,19 @@ use crate::algorithms::fedrep::BatchMode;
 use crate::privacy::Calibration;
 use crate::scenarios::config_common::presets;
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{fields_once, target, too_slow, Config};
+use crate::scenarios::field::{fields_once, target, too_slow, Config, PrivacyTarget};
 
 impl Config for FedRepConfig {
     fields_once!(FedRepConfig, field_table);
 
-    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
-        Some(self.target())
+    /// The privacy target: ε values, or risks met through the exact
+    /// accountant (the papers' formulas are calibrated to an (ε, δ) only).
+    fn risk_target(&self) -> target::RiskTarget<'_> {
+        self.target.gaussian(self.delta).exact_only(
+            self.calibration == Calibration::Exact,
+            "calibration",
+            "choose calibration = exact (the paper's and the authors' formulas set σ from an (ε, δ))",
+        )
     }
 
     presets! {
@@ -59,7 +65,7 @@ impl Config for FedRepConfig {
             d: 20,
             k: 2,
             m: 20,
-            epsilons: vec![10.0, 100.0],
+            target: PrivacyTarget::epsilons(vec![10.0, 100.0]),
             delta: 1e-4,
             rounds: 500,
             step: 0.1,
@@ -159,7 +165,7 @@ impl Config for FedRepConfig {
 /// number, is an error at `epsilons`, so it is reported before anything runs.
 fn refused_sigma(config: &FedRepConfig) -> Vec<ConfigError> {
     let mut errors = Vec::new();
-    for &e in &config.epsilons {
+    for &e in &config.target.epsilons {
         let fedrep = plan::plan_private_fedrep(config, e).map(|p| p.sigma);
         let altmin = if config.altmin {
             plan::plan_priv_altmin(config, e).map(|p| p.sigma_w.min(p.sigma_b))

@@ -6,8 +6,8 @@
 use super::method::Method;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
-    all_series, cell_number, column, epsilon_in_name, falls, level, series, spent_within_target,
-    Check, Claim, Scope, Settings, EVERY_RUN,
+    all_series, cell_number, column, epsilon_in_name, falls, level, listed, series,
+    spent_within_target, Check, Claim, Scope, Settings, EVERY_RUN,
 };
 use crate::scenarios::View;
 
@@ -249,11 +249,11 @@ fn angle_larger_for_smaller_epsilon(view: &View) -> Check {
         held,
         format!(
             "final angle by ε: {}",
-            finals
-                .iter()
-                .map(|(e, a)| format!("{} at ε = {}", fmt_num(*a), fmt_num(*e)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&finals, |(e, a)| format!(
+                "{} at ε = {}",
+                fmt_num(*a),
+                fmt_num(*e)
+            ))
         ),
     )
 }

@@ -7,7 +7,7 @@ use crate::algorithms::priv_altmin::{AltMinMode, PrivAltMinParams};
 use crate::algorithms::private_init::PairNormalization;
 use crate::data::shared_representation::{SharedRepresentationModel, Storage};
 use crate::privacy::{Calibration, Relation};
-use crate::scenarios::field::{target, OptionalList};
+use crate::scenarios::field::PrivacyTarget;
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -89,14 +89,8 @@ pub struct FedRepConfig {
     pub k: usize,
     /// Points per user (S⁰ = the first ⌊m/2⌋, S¹ = the rest).
     pub m: usize,
-    /// Target privacy levels ε.
-    pub epsilons: Vec<f64>,
-    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
-    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
-    #[serde(default)]
-    pub risks: OptionalList<f64>,
-    #[serde(default = "crate::scenarios::field::target::default_fpr")]
-    pub risk_fpr: f64,
+    /// The privacy target: `epsilons`, or `risks` at `risk_fpr`.
+    pub target: PrivacyTarget,
     pub delta: f64,
     /// Communication rounds T.
     pub rounds: usize,
@@ -144,9 +138,7 @@ impl Default for FedRepConfig {
             d: 50,
             k: 2,
             m: 10,
-            epsilons: vec![1.0, 2.0, 4.0, 6.0, 8.0],
-            risks: OptionalList(Vec::new()),
-            risk_fpr: target::DEFAULT_FPR,
+            target: PrivacyTarget::epsilons(vec![1.0, 2.0, 4.0, 6.0, 8.0]),
             delta: 1e-6,
             rounds: 5,
             step: 2.5,
@@ -219,17 +211,6 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 impl FedRepConfig {
-    /// The privacy target: ε values, or risks met through the exact
-    /// accountant (the papers' formulas are calibrated to an (ε, δ) only).
-    pub fn target(&self) -> target::RiskTarget<'_> {
-        target::RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, self.delta)
-            .exact_only(
-                self.calibration == Calibration::Exact,
-                "calibration",
-                "choose calibration = exact (the paper's and the authors' formulas set σ from an (ε, δ))",
-            )
-    }
-
     /// |S⁰|, the training points of each user.
     pub fn m_train(&self) -> usize {
         self.m / 2
@@ -298,7 +279,7 @@ mod tests {
         let c = FedRepConfig::default();
         assert_eq!((c.n, c.d, c.k, c.m, c.rounds), (20_000, 50, 2, 10, 5));
         assert_eq!((c.step, c.clip, c.noise, c.delta), (2.5, 10.0, 0.01, 1e-6));
-        assert_eq!(c.epsilons, vec![1.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(c.target.epsilons, vec![1.0, 2.0, 4.0, 6.0, 8.0]);
         assert!(c.validate().is_ok());
     }
 
@@ -369,7 +350,7 @@ mod tests {
     #[test]
     fn fields_round_trip_through_text() {
         let mut c = FedRepConfig::preset("fedrep-authors-code").unwrap();
-        c.epsilons = vec![0.5, 3.0];
+        c.target.epsilons = vec![0.5, 3.0];
         c.delta = 1e-7;
         c.altmin_rounds = 7;
         c.altmin_clip = 0.25;

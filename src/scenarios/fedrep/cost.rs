@@ -85,7 +85,7 @@ fn seed_work(c: &FedRepConfig) -> SeedWork {
 /// The operations of the whole sweep (every seed, every method and ε).
 pub fn sweep_work(c: &FedRepConfig) -> f64 {
     let w = seed_work(c);
-    let eps = c.epsilons.len() as f64;
+    let eps = c.target.epsilons.len() as f64;
     let per_seed = w.data
         + w.statistic
         + (1.0 + eps) * w.fedrep_run
@@ -171,7 +171,7 @@ pub fn busiest_worker_work(c: &FedRepConfig, workers: usize) -> f64 {
 /// Seconds the page spends besides the workers: its fixed part and the
 /// points of the curves over rounds (the reference, Private FedRep at each ε).
 pub fn page_overhead_seconds(c: &FedRepConfig) -> f64 {
-    let points = c.seeds as f64 * c.rounds as f64 * (2.0 + c.epsilons.len() as f64);
+    let points = c.seeds as f64 * c.rounds as f64 * (2.0 + c.target.epsilons.len() as f64);
     crate::scenarios::machine::PAGE_OVERHEAD_SECONDS
         + points * crate::scenarios::machine::POINT_SECONDS
 }

@@ -8,7 +8,7 @@ use crate::algorithms::private_init::PairNormalization;
 use crate::privacy::Calibration;
 use crate::scenarios::config_common::{CLIP, PRIVACY, PROBLEM};
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, target, Field};
+use crate::scenarios::field::{choices, common, field, sections, target_rows, Field};
 
 const TRAINING: &str = "Training";
 
@@ -35,13 +35,11 @@ pub(super) fn field_table() -> Vec<Field<FedRepConfig>> {
         ),
         (
             PRIVACY,
-            vec![
+            target_rows!(delta)
                 // Below 0.001 the noise needed outgrows every number a run can hold.
-                field!(epsilons via common::epsilons).at_least(1e-3),
-                field!(risks via target::risks),
-                field!(delta via common::delta).at_least(1e-300),
-                field!(risk_fpr via target::risk_fpr),
-            ],
+                .epsilons(|f| f.at_least(1e-3))
+                .delta(|f| f.at_least(1e-300))
+                .rows(),
         ),
         (
             TRAINING,

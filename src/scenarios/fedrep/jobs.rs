@@ -23,11 +23,12 @@ pub(super) fn is_fedrep(job: &Job) -> bool {
 pub(super) fn jobs_of_one_seed(config: &FedRepConfig) -> Vec<Job> {
     let mut jobs = vec![Job::FedRepReference, Job::LocalGd];
     jobs.extend(
-        (0..config.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
+        (0..config.target.epsilons.len()).map(|epsilon_index| Job::PrivateFedRep { epsilon_index }),
     );
     if config.altmin {
         jobs.extend(
-            (0..config.epsilons.len()).map(|epsilon_index| Job::PrivAltMin { epsilon_index }),
+            (0..config.target.epsilons.len())
+                .map(|epsilon_index| Job::PrivAltMin { epsilon_index }),
         );
     }
     jobs

@@ -266,7 +266,7 @@ impl Experiment for FedRep {
         Plan::new("fedrep", &fields, jobs, move |order| {
             let job = &per_seed[order % per_seed.len()];
             let seed = config.seed.wrapping_add((order / per_seed.len()) as u64);
-            let eps = |i: usize| config.epsilons.get(i).copied().unwrap_or(f64::NAN);
+            let eps = |i: usize| config.target.epsilons.get(i).copied().unwrap_or(f64::NAN);
             let what = match job {
                 run::Job::FedRepReference => "FedRep (non-private)".to_string(),
                 run::Job::LocalGd => "local GD (non-private)".to_string(),
@@ -308,10 +308,13 @@ impl Experiment for FedRep {
         hash = fnv1a64(hash, &kind.to_le_bytes());
         if let Some(i) = epsilon {
             hash = fnv1a64(hash, &(i as u64).to_le_bytes());
-            let eps = config.epsilons[i];
+            let eps = config.target.epsilons[i];
             hash = fnv1a64(hash, &eps.to_bits().to_le_bytes());
             // A risk's σ comes from its μ, not from its ε's: never another run's.
-            let risk = config.target().risk_at(eps).map_or(0, |r| r.tpr.to_bits());
+            let risk = config
+                .risk_target()
+                .risk_at(eps)
+                .map_or(0, |r| r.tpr.to_bits());
             hash = fnv1a64(hash, &risk.to_le_bytes());
         }
         Some(hash)

@@ -9,6 +9,7 @@ use crate::privacy::{
     calibration::{calibrate_mu, fedrep_sigma},
     AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation,
 };
+use crate::scenarios::field::Config;
 
 /// The release of Algorithm 2 (private initialization), shared by both
 /// private methods; at σ = None, the non-private spectral start (the authors'
@@ -48,7 +49,7 @@ fn run_report(
         c.calibration,
         epsilon,
     )?;
-    c.target().mark(&mut report, epsilon);
+    c.risk_target().mark(&mut report, epsilon);
     if c.init == InitMode::Random {
         report.add_note("initialization is random (a QR of a Gaussian matrix drawn from the seed): it never looks at the data, so it costs no budget and the ε shown covers everything");
     }
@@ -78,7 +79,7 @@ pub fn plan_private_fedrep(
     let (init_sigma, sigma) = match (c.calibration, private_init) {
         (Calibration::Exact, true) => {
             let s = calibrate_mu(
-                c.target().mu(epsilon)?,
+                c.risk_target().mu(epsilon)?,
                 &[
                     (1, s_init, c.init_share),
                     (c.rounds as u64, s_train, 1.0 - c.init_share),
@@ -88,7 +89,10 @@ pub fn plan_private_fedrep(
         }
         (Calibration::Exact, false) => (
             None,
-            calibrate_mu(c.target().mu(epsilon)?, &[(c.rounds as u64, s_train, 1.0)])?[0],
+            calibrate_mu(
+                c.risk_target().mu(epsilon)?,
+                &[(c.rounds as u64, s_train, 1.0)],
+            )?[0],
         ),
         (cal, init) => {
             let sigma = fedrep_sigma(
@@ -177,7 +181,7 @@ pub fn plan_priv_altmin(c: &FedRepConfig, epsilon: f64) -> Result<PrivAltMinPlan
             if private_init {
                 stages.push((1, s_init, c.init_share));
             }
-            let s = calibrate_mu(c.target().mu(epsilon)?, &stages)?;
+            let s = calibrate_mu(c.risk_target().mu(epsilon)?, &stages)?;
             (private_init.then(|| s[2]), s[0], s[1])
         }
         Calibration::Paper | Calibration::AuthorsCode => {

@@ -28,13 +28,15 @@ fn from_pairs_gives_a_checked_config_or_every_error() {
 
 /// The shared ε field (0, 100] of `TraceConfig`, as a scenario's table starts it.
 fn shared_epsilons() -> Field<TraceConfig> {
-    type C = TraceConfig;
-    field!(epsilons via common::epsilons)
+    common::epsilons(
+        |c: &TraceConfig| &c.target.epsilons,
+        |c: &mut TraceConfig| &mut c.target.epsilons,
+    )
 }
 
 fn refuses(field: &Field<TraceConfig>, eps: f64) -> bool {
     let config = TraceConfig {
-        epsilons: vec![eps],
+        target: PrivacyTarget::epsilons(vec![eps]),
         ..TraceConfig::default()
     };
     field.check(&config).is_some()

@@ -256,7 +256,7 @@ pub fn risk_fpr<C: 'static>(get: fn(&C) -> &f64, get_mut: fn(&mut C) -> &mut f64
 /// that is another list (`epsilons_given`: whether the pairs held one). A risk
 /// that is refused leaves `epsilons` as it is, for [`check`] to name.
 pub(super) fn settle<C: Config>(config: &mut C, epsilons_given: bool) -> Option<ConfigError> {
-    let target = config.risk_target()?;
+    let target = config.risk_target();
     if !target.drives() || target.refused.is_some() {
         return None;
     }
@@ -279,9 +279,10 @@ fn ambiguous(given: &str, derived: &str) -> ConfigError {
 /// or `risk_fpr`, unless a field rule there already said why), a calibration
 /// that cannot meet a risk, and an ε list that is not the one the risks imply.
 pub(super) fn check<C: Config>(config: &C, failed: &[ConfigError]) -> Vec<ConfigError> {
-    let Some(target) = config.risk_target().filter(RiskTarget::drives) else {
+    let target = config.risk_target();
+    if !target.drives() {
         return Vec::new();
-    };
+    }
     if let Some(refused) = target.refused {
         return vec![refused];
     }
@@ -305,7 +306,7 @@ pub(super) fn check<C: Config>(config: &C, failed: &[ConfigError]) -> Vec<Config
 
 /// When risks drive, the ε list is theirs: an error about it is about them.
 pub(super) fn name_the_risks<C: Config>(config: &C, errors: Vec<ConfigError>) -> Vec<ConfigError> {
-    if !config.risk_target().is_some_and(|t| t.drives()) {
+    if !config.risk_target().drives() {
         return errors;
     }
     errors

@@ -36,17 +36,13 @@ use std::sync::Arc;
 /// its metrics; the audit computes none).
 const SECONDS_PER_ROUND_UNIT: f64 = 0.46e-9;
 
-/// What sizes the audit: the clients M (`n`). The floor, 50 clients: the audit's white-box
-/// score does not need more (below), and at fewer the rounds' costs that do not grow with
-/// the clients (the k×k solves and B's update) would no longer be a small part of a run, so
-/// the cost model's estimate, linear in the clients, would run low.
-pub const AUDIT_SIZE: AuditSizeBy<FluteConfig> = AuditSizeBy {
-    field: "n",
-    noun: "clients",
-    of: |c| c.n,
-    floor: |_| 50,
-    why: "the white-box score sums the canary's part of each round's noisy client sum and that round's noise, whatever the other clients' data, and neither depends on the number of clients (the sum's sensitivity, and so its noise, is ψ's), so its distribution is the same at any M",
-};
+/// What sizes the audit: the clients M (`n`), at least 50 (the rounds' costs that do
+/// not grow with the clients are the k×k solves and B's update).
+pub const AUDIT_SIZE: AuditSizeBy<FluteConfig> = AuditSizeBy::federated(
+    "clients",
+    |c| c.n,
+    "the white-box score sums the canary's part of each round's noisy client sum and that round's noise, whatever the other clients' data, and neither depends on the number of clients (the sum's sensitivity, and so its noise, is ψ's), so its distribution is the same at any M",
+);
 
 /// DP-FLUTE's rounds at one ε, from the sweep's start (B⁰, W⁰).
 pub struct FluteRounds {
@@ -62,7 +58,7 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
             "the audit attacks DP-FLUTE: turn the private runs on",
         )]);
     }
-    if c.epsilons.is_empty() {
+    if c.target.epsilons.is_empty() {
         return Err(vec![ConfigError::invalid(
             "epsilons",
             "the audit attacks DP-FLUTE: give at least one ε",
@@ -70,7 +66,8 @@ pub fn flute_audit_targets(c: &Checked<FluteConfig>, options: &AuditOptions) -> 
     }
     let data = Arc::new(c.model(c.seed, c.m).generate().points);
     let canary = (c.relation, c.clip);
-    dirac_targets(&c.epsilons, canary, options, 0xF1, |epsilon| {
+    let epsilons = &c.target.epsilons;
+    dirac_targets(epsilons, canary, options, 0xF1, |epsilon| {
         let p = plan(c, epsilon).map_err(|err| accountant_refuses(epsilon, err))?;
         let sigma = options.noise(p.flute_sigma);
         // The sweep's start (B⁰, W⁰ from the same stream as its DP-FLUTE runs).

@@ -11,8 +11,10 @@ use crate::scenarios::field::{common, fields_once, target, too_slow, Config, Opt
 impl Config for FluteConfig {
     fields_once!(FluteConfig, field_table);
 
-    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
-        Some(self.target())
+    /// The privacy target: ε values, or risks (every FLUTE run is calibrated
+    /// exactly).
+    fn risk_target(&self) -> target::RiskTarget<'_> {
+        self.target.gaussian(self.delta)
     }
 
     presets! {
@@ -116,7 +118,7 @@ impl Config for FluteConfig {
             "lower n, m or d",
         ));
         if self.private {
-            errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
+            errors.extend(common::refused_epsilon(&self.target.epsilons, |eps| {
                 super::plan::plan(self, eps)
             }));
         }

@@ -10,7 +10,7 @@ use super::run::Method;
 use crate::plot::Series;
 use crate::privacy::report::fmt_num;
 use crate::scenarios::claims::{
-    falls, finite_points, level, series, Check, Claim, Scope, Settings, EVERY_RUN,
+    falls, finite_points, level, listed, series, Check, Claim, Scope, Settings, EVERY_RUN,
 };
 use crate::scenarios::View;
 
@@ -378,11 +378,11 @@ fn altmin_quickest(view: &View) -> Check {
         slowest_altmin < fastest_other,
         format!(
             "rounds to within 10 % of the ERM floor (mean curves): {}",
-            rounds
-                .iter()
-                .map(|(m, r)| format!("{} {}", short(*m), rounds_text(*r)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&rounds, |(m, r)| format!(
+                "{} {}",
+                short(*m),
+                rounds_text(*r)
+            ))
         ),
     )
 }
@@ -412,11 +412,7 @@ fn one_component_at_a_time(view: &View) -> Check {
         held,
         format!(
             "round at which σⱼ(BW) reaches half of σⱼ(Φ): {}",
-            halves
-                .iter()
-                .map(|(j, r)| format!("j = {j}: {}", rounds_text(*r)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&halves, |(j, r)| format!("j = {j}: {}", rounds_text(*r)))
         ),
     )
 }
@@ -485,10 +481,11 @@ fn private_error_moves_little(view: &View) -> Check {
         worst <= 0.1,
         format!(
             "DP-FLUTE's final error {} against FLUTE's {} (largest gap {:.1} %)",
-            pts.iter()
-                .map(|(e, y)| format!("{} at ε = {}", fmt_num(*y), fmt_num(*e)))
-                .collect::<Vec<_>>()
-                .join(", "),
+            listed(&pts, |(e, y)| format!(
+                "{} at ε = {}",
+                fmt_num(*y),
+                fmt_num(*e)
+            )),
             fmt_num(flute),
             100.0 * worst
         ),
@@ -542,16 +539,12 @@ fn private_fedrep_farther(view: &View) -> Check {
         falls_held && pairs.iter().all(|&(_, a, b)| b > a),
         format!(
             "{falls_numbers}; final distance to U_k, DP-FLUTE against Private FedRep: {}",
-            pairs
-                .iter()
-                .map(|(e, a, b)| format!(
-                    "{} vs {} at ε = {}",
-                    fmt_num(*a),
-                    fmt_num(*b),
-                    fmt_num(*e)
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&pairs, |(e, a, b)| format!(
+                "{} vs {} at ε = {}",
+                fmt_num(*a),
+                fmt_num(*b),
+                fmt_num(*e)
+            ))
         ),
     )
 }

@@ -7,7 +7,9 @@ use crate::data::under_parameterized::{Spectrum, UnderParameterizedModel};
 use crate::privacy::Relation;
 use crate::scenarios::config_common::{seed_section, CHARTS, CLIP, PROBLEM};
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, target, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, sections, target_rows, Field, OptionalList, PrivacyTarget,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -63,13 +65,8 @@ pub struct FluteConfig {
     pub private: bool,
     /// Rounds of the private runs (the noise grows like √T, so they run fewer).
     pub private_rounds: usize,
-    pub epsilons: Vec<f64>,
-    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
-    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
-    #[serde(default)]
-    pub risks: OptionalList<f64>,
-    #[serde(default = "crate::scenarios::field::target::default_fpr")]
-    pub risk_fpr: f64,
+    /// The privacy target: `epsilons`, or `risks` at `risk_fpr`.
+    pub target: PrivacyTarget,
     pub delta: f64,
     pub relation: Relation,
     /// ψ of DP-FLUTE: each client's contribution (∇_B L_i, w_i w_iᵀ).
@@ -129,9 +126,7 @@ impl Default for FluteConfig {
             fedrep_summed: false,
             private: false,
             private_rounds: 150,
-            epsilons: vec![0.5, 1.0, 2.0, 4.0, 8.0],
-            risks: OptionalList(Vec::new()),
-            risk_fpr: target::DEFAULT_FPR,
+            target: PrivacyTarget::epsilons(vec![0.5, 1.0, 2.0, 4.0, 8.0]),
             delta: 1e-5,
             relation: Relation::ReplaceOne,
             clip: 0.05,
@@ -226,11 +221,18 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
             .label("rounds of the private runs")
             .help("each round is one noisy release: fewer rounds, less noise per round")
             .range(1..=20_000),
-                field!(epsilons via common::epsilons)
-            .at_least(0.01),
-                field!(risks via target::risks),
-                field!(delta via common::delta).at_most(0.1),
-                field!(risk_fpr via target::risk_fpr),
+            ],
+        ),
+        (
+            PRIVACY,
+            target_rows!(delta)
+                .epsilons(|f| f.at_least(0.01))
+                .delta(|f| f.at_most(0.1))
+                .rows(),
+        ),
+        (
+            PRIVACY,
+            vec![
                 field!(relation via common::relation),
                 field!(clip)
             .label("DP-FLUTE clip ψ")
@@ -263,12 +265,6 @@ pub(super) fn field_table() -> Vec<Field<FluteConfig>> {
 pub const INIT_SHARE: f64 = 0.1;
 
 impl FluteConfig {
-    /// The privacy target: ε values, or risks (every FLUTE run is calibrated
-    /// exactly).
-    pub fn target(&self) -> target::RiskTarget<'_> {
-        target::RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, self.delta)
-    }
-
     /// The data model of seed `seed` with N samples per client.
     pub fn model(&self, seed: u64, samples: usize) -> UnderParameterizedModel {
         UnderParameterizedModel {
@@ -294,7 +290,7 @@ impl FluteConfig {
     /// The ε points the private methods run at (none when they are off).
     pub fn private_epsilons(&self) -> &[f64] {
         if self.private {
-            &self.epsilons
+            &self.target.epsilons
         } else {
             &[]
         }

@@ -12,6 +12,7 @@
 
 use super::config::{FluteConfig, INIT_SHARE};
 use crate::privacy::{calibrate_mu, AccountingError, Calibration, PrivacyEvent, PrivacyReport};
+use crate::scenarios::field::Config;
 
 /// σ's and reports of the two private methods at one ε.
 #[derive(Clone, Debug)]
@@ -33,7 +34,7 @@ pub fn flute_sensitivity(c: &FluteConfig) -> f64 {
 pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError> {
     let t = c.private_rounds as u64;
     // The whole run's μ: its risk's when risks drive it, else that of (ε, δ).
-    let mu = c.target().mu(epsilon)?;
+    let mu = c.risk_target().mu(epsilon)?;
     let s_flute = flute_sensitivity(c);
     let flute_sigma = calibrate_mu(mu, &[(t, s_flute, 1.0)])?[0];
     let flute_event = PrivacyEvent::gaussian(
@@ -53,7 +54,7 @@ pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError>
         Calibration::Exact,
         epsilon,
     )?;
-    c.target().mark(&mut flute_report, epsilon);
+    c.risk_target().mark(&mut flute_report, epsilon);
     flute_report.add_note("DP-FLUTE is this project's extension: the paper's FLUTE is not private. Each client's whole contribution to the server's step is clipped to ψ as one vector, so no client's data can move the release by more than the sensitivity.");
     flute_report.add_note("B⁰ and W⁰ are random (N(0, α²)): the start never looks at the data and costs no budget. The heads wᵢ stay on the clients and are never released.");
 
@@ -85,7 +86,7 @@ pub fn plan(c: &FluteConfig, epsilon: f64) -> Result<FlutePlan, AccountingError>
         Calibration::Exact,
         epsilon,
     )?;
-    c.target().mark(&mut fedrep_report, epsilon);
+    c.risk_target().mark(&mut fedrep_report, epsilon);
     fedrep_report.add_note("Private FedRep runs on the same clients' data as FLUTE, with each client's head refitted on its own samples (local, never released).");
     Ok(FlutePlan {
         flute_sigma,

@@ -140,7 +140,7 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
     };
     let mut targets = Vec::new();
     for (v, variant) in variants.into_iter().enumerate() {
-        for (e, &epsilon) in c.epsilons.iter().enumerate() {
+        for (e, &epsilon) in c.target.epsilons.iter().enumerate() {
             let pl = plan(c, n, epsilon, variant, c.privacy)
                 .map_err(|err| accountant_refuses(epsilon, err))?;
             // The ε the l* iterations spend, by the exact accountant.
@@ -178,7 +178,7 @@ pub fn trace_audit_targets(c: &Checked<TraceConfig>, options: &AuditOptions) -> 
                     others: others.clone(),
                     start: start.clone(),
                     mode: options.mode,
-                    seed: options.release_seed(0x7ACE, v * c.epsilons.len() + e),
+                    seed: options.release_seed(0x7ACE, v * c.target.epsilons.len() + e),
                 }),
             });
         }

@@ -107,6 +107,7 @@ fn private_by_eps(c: &TraceConfig, rows: &[TraceRow], value: fn(&TraceRow) -> f6
                 (target, row.epsilon_spent)
             }));
             let points = c
+                .target
                 .epsilons
                 .iter()
                 .map(|&e| {
@@ -136,7 +137,7 @@ fn nonprivate_lines(
     value: fn(&TraceRow) -> f64,
 ) -> Vec<Series> {
     let n0 = c.n[0];
-    let x0 = c.epsilons.first().copied().unwrap_or(1.0);
+    let x0 = c.target.epsilons.first().copied().unwrap_or(1.0);
     let mut out = Vec::new();
     for (method, name, color) in [
         (Method::Rgrad, "RGrad, non-private", 8),
@@ -157,7 +158,7 @@ fn nonprivate_lines(
 /// DP-RGrad medians and the lower bound's shape (Thm 2).
 fn error_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let n0 = c.n[0];
-    let eps = &c.epsilons;
+    let eps = &c.target.epsilons;
     let (r, d1, d2) = (c.r as f64, c.d1 as f64, c.d2 as f64);
     let sr = c.singular_values[c.r - 1];
     let xi = c.noise;
@@ -225,7 +226,7 @@ fn error_by_n(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let mut by_n = Vec::new();
     if let Some((v, p)) = configs(rows).into_iter().next() {
         let suffix = label(&v, &p);
-        for (k, &e) in c.epsilons.iter().enumerate() {
+        for (k, &e) in c.target.epsilons.iter().enumerate() {
             let pts: Vec<(f64, f64)> =
                 c.n.iter()
                     .map(|&n| {
@@ -292,7 +293,7 @@ fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let n0 = c.n[0];
     let mut trajectory = Vec::new();
     if let Some((v, p)) = configs(rows).into_iter().next() {
-        for (k, &e) in c.epsilons.iter().enumerate() {
+        for (k, &e) in c.target.epsilons.iter().enumerate() {
             let keep = at(Method::DpRgrad, v.clone(), p.clone(), n0);
             trajectory.push(series(
                 format!("DP-RGrad, ε = {}", fmt_num(e)),
@@ -321,7 +322,7 @@ fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
 /// The l* trade-off: the final error against the iterations l* at the middle ε.
 fn lstar(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     let n0 = c.n[0];
-    let eps = &c.epsilons;
+    let eps = &c.target.epsilons;
     let mid = eps.get(eps.len() / 2).copied().unwrap_or(1.0);
     let mut lstar: Vec<(f64, f64)> = c
         .lstar_grid
@@ -371,7 +372,7 @@ fn subspace_by_eps(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
     )
     .log_x()
     .log_y()
-    .x_range_of(c.epsilons.iter().copied())
+    .x_range_of(c.target.epsilons.iter().copied())
 }
 
 /// 25 points evenly spaced in log between a and b.

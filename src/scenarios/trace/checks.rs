@@ -7,20 +7,32 @@ use super::config::*;
 use crate::data::trace_regression::DataPath;
 use crate::scenarios::config_common::{presets, too_big};
 use crate::scenarios::error::ConfigError;
-use crate::scenarios::field::{common, fields_once, target, too_slow, Config, OptionalList};
+use crate::scenarios::field::{
+    common, fields_once, target, too_slow, Config, OptionalList, PrivacyTarget,
+};
 
 impl Config for TraceConfig {
     fields_once!(TraceConfig, field_table);
 
-    fn risk_target(&self) -> Option<target::RiskTarget<'_>> {
-        Some(self.target())
+    /// The privacy target: ε values, or risks for the whole run (start and
+    /// iterations), which spends 2ε at 2δ (Theorem 3); only the clipped
+    /// variant is calibrated exactly.
+    fn risk_target(&self) -> target::RiskTarget<'_> {
+        self.target
+            .gaussian((2.0 * self.delta).min(0.5))
+            .scaled(2.0)
+            .exact_only(
+                self.variant == Variant::Clipped,
+                "variant",
+                "choose variant = clipped (the paper's variant sets its noise by its own formulas)",
+            )
     }
 
     presets! {
         "trace-paper" => TraceConfig::default(),
         "trace-lstar" => TraceConfig {
             n: vec![50_000],
-            epsilons: vec![1.0],
+            target: PrivacyTarget::epsilons(vec![1.0]),
             lstar_grid: OptionalList(vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 15]),
             ..TraceConfig::default()
         },
@@ -79,7 +91,7 @@ impl Config for TraceConfig {
                 "choose data = sufficient, or lower n",
             ));
         }
-        errors.extend(common::refused_epsilon(&self.epsilons, |eps| {
+        errors.extend(common::refused_epsilon(&self.target.epsilons, |eps| {
             super::plan::plan(self, self.n[0], eps, self.variant, self.privacy)
         }));
         errors.extend(too_slow(

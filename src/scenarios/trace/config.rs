@@ -4,7 +4,9 @@
 use crate::data::trace_regression::{DataPath, TraceModel};
 use crate::scenarios::config_common::{CLIP, PRIVACY, PROBLEM};
 use crate::scenarios::field::rules::Interval;
-use crate::scenarios::field::{choices, common, field, sections, target, Field, OptionalList};
+use crate::scenarios::field::{
+    choices, common, field, sections, target_rows, Config, Field, OptionalList, PrivacyTarget,
+};
 use crate::scenarios::Preset;
 use serde::{Deserialize, Serialize};
 
@@ -58,13 +60,8 @@ pub struct TraceConfig {
     pub noise: f64,
     /// Sample sizes (the error-versus-n chart).
     pub n: Vec<usize>,
-    pub epsilons: Vec<f64>,
-    /// The target as attack risks (the attacker's TPR at `risk_fpr`); when
-    /// set, they drive the run and `epsilons` is derived ([`target`](crate::scenarios::field::target)).
-    #[serde(default)]
-    pub risks: OptionalList<f64>,
-    #[serde(default = "crate::scenarios::field::target::default_fpr")]
-    pub risk_fpr: f64,
+    /// The privacy target: `epsilons`, or `risks` at `risk_fpr`.
+    pub target: PrivacyTarget,
     pub delta: f64,
     pub eta: f64,
     /// l*.
@@ -108,9 +105,7 @@ impl Default for TraceConfig {
             singular_values: vec![2.0, 1.0],
             noise: 0.5,
             n: vec![10_000, 20_000, 50_000, 100_000, 200_000],
-            epsilons: vec![0.5, 1.0, 2.0, 5.0],
-            risks: OptionalList(Vec::new()),
-            risk_fpr: target::DEFAULT_FPR,
+            target: PrivacyTarget::epsilons(vec![0.5, 1.0, 2.0, 5.0]),
             delta: 1e-5,
             eta: 0.5,
             iterations: 5,
@@ -163,14 +158,18 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
         ),
         (
             PRIVACY,
+            target_rows!(delta)
+                .epsilons(|f| {
+                    f.help("a DP-RGrad run (start and iterations) targets (2ε, 2δ) in all (Theorem 3). The paper's variant gives each algorithm (ε, δ); the clipped variant splits the whole 2ε by halves of μ², so its start alone spends about 1.4ε (results.csv: epsilon_spent)")
+                        .slider(0.1, 20.0, true)
+                        .at_least(0.01)
+                })
+                .delta(|f| f.at_most(0.1))
+                .rows(),
+        ),
+        (
+            PRIVACY,
             vec![
-                field!(epsilons via common::epsilons)
-            .help("a DP-RGrad run (start and iterations) targets (2ε, 2δ) in all (Theorem 3). The paper's variant gives each algorithm (ε, δ); the clipped variant splits the whole 2ε by halves of μ², so its start alone spends about 1.4ε (results.csv: epsilon_spent)")
-            .slider(0.1, 20.0, true)
-            .at_least(0.01),
-                field!(risks via target::risks),
-                field!(delta via common::delta).at_most(0.1),
-                field!(risk_fpr via target::risk_fpr),
                 field!(privacy).label("neighbours"),
                 field!(variant).label("sensitivities").essential(),
                 field!(constant)
@@ -222,24 +221,6 @@ pub(super) fn field_table() -> Vec<Field<TraceConfig>> {
 }
 
 impl TraceConfig {
-    /// The privacy target: ε values, or risks for the whole run (start and
-    /// iterations), which spends 2ε at 2δ (Theorem 3); only the clipped
-    /// variant is calibrated exactly.
-    pub fn target(&self) -> target::RiskTarget<'_> {
-        target::RiskTarget::gaussian(
-            &self.epsilons,
-            &self.risks,
-            self.risk_fpr,
-            (2.0 * self.delta).min(0.5),
-        )
-        .scaled(2.0)
-        .exact_only(
-            self.variant == Variant::Clipped,
-            "variant",
-            "choose variant = clipped (the paper's variant sets its noise by its own formulas)",
-        )
-    }
-
     pub fn model(&self, n: usize, seed: u64) -> TraceModel {
         TraceModel {
             d1: self.d1,
@@ -258,7 +239,7 @@ impl TraceConfig {
         // The paper's variant beside the clipped one, at the same ε: not when
         // risks drive the run (its formulas cannot be calibrated to a risk).
         if self.variant == Variant::Clipped
-            && !self.target().drives()
+            && !self.risk_target().drives()
             && !v.contains(&(Variant::Paper, self.privacy))
         {
             v.push((Variant::Paper, self.privacy));
@@ -274,7 +255,7 @@ impl TraceConfig {
     pub fn estimated_seconds(&self) -> f64 {
         let p = (self.d1 * self.d2) as f64;
         let d = (self.d1.max(self.d2)) as f64;
-        let runs = (1 + self.private_configs().len() * self.epsilons.len()) as f64
+        let runs = (1 + self.private_configs().len() * self.target.epsilons.len()) as f64
             * (self.iterations as f64 + 1.0)
             + self.lstar_grid.iter().map(|&l| l as f64 + 1.0).sum::<f64>();
         let clipped = self.variant == Variant::Clipped;
@@ -298,7 +279,7 @@ impl TraceConfig {
                 };
                 setup
                     + runs * (pass + d * d * d * 2e-8)
-                    + clip_pass * (self.iterations as f64 + 1.0) * self.epsilons.len() as f64
+                    + clip_pass * (self.iterations as f64 + 1.0) * self.target.epsilons.len() as f64
             })
             .sum();
         self.repeats as f64 * per_dataset

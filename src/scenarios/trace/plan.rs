@@ -20,6 +20,7 @@ use super::config::{PrivacyKind, TraceConfig, Variant};
 use crate::privacy::{
     calibration::calibrate_mu, AccountingError, Calibration, PrivacyEvent, PrivacyReport, Relation,
 };
+use crate::scenarios::field::Config;
 
 /// The noise of one private run and its reports.
 #[derive(Clone, Debug)]
@@ -112,7 +113,7 @@ pub fn plan(
             let s_loop = 2.0 * c.eta * c.clip_grad / n as f64;
             // The whole run's μ: its risk's, or that of (2ε, 2δ).
             let sig = calibrate_mu(
-                c.target().mu(epsilon)?,
+                c.risk_target().mu(epsilon)?,
                 &[(1, s_init, 0.5), (l, s_loop, 0.5)],
             )?;
             (
@@ -173,7 +174,7 @@ pub fn plan(
         calibration,
         2.0 * epsilon,
     )?;
-    c.target().mark(&mut report, epsilon);
+    c.risk_target().mark(&mut report, epsilon);
     report.add_note("The paper's total for the initialization and the loop is (2ε, 2δ) (Theorem 3); the exact accountant composes the same releases at 2δ.");
     note(&mut report);
     Ok(TracePlan {

@@ -267,7 +267,7 @@ impl Finished<TraceRow> {
     fn private_runs(&mut self, ds: &Dataset) -> Result<(), RunError> {
         let (c, n) = (ds.c, ds.n);
         for (ci, (variant, privacy)) in c.private_configs().into_iter().enumerate() {
-            for (ei, &eps) in c.epsilons.iter().enumerate() {
+            for (ei, &eps) in c.target.epsilons.iter().enumerate() {
                 let p = plan(c, n, eps, variant, privacy)?;
                 let noise = ds.noise(combine(ci as u64, ei as u64));
                 let init = ds.private_init(variant, &p, noise)?;
@@ -294,7 +294,7 @@ impl Finished<TraceRow> {
     /// ε with each number of iterations l* of the grid.
     fn lstar(&mut self, ds: &Dataset) -> Result<(), RunError> {
         let (c, n) = (ds.c, ds.n);
-        let eps = c.epsilons[c.epsilons.len() / 2];
+        let eps = c.target.epsilons[c.target.epsilons.len() / 2];
         for &l in c.lstar_grid.iter() {
             let cl = TraceConfig {
                 iterations: l,

@@ -196,24 +196,9 @@ impl Accountant {
         let (sigma, epsilon_spent) = match self.asked.iter().find(|a| a.0 == key) {
             Some(&(_, sigma, spent)) => (sigma, spent),
             None => {
-                let sigma = (self.sigma_for)(&SigmaQuery {
-                    calibration: config.calibration,
-                    epsilon: eps,
-                    risk_mu: config.target().risk_at(eps).map(|r| r.mu()),
-                    delta: config.delta,
-                    steps,
-                    eta,
-                    sensitivity,
-                });
+                let sigma = (self.sigma_for)(&SigmaQuery::of(config, eps, steps, eta, sensitivity));
                 let spent = self.spent_for.as_ref().map_or(f64::NAN, |f| {
-                    f(&SpentQuery {
-                        calibration: config.calibration,
-                        sigma,
-                        delta: config.delta,
-                        steps,
-                        eta,
-                        sensitivity,
-                    })
+                    f(&SpentQuery::of(config, sigma, steps, eta, sensitivity))
                 });
                 self.asked.push((key, sigma, spent));
                 (sigma, spent)
@@ -313,7 +298,7 @@ impl DpGdSweep {
                     params: DpGdParams::plain(eta, steps),
                     epsilon_spent: f64::NAN,
                 }];
-                for &eps in &config.epsilons {
+                for &eps in &config.target.epsilons {
                     runs.push(private("epsilons", eps, p, config.time_scale, RunKind::Dp)?);
                 }
                 if config.trace_p.contains(&p) {

@@ -4,7 +4,7 @@
 use super::super::charts::charts;
 use super::super::config::{DpGdCalibration, EtaMode, TargetKind};
 use super::*;
-use crate::scenarios::field::{Config, OptionalList};
+use crate::scenarios::field::{Config, OptionalList, PrivacyTarget};
 
 /// Stand-in accountant for tests: the paper's Prop. 3.2.
 fn prop32(q: &SigmaQuery) -> f64 {
@@ -18,7 +18,7 @@ fn tiny() -> DpGdConfig {
     c.n_test = 30;
     c.delta = 0.05;
     c.p_grid = vec![10, 20, 60];
-    c.epsilons = vec![1.0, 4.0];
+    c.target.epsilons = vec![1.0, 4.0];
     c.trace_p = OptionalList(vec![60]);
     c.trace_time_scales = vec![1.0, 4.0];
     c.trace_eta = 0.01;
@@ -70,10 +70,10 @@ fn every_field_can_be_set_from_text() {
     assert_eq!(c.p_grid, vec![30, 300, 900]);
     assert_eq!(c.eta_mode, EtaMode::Fixed);
     assert_eq!(c.activation, crate::data::random_features::Activation::Sin);
-    assert_eq!(c.target, TargetKind::Linear);
+    assert_eq!(c.label_model, TargetKind::Linear);
     assert_eq!(c.calibration, DpGdCalibration::Exact);
     assert_eq!(c.trace_time_scales, vec![1.0, 2.0, 3.0]);
-    assert_eq!((c.risks.is_empty(), c.risk_fpr), (true, 0.02));
+    assert_eq!((c.target.risks.is_empty(), c.target.risk_fpr), (true, 0.02));
     c.validate().unwrap();
     // Serde round trip (the page stores configs as JSON).
     let json = serde_json::to_string(&c).unwrap();
@@ -118,7 +118,7 @@ fn bad_values_name_their_field() {
         "p_grid",
     );
     assert!(msg.contains("MB"), "{msg}");
-    let msg = check(&|c| c.epsilons = vec![100.0], "epsilons");
+    let msg = check(&|c| c.target.epsilons = vec![100.0], "epsilons");
     assert!(msg.contains("8 ln(1/δ)"), "{msg}");
     check(&|c| c.trace_p = OptionalList(vec![123]), "trace_p");
     check(&|c| c.trace_eta = 1.0, "trace_eta");
@@ -139,7 +139,7 @@ fn bad_values_name_their_field() {
     check(&|c| c.repeats = 0, "seeds");
     // Outside Prop. 3.2's range is fine when an exact accountant calibrates.
     let c = DpGdConfig {
-        epsilons: vec![100.0],
+        target: PrivacyTarget::epsilons(vec![100.0]),
         calibration: DpGdCalibration::Exact,
         ..DpGdConfig::default()
     };
@@ -173,7 +173,7 @@ fn rows_cover_every_method_width_and_epsilon() {
     assert!(s.step(), "stepping a finished sweep is a no-op");
     let rows = s.rows();
     // Per p: min-norm, zero, gd, one dp-gd per ε.
-    assert_eq!(rows.len(), c.p_grid.len() * (3 + c.epsilons.len()));
+    assert_eq!(rows.len(), c.p_grid.len() * (3 + c.target.epsilons.len()));
     assert_eq!(s.trace().len(), c.trace_time_scales.len());
     for r in rows {
         assert!(r.test_loss.is_finite() && r.train_loss.is_finite(), "{r:?}");

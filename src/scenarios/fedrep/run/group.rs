@@ -125,7 +125,7 @@ impl SeedSweep {
         let c = &self.config;
         match job {
             Job::PrivateFedRep { epsilon_index } => {
-                let epsilon = c.epsilons[*epsilon_index];
+                let epsilon = c.target.epsilons[*epsilon_index];
                 let plan = plan_private_fedrep(c, epsilon)?;
                 let seed = self.job_seed(job);
                 let u0 = self.initialization(*epsilon_index, plan.init_sigma);

@@ -197,11 +197,11 @@ impl SeedSweep {
             Job::LocalGd => (Method::LocalGd, None),
             Job::PrivateFedRep { epsilon_index } => (
                 Method::PrivateFedrep,
-                Some(self.config.epsilons[*epsilon_index]),
+                Some(self.config.target.epsilons[*epsilon_index]),
             ),
             Job::PrivAltMin { epsilon_index } => (
                 Method::PrivAltmin,
-                Some(self.config.epsilons[*epsilon_index]),
+                Some(self.config.target.epsilons[*epsilon_index]),
             ),
         }
     }
@@ -212,10 +212,13 @@ impl SeedSweep {
             Job::LocalGd => "local GD (non-private)".into(),
             Job::PrivateFedRep { epsilon_index } => format!(
                 "Private FedRep, ε = {}",
-                self.config.epsilons[*epsilon_index]
+                self.config.target.epsilons[*epsilon_index]
             ),
             Job::PrivAltMin { epsilon_index } => {
-                format!("Priv-AltMin, ε = {}", self.config.epsilons[*epsilon_index])
+                format!(
+                    "Priv-AltMin, ε = {}",
+                    self.config.target.epsilons[*epsilon_index]
+                )
             }
         }
     }
@@ -231,7 +234,7 @@ impl SeedSweep {
             .iter()
             .filter_map(|job| match job {
                 Job::PrivateFedRep { epsilon_index } => {
-                    Some(self.config.epsilons[*epsilon_index].to_string())
+                    Some(self.config.target.epsilons[*epsilon_index].to_string())
                 }
                 _ => None,
             })

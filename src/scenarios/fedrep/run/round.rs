@@ -23,7 +23,7 @@ use super::super::config::FedRepConfig;
 /// The private run at ε = epsilons[0] before its first round, with its data,
 /// its σ̂ and the ε it spends.
 fn replay(c: &FedRepConfig) -> Result<(FedRep, FederatedDataset, f64), ConfigError> {
-    if c.epsilons.is_empty() {
+    if c.target.epsilons.is_empty() {
         return Err(ConfigError::invalid(
             "epsilons",
             "a round in slow motion needs a private run: give at least one ε",
@@ -118,12 +118,12 @@ pub fn fedrep_round(
             method: "Private FedRep".into(),
             run: format!(
                 "n = {n} users, d = {d}, k = {k}, seed {}, ε = {} (spends {spent:.4} at δ = {}), clip ψ = {}, σ̂ = {:.3e} on the mean",
-                c.seed, c.epsilons[0], crate::privacy::report::fmt_num(c.delta), c.clip, run.params().sigma
+                c.seed, c.target.epsilons[0], crate::privacy::report::fmt_num(c.delta), c.clip, run.params().sigma
             ),
             unit: "user",
             round: request.round,
             rounds,
-            epsilon: c.epsilons[0],
+            epsilon: c.target.epsilons[0],
             delta: c.delta,
         },
         measured,
@@ -141,7 +141,11 @@ pub fn fedrep_round(
             .ok()
             .map(|plan| plan.sigma * n as f64)
     };
-    Ok((trace.with_sigmas(&c.epsilons, sigma_at), u_after, released))
+    Ok((
+        trace.with_sigmas(&c.target.epsilons, sigma_at),
+        u_after,
+        released,
+    ))
 }
 
 /// The scenario's [`crate::scenarios::adapter::Experiment::ROUND`].

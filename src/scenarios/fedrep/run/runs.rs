@@ -164,7 +164,7 @@ impl SeedSweep {
                 "Priv-AltMin does not split by users; run it with altmin on in whole runs".into(),
             )),
             Job::PrivAltMin { epsilon_index } => {
-                let epsilon = c.epsilons[*epsilon_index];
+                let epsilon = c.target.epsilons[*epsilon_index];
                 let plan = plan_priv_altmin(c, epsilon)?;
                 let u0 = self.initialization(*epsilon_index, plan.init_sigma);
                 let run = PrivAltMin::new(&self.data, u0, plan.params, self.job_seed(job));

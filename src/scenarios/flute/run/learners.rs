@@ -397,7 +397,7 @@ fn dp_flute(c: &FluteConfig, seed: u64, problem: &Problem, p: &FlutePlan, e: usi
     Active::private(
         c,
         Method::DpFlute,
-        c.epsilons[e],
+        c.target.epsilons[e],
         c.gamma1 / c.gamma2,
         Learner::Flute(Flute::new(
             &problem.data.points,
@@ -426,7 +426,7 @@ fn private_fedrep(
     Active::private(
         c,
         Method::PrivateFedrep,
-        c.epsilons[e],
+        c.target.epsilons[e],
         f64::NAN,
         Learner::FedRep(FedRep::new(
             points,
