@@ -109,12 +109,12 @@ fn main() {
         ));
         let t_feat = t0.elapsed();
         let t0 = Instant::now();
-        let sol = min_norm_least_squares(&data.phi, &data.y);
+        let sol = min_norm_least_squares(&data.train.x, &data.train.y);
         let t_eig = t0.elapsed();
         let t0 = Instant::now();
-        let svd = data.phi.clone().svd(true, true);
+        let svd = data.train.x.clone().svd(true, true);
         let theta_svd = svd
-            .solve(&data.y, 1e-15 * svd.singular_values.max())
+            .solve(&data.train.y, 1e-15 * svd.singular_values.max())
             .unwrap();
         let t_svd = t0.elapsed();
         let rel = (&sol.theta - &theta_svd).norm() / theta_svd.norm();

@@ -33,7 +33,7 @@ fn rf_features(seed: u64, d: usize, n: usize, n_test: usize, p: usize) -> Arc<Rf
 /// Plain GD (no clip, no noise) with a step below the stability limit n/λ₁(K).
 fn plain_gd_distance_to_min_norm(n: usize, p: usize) -> (f64, f64) {
     let data = features(n, p);
-    let star = min_norm_least_squares(&data.phi, &data.y);
+    let star = min_norm_least_squares(&data.train.x, &data.train.y);
     let eta = 0.9 * n as f64 / star.lambda_max;
     // Contraction per step along the slowest direction: 1 − 2ηλ_min/n.
     let rate = 2.0 * eta * star.lambda_min_kept / n as f64;
@@ -69,17 +69,17 @@ fn plain_gd_from_zero_converges_to_the_min_norm_solution() {
 #[test]
 fn min_norm_interpolates_when_p_exceeds_n() {
     let data = features(40, 400);
-    let star = min_norm_least_squares(&data.phi, &data.y);
+    let star = min_norm_least_squares(&data.train.x, &data.train.y);
     assert_eq!(star.rank, 40);
     let train = data.train_loss(&star.theta);
     assert!(train < 1e-20, "train loss {train}");
     // θ* is orthogonal to the null space of Φ: adding a null-space vector keeps
     // the fit and increases the norm.
     let z = nalgebra::DVector::from_fn(400, |j, _| ((j * 7 % 13) as f64) - 6.0);
-    let k = &data.phi * data.phi.transpose();
-    let coef = k.lu().solve(&(&data.phi * &z)).unwrap();
-    let null = &z - data.phi.transpose() * coef;
-    assert!((&data.phi * &null).norm() < 1e-8 * null.norm());
+    let k = &data.train.x * data.train.x.transpose();
+    let coef = k.lu().solve(&(&data.train.x * &z)).unwrap();
+    let null = &z - data.train.x.transpose() * coef;
+    assert!((&data.train.x * &null).norm() < 1e-8 * null.norm());
     assert!(star.theta.dot(&null).abs() < 1e-8 * star.theta.norm() * null.norm());
 }
 

@@ -229,9 +229,9 @@ fn feature_block(
         act.apply_in_place(&mut out);
         out
     };
-    let train = features(inputs.x_train.as_slice(), inputs.n());
+    let train = features(inputs.train.x.as_slice(), inputs.n());
     let test = if test {
-        features(inputs.x_test.as_slice(), inputs.n_test())
+        features(inputs.test.x.as_slice(), inputs.n_test())
     } else {
         Vec::new()
     };
@@ -487,10 +487,10 @@ impl KernelWidth {
         };
         self.factor = Some(factor);
         // θ* = Φᵀα with α = K⁺Y; its training predictions are Kα.
-        self.alpha = self.pinv_apply(self.inputs.y_train.as_slice());
+        self.alpha = self.pinv_apply(self.inputs.train.y.as_slice());
         let mut fit = vec![0.0; n];
         dense::gemm(&mut fit, n, 1, &self.k, n, &self.alpha, 1.0, false);
-        self.star_train_loss = mean_sq_diff(&fit, self.inputs.y_train.as_slice());
+        self.star_train_loss = mean_sq_diff(&fit, self.inputs.train.y.as_slice());
         self.phase = Phase::Steps;
     }
 
@@ -564,7 +564,7 @@ impl KernelWidth {
             return false;
         }
         self.refill_noise();
-        let y = self.inputs.y_train.as_slice();
+        let y = self.inputs.train.y.as_slice();
         // W = [r ⊙ s] of each active run (Algorithm 1's clipped residuals).
         let mut w = vec![0.0; n * active.len()];
         for (slot, &j) in active.iter().enumerate() {
@@ -723,8 +723,8 @@ impl KernelWidth {
 
     /// The results, in the order the runs were given (once done).
     pub fn results(&self) -> Vec<KernelRunResult> {
-        let y = self.inputs.y_train.as_slice();
-        let y_test = self.inputs.y_test.as_slice();
+        let y = self.inputs.train.y.as_slice();
+        let y_test = self.inputs.test.y.as_slice();
         self.columns
             .iter()
             .map(|c| KernelRunResult {
@@ -744,7 +744,7 @@ impl KernelWidth {
     pub fn min_norm(&self) -> KernelMinNorm {
         KernelMinNorm {
             train_loss: self.star_train_loss,
-            test_loss: mean_sq_diff(&self.star_test_pred, self.inputs.y_test.as_slice()),
+            test_loss: mean_sq_diff(&self.star_test_pred, self.inputs.test.y.as_slice()),
             rank: self.rank,
         }
     }

@@ -168,7 +168,7 @@ impl DpGd {
         if params.sigma > 0.0 && params.clip.is_none() {
             return Err(DpGdError::NoiseWithoutClip);
         }
-        let (n, p) = data.phi.shape();
+        let (n, p) = data.train.x.shape();
         if n == 0 {
             return Err(DpGdError::NoSamples);
         }
@@ -200,8 +200,8 @@ impl DpGd {
     fn clipped_gradient(&mut self) -> (usize, f64) {
         let data = &*self.data;
         clipped_mean_gradient(
-            &data.phi,
-            &data.y,
+            &data.train.x,
+            &data.train.y,
             &data.row_norms,
             &self.theta,
             self.params.clip,
@@ -245,8 +245,8 @@ impl DpGd {
         let data = &*self.data;
         let theta_before = self.theta.clone();
         // The raw residuals r = Φθ − y, as clipped_mean_gradient forms them.
-        let mut raw = data.y.clone();
-        raw.gemv(1.0, &data.phi, &self.theta, -1.0);
+        let mut raw = data.train.y.clone();
+        raw.gemv(1.0, &data.train.x, &self.theta, -1.0);
         let raw_norms: Vec<f64> = raw
             .iter()
             .zip(&data.row_norms)
@@ -360,7 +360,7 @@ impl DpGdBatch {
         data: Arc<RfFeatures>,
         runs: Vec<(DpGdParams, NoiseRng)>,
     ) -> Result<Self, DpGdError> {
-        let (n, p) = data.phi.shape();
+        let (n, p) = data.train.x.shape();
         let mut out = Vec::with_capacity(runs.len());
         for (params, rng) in runs {
             // The same checks as a single run.
@@ -391,7 +391,7 @@ impl DpGdBatch {
     /// One step of every unfinished run.
     pub fn step(&mut self) {
         let data = &*self.data;
-        let (n, p) = data.phi.shape();
+        let (n, p) = data.train.x.shape();
         let active: Vec<usize> = (0..self.runs.len())
             .filter(|&j| self.runs[j].t < self.runs[j].params.steps)
             .collect();
@@ -405,11 +405,20 @@ impl DpGdBatch {
         }
         // R = ΦΘ − Y, then each run's clip factors (Algorithm 1's per-sample clipping).
         let mut resid = vec![0.0; n * b];
-        crate::dense::gemm(&mut resid, n, b, data.phi.as_slice(), p, &theta, 1.0, false);
+        crate::dense::gemm(
+            &mut resid,
+            n,
+            b,
+            data.train.x.as_slice(),
+            p,
+            &theta,
+            1.0,
+            false,
+        );
         for (slot, &j) in active.iter().enumerate() {
             let run = &mut self.runs[j];
             let r = &mut resid[slot * n..(slot + 1) * n];
-            for (ri, yi) in r.iter_mut().zip(data.y.iter()) {
+            for (ri, yi) in r.iter_mut().zip(data.train.y.iter()) {
                 *ri -= yi;
             }
             if let Some(c) = run.params.clip {
@@ -429,7 +438,7 @@ impl DpGdBatch {
             &mut grad,
             p,
             b,
-            crate::dense::Left::Transposed(data.phi.as_slice()),
+            crate::dense::Left::Transposed(data.train.x.as_slice()),
             n,
             &resid,
             2.0 / n as f64,
@@ -492,14 +501,14 @@ mod tests {
     #[test]
     fn per_sample_scale_equals_the_explicit_clipped_sum() {
         let data = problem(50);
-        let (n, p) = data.phi.shape();
+        let (n, p) = data.train.x.shape();
         let theta = DVector::from_fn(p, |j, _| 0.05 * ((j as f64) * 0.7).sin());
         for &clip in &[0.3, 2.0, 1e6] {
             let mut resid = DVector::zeros(n);
             let mut grad = DVector::zeros(p);
             let (clipped, _) = clipped_mean_gradient(
-                &data.phi,
-                &data.y,
+                &data.train.x,
+                &data.train.y,
                 &data.row_norms,
                 &theta,
                 Some(clip),
@@ -510,8 +519,8 @@ mod tests {
             let mut explicit = DVector::zeros(p);
             let mut count = 0;
             for i in 0..n {
-                let phi_i = data.phi.row(i).transpose();
-                let r = phi_i.dot(&theta) - data.y[i];
+                let phi_i = data.train.x.row(i).transpose();
+                let r = phi_i.dot(&theta) - data.train.y[i];
                 let mut g = phi_i * (2.0 * r);
                 let norm = g.norm();
                 if norm > clip {

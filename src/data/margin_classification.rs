@@ -18,6 +18,7 @@
 //!   deviation about rΓ/√(d + 2): the signal, and the margin most inputs
 //!   keep, shrink like 1/√d.
 
+use crate::data::labelled::Labelled;
 use crate::linalg::{gaussian_matrix, orthonormalize};
 use crate::rng::{stream, Purpose};
 use nalgebra::DMatrix;
@@ -53,21 +54,7 @@ pub struct MarginModel {
 }
 
 /// One user's points: `x` row-major (points × d) and labels ±1.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Points {
-    pub x: Vec<f64>,
-    pub y: Vec<f64>,
-}
-
-impl Points {
-    pub fn len(&self) -> usize {
-        self.y.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.y.is_empty()
-    }
-}
+pub type Points = Labelled<Vec<f64>, Vec<f64>>;
 
 /// A drawn dataset: the truth and every user's S⁰ and S¹.
 #[derive(Clone, Debug)]

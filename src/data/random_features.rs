@@ -26,6 +26,7 @@ use nalgebra::{DMatrix, DVector};
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
 
+use super::labelled::Labelled;
 use crate::rng::{self, Purpose};
 
 /// Elementwise activation ϕ of the random features.
@@ -85,12 +86,10 @@ fn item_stream(seed: u64, domain: u64, index: u64) -> rand_chacha::ChaCha8Rng {
 /// The raw inputs and labels of one seed: shared by every p of a grid.
 #[derive(Clone, Debug)]
 pub struct RfInputs {
-    /// n × d training inputs (row i = x_i).
-    pub x_train: DMatrix<f64>,
-    pub y_train: DVector<f64>,
-    /// n_test × d test inputs.
-    pub x_test: DMatrix<f64>,
-    pub y_test: DVector<f64>,
+    /// n training samples (row i of `x` = x_i ∈ R^d).
+    pub train: Labelled,
+    /// n_test held-out samples.
+    pub test: Labelled,
     /// The teacher direction u (length d).
     pub teacher: DVector<f64>,
 }
@@ -104,13 +103,11 @@ impl RfInputs {
             let g: f64 = StandardNormal.sample(&mut rng);
             g * scale
         });
-        let (x_train, y_train) = samples(seed, DOMAIN_TRAIN, n, &teacher, target);
-        let (x_test, y_test) = samples(seed, DOMAIN_TEST, n_test, &teacher, target);
+        let train = samples(seed, DOMAIN_TRAIN, n, &teacher, target);
+        let test = samples(seed, DOMAIN_TEST, n_test, &teacher, target);
         RfInputs {
-            x_train,
-            y_train,
-            x_test,
-            y_test,
+            train,
+            test,
             teacher,
         }
     }
@@ -120,11 +117,11 @@ impl RfInputs {
     }
 
     pub fn n(&self) -> usize {
-        self.y_train.len()
+        self.train.len()
     }
 
     pub fn n_test(&self) -> usize {
-        self.y_test.len()
+        self.test.len()
     }
 }
 
@@ -134,7 +131,7 @@ fn samples(
     count: usize,
     teacher: &DVector<f64>,
     target: Target,
-) -> (DMatrix<f64>, DVector<f64>) {
+) -> Labelled {
     let d = teacher.len();
     let mut x = DMatrix::zeros(count, d);
     let mut y = DVector::zeros(count);
@@ -160,7 +157,7 @@ fn samples(
             }
         };
     }
-    (x, y)
+    Labelled { x, y }
 }
 
 /// W = Vᵀ ∈ R^{d×p}: column j is neuron j, drawn from its own stream with
@@ -193,31 +190,32 @@ pub fn feature_matrix(x: &DMatrix<f64>, w: &DMatrix<f64>, activation: Activation
     phi
 }
 
-/// Train and test features of one (seed, p), with the row norms ‖φ_i‖ that
-/// DP-GD's per-sample clipping needs.
+/// Train and test features of one (seed, p) (row i of `x` = φ(x_i), n × p
+/// and n_test × p, the inputs' labels), with the row norms ‖φ_i‖ that DP-GD's
+/// per-sample clipping needs.
 #[derive(Clone, Debug)]
 pub struct RfFeatures {
-    /// n × p training features.
-    pub phi: DMatrix<f64>,
-    pub y: DVector<f64>,
+    pub train: Labelled,
+    pub test: Labelled,
     /// ‖φ_i‖ for every training row.
     pub row_norms: Vec<f64>,
-    /// n_test × p test features.
-    pub phi_test: DMatrix<f64>,
-    pub y_test: DVector<f64>,
 }
 
 impl RfFeatures {
     pub fn build(inputs: &RfInputs, w: &DMatrix<f64>, activation: Activation) -> Self {
-        let phi = feature_matrix(&inputs.x_train, w, activation);
-        let phi_test = feature_matrix(&inputs.x_test, w, activation);
+        let phi = feature_matrix(&inputs.train.x, w, activation);
+        let phi_test = feature_matrix(&inputs.test.x, w, activation);
         let row_norms = row_norms(&phi);
         RfFeatures {
-            phi,
-            y: inputs.y_train.clone(),
+            train: Labelled {
+                x: phi,
+                y: inputs.train.y.clone(),
+            },
+            test: Labelled {
+                x: phi_test,
+                y: inputs.test.y.clone(),
+            },
             row_norms,
-            phi_test,
-            y_test: inputs.y_test.clone(),
         }
     }
 
@@ -237,31 +235,21 @@ impl RfFeatures {
     }
 
     pub fn n(&self) -> usize {
-        self.phi.nrows()
+        self.train.x.nrows()
     }
 
     pub fn p(&self) -> usize {
-        self.phi.ncols()
+        self.train.x.ncols()
     }
 
     /// Training loss L(θ) = (1/n) Σ (φ_iᵀθ − y_i)² (no 1/2 factor).
     pub fn train_loss(&self, theta: &DVector<f64>) -> f64 {
-        mse(&self.phi, &self.y, theta)
+        self.train.mse(theta)
     }
 
     /// Test loss on the held-out samples.
     pub fn test_loss(&self, theta: &DVector<f64>) -> f64 {
-        mse(&self.phi_test, &self.y_test, theta)
-    }
-
-    /// Loss of the trivial predictor f ≡ 0 on the test set, E[y²] (= 1 for signs).
-    pub fn null_test_loss(&self) -> f64 {
-        self.y_test.norm_squared() / self.y_test.len().max(1) as f64
-    }
-
-    /// Loss of the trivial predictor f ≡ 0 on the training set.
-    pub fn null_train_loss(&self) -> f64 {
-        self.y.norm_squared() / self.y.len().max(1) as f64
+        self.test.mse(theta)
     }
 }
 
@@ -274,16 +262,6 @@ pub fn row_norms(m: &DMatrix<f64>) -> Vec<f64> {
         }
     }
     sq.into_iter().map(f64::sqrt).collect()
-}
-
-/// Mean squared error (1/m) ‖Aθ − y‖².
-pub fn mse(a: &DMatrix<f64>, y: &DVector<f64>, theta: &DVector<f64>) -> f64 {
-    if y.is_empty() {
-        return f64::NAN;
-    }
-    let mut r = y.clone();
-    r.gemv(1.0, a, theta, -1.0);
-    r.norm_squared() / y.len() as f64
 }
 
 #[cfg(test)]
@@ -302,10 +280,9 @@ mod tests {
     fn training_set_does_not_depend_on_test_size() {
         let a = RfInputs::generate(1, 6, 10, 3, Target::Sign);
         let b = RfInputs::generate(1, 6, 10, 30, Target::Sign);
-        assert_eq!(a.x_train, b.x_train);
-        assert_eq!(a.y_train, b.y_train);
-        assert_eq!(a.x_test, b.x_test.rows(0, 3).into_owned());
-        assert!(a.y_train.iter().all(|&y| y == 1.0 || y == -1.0));
+        assert_eq!(a.train, b.train);
+        assert_eq!(a.test.x, b.test.x.rows(0, 3).into_owned());
+        assert!(a.train.y.iter().all(|&y| y == 1.0 || y == -1.0));
     }
 
     #[test]
@@ -314,9 +291,9 @@ mod tests {
         let f = RfFeatures::generate(5, 50, 40, 10, 2000, Activation::Tanh, Target::Sign);
         let mean_sq: f64 = f.row_norms.iter().map(|r| r * r).sum::<f64>() / (40.0 * 2000.0);
         assert!((mean_sq - 0.394).abs() < 0.05, "mean ‖φ‖²/p = {mean_sq}");
-        assert!((f.null_test_loss() - 1.0).abs() < 1e-12);
+        assert!((f.test.null_loss() - 1.0).abs() < 1e-12);
         let explicit = (0..f.p())
-            .map(|j| f.phi[(7, j)].powi(2))
+            .map(|j| f.train.x[(7, j)].powi(2))
             .sum::<f64>()
             .sqrt();
         assert!((explicit - f.row_norms[7]).abs() < 1e-9);

@@ -6,6 +6,7 @@
 //! Each user's data is drawn from its own stream (seed, UserData, i), so user i's
 //! data is the same whatever n is and however users are split into chunks.
 
+use crate::data::labelled::Labelled;
 use crate::data::normal_lanes::{lanes_enabled, NormalLanes, LANES};
 use crate::linalg::{axpy, dot, gaussian_matrix, orthonormalize};
 use crate::rng::{fast_stream, stream, Purpose};
@@ -101,19 +102,9 @@ pub struct FederatedDataset {
 }
 
 /// One user's points as slices: `x` is rows×d row-major.
-#[derive(Clone, Copy, Debug)]
-pub struct Points<'a> {
-    pub x: &'a [f64],
-    pub y: &'a [f64],
-}
+pub type Points<'a> = Labelled<&'a [f64], &'a [f64]>;
 
 impl<'a> Points<'a> {
-    pub fn len(&self) -> usize {
-        self.y.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.y.is_empty()
-    }
     /// Points `range` of this set.
     pub fn slice(&self, range: std::ops::Range<usize>, d: usize) -> Points<'a> {
         Points {

@@ -50,9 +50,9 @@ pub struct DpGdAudit {
 /// The features with sample 0 replaced by the record (φ₀ = scale·e₁, y₀ = label).
 fn with_record(base: &RfFeatures, scale: f64, label: f64) -> RfFeatures {
     let mut f = base.clone();
-    f.phi.row_mut(0).fill(0.0);
-    f.phi[(0, 0)] = scale;
-    f.y[0] = label;
+    f.train.x.row_mut(0).fill(0.0);
+    f.train.x[(0, 0)] = scale;
+    f.train.y[0] = label;
     f.row_norms[0] = scale.abs();
     f
 }
@@ -156,7 +156,7 @@ impl Attack for DpGdAudit {
                 -gd.theta()[0]
             }
             AuditMode::WhiteBox => {
-                let (n, p) = self.others.phi.shape();
+                let (n, p) = self.others.train.x.shape();
                 let mut resid = DVector::zeros(n);
                 let mut grad = DVector::zeros(p);
                 let mut score = 0.0;
@@ -164,8 +164,8 @@ impl Attack for DpGdAudit {
                     let before = gd.theta().clone();
                     gd.step();
                     clipped_mean_gradient(
-                        &self.others.phi,
-                        &self.others.y,
+                        &self.others.train.x,
+                        &self.others.train.y,
                         &self.others.row_norms,
                         &before,
                         self.params.clip,

@@ -92,7 +92,7 @@ pub fn dpgd_round(
         .step_in_slow_motion()
         .expect("the round is within the run");
     let data = r.run.data();
-    let n = data.phi.nrows() as f64;
+    let n = data.train.x.nrows() as f64;
     let params = *r.run.params();
     // On the sum's scale: Σ clip(g_i) = n ḡ, and θ ← θ − (η/n)(Σ clip(g_i) + N)
     // with N = −(n/η)·(the noise added to θ), of std (n/η)·√η·(2C/n)·σ = 2Cσ/√η.
@@ -101,7 +101,7 @@ pub fn dpgd_round(
     let sigma = r.run.noise_std() * n / params.eta;
     // Σ g_i unclipped = 2 Φᵀ r.
     let residuals = DVector::from_column_slice(&step.residuals);
-    let non_private_sum = (data.phi.tr_mul(&residuals) * 2.0).as_slice().to_vec();
+    let non_private_sum = (data.train.x.tr_mul(&residuals) * 2.0).as_slice().to_vec();
     let stages = Stages {
         raw_norms: step.raw_norms.clone(),
         factors: &step.factors,
@@ -113,7 +113,7 @@ pub fn dpgd_round(
     };
     // ⟨g_i, e⟩ = 2 r_i (Φe)_i.
     let project = |axes: &(Vec<f64>, Vec<f64>), drawn: &[usize]| -> Vec<Point2> {
-        let along = |e: &Vec<f64>| &data.phi * DVector::from_column_slice(e);
+        let along = |e: &Vec<f64>| &data.train.x * DVector::from_column_slice(e);
         let (a, b) = (along(&axes.0), along(&axes.1));
         drawn
             .iter()

@@ -384,17 +384,17 @@ impl DpGdSweep {
             }
             Job::MinNorm { rep, p_index } => {
                 let data = self.features.clone().expect("features are built first");
-                let sol = min_norm_least_squares(&data.phi, &data.y);
+                let sol = min_norm_least_squares(&data.train.x, &data.train.y);
                 let test = data.test_loss(&sol.theta);
                 self.min_norm_test_loss = test;
                 // θ = 0: no product with Φ needed.
-                let null_test = data.null_test_loss();
+                let null_test = data.test.null_loss();
                 let (p, seed) = (self.config.p_grid[p_index], self.seed(rep));
                 self.push_references(
                     p,
                     seed,
                     (test, data.train_loss(&sol.theta)),
-                    (null_test, data.null_train_loss()),
+                    (null_test, data.train.null_loss()),
                     "direct",
                 );
                 self.finish_job();

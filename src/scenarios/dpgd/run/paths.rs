@@ -122,8 +122,8 @@ impl DpGdSweep {
         };
         let inputs = self.inputs_for(rep);
         let star = kernel.min_norm();
-        let null_test = inputs.y_test.norm_squared() / inputs.n_test().max(1) as f64;
-        let null_train = inputs.y_train.norm_squared() / inputs.n().max(1) as f64;
+        let null_test = inputs.test.null_loss();
+        let null_train = inputs.train.null_loss();
         self.min_norm_test_loss = star.test_loss;
         self.push_references(
             p,
