@@ -27,6 +27,7 @@ pub mod labels;
 pub mod machine;
 #[cfg(test)]
 mod method_texts;
+pub mod prelude;
 pub mod privacy_entries;
 pub mod registry;
 pub mod risk_axis;

@@ -17,12 +17,7 @@ pub mod run;
 
 use self::config::{ClassifierConfig, PRESETS};
 use self::run::{csv, ClassifierRow, ClassifierSweep};
-use crate::scenarios::adapter::{About, AuditFn, Experiment, Rows};
-use crate::scenarios::csv_out::number_or;
-use crate::scenarios::explain::run_entry;
-use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, TestSize, View,
-};
+use crate::scenarios::prelude::*;
 
 /// The scenario (the registry lists it).
 pub struct Classifier;

@@ -17,11 +17,9 @@ impl Config for DpGdConfig {
     /// The privacy target of the private runs at `epsilons` (not the
     /// `trace_epsilon` runs): ε values, or risks met through the exact accountant.
     fn risk_target(&self) -> target::RiskTarget<'_> {
-        self.target.gaussian(self.delta).exact_only(
-            self.calibration == DpGdCalibration::Exact,
-            "calibration",
-            "choose calibration = exact (Prop. 3.2 sets σ from an (ε, δ))",
-        )
+        let formula = "Prop. 3.2 sets σ from an (ε, δ)";
+        self.target
+            .gaussian_calibrated(self.delta, self.calibration, formula)
     }
 
     /// Built-in configurations:

@@ -25,15 +25,9 @@ use self::run::{write_csv, DpGdRow, DpGdSweep, Method};
 use crate::plot::ChartSpec;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::{About, AuditFn, Experiment, RoundFn, Sweep};
 use crate::scenarios::explain::{attacker_reading, ExplainEntry};
-use crate::scenarios::field::Config;
+use crate::scenarios::prelude::*;
 use crate::scenarios::table::{cell, Table};
-use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, RunError, Shard,
-    TestSize, View,
-};
-use serde::{Deserialize, Serialize};
 
 /// The scenario (the registry lists it).
 pub struct DpGd;

@@ -20,11 +20,9 @@ impl Config for FedRepConfig {
     /// The privacy target: ε values, or risks met through the exact
     /// accountant (the papers' formulas are calibrated to an (ε, δ) only).
     fn risk_target(&self) -> target::RiskTarget<'_> {
-        self.target.gaussian(self.delta).exact_only(
-            self.calibration == Calibration::Exact,
-            "calibration",
-            "choose calibration = exact (the paper's and the authors' formulas set σ from an (ε, δ))",
-        )
+        let formula = "the paper's and the authors' formulas set σ from an (ε, δ)";
+        self.target
+            .gaussian_calibrated(self.delta, self.calibration, formula)
     }
 
     presets! {

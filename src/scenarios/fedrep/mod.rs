@@ -27,14 +27,8 @@ use self::charts::{angle_table, charts_for_config, risk_table};
 use self::config::{FedRepConfig, PRESETS};
 use self::results::{angle_csv, csv_string, AngleCurve, ResultRow};
 use self::run::{merge_shards, FedRepSweep};
-use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, RoundFn};
-use crate::scenarios::explain::run_entry;
-use crate::scenarios::field::Config;
-use crate::scenarios::{
-    fnv1a64, ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Plan, Shard,
-    TestSize, View, FNV_START,
-};
-use serde::{Deserialize, Serialize};
+use crate::scenarios::prelude::*;
+use crate::scenarios::{fnv1a64, FNV_START};
 
 /// The scenario (the registry lists it).
 pub struct FedRep;

@@ -17,6 +17,7 @@
 
 use super::target::{self, RiskTarget};
 use super::{Field, OptionalList};
+use crate::privacy::Calibration;
 use serde::{Deserialize, Serialize};
 
 /// The target privacy levels of a sweep: the ε values, or the risks that
@@ -46,6 +47,23 @@ impl PrivacyTarget {
     /// The accountant's view of a μ-GDP run accounted at `delta`.
     pub fn gaussian(&self, delta: f64) -> RiskTarget<'_> {
         RiskTarget::gaussian(&self.epsilons, &self.risks, self.risk_fpr, delta)
+    }
+
+    /// The accountant's view of a μ-GDP run accounted at `delta` whose σ its
+    /// `calibration` setting sets: risks are met only through the exact
+    /// accountant, which calibrates to the trade-off curve (Kulynych & Gomez,
+    /// NeurIPS 2024), so they are refused at `calibration` under a paper's
+    /// formula, which sets σ from an (ε, δ) (`formula` says whose). The rule of
+    /// every scenario with a `calibration` setting (DP-GD, FedRep), once.
+    pub fn gaussian_calibrated(
+        &self,
+        delta: f64,
+        calibration: impl Into<Calibration>,
+        formula: &str,
+    ) -> RiskTarget<'_> {
+        let how = format!("choose calibration = exact ({formula})");
+        let exact = calibration.into() == Calibration::Exact;
+        self.gaussian(delta).exact_only(exact, "calibration", &how)
     }
 
     /// The accountant's view of a pure ε-DP run.
@@ -145,3 +163,33 @@ macro_rules! target_rows {
     };
 }
 pub(crate) use target_rows;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::privacy::Calibration;
+
+    /// Under a paper's formula risks are refused at `calibration`, in the words
+    /// DP-GD gave when it wrote the rule itself; the exact accountant takes them.
+    #[test]
+    fn risks_are_refused_at_calibration_unless_it_is_exact() {
+        let target = PrivacyTarget {
+            epsilons: Vec::new(),
+            risks: OptionalList(vec![0.1]),
+            risk_fpr: target::DEFAULT_FPR,
+        };
+        let formula = "Prop. 3.2 sets σ from an (ε, δ)";
+        let refused = target
+            .gaussian_calibrated(1e-5, Calibration::Paper, formula)
+            .refused;
+        assert_eq!(
+            refused.map(|e| e.to_string()).as_deref(),
+            Some(
+                "calibration: a target given as risks is met exactly by the GDP accountant: \
+                 choose calibration = exact (Prop. 3.2 sets σ from an (ε, δ))"
+            )
+        );
+        let exact = target.gaussian_calibrated(1e-5, Calibration::Exact, formula);
+        assert!(exact.refused.is_none());
+    }
+}

@@ -17,13 +17,7 @@ pub mod run;
 
 use self::config::{FluteConfig, PRESETS};
 use self::run::{csv, curves_csv, Curve, FluteRow, FluteSweep};
-use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
-use crate::scenarios::csv_out::number_or;
-use crate::scenarios::explain::run_entry;
-use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, TestSize, View,
-};
-use serde::{Deserialize, Serialize};
+use crate::scenarios::prelude::*;
 
 /// The scenario (the registry lists it).
 pub struct Flute;

@@ -21,12 +21,7 @@ use self::config::{TraceConfig, PRESETS};
 use self::method::Method;
 use self::run::{csv, TraceRow, TraceSweep};
 use crate::privacy::report::fmt_num;
-use crate::scenarios::adapter::{About, AuditFn, AuditSizeBy, Experiment, Rows};
-use crate::scenarios::csv_out::number_or;
-use crate::scenarios::explain::run_entry;
-use crate::scenarios::{
-    ChartInfo, Checked, ConfigError, LessonStep, Machine, OutputFile, Shard, TestSize, View,
-};
+use crate::scenarios::prelude::*;
 
 /// The scenario (the registry lists it).
 pub struct Trace;
