@@ -6,7 +6,8 @@
 //!
 //! A borrowed thread only changes *which* thread computes a piece of work,
 //! never the work or its order (the DP-GD kernel path's feature blocks computed
-//! ahead, the steps' second band of rows: `algorithms::dp_gd_kernel`), so the
+//! ahead, the steps' noise images drawn ahead, the steps' second band of rows:
+//! `algorithms::dp_gd_kernel`), so the
 //! results are the same bits whatever is lent. In wasm nothing is ever lent
 //! (no threads).
 

@@ -498,3 +498,50 @@ fn the_steps_give_the_same_numbers_with_a_second_core_or_without() {
         assert_eq!(results(true), one);
     }
 }
+
+#[test]
+fn the_noise_images_drawn_ahead_give_the_same_numbers() {
+    // With a thread lent at the factorization, the steps' noise images are
+    // drawn on it ahead of the steps (`dp_gd_kernel::noise_images`): the
+    // same draws and products as drawn in turn, so the same runs. Step counts
+    // over several refills of 32 steps, runs ending at different refills, and
+    // both factorizations (Cholesky at p ≥ 1.5n, else the eigendecomposition).
+    let n = 300;
+    let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, n, 50, Target::Sign));
+    for p in [3 * n / 2 + 10, n + 20] {
+        let results = |ahead: bool| {
+            let runs = [(70, 5, true), (40, 6, true), (70, 7, false), (64, 8, true)]
+                .into_iter()
+                .map(|(steps, seed, private)| {
+                    let mut params = if private {
+                        private_params(p)
+                    } else {
+                        DpGdParams::plain(1.0 / p as f64, steps)
+                    };
+                    params.steps = steps;
+                    KernelRunSpec {
+                        params,
+                        noise: NoiseSource::new(seed).release(0),
+                        fresh: NoiseSource::new(seed).release(1),
+                    }
+                })
+                .collect();
+            let _loan = ahead.then(|| dp_explorer::cores::Loan::new(1));
+            let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
+                .steps_on_second_core(ahead);
+            while !k.step() {}
+            assert!(k.failure().is_none());
+            k.results()
+        };
+        let in_turn = results(false);
+        assert!(
+            in_turn
+                .iter()
+                .all(|r| r.test_loss.is_finite() && r.train_loss > 0.0),
+            "{in_turn:?}"
+        );
+        for _ in 0..2 {
+            assert_eq!(results(true), in_turn, "p = {p}");
+        }
+    }
+}

@@ -55,6 +55,7 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 
 mod factor;
+mod noise_images;
 
 use crate::algorithms::dp_gd_random_features::DpGdParams;
 use crate::data::random_features::{frozen_weights_block, Activation, RfInputs};
@@ -63,6 +64,7 @@ use crate::privacy::clipping::clip_factor;
 use crate::rng::NoiseRng;
 pub use factor::factors_by_cholesky;
 use factor::Factor;
+use noise_images::NoiseAhead;
 
 /// Neurons per block of features in the two passes over Φ.
 pub const FEATURE_BLOCK: usize = 256;
@@ -78,7 +80,7 @@ pub const KEEP_FEATURES_MAX: usize = 1 << 24;
 /// 3.5–3.9 ms for 8 against 3.3.
 pub const SYMMETRIC_MAX_RUNS: usize = 6;
 /// Steps of noise images drawn at once per run (one matrix product).
-const NOISE_CHUNK: usize = 32;
+pub(crate) const NOISE_CHUNK: usize = 32;
 /// Multiply–adds one `step()` may spend (about 0.1–0.3 s natively).
 pub const KERNEL_WORK_PER_UNIT: usize = 400_000_000;
 
@@ -166,7 +168,10 @@ pub struct KernelWidth {
     k: Vec<f64>,
     /// ‖φ_i‖ = √K_ii.
     row_norms: Vec<f64>,
-    factor: Option<Factor>,
+    factor: Option<Arc<Factor>>,
+    /// The steps' noise images being drawn ahead on a lent thread, if one was
+    /// lent at the factorization (`noise_images`).
+    noise_ahead: Option<NoiseAhead>,
     columns: Vec<Column>,
     /// θ* = Φᵀα: α = K⁺Y and Φ_test θ*.
     alpha: Vec<f64>,
@@ -281,6 +286,7 @@ impl KernelWidth {
             k: vec![0.0; n * n],
             row_norms: Vec::new(),
             factor: None,
+            noise_ahead: None,
             columns,
             alpha: vec![0.0; n],
             star_test_pred: vec![0.0; n_test],
@@ -311,12 +317,13 @@ impl KernelWidth {
         self
     }
 
-    /// Whether the steps' lower-triangle products may run one of their two
-    /// bands on another thread (by default yes, when `cores` lends one at the
-    /// product: a sweep's threads whose shares are done, so busy shares never
-    /// compete for a core). Either way the results are the same numbers: the
-    /// bands are the same whichever thread computes them. Before the first
-    /// `step()`.
+    /// Whether the steps may use another thread (by default yes, when `cores`
+    /// lends one: a sweep's threads whose shares are done, so busy shares
+    /// never compete for a core): their noise images drawn ahead on it from
+    /// the factorization on (`noise_images`), the lower-triangle products' first
+    /// band of rows on it once those are drawn. Either way the results are the
+    /// same numbers: the images and the bands are the same whichever thread
+    /// computes them. Before the first `step()`.
     pub fn steps_on_second_core(mut self, allowed: bool) -> Self {
         self.steps_second_core = allowed;
         self
@@ -474,17 +481,29 @@ impl KernelWidth {
         let n = self.n;
         dense::mirror_lower(&mut self.k, n);
         self.row_norms = (0..n).map(|i| self.k[i * n + i].max(0.0).sqrt()).collect();
+        // The noise images' normals are drawn on a lent thread while K is
+        // factored, and their images computed there once it is.
+        if self.steps_second_core {
+            let noisy = self.columns.iter().filter(|c| c.noise_std > 0.0);
+            let runs = noisy.map(|c| (c.noise.clone(), c.params.steps)).collect();
+            self.noise_ahead = NoiseAhead::start(n, runs);
+        }
         let factor = match Factor::of(&self.k, n, self.p) {
             Ok((factor, rank)) => {
                 self.rank = rank;
                 factor
             }
             Err(e) => {
+                self.noise_ahead = None;
                 self.failed = Some(e);
                 self.phase = Phase::Done;
                 return;
             }
         };
+        let factor = Arc::new(factor);
+        if let Some(ahead) = &mut self.noise_ahead {
+            ahead.factored(&factor);
+        }
         self.factor = Some(factor);
         // θ* = Φᵀα with α = K⁺Y; its training predictions are Kα.
         self.alpha = self.pinv_apply(self.inputs.train.y.as_slice());
@@ -507,50 +526,6 @@ impl KernelWidth {
         match &self.factor {
             Some(f) => f.root_mul(z, self.n, b, out),
             None => out.iter_mut().for_each(|x| *x = 0.0),
-        }
-    }
-
-    /// Draws the next noise images (up to [`NOISE_CHUNK`] steps) of every
-    /// active noisy run that has used up its previous ones.
-    fn refill_noise(&mut self) {
-        let n = self.n;
-        let need: Vec<(usize, usize)> = self
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.noise_std > 0.0 && !c.is_done() && c.images_left == 0)
-            .map(|(j, c)| (j, NOISE_CHUNK.min(c.params.steps - c.t)))
-            .collect();
-        if need.is_empty() {
-            return;
-        }
-        let total: usize = need.iter().map(|x| x.1).sum();
-        let mut z = vec![0.0; n * total];
-        let mut offset = 0;
-        for &(j, steps) in &need {
-            let c = &mut self.columns[j];
-            // Step by step, so z_t is the same whatever the chunking.
-            for s in 0..steps {
-                let zt = &mut z[(offset + s) * n..(offset + s + 1) * n];
-                for (zi, acc) in zt.iter_mut().zip(c.z_sum.iter_mut()) {
-                    *zi = c.noise.sample(StandardNormal);
-                    *acc += *zi;
-                }
-            }
-            offset += steps;
-        }
-        let mut images = vec![0.0; n * total];
-        self.root_mul(&z, total, &mut images);
-        let mut offset = 0;
-        for &(j, steps) in &need {
-            let c = &mut self.columns[j];
-            let scale = c.noise_std;
-            c.images = images[offset * n..(offset + steps) * n]
-                .iter()
-                .map(|x| scale * x)
-                .collect();
-            c.images_left = steps;
-            offset += steps;
         }
     }
 
@@ -625,6 +600,12 @@ impl KernelWidth {
     /// v = −η(2/n)a + c·K⁺(S − Φζ) for every run, with S = R Σ_t z_t.
     fn finish_dynamics(&mut self) {
         let n = self.n;
+        if let Some(ahead) = self.noise_ahead.take() {
+            let noisy = self.columns.iter_mut().filter(|c| c.noise_std > 0.0);
+            for (c, z_sum) in noisy.zip(ahead.z_sums()) {
+                c.z_sum = z_sum;
+            }
+        }
         for j in 0..self.columns.len() {
             let c = &self.columns[j];
             let drift = -c.params.eta * 2.0 / n as f64;
