@@ -86,14 +86,10 @@ e2e-module-page:
 test-e2e: build-e2e
 	$(MAKE) --no-print-directory e2e
 
-# The end-to-end tests on the module in www/pkg/ (make build-e2e's): two files at a time (each its own
-# chromium; a page waits on its workers more than it computes), then one at a time the files that time
-# the page (an audit within 30 s and 2x its estimate, Stop within 1.5 s, the estimate of a warmed page,
-# the presets' times, the pool's size against the machine).
-E2E_ALONE := $(patsubst %,tests/e2e/%.test.mjs,audit-default page teaching warm cores)
+# The end-to-end tests on the module in www/pkg/ (make build-e2e's), one file at a time: two at once was
+# measured no faster on 2 cores (a page computes more than it waits), and several files time the page.
 e2e:
-	node --test --test-concurrency=2 $(filter-out $(E2E_ALONE),$(sort $(wildcard tests/e2e/*.test.mjs)))
-	node --test --test-concurrency=1 $(E2E_ALONE)
+	node --test --test-concurrency=1 tests/e2e/
 
 # fmt, clippy (native and wasm) and the GitHub workflow files (actionlint); make test runs it first.
 lint: setup
