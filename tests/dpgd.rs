@@ -230,6 +230,33 @@ fn kernel_runs_with(
         .collect()
 }
 
+/// The runs of one kernel width over `inputs`, each `(params, steps, seed)`, with the steps' work
+/// on a second core (a thread lent, as a sweep's idle thread is) or all on the run's own thread.
+fn steps_with_second_core(
+    inputs: &Arc<RfInputs>,
+    p: usize,
+    runs: Vec<(DpGdParams, usize, u64)>,
+    second_core: bool,
+) -> Vec<dp_explorer::algorithms::dp_gd_kernel::KernelRunResult> {
+    let runs = runs
+        .into_iter()
+        .map(|(mut params, steps, seed)| {
+            params.steps = steps;
+            KernelRunSpec {
+                params,
+                noise: NoiseSource::new(seed).release(0),
+                fresh: NoiseSource::new(seed).release(1),
+            }
+        })
+        .collect();
+    let _loan = second_core.then(|| dp_explorer::cores::Loan::new(1));
+    let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
+        .steps_on_second_core(second_core);
+    while !k.step() {}
+    assert!(k.failure().is_none());
+    k.results()
+}
+
 fn direct_run(data: &Arc<RfFeatures>, params: DpGdParams, seed: u64) -> Outcome {
     let mut gd = DpGd::new(data.clone(), params, NoiseSource::new(seed).release(0)).unwrap();
     while !gd.is_done() {
@@ -467,26 +494,11 @@ fn the_steps_give_the_same_numbers_with_a_second_core_or_without() {
     let p = 3 * n / 2 + 10;
     let inputs = Arc::new(RfInputs::generate(DATA_SEED, D, n, 50, Target::Sign));
     let results = |second_core: bool| {
-        let runs = [
-            (private_params(p), 5),
-            (DpGdParams::plain(1.0 / p as f64, 12), 6),
-        ]
-        .into_iter()
-        .map(|(mut params, seed)| {
-            params.steps = 12;
-            KernelRunSpec {
-                params,
-                noise: NoiseSource::new(seed).release(0),
-                fresh: NoiseSource::new(seed).release(1),
-            }
-        })
-        .collect();
-        let _loan = second_core.then(|| dp_explorer::cores::Loan::new(1));
-        let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
-            .steps_on_second_core(second_core);
-        while !k.step() {}
-        assert!(k.failure().is_none());
-        k.results()
+        let runs = vec![
+            (private_params(p), 12, 5),
+            (DpGdParams::plain(1.0 / p as f64, 12), 12, 6),
+        ];
+        steps_with_second_core(&inputs, p, runs, second_core)
     };
     let one = results(false);
     assert!(
@@ -513,25 +525,15 @@ fn the_noise_images_drawn_ahead_give_the_same_numbers() {
             let runs = [(70, 5, true), (40, 6, true), (70, 7, false), (64, 8, true)]
                 .into_iter()
                 .map(|(steps, seed, private)| {
-                    let mut params = if private {
+                    let params = if private {
                         private_params(p)
                     } else {
                         DpGdParams::plain(1.0 / p as f64, steps)
                     };
-                    params.steps = steps;
-                    KernelRunSpec {
-                        params,
-                        noise: NoiseSource::new(seed).release(0),
-                        fresh: NoiseSource::new(seed).release(1),
-                    }
+                    (params, steps, seed)
                 })
                 .collect();
-            let _loan = ahead.then(|| dp_explorer::cores::Loan::new(1));
-            let mut k = KernelWidth::new(inputs.clone(), DATA_SEED, p, Activation::Tanh, runs)
-                .steps_on_second_core(ahead);
-            while !k.step() {}
-            assert!(k.failure().is_none());
-            k.results()
+            steps_with_second_core(&inputs, p, runs, ahead)
         };
         let in_turn = results(false);
         assert!(
