@@ -7,9 +7,18 @@
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 PORT ?= 8000
-WASM_PACK := wasm-pack
+# What the two release wasm modules are built from (scripts/build-module.sh: cargo, then the wasm-bindgen CLI).
+# The modules are files with these prerequisites, so a run with nothing changed builds neither again (they
+# differ only by the cargo feature test-hooks, so in the one target directory each build replaces the
+# other's artifact, and cargo alone would rebuild both on every run).
+WASM_SOURCES := Cargo.toml Cargo.lock $(shell find src -type f) .cargo/config.toml
+PKG_WASM := pkg/dp_explorer_bg.wasm
+E2E_WASM := target/e2e-pkg/dp_explorer_bg.wasm
 # Browser tests of the wasm API: the runner's own limit (seconds).
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
+
+# A module whose build fails half-way is not kept as up to date.
+.DELETE_ON_ERROR:
 
 .PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e wasm-side e2e-module e2e-module-page e2e bench bench-scaling estimates fixtures
 
@@ -22,7 +31,7 @@ setup:
 # module has loaded; written by the built module in node, the same bytes as `dp-explorer describe --json`:
 # no native build). All generated, git-ignored.
 build: setup
-	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
+	$(MAKE) --no-print-directory $(PKG_WASM)
 	bash scripts/copy-pkg.sh
 	bash scripts/describe.sh
 
@@ -59,15 +68,21 @@ test: setup
 test-native:
 	cargo test
 
+# The browser tests of the wasm API: cargo runs the test module in headless chromium through the wasm-bindgen
+# CLI's test runner and Debian's chromedriver.
 test-wasm:
-	$(WASM_PACK) test --headless --chrome --mode no-install -- --test web
+	CHROMEDRIVER=$$(command -v chromedriver) CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	  cargo test --target wasm32-unknown-unknown --test web
 
 # make test's wasm side, one after the other: pkg/ (as make build, without its copies), the end-to-end
 # module, then the wasm browser tests.
 wasm-side:
-	$(WASM_PACK) build --release --target web --out-dir pkg --mode no-install
-	$(MAKE) --no-print-directory e2e-module
+	$(MAKE) --no-print-directory $(PKG_WASM)
+	$(MAKE) --no-print-directory $(E2E_WASM)
 	$(MAKE) --no-print-directory test-wasm
+
+$(PKG_WASM): $(WASM_SOURCES)
+	TYPESCRIPT=1 bash scripts/build-module.sh pkg
 
 # The page's module with the end-to-end tests' hook (cargo feature test-hooks: the wasm
 # debug_panic) into www/pkg/ only; pkg/ and dist/ never carry it (make build restores www/pkg/).
@@ -75,8 +90,10 @@ build-e2e: setup
 	$(MAKE) --no-print-directory e2e-module
 	$(MAKE) --no-print-directory e2e-module-page
 
-e2e-module:
-	$(WASM_PACK) build --release --target web --out-dir target/e2e-pkg --mode no-install --no-pack -- --features test-hooks
+e2e-module: $(E2E_WASM)
+
+$(E2E_WASM): $(WASM_SOURCES)
+	bash scripts/build-module.sh target/e2e-pkg --features test-hooks
 
 e2e-module-page:
 	mkdir -p www/pkg && cp target/e2e-pkg/dp_explorer.js target/e2e-pkg/dp_explorer_bg.wasm www/pkg/

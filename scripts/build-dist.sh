@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 if [[ "${SKIP_WASM_BUILD:-}" != 1 ]]; then
-  wasm-pack build --release --target web --out-dir pkg --mode no-install
+  TYPESCRIPT=1 bash scripts/build-module.sh pkg
   bash scripts/copy-pkg.sh
   bash scripts/describe.sh
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent setup: installs only what is missing.
-#   - the wasm32 target, wasm-pack, and the wasm-bindgen CLI at the exact
-#     version pinned in Cargo.lock (wasm-pack uses it only when it matches);
+#   - the wasm32 target and the wasm-bindgen CLI at the exact version pinned in
+#     Cargo.lock (it binds the module, and its test runner runs the wasm tests);
 #   - Debian's chromium and chromium-driver (browser tests, end-to-end tests);
 #   - rustfmt and clippy (make lint);
 #   - the npm packages of the end-to-end tests (playwright-core, no browser download; @axe-core/playwright)
@@ -9,7 +9,7 @@
 # Usage: scripts/setup.sh [--no-browser | --page]
 #   --no-browser  everything but chromium (a CI runner building the static site)
 #   --page        only what `make demo` needs to build and serve the page: the wasm32 target and the
-#                 wasm-bindgen CLI (no wasm-pack, browser, lint tools or npm packages: a new user waits less)
+#                 wasm-bindgen CLI (no browser, lint tools or npm packages: a new user waits less)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -39,12 +39,6 @@ cargo_install() { # name version-args...: --locked first, then without (a locked
   local name="$1"; shift
   cargo install "$name" "$@" --locked || cargo install "$name" "$@"
 }
-
-# --- wasm-pack (the JS package, make build) ---
-if (( ! page_only )) && ! command -v wasm-pack >/dev/null 2>&1; then
-  say "installing wasm-pack"
-  cargo_install wasm-pack
-fi
 
 # --- wasm-bindgen CLI, exactly the version in Cargo.lock ---
 if [[ ! -f Cargo.lock ]]; then
@@ -89,4 +83,4 @@ if ! npm ls --depth=0 >/dev/null 2>&1; then
   fi
 fi
 
-say "ready: $(rustc --version), wasm-pack $(wasm-pack --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}')"
+say "ready: $(rustc --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}')"

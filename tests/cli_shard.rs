@@ -6,7 +6,7 @@
 //! file, writing nothing; in every scenario, the edited and relabelled
 //! shares (a header edited with or without its digest recomputed, a share of
 //! another seed, a part that does not decode) are refused naming the file.
-// Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (`wasm-pack test` builds every test target).
+// Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (the wasm tests' cargo build covers every target).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -5,7 +5,7 @@
 //! entry names them) — never a panic, a hang or a non-finite
 //! success. 10,000 generated configs per scenario; of the small ones that ran,
 //! a few are also audited (10 runs per side), through the same registry.
-// Native only: proptest is a native dev-dependency (`wasm-pack test` builds every test target).
+// Native only: proptest is a native dev-dependency (the wasm tests' cargo build covers every target).
 #![cfg(not(target_arch = "wasm32"))]
 
 use dp_explorer::scenarios::audit::AuditOptions;

@@ -10,7 +10,7 @@
 //! gives (files and charts), or be refused with a message naming the damaged
 //! file (any file given, for a share left out). It prints how many merges of
 //! each kind it tried and how each ended.
-// Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (`wasm-pack test` builds every test target).
+// Native only: the CLI (`dp_explorer::cli`) is not built for wasm32 (the wasm tests' cargo build covers every target).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

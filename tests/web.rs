@@ -1,4 +1,4 @@
-//! Browser tests of the wasm API (`wasm-pack test --headless --chrome`):
+//! Browser tests of the wasm API (`make test-wasm`: headless chromium):
 //! the registry as the page reads it, validation errors, a small run to the
 //! end with the shape of its results, shards merged, and drawing on a real
 //! canvas.

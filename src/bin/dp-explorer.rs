@@ -6,7 +6,7 @@ fn main() -> std::process::ExitCode {
         dp_explorer::cli::main()
     }
     // The CLI is native only; the wasm build compiles this stub so that
-    // `wasm-pack test` can build the package's targets.
+    // the wasm tests' cargo build can build the package's targets.
     #[cfg(target_arch = "wasm32")]
     {
         std::process::ExitCode::FAILURE

@@ -1,7 +1,7 @@
 // The DP-GD on random features scenario on the page: choosing a dpgd-* preset
 // switches the form and the charts; the quick preset runs to `done` in the
 // worker, its four canvases get ink and its tables get rows.
-// Needs `wasm-pack build --release --target web --out-dir www/pkg --mode no-install` first.
+// Needs the page's module in www/pkg/ first (`make build-e2e`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
