@@ -40,12 +40,6 @@ pub struct About {
     /// [`ScenarioInfo::look_at`].
     pub look_at: &'static str,
     pub source: &'static str,
-    /// Whether a sweep splits over workers, each starting with its [`Shard`]
-    /// (otherwise only the first shard exists and runs the whole sweep), and
-    /// whether workers can also share each run's users
-    /// ([`Experiment::start_user_split`]).
-    pub splits: bool,
-    pub user_split: bool,
     pub unit: &'static str,
     pub presets: &'static [Preset],
     pub charts: &'static [ChartInfo],
@@ -196,6 +190,13 @@ pub trait Experiment: Send + Sync + 'static {
 
     /// Its description (the page's header, presets, charts, lesson, claims).
     const ABOUT: About;
+    /// Whether a sweep splits over workers, each starting with its [`Shard`]:
+    /// by default not (only the first shard exists and runs the whole sweep),
+    /// as most scenarios' few runs are not worth sharing.
+    const SPLITS: bool = false;
+    /// Whether workers can also share each run's users
+    /// ([`Experiment::start_user_split`]): by default not.
+    const USER_SPLIT: bool = false;
     /// Its audit, if it has one (the page offers it).
     const AUDIT: Option<AuditFn<Self::Config>> = None;
     /// The setting that sizes its audit, if a default audit may lower it.
@@ -224,7 +225,7 @@ pub trait Experiment: Send + Sync + 'static {
     /// default the one-worker estimate shared evenly by a sweep that splits.
     fn estimated_worker_seconds(config: &Self::Config, workers: usize, machine: &Machine) -> f64 {
         shared_evenly(
-            Self::ABOUT.splits,
+            Self::SPLITS,
             Self::estimated_wasm_seconds(config, machine),
             workers,
         )
@@ -234,7 +235,7 @@ pub trait Experiment: Send + Sync + 'static {
     /// the one-thread estimate shared evenly by a sweep that splits.
     fn estimated_thread_seconds(config: &Self::Config, threads: usize, machine: &Machine) -> f64 {
         shared_evenly(
-            Self::ABOUT.splits,
+            Self::SPLITS,
             Self::estimated_seconds(config, machine),
             threads,
         )
@@ -310,7 +311,7 @@ pub trait Experiment: Send + Sync + 'static {
         false
     }
     /// Worker `share` of a group sharing every run's users (for a scenario
-    /// whose [`About::user_split`] is set).
+    /// whose [`Experiment::USER_SPLIT`] is set).
     fn start_user_split(
         _config: Checked<Self::Config>,
         _share: Shard,
@@ -520,8 +521,8 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 presets: a.presets,
                 fields: E::Config::field_infos(&E::Config::default()),
                 charts: a.charts,
-                splits: a.splits,
-                user_split: a.user_split,
+                splits: E::SPLITS,
+                user_split: E::USER_SPLIT,
                 lesson: a.lesson,
                 claims: a.claims,
                 metrics: a.metrics,

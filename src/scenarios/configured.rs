@@ -179,7 +179,7 @@ impl<E: Experiment> Configuration<E> {
     /// The share a sweep of this scenario runs as: a scenario that does not
     /// split runs whole in shard 0 and refuses the others.
     fn share(shard: Shard) -> Result<Shard, Vec<ConfigError>> {
-        if E::ABOUT.splits {
+        if E::SPLITS {
             Ok(shard)
         } else {
             shard.only_first()?;
@@ -217,7 +217,7 @@ impl<E: Experiment> Configured for Configuration<E> {
     }
 
     fn start_user_split(&self, share: Shard) -> StartResult {
-        if !E::ABOUT.user_split {
+        if !E::USER_SPLIT {
             return Err(vec![no_user_split(E::ABOUT.id)]);
         }
         let sweep = E::start_user_split(self.config.clone(), share)?;
@@ -226,7 +226,7 @@ impl<E: Experiment> Configured for Configuration<E> {
     }
 
     fn split_by_users(&self, workers: usize) -> bool {
-        E::ABOUT.user_split && E::split_by_users(&self.config, workers)
+        E::USER_SPLIT && E::split_by_users(&self.config, workers)
     }
 
     fn estimated_seconds_on(&self, machine: &Machine) -> f64 {
@@ -248,7 +248,7 @@ impl<E: Experiment> Configured for Configuration<E> {
 
     fn workers_for(&self, cores: usize, memory_bytes: Option<f64>) -> usize {
         super::workers::workers_for(
-            E::ABOUT.splits,
+            E::SPLITS,
             E::worker_peak_bytes(&self.config),
             cores,
             memory_bytes,

@@ -144,8 +144,6 @@ impl Experiment for Classifier {
         unit: "user",
         presets: PRESETS,
         charts: CHARTS,
-        splits: false,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error01"],

@@ -143,8 +143,6 @@ impl Experiment for DpGd {
         unit: UNIT,
         presets: PRESETS,
         charts: CHARTS,
-        splits: true,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["test_loss", "train_loss", "excess_risk"],
@@ -153,6 +151,8 @@ impl Experiment for DpGd {
             settings: &[("n", "20"), ("p_grid", "5,10,20"), ("trace_p", "none")],
         },
     };
+    // Its sweep shares (seed, width) jobs between workers.
+    const SPLITS: bool = true;
     const ROUND: Option<RoundFn<DpGdConfig>> = Some(round::round_of);
     const AUDIT: Option<AuditFn<DpGdConfig>> = Some(audit::dpgd_audit_targets);
 

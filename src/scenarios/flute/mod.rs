@@ -219,8 +219,6 @@ impl Experiment for Flute {
         unit: "client",
         presets: PRESETS,
         charts: CHARTS,
-        splits: false,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error"],

@@ -136,8 +136,6 @@ impl Experiment for Trace {
         unit: "sample",
         presets: PRESETS,
         charts: CHARTS,
-        splits: false,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error_fro"],
