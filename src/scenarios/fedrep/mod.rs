@@ -142,9 +142,7 @@ pub struct Part {
 }
 
 impl Experiment for FedRep {
-    type Config = FedRepConfig;
     type Sweep = FedRepSweep;
-    type Part = Part;
 
     const ABOUT: About = About {
         id: "fedrep",
@@ -187,13 +185,6 @@ impl Experiment for FedRep {
 
     fn split_by_users(config: &FedRepConfig, workers: usize) -> bool {
         cost::split_by_users(config, workers)
-    }
-
-    fn part(sweep: &FedRepSweep) -> Part {
-        Part {
-            rows: sweep.rows(),
-            curves: sweep.curves(),
-        }
     }
 
     fn view(config: &FedRepConfig, part: &Part) -> View {

@@ -119,9 +119,7 @@ const LESSON: &[LessonStep] = &[
 ];
 
 impl Experiment for Trace {
-    type Config = TraceConfig;
     type Sweep = TraceSweep;
-    type Part = Rows<TraceRow>;
 
     const ABOUT: About = About {
         id: "trace",
@@ -150,10 +148,6 @@ impl Experiment for Trace {
 
     fn start(config: Checked<TraceConfig>, _: Shard) -> Result<TraceSweep, Vec<ConfigError>> {
         Ok(TraceSweep::new(config))
-    }
-
-    fn part(sweep: &TraceSweep) -> Rows<TraceRow> {
-        Rows::of(sweep.rows(), sweep.reports())
     }
 
     fn view(c: &TraceConfig, part: &Rows<TraceRow>) -> View {
