@@ -4,10 +4,10 @@
 //! listing, validation, starting a sweep on its share, its part with its
 //! stamps, the merge of parts checked against the plan, the cached
 //! description) is written here once, over the typed [`Experiment`] a scenario
-//! implements with what is its own: its description ([`About`]), its config,
-//! how to start its sweep, what a part of it holds, how a part is shown
-//! ([`Experiment::view`]) and its audit. Its [`Sweep`] (its `run.rs`) is the
-//! state machine that the adapter steps.
+//! implements with what is its own: its description ([`About`]), how to
+//! start its sweep, how a part is shown ([`Experiment::view`]) and its audit.
+//! Its [`Sweep`] (its `run.rs`) is the state machine that the adapter steps,
+//! with its config and what a part of it holds.
 //!
 //! The registry lists each scenario as an [`Adapter`] of its experiment.
 
@@ -40,12 +40,6 @@ pub struct About {
     /// [`ScenarioInfo::look_at`].
     pub look_at: &'static str,
     pub source: &'static str,
-    /// Whether a sweep splits over workers, each starting with its [`Shard`]
-    /// (otherwise only the first shard exists and runs the whole sweep), and
-    /// whether workers can also share each run's users
-    /// ([`Experiment::start_user_split`]).
-    pub splits: bool,
-    pub user_split: bool,
     pub unit: &'static str,
     pub presets: &'static [Preset],
     pub charts: &'static [ChartInfo],
@@ -61,9 +55,15 @@ pub struct About {
 /// by the adapter's [`Run`]: the methods of the same names there say what
 /// each does; a sweep not split by users keeps the defaults of the last three.
 pub trait Sweep: Send + 'static {
+    /// Its scenario's settings (field table, presets, checks).
     type Config;
+    /// What a worker's results hold (rows, reports, curves): a part of a
+    /// sweep split over workers is this after its [`Stamps`].
+    type Part;
     /// The config the sweep runs (checked when the sweep was started).
     fn config(&self) -> &Self::Config;
+    /// The results the sweep holds so far.
+    fn part(&self) -> Self::Part;
     fn step(&mut self) -> Result<bool, RunError>;
     fn is_done(&self) -> bool;
     fn progress(&self) -> (usize, usize);
@@ -183,48 +183,62 @@ fn shared_evenly(splits: bool, one: f64, by: usize) -> f64 {
     }
 }
 
+/// An experiment's settings: its sweep's config.
+pub type ConfigOf<E> = <<E as Experiment>::Sweep as Sweep>::Config;
+
+/// What a worker's results of an experiment hold: its sweep's part.
+pub type PartOf<E> = <<E as Experiment>::Sweep as Sweep>::Part;
+
 /// One experiment of a paper: what a scenario has that is its own. The
 /// [`Adapter`] makes a [`Scenario`] of it.
 pub trait Experiment: Send + Sync + 'static {
-    /// Its settings (field table, presets, checks).
-    type Config: Config + Default + Send + Sync;
-    /// Its sweep; each worker steps one.
-    type Sweep: Sweep<Config = Self::Config>;
-    /// What a worker's results hold (rows, reports, curves): a part of a
-    /// sweep split over workers is this after its [`Stamps`].
-    type Part: Serialize + DeserializeOwned + Default;
+    /// Its sweep; each worker steps one. Its settings and what a worker's
+    /// results hold are the sweep's ([`ConfigOf`], [`PartOf`]), declared
+    /// once there.
+    type Sweep: Sweep<
+        Config: Config + Default + Send + Sync,
+        Part: Serialize + DeserializeOwned + Default,
+    >;
 
     /// Its description (the page's header, presets, charts, lesson, claims).
     const ABOUT: About;
+    /// Whether a sweep splits over workers, each starting with its [`Shard`]:
+    /// by default not (only the first shard exists and runs the whole sweep),
+    /// as most scenarios' few runs are not worth sharing.
+    const SPLITS: bool = false;
+    /// Whether workers can also share each run's users
+    /// ([`Experiment::start_user_split`]): by default not.
+    const USER_SPLIT: bool = false;
     /// Its audit, if it has one (the page offers it).
-    const AUDIT: Option<AuditFn<Self::Config>> = None;
+    const AUDIT: Option<AuditFn<ConfigOf<Self>>> = None;
     /// The setting that sizes its audit, if a default audit may lower it.
-    const AUDIT_SIZE: Option<AuditSizeBy<Self::Config>> = None;
+    const AUDIT_SIZE: Option<AuditSizeBy<ConfigOf<Self>>> = None;
     /// Its round in slow motion, if it has one (the page's "Look inside one
     /// round", `dp-explorer step`).
-    const ROUND: Option<RoundFn<Self::Config>> = None;
+    const ROUND: Option<RoundFn<ConfigOf<Self>>> = None;
 
     /// Its sweep, or the share of it of `shard` (a scenario that does not
     /// split is only ever given the whole sweep).
-    fn start(config: Checked<Self::Config>, shard: Shard) -> Result<Self::Sweep, Vec<ConfigError>>;
-    /// The results the sweep holds so far.
-    fn part(sweep: &Self::Sweep) -> Self::Part;
+    fn start(
+        config: Checked<ConfigOf<Self>>,
+        shard: Shard,
+    ) -> Result<Self::Sweep, Vec<ConfigError>>;
     /// Everything shown for these results (a run's own, or merged parts').
-    fn view(config: &Self::Config, part: &Self::Part) -> View;
+    fn view(config: &ConfigOf<Self>, part: &PartOf<Self>) -> View;
     /// Seconds the sweep takes on one core natively on `machine`, from its
     /// size (within about 2×).
-    fn estimated_seconds(config: &Self::Config, machine: &Machine) -> f64;
+    fn estimated_seconds(config: &ConfigOf<Self>, machine: &Machine) -> f64;
 
     /// Seconds in one wasm worker of a page on `machine`: by default the
     /// native estimate times [`WASM_FACTOR`].
-    fn estimated_wasm_seconds(config: &Self::Config, machine: &Machine) -> f64 {
+    fn estimated_wasm_seconds(config: &ConfigOf<Self>, machine: &Machine) -> f64 {
         Self::estimated_seconds(config, machine) * WASM_FACTOR
     }
     /// Seconds of the work of the busiest of the page's `workers` workers: by
     /// default the one-worker estimate shared evenly by a sweep that splits.
-    fn estimated_worker_seconds(config: &Self::Config, workers: usize, machine: &Machine) -> f64 {
+    fn estimated_worker_seconds(config: &ConfigOf<Self>, workers: usize, machine: &Machine) -> f64 {
         shared_evenly(
-            Self::ABOUT.splits,
+            Self::SPLITS,
             Self::estimated_wasm_seconds(config, machine),
             workers,
         )
@@ -232,9 +246,9 @@ pub trait Experiment: Send + Sync + 'static {
     /// Seconds of the busiest of `threads` native threads sharing the sweep
     /// as `sweep --threads` shares it (each on a core of its own): by default
     /// the one-thread estimate shared evenly by a sweep that splits.
-    fn estimated_thread_seconds(config: &Self::Config, threads: usize, machine: &Machine) -> f64 {
+    fn estimated_thread_seconds(config: &ConfigOf<Self>, threads: usize, machine: &Machine) -> f64 {
         shared_evenly(
-            Self::ABOUT.splits,
+            Self::SPLITS,
             Self::estimated_seconds(config, machine),
             threads,
         )
@@ -242,32 +256,32 @@ pub trait Experiment: Send + Sync + 'static {
     /// The most memory one of the page's workers holds for its share of the
     /// sweep (bytes; by default [`super::workers::WORKER_BASE_BYTES`]): what
     /// bounds the pool's size ([`super::workers::workers_for`]).
-    fn worker_peak_bytes(_config: &Self::Config) -> f64 {
+    fn worker_peak_bytes(_config: &ConfigOf<Self>) -> f64 {
         super::workers::WORKER_BASE_BYTES
     }
     /// Seconds the page spends on a run of these settings besides the
     /// workers' sweep, on the reference machine: starting the run, merging
     /// and judging the parts, drawing the charts and tables.
-    fn page_overhead_seconds(_config: &Self::Config) -> f64 {
+    fn page_overhead_seconds(_config: &ConfigOf<Self>) -> f64 {
         super::machine::PAGE_OVERHEAD_SECONDS
     }
     /// The sweep's jobs under these settings: by default one, the whole sweep.
-    fn plan(config: &Self::Config) -> Plan<'_> {
+    fn plan(config: &ConfigOf<Self>) -> Plan<'_> {
         Plan::whole(Self::ABOUT.id, &config.to_fields())
     }
     /// The jobs whose results `part` holds finished (its stamps list them):
     /// by default the whole sweep's one job.
-    fn finished_jobs(_part: &Self::Part) -> Vec<usize> {
+    fn finished_jobs(_part: &PartOf<Self>) -> Vec<usize> {
         vec![0]
     }
     /// The job of each result `part` holds (checked against its stamps by
     /// [`decode_parts`]): by default its finished jobs.
-    fn row_jobs(part: &Self::Part) -> Vec<usize> {
+    fn row_jobs(part: &PartOf<Self>) -> Vec<usize> {
         Self::finished_jobs(part)
     }
     /// Checked parts, shard by shard, as one: by default the only one (a
     /// sweep that does not split has one part, or none yet).
-    fn combine(parts: Vec<Self::Part>) -> Self::Part {
+    fn combine(parts: Vec<PartOf<Self>>) -> PartOf<Self> {
         debug_assert!(parts.len() <= 1, "a sweep that splits combines its parts");
         parts.into_iter().next().unwrap_or_default()
     }
@@ -276,19 +290,19 @@ pub trait Experiment: Send + Sync + 'static {
     /// depend on, so that two jobs (of these or other settings) with the same
     /// key give the same results bit for bit. `None` (the default): the job
     /// is never kept, always computed.
-    fn job_key(_config: &Self::Config, _job: usize) -> Option<u64> {
+    fn job_key(_config: &ConfigOf<Self>, _job: usize) -> Option<u64> {
         None
     }
     /// The results of `part` of the jobs `renumber` maps, each renumbered as
     /// the job it maps to (the rest dropped): needed only by a scenario with
     /// [`Experiment::job_key`]s.
-    fn renumber(_part: Self::Part, _renumber: &dyn Fn(usize) -> Option<usize>) -> Self::Part {
-        Self::Part::default()
+    fn renumber(_part: PartOf<Self>, _renumber: &dyn Fn(usize) -> Option<usize>) -> PartOf<Self> {
+        PartOf::<Self>::default()
     }
     /// [`Experiment::start`] without the jobs `skip` (kept from an earlier
     /// sweep); only a scenario with [`Experiment::job_key`]s is given any.
     fn start_skipping(
-        config: Checked<Self::Config>,
+        config: Checked<ConfigOf<Self>>,
         shard: Shard,
         skip: &[usize],
     ) -> Result<Self::Sweep, Vec<ConfigError>> {
@@ -306,13 +320,13 @@ pub trait Experiment: Send + Sync + 'static {
     }
     /// Whether `workers` workers should share each run's users (its cost
     /// model decides).
-    fn split_by_users(_config: &Self::Config, _workers: usize) -> bool {
+    fn split_by_users(_config: &ConfigOf<Self>, _workers: usize) -> bool {
         false
     }
     /// Worker `share` of a group sharing every run's users (for a scenario
-    /// whose [`About::user_split`] is set).
+    /// whose [`Experiment::USER_SPLIT`] is set).
     fn start_user_split(
-        _config: Checked<Self::Config>,
+        _config: Checked<ConfigOf<Self>>,
         _share: Shard,
     ) -> Result<Self::Sweep, Vec<ConfigError>> {
         Err(vec![no_user_split(Self::ABOUT.id)])
@@ -367,17 +381,17 @@ impl<E: Experiment> Adapter<E> {
 /// The shards' parts beside the `kept` part, checked against the plan of
 /// `config` to `coverage`, as one part.
 pub(super) fn combined<E: Experiment>(
-    config: &E::Config,
+    config: &ConfigOf<E>,
     parts: &[Vec<u8>],
     kept: Option<&Kept>,
     coverage: Coverage,
-) -> Result<E::Part, RunError> {
+) -> Result<PartOf<E>, RunError> {
     let plan = E::plan(config);
     let mut kept_part = None;
     let mut kept_jobs: &[usize] = &[];
     if let Some(k) = kept.filter(|k| !k.jobs.is_empty()) {
         // The kept part is checked as a whole sweep's only shard holding its jobs.
-        let mut decoded = decode_parts::<Stamped<E::Part>>(
+        let mut decoded = decode_parts::<Stamped<PartOf<E>>>(
             std::slice::from_ref(&k.part),
             &plan,
             Coverage::SoFar,
@@ -397,7 +411,7 @@ pub(super) fn combined<E: Experiment>(
         kept_part = Some(part);
     }
     let parts =
-        decode_parts_beside::<Stamped<E::Part>>(parts, &plan, coverage, held::<E>, kept_jobs)?;
+        decode_parts_beside::<Stamped<PartOf<E>>>(parts, &plan, coverage, held::<E>, kept_jobs)?;
     Ok(E::combine(
         parts.into_iter().map(|p| p.part).chain(kept_part).collect(),
     ))
@@ -412,13 +426,13 @@ pub fn stamps_of(part: &[u8]) -> Result<Stamps, RunError> {
 }
 
 /// A part's stamps and the job of each of its results, for [`decode_parts`].
-pub(super) fn held<E: Experiment>(p: &Stamped<E::Part>) -> (&Stamps, Vec<usize>) {
+pub(super) fn held<E: Experiment>(p: &Stamped<PartOf<E>>) -> (&Stamps, Vec<usize>) {
     (&p.stamps, E::row_jobs(&p.part))
 }
 
 /// Whether the jobs of `config` have keys, so that they can be kept and
 /// skipped ([`Configured::keeps_jobs`]).
-pub(super) fn has_job_keys<E: Experiment>(config: &E::Config) -> bool {
+pub(super) fn has_job_keys<E: Experiment>(config: &ConfigOf<E>) -> bool {
     !E::plan(config).is_empty() && E::job_key(config, 0).is_some()
 }
 
@@ -451,10 +465,10 @@ impl<E: Experiment> Run for SweepRun<E> {
         self.sweep.phase()
     }
     fn view(&self) -> View {
-        view_of::<E>(self.sweep.config(), &E::part(&self.sweep))
+        view_of::<E>(self.sweep.config(), &self.sweep.part())
     }
     fn part(&self) -> Vec<u8> {
-        let part = E::part(&self.sweep);
+        let part = self.sweep.part();
         let stamps = E::plan(self.sweep.config()).stamps(
             self.shard,
             self.sweep.is_done(),
@@ -487,7 +501,7 @@ impl<E: Experiment> Run for SweepRun<E> {
 /// the config's settings for the claims' scopes; when risks drive the run,
 /// `results.csv` names each row's risk and the ε charts show the attacker's
 /// success on their x axis ([`on_risk_axes`]).
-pub(super) fn view_of<E: Experiment>(config: &E::Config, part: &E::Part) -> View {
+pub(super) fn view_of<E: Experiment>(config: &ConfigOf<E>, part: &PartOf<E>) -> View {
     let mut view = in_x_order(E::view(config, part));
     let target = config.risk_target();
     for file in view.files.iter_mut().filter(|f| f.name == RESULTS) {
@@ -518,10 +532,10 @@ impl<E: Experiment> Scenario for Adapter<E> {
                 source: a.source,
                 unit: a.unit,
                 presets: a.presets,
-                fields: E::Config::field_infos(&E::Config::default()),
+                fields: ConfigOf::<E>::field_infos(&ConfigOf::<E>::default()),
                 charts: a.charts,
-                splits: a.splits,
-                user_split: a.user_split,
+                splits: E::SPLITS,
+                user_split: E::USER_SPLIT,
                 lesson: a.lesson,
                 claims: a.claims,
                 metrics: a.metrics,
@@ -532,7 +546,7 @@ impl<E: Experiment> Scenario for Adapter<E> {
     }
 
     fn preset_fields(&self, preset: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
-        Ok(E::Config::preset(preset)?.to_fields())
+        Ok(ConfigOf::<E>::preset(preset)?.to_fields())
     }
 
     fn has_audit(&self) -> bool {

@@ -9,7 +9,8 @@
 //! over the [`Checked`] config of an [`Experiment`] ([`Configuration`]).
 
 use super::adapter::{
-    combined, has_job_keys, held, no_round, no_user_split, view_of, Experiment, Stamped, SweepRun,
+    combined, has_job_keys, held, no_round, no_user_split, view_of, ConfigOf, Experiment, PartOf,
+    Stamped, SweepRun,
 };
 use super::audit::{AuditOptions, AuditTargets, SizeField};
 use super::field::{Checked, Config};
@@ -148,7 +149,7 @@ pub trait Configured: Send + Sync {
 pub struct Configuration<E: Experiment> {
     scenario: &'static dyn Scenario,
     preset: &'static str,
-    config: Checked<E::Config>,
+    config: Checked<ConfigOf<E>>,
 }
 
 impl<E: Experiment> Configuration<E> {
@@ -160,7 +161,7 @@ impl<E: Experiment> Configuration<E> {
         pairs: &[(&str, &str)],
     ) -> Result<Self, Vec<ConfigError>> {
         // Every check, the accountant's σ included, runs in `Checked::new`.
-        let config = E::Config::from_pairs(preset, pairs.iter().copied())?;
+        let config = ConfigOf::<E>::from_pairs(preset, pairs.iter().copied())?;
         // The config parsed, so its preset is one of the scenario's.
         let wanted = preset.trim();
         let preset = E::ABOUT
@@ -179,7 +180,7 @@ impl<E: Experiment> Configuration<E> {
     /// The share a sweep of this scenario runs as: a scenario that does not
     /// split runs whole in shard 0 and refuses the others.
     fn share(shard: Shard) -> Result<Shard, Vec<ConfigError>> {
-        if E::ABOUT.splits {
+        if E::SPLITS {
             Ok(shard)
         } else {
             shard.only_first()?;
@@ -217,7 +218,7 @@ impl<E: Experiment> Configured for Configuration<E> {
     }
 
     fn start_user_split(&self, share: Shard) -> StartResult {
-        if !E::ABOUT.user_split {
+        if !E::USER_SPLIT {
             return Err(vec![no_user_split(E::ABOUT.id)]);
         }
         let sweep = E::start_user_split(self.config.clone(), share)?;
@@ -226,7 +227,7 @@ impl<E: Experiment> Configured for Configuration<E> {
     }
 
     fn split_by_users(&self, workers: usize) -> bool {
-        E::ABOUT.user_split && E::split_by_users(&self.config, workers)
+        E::USER_SPLIT && E::split_by_users(&self.config, workers)
     }
 
     fn estimated_seconds_on(&self, machine: &Machine) -> f64 {
@@ -248,7 +249,7 @@ impl<E: Experiment> Configured for Configuration<E> {
 
     fn workers_for(&self, cores: usize, memory_bytes: Option<f64>) -> usize {
         super::workers::workers_for(
-            E::ABOUT.splits,
+            E::SPLITS,
             E::worker_peak_bytes(&self.config),
             cores,
             memory_bytes,
@@ -283,7 +284,7 @@ impl<E: Experiment> Configured for Configuration<E> {
         };
         let (old, new) = (&old.config, &self.config);
         let old_plan = E::plan(old);
-        let mut parts = decode_parts::<Stamped<E::Part>>(
+        let mut parts = decode_parts::<Stamped<PartOf<E>>>(
             &[old_whole.to_vec()],
             &old_plan,
             Coverage::Whole,
@@ -324,7 +325,7 @@ impl<E: Experiment> Configured for Configuration<E> {
             return Ok(Vec::new());
         }
         let plan = E::plan(&self.config);
-        let decode = || -> Result<Stamped<E::Part>, RunError> {
+        let decode = || -> Result<Stamped<PartOf<E>>, RunError> {
             postcard::from_bytes(part)
                 .map_err(|e| RunError::Part(format!("a running sweep's results: {e}")))
         };
@@ -358,7 +359,7 @@ impl<E: Experiment> Configured for Configuration<E> {
         for (i, bytes) in kept.iter().enumerate() {
             let refuse = |message: String| RunError::PartRefused { part: i, message };
             // Each is checked as a whole sweep's only shard holding its jobs.
-            let mut decoded = decode_parts::<Stamped<E::Part>>(
+            let mut decoded = decode_parts::<Stamped<PartOf<E>>>(
                 std::slice::from_ref(bytes),
                 &plan,
                 Coverage::SoFar,

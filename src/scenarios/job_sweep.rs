@@ -6,7 +6,7 @@
 //! ([`OneJobPerStep`], implemented by its config).
 
 use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::Sweep;
+use crate::scenarios::adapter::{Rows, Sweep};
 use crate::scenarios::{Checked, RunError};
 
 /// What a one-job-per-step sweep of this config does.
@@ -14,7 +14,7 @@ pub trait OneJobPerStep: Send + 'static {
     /// What one step does.
     type Job: Copy + Send + 'static;
     /// A result row.
-    type Row: Send + 'static;
+    type Row: Clone + Send + 'static;
     /// The sweep's jobs, in the order they run.
     fn jobs(&self) -> Vec<Self::Job>;
     /// The progress line while `job` is the next to run.
@@ -86,9 +86,16 @@ impl<C: OneJobPerStep> JobSweep<C> {
 
 impl<C: OneJobPerStep> Sweep for JobSweep<C> {
     type Config = C;
+    type Part = Rows<C::Row>;
 
     fn config(&self) -> &C {
         &self.config
+    }
+
+    /// Its finished rows with their reports: the part of every
+    /// one-job-per-step scenario.
+    fn part(&self) -> Rows<C::Row> {
+        Rows::of(self.rows(), self.reports())
     }
 
     fn step(&mut self) -> Result<bool, RunError> {

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { accessible, closeClean, openPage, waitStatus, servedBrowser, runToDone, fillField } from './browser.mjs';
+import { accessible, closeClean, closeErrorFree, openPage, waitStatus, servedBrowser, runToDone, fillField } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -34,9 +34,7 @@ for (const [name, viewport, query] of [
     assert.equal(await waitStatus(page, ['done', 'error'], 60_000), 'done');
     assert.ok(await inView(page, '#progress'), 'the progress bar is in view');
     assert.ok(await inView(page, '#risk-chart'), 'the first chart is in view');
-    await accessible(page, `${name}, done`);
-    assert.deepEqual(errors, []);
-    await page.close();
+    await closeClean(page, errors, `${name}, done`);
   });
 }
 
@@ -71,8 +69,7 @@ test('the ε slider adds a value to the list and redraws the risk chart without 
   const median = times[Math.floor(times.length / 2)];
   console.log(`# ε slider: change → redrawn curve, median ${median.toFixed(2)} s over ${times.length} changes (${times.map((t) => t.toFixed(2)).join(', ')})`);
   assert.ok(median <= 5, `median ${median} s`);
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('an edit marks the results out of date, and exports carry the config of the run shown', async () => {
@@ -89,8 +86,7 @@ test('an edit marks the results out of date, and exports carry the config of the
   assert.equal(config.preset, 'fedrep-paper');
   await page.click('#pin-run');
   assert.match(await page.textContent('#pin-note'), /n = 3000/);
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('labels show the ε spent where it differs from the target', async () => {
@@ -100,8 +96,7 @@ test('labels show the ε spent where it differs from the target', async () => {
   const svg = await readFile(await dl.path(), 'utf8');
   assert.match(svg, /Private FedRep \(spends ε = [\d.]+–[\d.]+\)/);
   assert.match(await page.textContent('#risk-chart-readout, #risk-table'), /.+/);
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('the URL keeps an edit and the large text across a reload; Escape stops a run; focus stays on a control', async () => {
@@ -126,8 +121,7 @@ test('the URL keeps an edit and the large text across a reload; Escape stops a r
   assert.equal(await waitStatus(page, ['idle'], 10_000), 'idle');
   assert.match(await page.textContent('#status'), /Stopped/);
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'run');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('a lesson step sets the controls, and the presenter view keeps the charts', async () => {
@@ -173,8 +167,7 @@ test('a lesson step sets the controls, and the presenter view keeps the charts',
   assert.ok(!(await page.isVisible('#n')), 'presenter view hides the settings');
   assert.ok(await page.isVisible('#run') && await page.isVisible('#risk-chart'));
   assert.match(page.url(), /present=1/);
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('the DP-GD scenario is accessible when done, with its explain-ε entries open', async () => {

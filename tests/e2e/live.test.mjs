@@ -7,7 +7,7 @@
 // slider does not scroll the page away. axe-core finds no violation in the states visited.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessible, closeClean, openPage, waitStatus, inkFraction, servedBrowser, fillField, startLongRun } from './browser.mjs';
+import { accessible, closeClean, closeErrorFree, openPage, waitStatus, inkFraction, servedBrowser, fillField, startLongRun } from './browser.mjs';
 
 const env = servedBrowser();
 
@@ -67,8 +67,7 @@ for (const [name, viewport] of [['1366×768', { width: 1366, height: 768 }], ['3
     // The status line sits beside (or, on a phone, under) the bar in a box of its own: one row.
     const [bar, status] = await Promise.all(['#progress', '#status'].map((s) => page.$eval(s, (e) => e.getBoundingClientRect().toJSON())));
     if (viewport.width > 640) assert.ok(status.left >= bar.right - 1 && status.top < bar.bottom, 'the status is beside the bar');
-    assert.deepEqual(errors, []);
-    await page.close();
+    await closeErrorFree(page, errors);
   });
 }
 
@@ -158,8 +157,7 @@ test('the ε slider selects along the curve: it snaps to the list, adds a value 
   const moved = await privateRows(page);
   assert.deepEqual(Object.keys(moved).map(Number).sort((a, b) => a - b), [1, 2, 4, 5, 6, 8], 'ε = 3 made way for 5');
   for (const eps of [1, 2, 4, 6, 8]) assert.equal(moved[eps], rows[eps], `ε = ${eps} after the second move`);
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('presenter view keeps the ε slider and its readout', async () => {
@@ -210,8 +208,7 @@ test('an edit during a long run marks it out of date at once; the link says what
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), false);
   await page.click('#stop');
   await waitStatus(page, ['idle'], 10_000);
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('a run that finishes after an edit is not shown as plain "Done"', async () => {
@@ -223,8 +220,7 @@ test('a run that finishes after an edit is not shown as plain "Done"', async () 
   assert.match(await page.textContent('#status'), /for the previous settings/);
   assert.equal(await page.evaluate(() => document.getElementById('results').classList.contains('stale')), true);
   assert.ok(await page.isVisible('#stale-note'));
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });
 
 test('messages name the field by its label, and the status names the field to fix', async () => {
@@ -265,6 +261,5 @@ test('on a phone, moving the ε slider keeps the page where it is', async () => 
   assert.equal(await page.evaluate(() => window.scrollY), y0, 'the page did not scroll');
   const r = await page.$eval('#epsilons-slider', (e) => e.getBoundingClientRect().toJSON());
   assert.ok(r.top >= 0 && r.bottom <= 844, 'the slider is in view');
-  assert.deepEqual(errors, []);
-  await page.close();
+  await closeErrorFree(page, errors);
 });

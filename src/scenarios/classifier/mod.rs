@@ -125,9 +125,7 @@ const LESSON: &[LessonStep] = &[
 ];
 
 impl Experiment for Classifier {
-    type Config = ClassifierConfig;
     type Sweep = ClassifierSweep;
-    type Part = Rows<ClassifierRow>;
 
     const ABOUT: About = About {
         id: "classifier",
@@ -144,8 +142,6 @@ impl Experiment for Classifier {
         unit: "user",
         presets: PRESETS,
         charts: CHARTS,
-        splits: false,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error01"],
@@ -162,10 +158,6 @@ impl Experiment for Classifier {
         _: Shard,
     ) -> Result<ClassifierSweep, Vec<ConfigError>> {
         Ok(ClassifierSweep::new(config))
-    }
-
-    fn part(sweep: &ClassifierSweep) -> Rows<ClassifierRow> {
-        Rows::of(sweep.rows(), sweep.reports())
     }
 
     fn view(c: &ClassifierConfig, part: &Rows<ClassifierRow>) -> View {

@@ -127,9 +127,7 @@ pub struct Part {
 }
 
 impl Experiment for DpGd {
-    type Config = DpGdConfig;
     type Sweep = DpGdRun;
-    type Part = Part;
 
     const ABOUT: About = About {
         id: "dpgd",
@@ -143,8 +141,6 @@ impl Experiment for DpGd {
         unit: UNIT,
         presets: PRESETS,
         charts: CHARTS,
-        splits: true,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["test_loss", "train_loss", "excess_risk"],
@@ -153,20 +149,13 @@ impl Experiment for DpGd {
             settings: &[("n", "20"), ("p_grid", "5,10,20"), ("trace_p", "none")],
         },
     };
+    // Its sweep shares (seed, width) jobs between workers.
+    const SPLITS: bool = true;
     const ROUND: Option<RoundFn<DpGdConfig>> = Some(round::round_of);
     const AUDIT: Option<AuditFn<DpGdConfig>> = Some(audit::dpgd_audit_targets);
 
     fn start(config: Checked<DpGdConfig>, shard: Shard) -> Result<DpGdRun, Vec<ConfigError>> {
         DpGdRun::new(config, shard).map_err(|e| vec![e])
-    }
-
-    fn part(run: &DpGdRun) -> Part {
-        Part {
-            rows: run.sweep.rows().to_vec(),
-            trace: run.sweep.trace().to_vec(),
-            reports: run.reports.clone(),
-            trace_reports: run.trace_reports.clone(),
-        }
     }
 
     fn view(c: &DpGdConfig, part: &Part) -> View {
@@ -537,8 +526,17 @@ impl DpGdRun {
 
 impl Sweep for DpGdRun {
     type Config = DpGdConfig;
+    type Part = Part;
     fn config(&self) -> &DpGdConfig {
         self.sweep.config()
+    }
+    fn part(&self) -> Part {
+        Part {
+            rows: self.sweep.rows().to_vec(),
+            trace: self.sweep.trace().to_vec(),
+            reports: self.reports.clone(),
+            trace_reports: self.trace_reports.clone(),
+        }
     }
     fn is_done(&self) -> bool {
         self.sweep.is_done()

@@ -142,9 +142,7 @@ pub struct Part {
 }
 
 impl Experiment for FedRep {
-    type Config = FedRepConfig;
     type Sweep = FedRepSweep;
-    type Part = Part;
 
     const ABOUT: About = About {
         id: "fedrep",
@@ -157,8 +155,6 @@ impl Experiment for FedRep {
         unit: "user",
         presets: PRESETS,
         charts: CHARTS,
-        splits: true,
-        user_split: true,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["excess_risk", "mse"],
@@ -168,6 +164,10 @@ impl Experiment for FedRep {
                 ("local_steps", "3"), ("altmin_rounds", "2")],
         },
     };
+    // Its sweep shares runs between workers, or each run's users where few
+    // large runs would leave workers idle (`cost::split_by_users`).
+    const SPLITS: bool = true;
+    const USER_SPLIT: bool = true;
     const ROUND: Option<RoundFn<FedRepConfig>> = Some(run::round::round_of);
     const AUDIT: Option<AuditFn<FedRepConfig>> = Some(audit::fedrep_audit_targets);
     const AUDIT_SIZE: Option<AuditSizeBy<FedRepConfig>> = Some(audit::AUDIT_SIZE);
@@ -185,13 +185,6 @@ impl Experiment for FedRep {
 
     fn split_by_users(config: &FedRepConfig, workers: usize) -> bool {
         cost::split_by_users(config, workers)
-    }
-
-    fn part(sweep: &FedRepSweep) -> Part {
-        Part {
-            rows: sweep.rows(),
-            curves: sweep.curves(),
-        }
     }
 
     fn view(config: &FedRepConfig, part: &Part) -> View {

@@ -13,6 +13,7 @@ use super::rules::Interval;
 use super::{choices, Field};
 use crate::privacy::error::MAX_EPSILON;
 use crate::privacy::Relation;
+use crate::scenarios::config_common::{PRIVACY, PROBLEM};
 use crate::scenarios::error::ConfigError;
 
 /// The ε the accountant accepts as a target: (0, [`MAX_EPSILON`]].
@@ -20,9 +21,6 @@ pub const EPSILON: Interval = Interval::open_closed(0.0, MAX_EPSILON);
 
 /// The δ the accountant accepts: (0, 1).
 pub const DELTA: Interval = Interval::open(0.0, 1.0);
-
-pub(crate) const PRIVACY: &str = "Privacy";
-const PROBLEM: &str = "Problem";
 
 /// The setting that lists the target ε's.
 pub const EPSILONS: &str = "epsilons";

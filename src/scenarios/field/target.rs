@@ -19,6 +19,7 @@ use crate::privacy::gdp::{epsilon_for_mu, mu_for_epsilon};
 use crate::privacy::report::fmt_num;
 use crate::privacy::risk::{Risk, RiskError};
 use crate::privacy::{AccountingError, PrivacyReport};
+use crate::scenarios::config_common::PRIVACY;
 use crate::scenarios::csv_out::{self, CsvFile};
 use crate::scenarios::error::ConfigError;
 
@@ -234,7 +235,7 @@ pub fn risks<C: 'static>(
         .label("attacker's success (TPR)")
         .help("instead of ε: the attacker's true-positive rate at the false-positive rate below, e.g. 0.05,0.2 (none = the ε values drive)")
         .slider(0.02, 0.98, true)
-        .group(common::PRIVACY)
+        .group(PRIVACY)
         .essential()
         .range(Interval::open(0.0, 1.0))
         .item("risk")
@@ -246,7 +247,7 @@ pub fn risk_fpr<C: 'static>(get: fn(&C) -> &f64, get_mut: fn(&mut C) -> &mut f64
     Field::new(RISK_FPR, get, get_mut)
         .label("attacker's false-positive rate")
         .help("the share of outsiders the attacker may wrongly accuse (with risks)")
-        .group(common::PRIVACY)
+        .group(PRIVACY)
         .essential()
         .range(Interval::open(0.0, 1.0))
 }

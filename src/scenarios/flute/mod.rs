@@ -196,9 +196,7 @@ pub struct Part {
 }
 
 impl Experiment for Flute {
-    type Config = FluteConfig;
     type Sweep = FluteSweep;
-    type Part = Part;
 
     const ABOUT: About = About {
         id: "flute",
@@ -219,8 +217,6 @@ impl Experiment for Flute {
         unit: "client",
         presets: PRESETS,
         charts: CHARTS,
-        splits: false,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error"],
@@ -234,13 +230,6 @@ impl Experiment for Flute {
 
     fn start(config: Checked<FluteConfig>, _: Shard) -> Result<FluteSweep, Vec<ConfigError>> {
         Ok(FluteSweep::new(config))
-    }
-
-    fn part(sweep: &FluteSweep) -> Part {
-        Part {
-            rows: Rows::of(sweep.rows(), sweep.reports()),
-            curves: sweep.curves().to_vec(),
-        }
     }
 
     fn view(c: &FluteConfig, part: &Part) -> View {

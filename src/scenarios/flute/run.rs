@@ -19,7 +19,7 @@ mod metrics;
 use super::config::{FluteConfig, ABLATION_RATIOS};
 use super::plan::{plan, FlutePlan};
 use crate::privacy::PrivacyReport;
-use crate::scenarios::adapter::Sweep;
+use crate::scenarios::adapter::{Rows, Sweep};
 use crate::scenarios::csv_out::{self, cell, csv_record, number as num};
 use crate::scenarios::{Checked, RunError};
 pub(super) use learners::flute_params;
@@ -219,8 +219,15 @@ impl Sweep for FluteSweep {
     }
 
     type Config = FluteConfig;
+    type Part = super::Part;
     fn config(&self) -> &FluteConfig {
         &self.config
+    }
+    fn part(&self) -> super::Part {
+        super::Part {
+            rows: Rows::of(self.rows(), self.reports()),
+            curves: self.curves().to_vec(),
+        }
     }
 }
 

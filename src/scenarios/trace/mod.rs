@@ -119,9 +119,7 @@ const LESSON: &[LessonStep] = &[
 ];
 
 impl Experiment for Trace {
-    type Config = TraceConfig;
     type Sweep = TraceSweep;
-    type Part = Rows<TraceRow>;
 
     const ABOUT: About = About {
         id: "trace",
@@ -136,8 +134,6 @@ impl Experiment for Trace {
         unit: "sample",
         presets: PRESETS,
         charts: CHARTS,
-        splits: false,
-        user_split: false,
         lesson: LESSON,
         claims: claims::CLAIMS,
         metrics: &["error_fro"],
@@ -152,10 +148,6 @@ impl Experiment for Trace {
 
     fn start(config: Checked<TraceConfig>, _: Shard) -> Result<TraceSweep, Vec<ConfigError>> {
         Ok(TraceSweep::new(config))
-    }
-
-    fn part(sweep: &TraceSweep) -> Rows<TraceRow> {
-        Rows::of(sweep.rows(), sweep.reports())
     }
 
     fn view(c: &TraceConfig, part: &Rows<TraceRow>) -> View {

@@ -5,6 +5,7 @@
 use super::super::config::FedRepConfig;
 use super::super::jobs::{assign_shards, jobs_of_one_seed, Job};
 use super::super::results::{AngleCurve, ResultRow};
+use super::super::Part;
 use super::user_split::UserShare;
 use super::SeedSweep;
 use crate::scenarios::adapter::Sweep;
@@ -200,8 +201,15 @@ impl Sweep for FedRepSweep {
     }
 
     type Config = FedRepConfig;
+    type Part = Part;
     fn config(&self) -> &FedRepConfig {
         &self.config
+    }
+    fn part(&self) -> Part {
+        Part {
+            rows: self.rows(),
+            curves: self.curves(),
+        }
     }
 }
 
