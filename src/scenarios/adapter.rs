@@ -12,7 +12,6 @@
 //! The registry lists each scenario as an [`Adapter`] of its experiment.
 
 use super::audit::{AuditOptions, AuditTargets};
-use super::claims::Claim;
 use super::configured::{Configuration, Configured};
 use super::field::target::with_risk_columns;
 use super::field::{Checked, Config};
@@ -20,8 +19,8 @@ use super::risk_axis::on_risk_axes;
 use super::round::{RoundRequest, RoundTrace};
 use super::shards::{decode_parts, decode_parts_beside, Coverage, Plan, Shard, Stamps};
 use super::{
-    ChartInfo, ConfigError, Kept, LessonStep, Machine, Preset, Run, RunError, Scenario,
-    ScenarioInfo, TestSize, View, RESULTS, WASM_FACTOR,
+    About, ConfigError, Kept, Machine, Run, RunError, Scenario, ScenarioInfo, View, RESULTS,
+    WASM_FACTOR,
 };
 use crate::plot::ChartSpec;
 use crate::privacy::PrivacyReport;
@@ -29,27 +28,6 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
 use std::sync::OnceLock;
-
-/// What a scenario says of itself: everything of its [`ScenarioInfo`] (see
-/// there) but the field table, which the adapter reads from its config.
-#[derive(Clone, Copy, Debug)]
-pub struct About {
-    pub id: &'static str,
-    pub title: &'static str,
-    pub lede: &'static str,
-    /// [`ScenarioInfo::look_at`].
-    pub look_at: &'static str,
-    pub source: &'static str,
-    pub unit: &'static str,
-    pub presets: &'static [Preset],
-    pub charts: &'static [ChartInfo],
-    pub lesson: &'static [LessonStep],
-    pub claims: &'static [Claim],
-    /// The `results.csv` columns that measure the outcome ([`ScenarioInfo::metrics`]).
-    pub metrics: &'static [&'static str],
-    /// [`ScenarioInfo::test_size`].
-    pub test_size: TestSize,
-}
 
 /// A scenario's sweep as a step-wise state machine (its `run.rs`), stepped
 /// by the adapter's [`Run`]: the methods of the same names there say what
@@ -522,26 +500,12 @@ fn in_x_order(mut view: View) -> View {
 
 impl<E: Experiment> Scenario for Adapter<E> {
     fn info(&self) -> &ScenarioInfo {
-        self.info.get_or_init(|| {
-            let a = E::ABOUT;
-            ScenarioInfo {
-                id: a.id,
-                title: a.title,
-                lede: a.lede,
-                look_at: a.look_at,
-                source: a.source,
-                unit: a.unit,
-                presets: a.presets,
-                fields: ConfigOf::<E>::field_infos(&ConfigOf::<E>::default()),
-                charts: a.charts,
-                splits: E::SPLITS,
-                user_split: E::USER_SPLIT,
-                lesson: a.lesson,
-                claims: a.claims,
-                metrics: a.metrics,
-                test_size: a.test_size,
-                round: E::ROUND.is_some(),
-            }
+        self.info.get_or_init(|| ScenarioInfo {
+            about: E::ABOUT,
+            fields: ConfigOf::<E>::field_infos(&ConfigOf::<E>::default()),
+            splits: E::SPLITS,
+            user_split: E::USER_SPLIT,
+            round: E::ROUND.is_some(),
         })
     }
 

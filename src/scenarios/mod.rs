@@ -118,9 +118,10 @@ pub struct TestSize {
     pub settings: &'static [(&'static str, &'static str)],
 }
 
-/// Everything the page and the CLI need to present a scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ScenarioInfo {
+/// What a scenario says of itself (its `impl Experiment`'s `ABOUT`): all of
+/// its [`ScenarioInfo`] but what the registry derives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct About {
     pub id: &'static str,
     pub title: &'static str,
     /// One paragraph for the page's header (plain text).
@@ -133,14 +134,7 @@ pub struct ScenarioInfo {
     /// Who one "unit of privacy" is: "user" or "training sample".
     pub unit: &'static str,
     pub presets: &'static [Preset],
-    pub fields: Vec<FieldInfo>,
     pub charts: &'static [ChartInfo],
-    /// Whether a sweep can be split over several workers.
-    pub splits: bool,
-    /// Whether a sweep can also share each run's users between workers
-    /// ([`Configured::start_user_split`]; [`Configured::split_by_users`] says when
-    /// it pays).
-    pub user_split: bool,
     /// A short guided lesson (a few steps, each setting the controls).
     pub lesson: &'static [LessonStep],
     /// What the lesson and the captions say the charts show, each with the
@@ -151,11 +145,59 @@ pub struct ScenarioInfo {
     /// (`tests/fuzz_configs.rs` checks it for every scenario).
     pub metrics: &'static [&'static str],
     /// Its small test size ([`TestSize`]; not described to the page).
-    #[serde(skip)]
     pub test_size: TestSize,
+}
+
+/// Everything the page and the CLI need to present a scenario: what it says
+/// of itself ([`About`], whose fields read through this value) and what the
+/// registry derives from its config and its `Experiment` consts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioInfo {
+    pub about: About,
+    /// Its field table, read from its config.
+    pub fields: Vec<FieldInfo>,
+    /// Whether a sweep can be split over several workers.
+    pub splits: bool,
+    /// Whether a sweep can also share each run's users between workers
+    /// ([`Configured::start_user_split`]; [`Configured::split_by_users`] says when
+    /// it pays).
+    pub user_split: bool,
     /// Whether one private round of its runs can be shown in slow motion
     /// ([`Scenario::round`]; the page's "Look inside one round").
     pub round: bool,
+}
+
+impl std::ops::Deref for ScenarioInfo {
+    type Target = About;
+    fn deref(&self) -> &About {
+        &self.about
+    }
+}
+
+/// The description `describe --json` and the page read, in its keys' order:
+/// the derived entries stand where the page's readers have always found them.
+impl Serialize for ScenarioInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let a = &self.about;
+        let mut out = serializer.serialize_struct("ScenarioInfo", 14)?;
+        out.serialize_field("id", a.id)?;
+        out.serialize_field("title", a.title)?;
+        out.serialize_field("lede", a.lede)?;
+        out.serialize_field("look_at", a.look_at)?;
+        out.serialize_field("source", a.source)?;
+        out.serialize_field("unit", a.unit)?;
+        out.serialize_field("presets", a.presets)?;
+        out.serialize_field("fields", &self.fields)?;
+        out.serialize_field("charts", a.charts)?;
+        out.serialize_field("splits", &self.splits)?;
+        out.serialize_field("user_split", &self.user_split)?;
+        out.serialize_field("lesson", a.lesson)?;
+        out.serialize_field("claims", a.claims)?;
+        out.serialize_field("metrics", a.metrics)?;
+        out.serialize_field("round", &self.round)?;
+        out.end()
+    }
 }
 
 /// wasm in a worker against the native time: the Private FedRep benchmarks'
