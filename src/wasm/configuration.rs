@@ -154,7 +154,10 @@ impl Configuration {
     }
 
     /// Worker `index` of `count` that compute every run together, each its
-    /// share of every pass over the users (see `Runner.user_split`).
+    /// share of every pass over the users: after each pass `runner.waiting()`
+    /// is true and `runner.outbox()` gives its partials once;
+    /// `runner.deliver(parts)` takes every worker's (in worker order) and the
+    /// run goes on. Each worker ends with the whole view.
     pub fn user_split(&self, index: usize, count: usize) -> Result<Runner, JsError> {
         let share = Shard { index, count };
         Runner::started(self.inner.as_ref(), |c| c.start_user_split(share))
