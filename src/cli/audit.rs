@@ -3,7 +3,7 @@
 //! every run's score (`scores.csv`). The scenario supplies its canary and
 //! score through the registry; the game and the bounds are shared.
 
-use super::args::{borrowed, preset_and_pairs, PresetArgs};
+use super::args::{preset_and_pairs, PresetArgs};
 use super::errors::CliError;
 use super::files::{create_dir, svg, write_file};
 use crate::scenarios;
@@ -47,7 +47,7 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         )
     })?;
     let (preset, pairs) = preset_and_pairs(args.settings.sources(None))?;
-    let pairs = borrowed(&pairs);
+    let pairs = scenarios::borrowed(&pairs);
     let options = AuditOptions {
         runs: args.runs,
         mode,
