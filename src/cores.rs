@@ -62,8 +62,9 @@ impl Loan {
 impl Drop for Loan {
     fn drop(&mut self) {
         let mut left = self.count.load(Ordering::Acquire);
-        // A borrowed thread comes back when its work ends (at most one
-        // feature block or one band later): wait for it.
+        // A borrowed thread comes back when its work ends (a feature block,
+        // a band; a run's noise images once all are computed, or one refill
+        // after the run is dropped): wait for it.
         while left > 0 {
             if SPARE
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |s| s.checked_sub(1))

@@ -219,10 +219,7 @@ fn check(
     let info = s.info();
     let preset = info.presets[overrides.len() % info.presets.len()].name;
     let texts = case_texts(s, preset, overrides);
-    let pairs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let pairs = scenarios::borrowed(&texts);
     let configured = match s.configure(preset, &pairs) {
         Ok(configured) => configured,
         Err(errors) => return check_refusals(info, &errors, &["preset", "settings"]),

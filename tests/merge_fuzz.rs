@@ -134,10 +134,7 @@ fn single_view(cache: &mut Singles, preset: &str, settings: &[(String, String)])
     cache
         .entry((preset.to_string(), settings.to_vec()))
         .or_insert_with(|| {
-            let pairs: Vec<(&str, &str)> = settings
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect();
+            let pairs = scenarios::borrowed(settings);
             let (_, mut run) = scenarios::start(preset, &pairs, Shard::WHOLE).unwrap();
             scenarios::run_to_end(run.as_mut()).unwrap();
             fingerprint(&run.view())

@@ -120,10 +120,9 @@ pub struct DpGdStep {
     pub residuals: Vec<f64>,
     /// ‖g_i‖ = 2|r_i|‖φ_i‖ of every sample's gradient before clipping.
     pub raw_norms: Vec<f64>,
-    /// Each sample's clip factor min(1, C/‖g_i‖) (1 without a clip).
+    /// Each sample's clip factor min(1, C/‖g_i‖) (1 without a clip; below 1:
+    /// clipped).
     pub factors: Vec<f64>,
-    /// How many samples were clipped (factor < 1).
-    pub clipped: usize,
     /// ḡ = (1/n) Σ clip(g_i): what the step moves along, before noise.
     pub mean_gradient: Vec<f64>,
     /// The noise added to θ (per coordinate N(0, (√η·2C/n·σ)²)).
@@ -265,7 +264,6 @@ impl DpGd {
             residuals: raw.as_slice().to_vec(),
             raw_norms,
             factors,
-            clipped,
             mean_gradient,
             noise,
             loss_before,

@@ -155,14 +155,6 @@ pub fn preset_and_pairs(
     Ok((preset, pairs))
 }
 
-/// (key, text) pairs borrowed, as the registry takes them.
-pub fn borrowed(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect()
-}
-
 /// Most unknown keys of a `--config` file quoted in its error.
 const UNKNOWN_KEYS_NAMED: usize = 5;
 

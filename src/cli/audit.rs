@@ -3,11 +3,11 @@
 //! every run's score (`scores.csv`). The scenario supplies its canary and
 //! score through the registry; the game and the bounds are shared.
 
-use super::args::{borrowed, preset_and_pairs, PresetArgs};
+use super::args::{preset_and_pairs, PresetArgs};
 use super::errors::CliError;
 use super::files::{create_dir, svg, write_file};
+use crate::scenarios;
 use crate::scenarios::audit::{fmt_duration, AuditMode, AuditOptions, AUDIT_CHARTS};
-use crate::scenarios::{self, Configured};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -47,7 +47,7 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         )
     })?;
     let (preset, pairs) = preset_and_pairs(args.settings.sources(None))?;
-    let pairs = borrowed(&pairs);
+    let pairs = scenarios::borrowed(&pairs);
     let options = AuditOptions {
         runs: args.runs,
         mode,
@@ -120,7 +120,9 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
     let path = write_file(
         &args.out,
         scenarios::statement::FILE_NAME,
-        statement(configured.as_ref(), &pairs, &audit).as_bytes(),
+        audit
+            .statement(configured.info(), &configured.settings())
+            .as_bytes(),
     )?;
     out.push_str(&format!("wrote {}\n", path.display()));
     for (spec, chart) in view.charts.iter().zip(AUDIT_CHARTS) {
@@ -132,23 +134,4 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
         out.push_str(&format!("wrote {}\n", path.display()));
     }
     Ok(out)
-}
-
-/// The privacy statement of the audited releases: the preset's settings with
-/// the command's over them name the seed.
-fn statement(
-    configured: &dyn Configured,
-    pairs: &[(&str, &str)],
-    audit: &scenarios::audit::AuditRun,
-) -> String {
-    let scenario = configured.scenario();
-    let mut settings = scenario
-        .preset_fields(configured.preset())
-        .unwrap_or_default();
-    for (k, v) in pairs {
-        if let Some(s) = settings.iter_mut().find(|(key, _)| key == k) {
-            s.1 = v.to_string();
-        }
-    }
-    audit.statement(scenario.info(), &settings)
 }

@@ -6,7 +6,6 @@
 //! every job's fingerprint and that every job is there once), naming the
 //! file, so a failed job of an array is found before anything is written.
 
-use super::args::borrowed;
 use super::errors::{CliError, FileAction};
 use super::files::{create_dir, write_view};
 use super::shard::{self, ShardFile};
@@ -336,7 +335,7 @@ pub fn merge_files(files: Vec<ShardFile>) -> Result<Merged, CliError> {
         .map_err(|e| CliError::file(&first.path, format!(": {e}")))?;
     let info = scenario.info();
     check_shares(&shards, info.splits, name)?;
-    let pairs = borrowed(&header.settings);
+    let pairs = scenarios::borrowed(&header.settings);
     let (paths, parts): (Vec<PathBuf>, Vec<Vec<u8>>) = shards
         .into_iter()
         .filter(|s| !s.header.empty)

@@ -5,7 +5,7 @@
 //! points (`--json`). This project's teaching extension; the round itself is
 //! the paper's algorithm, replayed from the run's own data and noise.
 
-use super::args::{borrowed, preset_and_pairs, PresetArgs};
+use super::args::{preset_and_pairs, PresetArgs};
 use super::errors::CliError;
 use crate::scenarios::round::RoundRequest;
 use crate::scenarios::{self};
@@ -28,7 +28,7 @@ pub struct StepArgs {
 
 pub fn run(args: &StepArgs) -> Result<String, CliError> {
     let (preset, pairs) = preset_and_pairs(args.settings.sources(args.seed))?;
-    let pairs = borrowed(&pairs);
+    let pairs = scenarios::borrowed(&pairs);
     let configured = scenarios::configure(&preset, &pairs)?;
     let trace = configured.round(RoundRequest { round: args.round })?;
     if args.json {

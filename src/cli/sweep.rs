@@ -3,7 +3,7 @@
 //! drawn by the page's chart code. The preset picks the scenario; the
 //! settings, presets and chart names come from the registry.
 
-use super::args::{borrowed, preset_and_pairs, SettingsArgs};
+use super::args::{preset_and_pairs, SettingsArgs};
 use super::errors::CliError;
 use super::files::{create_dir, write_view};
 use super::resume::{self, Keeper, Prepared};
@@ -152,7 +152,7 @@ fn run_sharded(
 
 pub fn run(args: &SweepArgs) -> Result<String, CliError> {
     let (preset, pairs) = preset_and_pairs(args.settings())?;
-    let pairs = borrowed(&pairs);
+    let pairs = scenarios::borrowed(&pairs);
     let (_, name) = scenarios::by_preset(&preset)?;
     // Checked once here; everything below asks the configuration.
     let configured = scenarios::configure(name, &pairs).map_err(CliError::Config)?;

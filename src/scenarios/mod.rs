@@ -484,6 +484,15 @@ pub fn configure(
     s.configure(name, pairs)
 }
 
+/// Settings held as owned `(key, text)` pairs (a command's `--set`, a shard's
+/// header, the page's object of texts), borrowed as [`configure`] takes them.
+pub fn borrowed(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
 /// Every problem with a preset and these settings (empty: valid).
 pub fn validate(preset: &str, pairs: &[(&str, &str)]) -> Vec<ConfigError> {
     configure(preset, pairs).err().unwrap_or_default()

@@ -11,7 +11,7 @@ use super::audit::Auditor;
 use super::cache::{kept_of, kept_to_js};
 use super::machine::machine_of;
 use super::runner::Runner;
-use super::{errors_to_js, fields_from_js, pairs, preset_or_default, to_js};
+use super::{errors_to_js, fields_from_js, preset_or_default, to_js};
 use crate::scenarios::{self, audit, ConfigError, Configured, Coverage, Shard};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -28,7 +28,7 @@ impl Configuration {
     /// settings from JS, or the error its constructor throws.
     pub(super) fn of(preset: Option<String>, fields: JsValue) -> Result<Self, JsValue> {
         let fields = fields_from_js(fields)?;
-        let inner = scenarios::configure(&preset_or_default(preset), &pairs(&fields))
+        let inner = scenarios::configure(&preset_or_default(preset), &scenarios::borrowed(&fields))
             .map_err(|errors| refused(&errors))?;
         Ok(Configuration { inner })
     }
@@ -154,7 +154,10 @@ impl Configuration {
     }
 
     /// Worker `index` of `count` that compute every run together, each its
-    /// share of every pass over the users (see `Runner.user_split`).
+    /// share of every pass over the users: after each pass `runner.waiting()`
+    /// is true and `runner.outbox()` gives its partials once;
+    /// `runner.deliver(parts)` takes every worker's (in worker order) and the
+    /// run goes on. Each worker ends with the whole view.
     pub fn user_split(&self, index: usize, count: usize) -> Result<Runner, JsError> {
         let share = Shard { index, count };
         Runner::started(self.inner.as_ref(), |c| c.start_user_split(share))

@@ -265,13 +265,6 @@ fn fields_from_js(fields: JsValue) -> Result<Vec<(String, String)>, JsError> {
         .collect())
 }
 
-fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
-    fields
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect()
-}
-
 /// The preset the page sends, or the default one.
 fn preset_or_default(preset: Option<String>) -> String {
     preset.unwrap_or_else(|| scenarios::default_preset().to_string())

@@ -33,10 +33,7 @@ pub struct StoredCase {
 impl StoredCase {
     /// The settings as the registry takes them.
     pub fn pairs(&self) -> Vec<(&str, &str)> {
-        self.pairs
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect()
+        scenarios::borrowed(&self.pairs)
     }
 }
 

@@ -196,6 +196,10 @@ impl<'a> RiskTarget<'a> {
 /// `epsilon` column, or a run driven by ε, is left as it is, so every
 /// ε-calibrated file keeps its bytes.
 pub fn with_risk_columns(text: &str, target: &RiskTarget) -> String {
+    // Asked first: every view of every run passes here, and most are driven by ε.
+    if !target.drives() {
+        return text.to_string();
+    }
     let records = csv_out::records(text);
     let Some((header, rows)) = records.split_first() else {
         return text.to_string();
@@ -203,9 +207,6 @@ pub fn with_risk_columns(text: &str, target: &RiskTarget) -> String {
     let Some(column) = header.iter().position(|h| h == "epsilon") else {
         return text.to_string();
     };
-    if !target.drives() {
-        return text.to_string();
-    }
     let mut file = CsvFile::new(
         header
             .iter()

@@ -3,7 +3,7 @@
 // the page loads it only when a test installs `installTestHooks` (which swaps
 // the page's worker.js for this module). A Run whose message the hook marked
 // (`testPanic: MESSAGE`) panics inside the wasm module with MESSAGE where the
-// worker starts its runner (`Configuration.shard` or `user_split`), through
+// worker starts its runner (`Configuration.shard`, `skipping` or `user_split`), through
 // the export `debug_panic` that only a build with the cargo feature
 // `test-hooks` has (`make build-e2e`).
 import * as wasm from '../pkg/dp_explorer.js';
@@ -17,7 +17,7 @@ self.onmessage = (event) => {
   return handle(event);
 };
 
-for (const name of ['shard', 'user_split']) {
+for (const name of ['shard', 'skipping', 'user_split']) {
   const start = wasm.Configuration.prototype[name];
   wasm.Configuration.prototype[name] = function (...args) {
     if (panic === null) return start.apply(this, args);

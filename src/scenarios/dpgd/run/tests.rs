@@ -75,7 +75,9 @@ fn every_field_can_be_set_from_text() {
     assert_eq!(c.trace_time_scales, vec![1.0, 2.0, 3.0]);
     assert_eq!((c.target.risks.is_empty(), c.target.risk_fpr), (true, 0.02));
     c.validate().unwrap();
-    // Serde round trip (the page stores configs as JSON).
+    // Serde round trip of the struct, its nested privacy target included. (The
+    // page's config.json is not this: it holds the settings as flat text, as
+    // `--config` reads them.)
     let json = serde_json::to_string(&c).unwrap();
     assert_eq!(serde_json::from_str::<DpGdConfig>(&json).unwrap(), c);
     // The old name of `seeds` still works; a preset is not a setting.
