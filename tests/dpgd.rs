@@ -238,6 +238,17 @@ fn steps_with_second_core(
     runs: Vec<(DpGdParams, usize, u64)>,
     second_core: bool,
 ) -> Vec<dp_explorer::algorithms::dp_gd_kernel::KernelRunResult> {
+    kernel_with_second_core(inputs, p, runs, second_core).results()
+}
+
+/// The kernel width after its run, with a second core lent or not (its
+/// results, and whether the lent thread drew the noise images).
+fn kernel_with_second_core(
+    inputs: &Arc<RfInputs>,
+    p: usize,
+    runs: Vec<(DpGdParams, usize, u64)>,
+    second_core: bool,
+) -> KernelWidth {
     let runs = runs
         .into_iter()
         .map(|(mut params, steps, seed)| {
@@ -254,7 +265,7 @@ fn steps_with_second_core(
         .steps_on_second_core(second_core);
     while !k.step() {}
     assert!(k.failure().is_none());
-    k.results()
+    k
 }
 
 fn direct_run(data: &Arc<RfFeatures>, params: DpGdParams, seed: u64) -> Outcome {
@@ -533,17 +544,30 @@ fn the_noise_images_drawn_ahead_give_the_same_numbers() {
                     (params, steps, seed)
                 })
                 .collect();
-            steps_with_second_core(&inputs, p, runs, ahead)
+            kernel_with_second_core(&inputs, p, runs, ahead)
         };
         let in_turn = results(false);
+        assert!(!in_turn.noise_drawn_ahead());
+        let in_turn = in_turn.results();
         assert!(
             in_turn
                 .iter()
                 .all(|r| r.test_loss.is_finite() && r.train_loss > 0.0),
             "{in_turn:?}"
         );
-        for _ in 0..2 {
-            assert_eq!(results(true), in_turn, "p = {p}");
+        // The lent thread is the process's spare core, which another test of
+        // this binary may hold for a moment: compare every run, and require
+        // twice a run whose images were drawn ahead, so the test cannot pass
+        // on the in-turn path alone.
+        let mut drawn_ahead = 0;
+        for _ in 0..40 {
+            let k = results(true);
+            assert_eq!(k.results(), in_turn, "p = {p}");
+            drawn_ahead += usize::from(k.noise_drawn_ahead());
+            if drawn_ahead == 2 {
+                break;
+            }
         }
+        assert_eq!(drawn_ahead, 2, "p = {p}: no thread was lent in 40 runs");
     }
 }

@@ -172,6 +172,9 @@ pub struct KernelWidth {
     /// The steps' noise images being drawn ahead on a lent thread, if one was
     /// lent at the factorization (`noise_images`).
     noise_ahead: Option<NoiseAhead>,
+    /// Whether a thread was lent for them (the tests ask, so that a test of the
+    /// lent path knows it ran).
+    noise_was_ahead: bool,
     columns: Vec<Column>,
     /// θ* = Φᵀα: α = K⁺Y and Φ_test θ*.
     alpha: Vec<f64>,
@@ -287,6 +290,7 @@ impl KernelWidth {
             row_norms: Vec::new(),
             factor: None,
             noise_ahead: None,
+            noise_was_ahead: false,
             columns,
             alpha: vec![0.0; n],
             star_test_pred: vec![0.0; n_test],
@@ -331,6 +335,12 @@ impl KernelWidth {
 
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
+    }
+
+    /// Whether the steps' noise images were drawn ahead on a lent thread
+    /// (`noise_images`): only when `cores` had one to lend at the factorization.
+    pub fn noise_drawn_ahead(&self) -> bool {
+        self.noise_was_ahead
     }
 
     /// Why the run could not finish (the eigendecomposition did not converge).
@@ -487,6 +497,7 @@ impl KernelWidth {
             let noisy = self.columns.iter().filter(|c| c.noise_std > 0.0);
             let runs = noisy.map(|c| (c.noise.clone(), c.params.steps)).collect();
             self.noise_ahead = NoiseAhead::start(n, runs);
+            self.noise_was_ahead = self.noise_ahead.is_some();
         }
         let factor = match Factor::of(&self.k, n, self.p) {
             Ok((factor, rank)) => {
