@@ -95,6 +95,24 @@ impl<R> Rows<R> {
     }
 }
 
+/// The part of a sweep that also draws curves against the rounds: its
+/// finished rows (`R`: plain rows, or [`Rows`] with their reports) and its
+/// curves (`C`), in job order.
+#[derive(Serialize, Deserialize)]
+pub struct RowsAndCurves<R, C> {
+    pub rows: R,
+    pub curves: Vec<C>,
+}
+
+impl<R: Default, C> Default for RowsAndCurves<R, C> {
+    fn default() -> Self {
+        RowsAndCurves {
+            rows: R::default(),
+            curves: Vec::new(),
+        }
+    }
+}
+
 impl<R> Default for Rows<R> {
     fn default() -> Self {
         Rows {

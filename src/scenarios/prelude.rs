@@ -5,7 +5,7 @@
 //! from five modules; a prelude, as in std and serde, keeps that list in one
 //! place, so that a new trait item or `About` type reaches every scenario here.
 
-pub use super::adapter::{AuditFn, AuditSizeBy, Experiment, RoundFn, Rows, Sweep};
+pub use super::adapter::{AuditFn, AuditSizeBy, Experiment, RoundFn, Rows, RowsAndCurves, Sweep};
 pub use super::csv_out::number_or;
 pub use super::explain::run_entry;
 pub use super::field::Config;

@@ -135,11 +135,7 @@ const LESSON: &[LessonStep] = &[
 
 /// The finished rows and curves of one worker: what a part holds. A job is a
 /// run, numbered by its `order` in the sweep.
-#[derive(Default, Serialize, Deserialize)]
-pub struct Part {
-    rows: Vec<ResultRow>,
-    curves: Vec<AngleCurve>,
-}
+pub type Part = RowsAndCurves<Vec<ResultRow>, AngleCurve>;
 
 impl Experiment for FedRep {
     type Sweep = FedRepSweep;

@@ -189,11 +189,7 @@ const LESSON: &[LessonStep] = &[
 ];
 
 /// The finished rows with their reports, and the curves: what a part holds.
-#[derive(Default, Serialize, Deserialize)]
-pub struct Part {
-    rows: Rows<FluteRow>,
-    curves: Vec<Curve>,
-}
+pub type Part = RowsAndCurves<Rows<FluteRow>, Curve>;
 
 impl Experiment for Flute {
     type Sweep = FluteSweep;
