@@ -447,3 +447,26 @@ fn configure_refuses_bad_settings_at_their_fields_and_serves_the_same_estimate()
     );
     assert_eq!(configured.settings(), config.to_fields());
 }
+
+#[test]
+fn every_field_a_scenario_says_of_itself_is_in_its_description() {
+    // ScenarioInfo's Serialize lists About's fields by hand (for the keys'
+    // order): a field added to About and not to it would vanish from
+    // `describe --json` and the page.
+    for s in SCENARIOS {
+        let info = s.info();
+        let described = serde_json::to_value(info).unwrap();
+        let about = serde_json::to_value(info.about).unwrap();
+        for (key, value) in about.as_object().unwrap() {
+            assert_eq!(
+                described.get(key),
+                Some(value),
+                "{}: About.{key} is not described",
+                info.id
+            );
+        }
+        for key in ["fields", "splits", "user_split", "round"] {
+            assert!(described.get(key).is_some(), "{}: no {key}", info.id);
+        }
+    }
+}

@@ -119,8 +119,9 @@ pub struct TestSize {
 }
 
 /// What a scenario says of itself (its `impl Experiment`'s `ABOUT`): all of
-/// its [`ScenarioInfo`] but what the registry derives.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// its [`ScenarioInfo`] but what the registry derives. Its own serialization
+/// is only for the test that every field of it is described.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct About {
     pub id: &'static str,
     pub title: &'static str,
@@ -145,6 +146,7 @@ pub struct About {
     /// (`tests/fuzz_configs.rs` checks it for every scenario).
     pub metrics: &'static [&'static str],
     /// Its small test size ([`TestSize`]; not described to the page).
+    #[serde(skip)]
     pub test_size: TestSize,
 }
 
@@ -176,6 +178,8 @@ impl std::ops::Deref for ScenarioInfo {
 
 /// The description `describe --json` and the page read, in its keys' order:
 /// the derived entries stand where the page's readers have always found them.
+/// Written by hand for that order, so a field added to [`About`] must be
+/// added here too (`tests/scenario.rs` fails until it is).
 impl Serialize for ScenarioInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
