@@ -16,3 +16,4 @@ pub use spec::{
     mean_points, readable_points, spread_points, ChartLayout, ChartSpec, LineStyle, ReadablePoint,
     Series, PIN_COLOR_BASE,
 };
+pub use style::Hue;

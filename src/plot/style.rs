@@ -37,6 +37,27 @@ pub(crate) const PIN_COLORS: [RGBColor; 3] = [
     RGBColor(119, 119, 0), // olive
 ];
 
+/// Colours named by what they look like, for a chart that picks its colours
+/// by meaning rather than by method or ε (the trade-off chart): each is its
+/// index in the palette above, the number [`color`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hue {
+    Blue = 0,
+    Grey = 1,
+    Green = 2,
+    Vermillion = 3,
+    /// The ramp's first.
+    DeepPurple = 4,
+    /// The ramp's last.
+    Magenta = 11,
+}
+
+impl From<Hue> for usize {
+    fn from(hue: Hue) -> usize {
+        hue as usize
+    }
+}
+
 pub fn color(index: usize) -> RGBColor {
     if index >= PIN_COLOR_BASE {
         PIN_COLORS[(index - PIN_COLOR_BASE) % PIN_COLORS.len()]

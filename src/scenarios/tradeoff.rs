@@ -17,7 +17,7 @@
 use super::audit::AuditRow;
 use super::statement::Release;
 use super::table::Table;
-use crate::plot::{ChartSpec, LineStyle, Series};
+use crate::plot::{ChartSpec, Hue, LineStyle, Series};
 use crate::privacy::attacker::tpr_bound;
 use crate::privacy::report::{fmt_eps, fmt_num};
 use crate::privacy::risk::{tpr_at, Risk};
@@ -32,16 +32,6 @@ pub struct TradeoffChart {
     /// What the chart shows for this run, one true sentence (or two) each.
     pub notes: Vec<String>,
 }
-
-/// The palette indices (src/plot/style.rs): the exact curve blue, the (ε, δ)
-/// edge vermillion, the coin flip grey, the audit deep purple, the broken runs
-/// magenta, the calibrated risk green.
-const CURVE: usize = 0;
-const COIN: usize = 1;
-const TARGET: usize = 2;
-const REGION: usize = 3;
-const AUDIT: usize = 4;
-const BROKEN: usize = 11;
 
 /// The FPRs the table reads the bounds at.
 const TABLE_FPRS: [f64; 4] = [0.001, 0.01, 0.1, 0.5];
@@ -149,17 +139,18 @@ fn audited<'a>(release: &Release, rows: &'a [AuditRow]) -> Vec<&'a AuditRow> {
         .collect()
 }
 
-/// A curve of many points: a line (the exact curve), dashed (the region's
-/// edge) or dotted (the coin flip).
-fn curve(name: String, points: Vec<(f64, f64)>, style: LineStyle, color: usize) -> Series {
-    Series::line(name, points, style, color)
+/// A curve of many points: a line (the exact curve, blue), dashed (the
+/// region's edge, vermillion) or dotted (the coin flip, grey).
+fn curve(name: String, points: Vec<(f64, f64)>, style: LineStyle, hue: Hue) -> Series {
+    Series::line(name, points, style, hue.into())
 }
 
-/// One attack point and its box, drawn as a marker with the band it spans.
-fn boxed_point(name: String, b: &RateBox, color: usize) -> Series {
+/// One attack point and its box, drawn as a marker with the band it spans
+/// (deep purple; magenta for the broken runs').
+fn boxed_point(name: String, b: &RateBox, hue: Hue) -> Series {
     let [x0, x1] = b.fpr_interval;
     let [y0, y1] = b.tpr_interval;
-    let mut s = Series::line(name, vec![(b.fpr, b.tpr)], LineStyle::Markers, color);
+    let mut s = Series::line(name, vec![(b.fpr, b.tpr)], LineStyle::Markers, hue.into());
     s.band = vec![(x0, y0, y1), (x1, y0, y1)];
     s
 }
@@ -204,7 +195,7 @@ pub fn tradeoff_chart(
             format!("exact curve, μ = {}", fmt_eps(mu)),
             points,
             LineStyle::Line,
-            CURVE,
+            Hue::Blue,
         ));
         notes.push(format!(
             "Every membership test on what {} releases (any rule that answers “in” or “out” for one {unit}'s data, or \
@@ -242,7 +233,12 @@ pub fn tradeoff_chart(
             .zip(&edge)
             .all(|(c, e)| c.1 <= e.1 + 1e-12)
     });
-    let mut region = curve(g.region_name(), edge.clone(), LineStyle::Dashed, REGION);
+    let mut region = curve(
+        g.region_name(),
+        edge.clone(),
+        LineStyle::Dashed,
+        Hue::Vermillion,
+    );
     region.band = edge.iter().map(|&(x, t)| (x, x.min(t), t)).collect();
     series.push(region);
     let inequalities = if g.delta == 0.0 {
@@ -301,7 +297,7 @@ pub fn tradeoff_chart(
         "coin flip".into(),
         xs.iter().map(|&x| (x, x)).collect(),
         LineStyle::Dotted,
-        COIN,
+        Hue::Grey,
     ));
     if g.likely_only {
         notes.push(
@@ -321,7 +317,7 @@ pub fn tradeoff_chart(
             ),
             vec![(t.fpr, t.tpr)],
             LineStyle::Markers,
-            TARGET,
+            Hue::Green.into(),
         ));
         let allowed = g.limit(t.fpr);
         let reading = if (allowed - t.tpr).abs() <= 1e-6 * t.tpr {
@@ -366,11 +362,15 @@ pub fn tradeoff_chart(
         let b = &r.bounds;
         for p in &b.points {
             let rb = RateBox::of(p, b.runs_in, b.runs_out, b.alpha);
-            let color = if r.broken { BROKEN } else { AUDIT };
+            let hue = if r.broken {
+                Hue::Magenta
+            } else {
+                Hue::DeepPurple
+            };
             series.push(boxed_point(
                 format!("attack on {} (95 % box)", r.method),
                 &rb,
-                color,
+                hue,
             ));
             let verdict = if rb.above(|x| tpr_bound(g.epsilon, g.delta, x)) {
                 format!(
@@ -599,7 +599,10 @@ mod tests {
         assert_eq!(points.len(), 2);
         let b = RateBox::of(&honest.bounds.points[0], 1000, 1000, 0.05);
         let h = points[0];
-        assert_eq!((h.style, h.color), (LineStyle::Markers, AUDIT));
+        assert_eq!(
+            (h.style, h.color),
+            (LineStyle::Markers, Hue::DeepPurple.into())
+        );
         let (x, y) = h.points[0];
         assert!(x == 0.01 && (y - 0.1).abs() < 1e-15, "{:?}", h.points);
         assert_eq!(
@@ -612,7 +615,7 @@ mod tests {
         // The box holds the observed rates and its upper FPR is the audit's own bound.
         assert!(b.fpr_interval[0] < 0.01 && 0.01 < b.fpr_interval[1]);
         assert_eq!(b.fpr_interval[1], honest.bounds.points[0].fpr_upper);
-        assert_eq!(points[1].color, BROKEN);
+        assert_eq!(points[1].color, usize::from(Hue::Magenta));
         assert_eq!(
             points[1].band[0].0, 0.0,
             "no false positive: the box starts at FPR 0"
