@@ -81,20 +81,11 @@ fn private_by_eps(c: &TraceConfig, rows: &[TraceRow], value: fn(&TraceRow) -> f6
     let mut out = Vec::new();
     for (i, (v, p)) in configs(rows).into_iter().enumerate() {
         let suffix = label(&v, &p);
-        for (method, name, style, color) in [
-            (
-                Method::DpInit,
-                "DP initialization (Alg. 1)",
-                LineStyle::Dashed,
-                2 * i + 1,
-            ),
-            (
-                Method::DpRgrad,
-                "DP-RGrad (Alg. 2)",
-                LineStyle::Solid,
-                2 * i,
-            ),
+        for (method, style, color) in [
+            (Method::DpInit, LineStyle::Dashed, 2 * i + 1),
+            (Method::DpRgrad, LineStyle::Solid, 2 * i),
         ] {
+            let name = method.legend();
             let keep = at(method, v.clone(), p.clone(), n0);
             // What the runs spend, where it differs from their target (ε for the
             // initialization, 2ε for the whole run).
@@ -139,15 +130,17 @@ fn nonprivate_lines(
     let n0 = c.n[0];
     let x0 = c.target.epsilons.first().copied().unwrap_or(1.0);
     let mut out = Vec::new();
-    for (method, name, color) in [
-        (Method::Rgrad, "RGrad, non-private", 8),
-        (Method::SpectralInit, "spectral start, non-private", 9),
-    ] {
+    for (method, color) in [(Method::Rgrad, 8), (Method::SpectralInit, 9)] {
         let y = median_of(rows, |row| row.method == method && row.n == n0, value);
         if y.is_finite() {
             out.push(Series {
                 horizontal: true,
-                ..series(name.into(), vec![(x0, y)], LineStyle::Dotted, color)
+                ..series(
+                    method.legend().into(),
+                    vec![(x0, y)],
+                    LineStyle::Dotted,
+                    color,
+                )
             });
         }
     }
@@ -277,7 +270,7 @@ fn error_by_n(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
         ));
     }
     by_n.push(series(
-        "RGrad, non-private".into(),
+        Method::Rgrad.legend().into(),
         rgrad_n,
         LineStyle::Dashed,
         8,
@@ -304,7 +297,7 @@ fn trajectory(c: &TraceConfig, rows: &[TraceRow]) -> ChartSpec {
         }
     }
     trajectory.push(series(
-        "RGrad, non-private".into(),
+        Method::Rgrad.legend().into(),
         median_trajectory(rows, |row| row.method == Method::Rgrad && row.n == n0),
         LineStyle::Dashed,
         8,

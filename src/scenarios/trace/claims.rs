@@ -16,8 +16,6 @@ const EPS: usize = 0;
 const BY_N: usize = 1;
 const TRAJECTORY: usize = 2;
 const LSTAR: usize = 3;
-const INIT: &str = "DP initialization (Alg. 1)";
-const RGRAD: &str = "DP-RGrad (Alg. 2)";
 
 pub const CLAIMS: &[Claim] = &[
     Claim {
@@ -73,11 +71,19 @@ pub const CLAIMS: &[Claim] = &[
 
 /// The first DP-RGrad curve of the ε chart (the first configuration's).
 fn error_falls_with_epsilon(view: &View) -> Check {
-    falls(series(view, EPS, RGRAD), "DP-RGrad", "ε", 0.1)
+    falls(
+        series(view, EPS, Method::DpRgrad.legend()),
+        "DP-RGrad",
+        "ε",
+        0.1,
+    )
 }
 
 fn rgrad_improves_start(view: &View) -> Check {
-    let (Some(init), Some(rgrad)) = (series(view, EPS, INIT), series(view, EPS, RGRAD)) else {
+    let (Some(init), Some(rgrad)) = (
+        series(view, EPS, Method::DpInit.legend()),
+        series(view, EPS, Method::DpRgrad.legend()),
+    ) else {
         return Check::Undecided("no finished private run".into());
     };
     below_at_each_epsilon(rgrad, init, " a start and a DP-RGrad run", |e, r, i| {
@@ -213,7 +219,7 @@ fn weak_below_strong(view: &View) -> Check {
     };
     let rgrad = |weak: bool| {
         chart.series.iter().find(|s| {
-            s.name.starts_with(RGRAD)
+            s.name.starts_with(Method::DpRgrad.legend())
                 && s.name.contains("weak DP") == weak
                 && !s.name.contains("clipped")
         })

@@ -25,6 +25,18 @@ impl Method {
     pub fn is_descent(self) -> bool {
         matches!(self, Method::DpRgrad | Method::DpRgradLstar)
     }
+
+    /// The name of the method's curves on the charts (a private curve's
+    /// followed by its variant and relation), which the claims look up and
+    /// the privacy panel names its runs by.
+    pub fn legend(self) -> &'static str {
+        match self {
+            Method::SpectralInit => "spectral start, non-private",
+            Method::Rgrad => "RGrad, non-private",
+            Method::DpInit => "DP initialization (Alg. 1)",
+            Method::DpRgrad | Method::DpRgradLstar => "DP-RGrad (Alg. 2)",
+        }
+    }
 }
 
 crate::serde_named!(Method);

@@ -88,7 +88,6 @@ const LESSON: &[LessonStep] = &[
         preset: "trace-paper",
         settings: &[],
         claims: &["trace-error-falls-with-eps", "trace-rgrad-improves-start"],
-        test_settings: &[],
     },
     LessonStep {
         title: "An ε that needs an oracle",
@@ -98,7 +97,6 @@ const LESSON: &[LessonStep] = &[
         preset: "trace-paper",
         settings: &[("variant", "clipped"), ("data", "direct"), ("n", "10000,20000"), ("repeats", "3"), ("epsilons", "1,5")],
         claims: &["trace-run-within-2eps"],
-        test_settings: &[],
     },
     LessonStep {
         title: "More iterations are not free",
@@ -106,7 +104,6 @@ const LESSON: &[LessonStep] = &[
         preset: "trace-lstar",
         settings: &[],
         claims: &["trace-lstar-inside"],
-        test_settings: &[],
     },
     LessonStep {
         title: "Weak DP closes the gap",
@@ -114,7 +111,6 @@ const LESSON: &[LessonStep] = &[
         preset: "trace-weak",
         settings: &[],
         claims: &["trace-weak-below-strong"],
-        test_settings: &[],
     },
 ];
 
@@ -161,7 +157,7 @@ impl Experiment for Trace {
                 let who = format!(
                     "{}{}{}, n = {}",
                     if r.method == Method::DpInit {
-                        "DP initialization (Alg. 1)"
+                        Method::DpInit.legend()
                     } else {
                         "DP initialization + DP-RGrad (Alg. 1 + 2)"
                     },
