@@ -26,7 +26,8 @@ struct HeldRun {
 }
 
 /// The runs, each small: the settings of the lesson step that states the
-/// claims (with its `test_settings`), or the preset of the caption that does.
+/// claims (made smaller where they still hold), or the preset of the caption
+/// that does.
 const RUNS: &[HeldRun] = &[
     // Lesson "More users make privacy cheaper"; the risk and angle captions.
     HeldRun {

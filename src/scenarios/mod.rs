@@ -100,11 +100,6 @@ pub struct LessonStep {
     /// marks each after a run, and `tests/claims.rs` requires each to hold on
     /// this step's settings.
     pub claims: &'static [&'static str],
-    /// Smaller settings (on top of `settings`) on which the test suite checks
-    /// the step's claims, chosen so the claims still hold there; empty: the
-    /// step's own settings are small enough.
-    #[serde(skip)]
-    pub test_settings: &'static [(&'static str, &'static str)],
 }
 
 /// A scenario's small test size, declared once: a preset and the settings

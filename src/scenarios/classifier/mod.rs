@@ -69,14 +69,6 @@ const CHARTS: &[ChartInfo] = &[
     },
 ];
 
-/// Test-sized settings on which the lesson's claims still hold (three seeds,
-/// the presets' data model, JL dimension and candidates, fewer users).
-const TEST_SIZE: &[(&str, &str)] = &[
-    ("n", "100"),
-    ("candidate_grid", "none"),
-    ("test_points", "40"),
-];
-
 const LESSON: &[LessonStep] = &[
     LessonStep {
         title: "A pure ε mechanism",
@@ -89,7 +81,6 @@ const LESSON: &[LessonStep] = &[
         preset: "jl-exact",
         settings: &[],
         claims: &["jl-pure-epsilon", "jl-near-best-candidate"],
-        test_settings: &[("n", "150"), ("test_points", "40")],
     },
     LessonStep {
         title: "Error flat in d",
@@ -99,7 +90,6 @@ const LESSON: &[LessonStep] = &[
         preset: "jl-random",
         settings: &[],
         claims: &["jl-flat-in-d", "jl-near-best-candidate"],
-        test_settings: TEST_SIZE,
     },
     LessonStep {
         title: "A margin that shrinks with d",
@@ -110,7 +100,6 @@ const LESSON: &[LessonStep] = &[
         preset: "jl-random",
         settings: &[("inputs", "ball")],
         claims: &["jl-ball-climbs-to-chance"],
-        test_settings: TEST_SIZE,
     },
     LessonStep {
         title: "The price of privacy",
@@ -120,7 +109,6 @@ const LESSON: &[LessonStep] = &[
         preset: "jl-random",
         settings: &[],
         claims: &["jl-error-falls-with-eps", "jl-near-best-candidate"],
-        test_settings: TEST_SIZE,
     },
 ];
 

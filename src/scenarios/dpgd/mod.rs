@@ -89,7 +89,6 @@ const LESSON: &[LessonStep] = &[
         preset: "dpgd-quick",
         settings: &[],
         claims: &["dpgd-spent-within-target", "dpgd-loss-falls-with-eps"],
-        test_settings: &[],
     },
     LessonStep {
         title: "Wider models",
@@ -100,7 +99,6 @@ const LESSON: &[LessonStep] = &[
         // Three seeds: one seed's loss past n is noisy (1.56× at seed 2).
         settings: &[("seeds", "3")],
         claims: &["dpgd-double-descent", "dpgd-no-worse-past-n"],
-        test_settings: &[],
     },
     LessonStep {
         title: "How long to train",
@@ -109,7 +107,6 @@ const LESSON: &[LessonStep] = &[
         preset: "dpgd-browser",
         settings: &[],
         claims: &["dpgd-best-t-inside", "dpgd-rescaled-minima-line-up"],
-        test_settings: &[],
     },
 ];
 

@@ -78,7 +78,6 @@ const LESSON: &[LessonStep] = &[
         preset: "fedrep-paper",
         settings: &[],
         claims: &["fedrep-spent-within-target"],
-        test_settings: &[("altmin", "off")],
     },
     LessonStep {
         title: "The trade-off",
@@ -87,7 +86,6 @@ const LESSON: &[LessonStep] = &[
         preset: "fedrep-paper",
         settings: &[("epsilons", "0.5,1,2,4,8,16")],
         claims: &["fedrep-risk-falls-with-eps", "fedrep-approaches-non-private"],
-        test_settings: &[("altmin", "off")],
     },
     LessonStep {
         title: "More users make privacy cheaper",
@@ -97,7 +95,6 @@ const LESSON: &[LessonStep] = &[
         preset: "fedrep-paper",
         settings: &[("n", "4000"), ("altmin", "off")],
         claims: &["fedrep-far-at-every-eps", "fedrep-risk-falls-with-eps"],
-        test_settings: &[],
     },
     LessonStep {
         title: "Back to 20000 users",
@@ -107,7 +104,6 @@ const LESSON: &[LessonStep] = &[
         preset: "fedrep-paper",
         settings: &[("n", "20000"), ("altmin", "off")],
         claims: &["fedrep-close-with-many-users", "fedrep-risk-falls-with-eps"],
-        test_settings: &[],
     },
     LessonStep {
         title: "What clipping does",
@@ -118,7 +114,6 @@ const LESSON: &[LessonStep] = &[
         preset: "fedrep-paper",
         settings: &[("clip", "1"), ("altmin", "off")],
         claims: &["fedrep-no-user-clipped", "fedrep-risk-falls-with-eps"],
-        test_settings: &[],
     },
     LessonStep {
         title: "Clipping too hard",
@@ -129,7 +124,6 @@ const LESSON: &[LessonStep] = &[
         preset: "fedrep-paper",
         settings: &[("clip", "0.01"), ("altmin", "off")],
         claims: &["fedrep-nearly-every-user-clipped", "fedrep-risk-falls-with-eps"],
-        test_settings: &[],
     },
 ];
 

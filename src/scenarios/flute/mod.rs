@@ -129,7 +129,6 @@ const LESSON: &[LessonStep] = &[
         preset: "flute-c1",
         settings: &[],
         claims: &["flute-all-end-at-erm-floor"],
-        test_settings: &[],
     },
     LessonStep {
         title: "FLUTE against the FedRep the paper ran",
@@ -147,7 +146,6 @@ const LESSON: &[LessonStep] = &[
             "flute-gradient-fedrep-moments-as-quick",
             "flute-altmin-quickest",
         ],
-        test_settings: &[],
     },
     LessonStep {
         title: "One component at a time",
@@ -156,7 +154,6 @@ const LESSON: &[LessonStep] = &[
         preset: "flute-c1",
         settings: &[("k", "4")],
         claims: &["flute-one-component-at-a-time"],
-        test_settings: &[],
     },
     LessonStep {
         title: "When r = k, everyone agrees",
@@ -165,7 +162,6 @@ const LESSON: &[LessonStep] = &[
         preset: "flute-overparam",
         settings: &[],
         claims: &["flute-overparam-same-subspace"],
-        test_settings: &[],
     },
     LessonStep {
         title: "Privacy (this project's extension)",
@@ -183,8 +179,6 @@ const LESSON: &[LessonStep] = &[
             "flute-private-angle-falls",
             "flute-private-fedrep-farther",
         ],
-        // One seed and two ε: the three claims hold there too (2 s, not 8).
-        test_settings: &[("seeds", "1"), ("epsilons", "0.5,4")],
     },
 ];
 
