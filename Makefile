@@ -2,7 +2,7 @@
 #   make demo   set up what the page needs, build its wasm module, serve it and print its URL (PORT=NNNN to choose the port)
 #   make test   set up and run every test layer (native, wasm in headless chromium, end-to-end)
 # Other targets: make build (the JS package in pkg/ and the page's copy), make dist (the hosted static site in dist/), make bench, make bench-scaling, make estimates, make setup,
-# make lint (fmt, clippy, and the workflow files with actionlint; make test runs each part).
+# make lint (fmt, clippy, and the workflow files with actionlint; make test runs it).
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -20,7 +20,7 @@ export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 # A module whose build fails half-way is not kept as up to date.
 .DELETE_ON_ERROR:
 
-.PHONY: demo page test setup build build-e2e dist lint lint-native lint-wasm lint-workflows test-native test-wasm test-e2e native-side wasm-side e2e-module e2e-module-page e2e bench bench-scaling estimates fixtures
+.PHONY: demo page test setup build build-e2e dist lint lint-workflows test-native test-wasm test-e2e wasm-side e2e-module e2e-module-page e2e bench bench-scaling estimates fixtures
 
 setup:
 	@bash scripts/setup.sh
@@ -51,15 +51,14 @@ page:
 demo: page
 	@PORT=$(PORT) bash scripts/serve.sh
 
-# fmt and the workflow files first (seconds); then two halves side by side, each linting its target with clippy
-# before it builds and tests: the native tests, beside the wasm side (the JS package's release module, the
-# end-to-end module, the wasm browser tests). cargo test leaves a core idle while it runs its test binaries, and a
-# release build of the crate with LTO uses one, and the halves lock different build directories. Then, in order,
-# the description check (against the CLI cargo test built), dist/ and the end-to-end tests.
+# lint first; then the native tests beside the wasm side (the JS package's release module, the end-to-end
+# module, the wasm browser tests): cargo test leaves a core idle while it runs its test binaries, and the wasm
+# builds lock other build directories than its own. Then, in order, the description check (against the CLI cargo
+# test built), dist/ and the end-to-end tests. Measured on a fresh clone: clippy run beside those builds instead of
+# before them made the whole slower (1169 s to the end-to-end tests against 1010 s): four compilers on 2 cores.
 test: setup
-	cargo fmt --check
-	$(MAKE) --no-print-directory lint-workflows
-	$(MAKE) --no-print-directory -j2 --output-sync=target native-side wasm-side
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-native wasm-side
 	# With DP_EXPLORER_BIN, scripts/describe.sh also checks that the CLI's description is the module's, byte for byte.
 	bash scripts/copy-pkg.sh
 	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer bash scripts/describe.sh
@@ -67,29 +66,23 @@ test: setup
 	$(MAKE) --no-print-directory e2e-module-page
 	DP_EXPLORER_BIN=$(CURDIR)/target/debug/dp-explorer $(MAKE) --no-print-directory e2e
 
-# make test's native half: clippy on every native target, then cargo test.
-native-side:
-	$(MAKE) --no-print-directory lint-native
-	$(MAKE) --no-print-directory test-native
-
 test-native:
 	cargo test
 
 # The browser tests of the wasm API: cargo runs the test module in headless chromium through the wasm-bindgen
 # CLI's test runner and Debian's chromedriver. In the release profile, as the modules are built: their
 # dependencies are then compiled for wasm32 once, not again in the dev profile for 13 tests (measured on a fresh
-# clone, 2 cores: 92 s against 305 s beside cargo test).
+# clone, 2 cores, each beside cargo test's build: 172 s against 305 s).
 test-wasm:
 	CHROMEDRIVER=$$(command -v chromedriver) CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	  cargo test --release --target wasm32-unknown-unknown --test web
 
-# make test's wasm half, one after the other: pkg/ (as make build, without its copies), the end-to-end
-# module, the wasm browser tests, then clippy on the wasm target (last: it fills the core the LTO builds leave).
+# make test's wasm side, one after the other: pkg/ (as make build, without its copies), the end-to-end
+# module, then the wasm browser tests.
 wasm-side:
 	$(MAKE) --no-print-directory $(PKG_WASM)
 	$(MAKE) --no-print-directory $(E2E_WASM)
 	$(MAKE) --no-print-directory test-wasm
-	$(MAKE) --no-print-directory lint-wasm
 
 $(PKG_WASM): $(WASM_SOURCES)
 	TYPESCRIPT=1 bash scripts/build-module.sh pkg
@@ -118,18 +111,12 @@ test-e2e: build-e2e
 e2e:
 	node --test --test-concurrency=1 tests/e2e/
 
-# fmt, clippy (native and wasm) and the GitHub workflow files (actionlint); make test runs each part too.
+# fmt, clippy (native and wasm) and the GitHub workflow files (actionlint); make test runs it first.
 lint: setup
 	cargo fmt --check
-	$(MAKE) --no-print-directory lint-native
-	$(MAKE) --no-print-directory lint-wasm
-	$(MAKE) --no-print-directory lint-workflows
-
-lint-native:
 	cargo clippy --all-targets -- -D warnings
-
-lint-wasm:
 	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+	$(MAKE) --no-print-directory lint-workflows
 
 lint-workflows:
 	node scripts/lint-workflows.mjs
