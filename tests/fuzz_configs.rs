@@ -240,7 +240,7 @@ fn check(
     scenario: usize,
     overrides: &[(usize, u8, f64, u32)],
     ran: &Cell<usize>,
-    (audited, refused): (&Cell<usize>, &Cell<usize>),
+    (audited, refused, too_large): (&Cell<usize>, &Cell<usize>, &Cell<usize>),
 ) -> Result<(), TestCaseError> {
     let s = SCENARIOS[scenario];
     let info = s.info();
@@ -268,7 +268,7 @@ fn check(
     match check_audit(info, preset, &pairs)? {
         Audited::Ran => audited.set(audited.get() + 1),
         Audited::Refused => refused.set(refused.get() + 1),
-        Audited::TooLarge => {}
+        Audited::TooLarge => too_large.set(too_large.get() + 1),
     }
     Ok(())
 }
@@ -287,18 +287,31 @@ fn fuzz_scenario(scenario: usize) {
         TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
     };
     let strategy = prop::collection::vec((0usize..64, 0u8..6, -1e6f64..1e6, 0u32..100_000), 0..5);
-    let (ran, audited, refused) = (Cell::new(0usize), Cell::new(0usize), Cell::new(0usize));
+    let (ran, audited, refused, too_large) = (
+        Cell::new(0usize),
+        Cell::new(0usize),
+        Cell::new(0usize),
+        Cell::new(0usize),
+    );
     runner
         .run(&strategy, |overrides| {
-            check(scenario, &overrides, &ran, (&audited, &refused))
+            check(scenario, &overrides, &ran, (&audited, &refused, &too_large))
         })
         .unwrap_or_else(|e| panic!("{}: {e}", s.info().id));
     println!(
-        "{}: 10000 configs, {} run to the end, {} audited, {} audits refused at a field",
+        "{}: 10000 configs, {} run to the end, {} audited, {} audits refused at a field, {} too large to run",
         s.info().id,
         ran.get(),
         audited.get(),
-        refused.get()
+        refused.get(),
+        too_large.get()
+    );
+    // The audit path is exercised: some small case's audit ran, or was refused
+    // at a named field (checked above), not only planned and skipped.
+    assert!(
+        !s.has_audit() || audited.get() + refused.get() > 0,
+        "{}: no audit ran or was refused",
+        s.info().id
     );
 }
 
